@@ -1,0 +1,122 @@
+/**
+ * PUT of a body without Content-Length (chunked), which `R2Bucket.put` cannot take: it needs a
+ * stream of known length (workerd `doR2HTTPPutRequest`; reference r2-over-http §4.2).
+ *
+ * The body is read into one reusable part-sized buffer, so memory stays bounded by one part
+ * whatever the object's size:
+ * - a body that ends within the first part is stored with one `put()`, exactly as a PUT with
+ *   Content-Length would be (same etag, stored checksums);
+ * - a longer one becomes a multipart upload of PART_SIZE parts (all equal but the last, as R2
+ *   requires). Its etag is multipart-style, `{md5 of the parts' md5s}-{parts}`, and R2 stores no
+ *   checksums for it. Requested checksums are computed while streaming and compared before
+ *   `complete()`; on a mismatch, or any failure, the upload is aborted and nothing is stored.
+ */
+import { GatewayError } from "./errors";
+import { toHex, type RequestedChecksum } from "./headers";
+
+/** Bytes per part of a chunked upload: above R2's 5 MiB minimum, small enough to hold in memory. */
+export const PART_SIZE = 8 * 1024 * 1024;
+
+/** Fills `buffer` from `reader`; returns the bytes written and whether the stream ended. */
+async function fill(
+	reader: ReadableStreamDefaultReader<Uint8Array>,
+	buffer: Uint8Array,
+	pending: { chunk?: Uint8Array },
+): Promise<{ filled: number; done: boolean }> {
+	let filled = 0;
+	while (filled < buffer.byteLength) {
+		let chunk = pending.chunk;
+		pending.chunk = undefined;
+		if (chunk === undefined) {
+			const read = await reader.read();
+			if (read.done) return { filled, done: true };
+			chunk = read.value;
+		}
+		const take = Math.min(chunk.byteLength, buffer.byteLength - filled);
+		buffer.set(chunk.subarray(0, take), filled);
+		filled += take;
+		if (take < chunk.byteLength) pending.chunk = chunk.subarray(take);
+	}
+	return { filled, done: false };
+}
+
+/** Running digests of the requested checksums. */
+function digesters(checksums: RequestedChecksum[]) {
+	const streams = checksums.map((checksum) => {
+		const stream = new crypto.DigestStream(checksum.algorithm);
+		return { checksum, stream, writer: stream.getWriter() };
+	});
+	return {
+		async update(bytes: Uint8Array): Promise<void> {
+			// DigestStream keeps no reference to a written chunk, so a copy is not needed per algorithm.
+			for (const { writer } of streams) await writer.write(bytes);
+		},
+		/** The first checksum that does not match what was received, as a 400 (10037). */
+		async mismatch(): Promise<GatewayError | undefined> {
+			for (const { checksum, stream, writer } of streams) {
+				await writer.close();
+				const actual = new Uint8Array(await stream.digest);
+				const expected = toHex(checksum.digest);
+				if (toHex(actual) !== expected) {
+					return new GatewayError(
+						400,
+						10037,
+						`The ${checksum.label} checksum you specified did not match what we received.\n` +
+							`You provided a ${checksum.label} checksum with value: ${expected}\n` +
+							`Actual ${checksum.label} was: ${toHex(actual)}`,
+					);
+				}
+			}
+			return undefined;
+		},
+	};
+}
+
+/**
+ * Stores a stream of unknown length under `key`.
+ *
+ * @param options httpMetadata, customMetadata and storageClass of the object (no `onlyIf`:
+ * completing a multipart upload cannot be conditional, so callers refuse conditional chunked PUTs).
+ * @param checksums digests the client sent (at most one algorithm); verified by R2 on a single
+ * put, by this function on a multipart upload.
+ * @returns the stored object (null is never returned without `onlyIf`, but `put` is typed so).
+ * @throws GatewayError 400 (10037) on a checksum mismatch; binding errors as thrown by R2.
+ */
+export async function putChunked(
+	bucket: R2Bucket,
+	key: string,
+	body: ReadableStream<Uint8Array>,
+	options: R2MultipartOptions,
+	checksums: RequestedChecksum[],
+): Promise<R2Object | null> {
+	const reader = body.getReader();
+	const pending: { chunk?: Uint8Array } = {};
+	const buffer = new Uint8Array(PART_SIZE);
+	const first = await fill(reader, buffer, pending);
+	if (first.done) {
+		const putOptions: R2PutOptions = { ...options };
+		for (const { name, digest } of checksums) putOptions[name] = digest;
+		return bucket.put(key, buffer.subarray(0, first.filled), putOptions);
+	}
+
+	const upload = await bucket.createMultipartUpload(key, options);
+	try {
+		const digest = digesters(checksums);
+		const parts: R2UploadedPart[] = [];
+		let step = first;
+		while (step.filled > 0) {
+			const bytes = buffer.subarray(0, step.filled);
+			await digest.update(bytes);
+			parts.push(await upload.uploadPart(parts.length + 1, bytes));
+			if (step.done) break;
+			step = await fill(reader, buffer, pending);
+		}
+		const mismatch = await digest.mismatch();
+		if (mismatch) throw mismatch;
+		return await upload.complete(parts);
+	} catch (error) {
+		await upload.abort().catch(() => undefined);
+		await reader.cancel().catch(() => undefined);
+		throw error;
+	}
+}

@@ -1,0 +1,75 @@
+/**
+ * `GET /?list` and `POST /?delete`: `list(options)` and `delete(keys)` of the binding.
+ *
+ * Emulates every `R2ListOptions` field (prefix, delimiter, cursor, startAfter, limit, include).
+ * A page may hold fewer than `limit` objects (R2 caps pages that include metadata), so clients
+ * follow `truncated`/`cursor` and never the count (spec area C, list rules 1 and 2).
+ */
+import { z } from "zod";
+import type { GatewayContext } from "./context";
+import { GatewayError, badRequest } from "./errors";
+import { assertKey } from "./keys";
+import { objectToJson, readJsonBody, type Include, type R2ObjectsJson } from "./json";
+
+/** R2's page and batch bound (developers.cloudflare.com/r2/api/workers/workers-api-reference/). */
+const MAX_KEYS = 1000;
+
+const INCLUDE_VALUES = ["httpMetadata", "customMetadata"] as const;
+
+/** @throws GatewayError 400 (10022) unless `text` is an integer from 1 to 1000. */
+function parseLimit(text: string | null): number | undefined {
+	if (text === null) return undefined;
+	const limit = Number(text);
+	if (!/^\d+$/.test(text) || limit < 1 || limit > MAX_KEYS) {
+		throw new GatewayError(400, 10022, `limit must be an integer from 1 to ${MAX_KEYS}; got ${text}.`);
+	}
+	return limit;
+}
+
+/** `include` given as repeated parameters or comma-separated. @throws GatewayError 400 for other values. */
+function parseInclude(values: string[]): Include {
+	const names = values.flatMap((value) => value.split(",")).map((name) => name.trim()).filter(Boolean);
+	for (const name of names) {
+		if (!(INCLUDE_VALUES as readonly string[]).includes(name)) {
+			throw badRequest(`include takes ${INCLUDE_VALUES.join(" and ")}; got ${name}.`);
+		}
+	}
+	return { httpMetadata: names.includes("httpMetadata"), customMetadata: names.includes("customMetadata") };
+}
+
+/** `GET /?list&prefix=&delimiter=&cursor=&startAfter=&limit=&include=`: one page of the listing as JSON. */
+export async function listObjects(c: GatewayContext): Promise<Response> {
+	const query = new URL(c.req.url).searchParams;
+	const include = parseInclude(query.getAll("include"));
+	const options: R2ListOptions = {
+		limit: parseLimit(query.get("limit")),
+		prefix: query.get("prefix") ?? undefined,
+		delimiter: query.get("delimiter") ?? undefined,
+		cursor: query.get("cursor") ?? undefined,
+		startAfter: query.get("startAfter") ?? undefined,
+		include: INCLUDE_VALUES.filter((name) => include[name]),
+	};
+	const page = await c.env.BUCKET.list(options);
+	const body: R2ObjectsJson = {
+		objects: page.objects.map((object) => objectToJson(object, include)),
+		truncated: page.truncated,
+		delimitedPrefixes: page.delimitedPrefixes,
+	};
+	if (page.truncated) body.cursor = page.cursor;
+	return Response.json(body);
+}
+
+const DeleteRequest = z.object({
+	keys: z.array(z.string()).min(1).max(MAX_KEYS),
+});
+
+/**
+ * `POST /?delete` with `{"keys": [...]}`: deletes 1 to 1000 keys in one `delete(keys)`.
+ * Every key is validated before any is deleted; missing keys are not an error (R2). Answers 204.
+ */
+export async function deleteObjects(c: GatewayContext): Promise<Response> {
+	const { keys } = await readJsonBody(c.req.raw, DeleteRequest, `{"keys": [1 to ${MAX_KEYS} strings]}`);
+	for (const key of keys) assertKey(key);
+	await c.env.BUCKET.delete(keys);
+	return new Response(null, { status: 204 });
+}

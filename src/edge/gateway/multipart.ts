@@ -1,0 +1,73 @@
+/**
+ * Multipart uploads: `createMultipartUpload`, and `uploadPart`, `complete`, `abort` of the
+ * upload a `(key, uploadId)` pair names (`resumeMultipartUpload`, which checks nothing).
+ *
+ * Parts stream into R2. R2's rules hold as the binding enforces them: parts of equal size but
+ * the last, at least 5 MiB but the last, numbers 1 to 10000 (developers.cloudflare.com/r2/objects/multipart-objects/).
+ * Client quirk handled here: for an upload id it does not know, the binding's complete and
+ * abort fail with an internal error (10001) while uploadPart says 10024; all three answer 404 10024.
+ */
+import { z } from "zod";
+import type { GatewayContext } from "./context";
+import { badRequest, fromBindingError, missingContentLength, noSuchUpload } from "./errors";
+import { writeMetadataFromHeaders } from "./headers";
+import { objectToJson, readJsonBody } from "./json";
+
+/** The upload a request names with `?uploadId=`. */
+function upload(c: GatewayContext): R2MultipartUpload {
+	const uploadId = new URL(c.req.url).searchParams.get("uploadId");
+	if (!uploadId) throw badRequest("uploadId must not be empty.");
+	return c.env.BUCKET.resumeMultipartUpload(c.var.key, uploadId);
+}
+
+/** Runs a call on an upload, answering 404 10024 where the binding reports an unknown upload as 10001. */
+async function onUpload<T>(call: () => Promise<T>): Promise<T> {
+	try {
+		return await call();
+	} catch (error) {
+		if (error instanceof Error && /\(10001\)$/.test(error.message)) throw noSuchUpload();
+		throw fromBindingError(error) ?? error;
+	}
+}
+
+/** `POST /{key}?uploads`: starts an upload with the metadata and storage class of the headers. */
+export async function createMultipartUpload(c: GatewayContext): Promise<Response> {
+	const created = await c.env.BUCKET.createMultipartUpload(c.var.key, writeMetadataFromHeaders(c.req.raw.headers));
+	return Response.json({ key: created.key, uploadId: created.uploadId });
+}
+
+const PART_NUMBER = /^\d{1,5}$/;
+
+/** `PUT /{key}?uploadId=&partNumber=`: streams one part; answers `{partNumber, etag}`. */
+export async function uploadPart(c: GatewayContext): Promise<Response> {
+	const text = new URL(c.req.url).searchParams.get("partNumber") ?? "";
+	const partNumber = Number(text);
+	if (!PART_NUMBER.test(text) || partNumber < 1 || partNumber > 10000) {
+		throw badRequest(`partNumber must be an integer from 1 to 10000; got ${text}.`);
+	}
+	const request = c.req.raw;
+	if (request.body !== null && request.headers.get("content-length") === null) {
+		throw missingContentLength("A part must be sent with Content-Length.");
+	}
+	const part = await onUpload(() => upload(c).uploadPart(partNumber, request.body ?? ""));
+	return Response.json({ partNumber: part.partNumber, etag: part.etag });
+}
+
+const CompleteRequest = z.object({
+	parts: z
+		.array(z.object({ partNumber: z.number().int().min(1).max(10000), etag: z.string().min(1) }))
+		.min(1),
+});
+
+/** `POST /{key}?uploadId=` with `{"parts": [{partNumber, etag}]}`: completes; answers the object as JSON. */
+export async function completeMultipartUpload(c: GatewayContext): Promise<Response> {
+	const { parts } = await readJsonBody(c.req.raw, CompleteRequest, '{"parts": [{"partNumber": 1, "etag": "…"}]}');
+	const object = await onUpload(() => upload(c).complete(parts));
+	return Response.json(objectToJson(object), { headers: { etag: object.httpEtag } });
+}
+
+/** `DELETE /{key}?uploadId=`: aborts the upload; 204. */
+export async function abortMultipartUpload(c: GatewayContext): Promise<Response> {
+	await onUpload(() => upload(c).abort());
+	return new Response(null, { status: 204 });
+}

@@ -1,0 +1,147 @@
+/**
+ * HEAD, GET, PUT and DELETE of one key: `head`, `get`, `put` and `delete` of the binding.
+ *
+ * Emulates: ranges (RFC 9110 §14), conditionals (§13) and the metadata headers of
+ * docs/gateway.md, with one binding call per request, including 304/412 and range answers.
+ * Bodies stream both ways; responses use `encodeBody: "manual"` so an object stored with a
+ * Content-Encoding goes out byte for byte instead of being compressed again by the runtime.
+ * Gaps: `If-Range` (the binding has none), multiple ranges (R2 serves one).
+ */
+import { putChunked } from "./chunked";
+import {
+	evaluate,
+	failureStatus,
+	hasConditionals,
+	parseConditionals,
+	toOnlyIf,
+	type Conditionals,
+} from "./conditionals";
+import type { GatewayContext } from "./context";
+import { GatewayError, badRequest, fromBindingError, missingContentLength, noSuchKey, preconditionFailed } from "./errors";
+import { objectHeaders, requestedChecksums, writeMetadataFromHeaders } from "./headers";
+import { objectToJson } from "./json";
+import { contentRange, isSatisfiable, parseRange, servedRange, type ParsedRange } from "./ranges";
+
+/** A 416 naming the object's size, as RFC 9110 §15.5.17 asks. */
+function rangeNotSatisfiable(size: number): GatewayError {
+	const error = new GatewayError(416, 10039, "The requested range is not satisfiable");
+	error.headers.set("content-range", `bytes */${size}`);
+	return error;
+}
+
+/** The parsed Range of a request; malformed ones end here with a 400. */
+function requestedRange(request: Request): Exclude<ParsedRange, { kind: "invalid" }> {
+	const parsed = parseRange(request.headers.get("range"));
+	if (parsed.kind === "invalid") throw badRequest(parsed.reason);
+	return parsed;
+}
+
+/** 304 or 412 for a read whose condition failed; 412 carries the object in its JSON body. */
+function conditionFailed(status: 304 | 412, object: R2Object): Response {
+	if (status === 412) throw preconditionFailed(objectToJson(object), objectHeaders(object));
+	const headers = objectHeaders(object);
+	return new Response(null, { status: 304, headers });
+}
+
+/** `HEAD /{key}`: `head()`, with conditionals and Range evaluated on its metadata. */
+export async function headObject(c: GatewayContext): Promise<Response> {
+	const request = c.req.raw;
+	const conditions = parseConditionals(request.headers);
+	const range = requestedRange(request);
+	const object = await c.env.BUCKET.head(c.var.key);
+	if (object === null) throw noSuchKey();
+	const failed = evaluate(conditions, object, true);
+	if (failed !== undefined) return conditionFailed(failed, object);
+	const headers = objectHeaders(object);
+	if (range.kind === "none") {
+		headers.set("content-length", String(object.size));
+		return new Response(null, { status: 200, headers });
+	}
+	if (range.kind === "unsatisfiable" || !isSatisfiable(range.range, object.size)) {
+		throw rangeNotSatisfiable(object.size);
+	}
+	const served = servedRange(range.range, object.size);
+	headers.set("content-range", contentRange(served, object.size));
+	headers.set("content-length", String(served.length));
+	return new Response(null, { status: 206, headers });
+}
+
+/**
+ * The answer to a read whose range R2 cannot serve: R2 does not say the size a 416 must name,
+ * so this rare answer costs a `head()`, and the conditions, which come first, are checked on it.
+ */
+async function unsatisfiableRead(bucket: R2Bucket, key: string, conditions: Conditionals): Promise<Response> {
+	const metadata = await bucket.head(key);
+	if (metadata === null) throw noSuchKey();
+	const failed = evaluate(conditions, metadata, true);
+	if (failed !== undefined) return conditionFailed(failed, metadata);
+	throw rangeNotSatisfiable(metadata.size);
+}
+
+/** `GET /{key}`: one `get()` with `onlyIf` and `range`; 200, 206, 304, 412 or 416 from its result. */
+export async function getObject(c: GatewayContext): Promise<Response> {
+	const request = c.req.raw;
+	const bucket = c.env.BUCKET;
+	const conditions = parseConditionals(request.headers);
+	const range = requestedRange(request);
+	if (range.kind === "unsatisfiable") return unsatisfiableRead(bucket, c.var.key, conditions);
+	let object: R2Object | R2ObjectBody | null;
+	try {
+		object = await bucket.get(c.var.key, {
+			onlyIf: toOnlyIf(conditions),
+			range: range.kind === "range" ? range.range : undefined,
+		});
+	} catch (error) {
+		if (fromBindingError(error)?.status === 416) return unsatisfiableRead(bucket, c.var.key, conditions);
+		throw error;
+	}
+	if (object === null) throw noSuchKey();
+	if (!("body" in object)) return conditionFailed(failureStatus(conditions, object), object);
+	const headers = objectHeaders(object);
+	if (range.kind === "none") {
+		headers.set("content-length", String(object.size));
+		return new Response(object.body, { status: 200, headers, encodeBody: "manual" });
+	}
+	if (!isSatisfiable(range.range, object.size)) {
+		await object.body.cancel();
+		throw rangeNotSatisfiable(object.size);
+	}
+	const served = servedRange(range.range, object.size);
+	headers.set("content-range", contentRange(served, object.size));
+	headers.set("content-length", String(served.length));
+	return new Response(object.body, { status: 206, headers, encodeBody: "manual" });
+}
+
+/**
+ * `PUT /{key}`: streams the body into `put()` with metadata, checksums, storage class and
+ * conditions from the headers; a body without Content-Length goes through `putChunked`.
+ * Answers 200 with the object as JSON, or 412 with nothing stored.
+ */
+export async function putObject(c: GatewayContext): Promise<Response> {
+	const request = c.req.raw;
+	const conditions = parseConditionals(request.headers);
+	const checksums = requestedChecksums(request.headers);
+	const options: R2PutOptions = writeMetadataFromHeaders(request.headers);
+	if (checksums.length > 1) {
+		throw badRequest("Send one checksum per PUT: R2 verifies one algorithm per object.");
+	}
+	let object: R2Object | null;
+	if (request.body !== null && request.headers.get("content-length") === null) {
+		if (hasConditionals(conditions)) {
+			throw missingContentLength("A conditional PUT must send Content-Length.");
+		}
+		object = await putChunked(c.env.BUCKET, c.var.key, request.body, options, checksums);
+	} else {
+		for (const { name, digest } of checksums) options[name] = digest;
+		options.onlyIf = toOnlyIf(conditions);
+		object = await c.env.BUCKET.put(c.var.key, request.body ?? "", options);
+	}
+	if (object === null) throw preconditionFailed();
+	return Response.json(objectToJson(object), { headers: { etag: object.httpEtag } });
+}
+
+/** `DELETE /{key}`: `delete(key)`; 204 whether or not the key existed, as R2 answers. */
+export async function deleteObject(c: GatewayContext): Promise<Response> {
+	await c.env.BUCKET.delete(c.var.key);
+	return new Response(null, { status: 204 });
+}
