@@ -20,15 +20,18 @@ export function prngBytes(seed, size) {
 	return Buffer.concat([...prngChunks(seed, size)]);
 }
 
-/** The same bytes as a web ReadableStream (a request body that is never held whole in memory). */
-export function prngStream(seed, size, chunkSize = CHUNK) {
+/**
+ * The same bytes as a web ReadableStream (a request body that is never held whole in memory).
+ * `onChunk` sees each chunk as it is handed to the stream, e.g. to hash what was sent.
+ */
+export function prngStream(seed, size, { chunkSize = CHUNK, onChunk } = {}) {
 	const chunks = prngChunks(seed, size, chunkSize);
 	return new ReadableStream({
-		type: "bytes",
 		pull(controller) {
 			const next = chunks.next();
-			if (next.done) controller.close();
-			else controller.enqueue(new Uint8Array(next.value));
+			if (next.done) return controller.close();
+			onChunk?.(next.value);
+			controller.enqueue(next.value);
 		},
 	});
 }

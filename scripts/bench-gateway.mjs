@@ -1,0 +1,365 @@
+// Gateway benchmark: in ONE `wrangler dev` process and bucket (scripts/bench/wrangler.toml, whose
+// Worker is edgezone plus the floor routes of scripts/bench/floor.ts), interleaving the contenders
+// round by round, it measures
+//   (a) requests/s for GET of a 1 KiB object,
+//   (b) MB/s (10^6 bytes/s) for GET of a 64 MiB object of random bytes,
+// through the gateway (`GET /{key}` with the dev token), Miniflare's public bucket endpoint
+// (`/cdn-cgi/local/r2/public/edgezone-bucket/{key}`) and the floor (`/__floor/{key}`), then
+//   (c) the workerd processes' RSS during a 1 GiB multipart upload through the gateway,
+// and checks on the wire (Accept-Encoding: gzip, br) that no contender's answer is compressed
+// or re-framed by the runtime. Loopback only; bounded loops; stops by itself. Prints a table and
+// writes the figures into BENCHMARKS.md between the `bench:begin`/`bench:end` markers.
+//
+//   npm run bench [-- --rounds 5 --seconds 2 --large-gets 3 --concurrency 8
+//                     --upload-mib 1024 --upload-concurrency 4 --variants --no-upload --no-write]
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, release } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { MiB, ROOT } from "./lib/fixtures.mjs";
+import { drainBody, hashBody, rawRequest, wireSummary } from "./lib/http.mjs";
+import { prngStream } from "./lib/prng.mjs";
+import { memoryOf, startWranglerDev } from "./lib/wrangler-dev.mjs";
+
+const { values: opts } = parseArgs({
+	options: {
+		rounds: { type: "string", default: "5" },
+		seconds: { type: "string", default: "2" },
+		"large-gets": { type: "string", default: "3" },
+		concurrency: { type: "string", default: "8" },
+		"upload-mib": { type: "string", default: "1024" },
+		"upload-concurrency": { type: "string", default: "4" },
+		variants: { type: "boolean", default: false },
+		"no-upload": { type: "boolean", default: false },
+		"no-write": { type: "boolean", default: false },
+	},
+});
+const ROUNDS = Number(opts.rounds);
+const SLOT_MS = Number(opts.seconds) * 1000;
+const LARGE_GETS = Number(opts["large-gets"]);
+const CONCURRENCY = Number(opts.concurrency);
+const UPLOAD_BYTES = Number(opts["upload-mib"]) * MiB;
+const UPLOAD_CONCURRENCY = Number(opts["upload-concurrency"]);
+const PART = 8 * MiB;
+const TOKEN = process.env.EDGEZONE_TOKEN ?? "dev-token";
+const BUCKET = "edgezone-bucket";
+const SMALL = { key: "bench/1k.bin", size: 1024, seed: "bench/1k" };
+const LARGE = { key: "bench/64m.bin", size: 64 * MiB, seed: "bench/64m" };
+
+const log = (text) => console.log(text);
+
+/** Each contender: how to GET a key. The gateway is the only one that needs a token. */
+function contenders(base, variants) {
+	const list = [
+		{ name: "gateway", url: (key) => `${base}/${key}`, headers: { authorization: `Bearer ${TOKEN}` } },
+		{ name: "miniflare", url: (key) => `${base}/cdn-cgi/local/r2/public/${BUCKET}/${key}`, headers: {} },
+		{ name: "floor", url: (key) => `${base}/__floor/${key}`, headers: {} },
+	];
+	if (variants) {
+		for (const name of ["type", "metadata", "identity"]) {
+			list.push({ name: `floor:${name}`, url: (key) => `${base}/__variant/${name}/${key}`, headers: {} });
+		}
+		list.push({ name: "constant", url: () => `${base}/__variant/const`, headers: {}, smallOnly: true });
+	}
+	return list;
+}
+
+/** Puts an object through the gateway from the seeded generator; returns its SHA-256. */
+async function seed(base, { key, size, seed }, contentType) {
+	const hash = createHash("sha256");
+	const headers = { authorization: `Bearer ${TOKEN}`, "content-length": String(size) };
+	if (contentType) headers["content-type"] = contentType;
+	const response = await fetch(`${base}/${key}`, {
+		method: "PUT",
+		headers,
+		body: prngStream(seed, size, { onChunk: (chunk) => hash.update(chunk) }),
+		duplex: "half",
+	});
+	if (response.status !== 200) throw new Error(`seeding ${key}: ${response.status} ${await response.text()}`);
+	await response.body?.cancel();
+	return hash.digest("hex");
+}
+
+/** One GET, body drained; throws on a status, length or encoding other than a plain 200. */
+async function getOnce(contender, object) {
+	const response = await fetch(contender.url(object.key), { headers: contender.headers });
+	const encoding = response.headers.get("content-encoding");
+	const length = response.headers.get("content-length");
+	const bytes = await drainBody(response.body);
+	const identity = encoding === null || encoding === "identity";
+	if (response.status !== 200 || bytes !== object.size || !identity || length !== String(object.size)) {
+		throw new Error(`${contender.name} GET ${object.key}: status ${response.status}, ${bytes} bytes, content-encoding ${encoding}, content-length ${length}`);
+	}
+	return bytes;
+}
+
+/** Requests/s of 1 KiB GETs with `CONCURRENCY` loops for `SLOT_MS`. */
+async function requestsPerSecond(contender) {
+	const end = performance.now() + SLOT_MS;
+	let count = 0;
+	const started = performance.now();
+	await Promise.all(
+		Array.from({ length: CONCURRENCY }, async () => {
+			while (performance.now() < end) {
+				await getOnce(contender, SMALL);
+				count++;
+			}
+		}),
+	);
+	return count / ((performance.now() - started) / 1000);
+}
+
+/** MB/s of `LARGE_GETS` sequential 64 MiB GETs. */
+async function megabytesPerSecond(contender) {
+	let bytes = 0;
+	const started = performance.now();
+	for (let i = 0; i < LARGE_GETS; i++) bytes += await getOnce(contender, LARGE);
+	return bytes / 1e6 / ((performance.now() - started) / 1000);
+}
+
+const median = (xs) => {
+	const s = [...xs].sort((a, b) => a - b);
+	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/**
+ * A 1 GiB multipart upload through the gateway (8 MiB parts, `UPLOAD_CONCURRENCY` in flight),
+ * sampling VmRSS of wrangler's processes every 50 ms. Returns per-process baseline, peak and
+ * VmHWM, and checks the stored size and multipart ETag.
+ */
+async function uploadMemory(dev) {
+	const pids = dev.workerdPids();
+	const processes = [
+		{ name: "user workerd (edgezone, R2)", pid: pids.user },
+		{ name: "proxy workerd (wrangler's dev proxy)", pid: pids.proxy },
+	].filter((p) => p.pid !== undefined);
+	const sample = () => processes.map((p) => memoryOf(p.pid).rss);
+	const baselineSamples = [];
+	for (let i = 0; i < 10; i++) {
+		baselineSamples.push(sample());
+		await new Promise((r) => setTimeout(r, 100));
+	}
+	const baseline = processes.map((_, i) => median(baselineSamples.map((s) => s[i])));
+	const hwmBefore = processes.map((p) => memoryOf(p.pid).hwm);
+	const peak = [...baseline];
+	const timer = setInterval(() => {
+		sample().forEach((rss, i) => {
+			if (rss > peak[i]) peak[i] = rss;
+		});
+	}, 50);
+
+	const key = "bench/upload-1g.bin";
+	const base = `${dev.url}/${key}`;
+	const auth = { authorization: `Bearer ${TOKEN}` };
+	const started = performance.now();
+	const created = await (await fetch(`${base}?uploads`, { method: "POST", headers: { ...auth, "content-type": "application/octet-stream" } })).json();
+	const partCount = Math.ceil(UPLOAD_BYTES / PART);
+	const parts = new Array(partCount);
+	const digests = new Array(partCount);
+	let next = 1;
+	await Promise.all(
+		Array.from({ length: UPLOAD_CONCURRENCY }, async () => {
+			while (next <= partCount) {
+				const n = next++;
+				const size = Math.min(PART, UPLOAD_BYTES - (n - 1) * PART);
+				const md5 = createHash("md5");
+				const response = await fetch(`${base}?uploadId=${encodeURIComponent(created.uploadId)}&partNumber=${n}`, {
+					method: "PUT",
+					headers: { ...auth, "content-length": String(size) },
+					body: prngStream(`bench/upload/${n}`, size, { onChunk: (chunk) => md5.update(chunk) }),
+					duplex: "half",
+				});
+				if (response.status !== 200) throw new Error(`part ${n}: ${response.status} ${await response.text()}`);
+				parts[n - 1] = { partNumber: n, etag: (await response.json()).etag };
+				digests[n - 1] = md5.digest();
+			}
+		}),
+	);
+	const completed = await fetch(`${base}?uploadId=${encodeURIComponent(created.uploadId)}`, {
+		method: "POST",
+		headers: { ...auth, "content-type": "application/json" },
+		body: JSON.stringify({ parts }),
+	});
+	const object = await completed.json();
+	const seconds = (performance.now() - started) / 1000;
+	clearInterval(timer);
+	sample().forEach((rss, i) => {
+		if (rss > peak[i]) peak[i] = rss;
+	});
+	const hwmAfter = processes.map((p) => memoryOf(p.pid).hwm);
+	const etag = `${createHash("md5").update(Buffer.concat(digests)).digest("hex")}-${partCount}`;
+	if (completed.status !== 200 || object.size !== UPLOAD_BYTES || object.etag !== etag) {
+		throw new Error(`1 GiB upload: status ${completed.status}, size ${object.size}, etag ${object.etag} (expected ${etag})`);
+	}
+	await (await fetch(base, { method: "DELETE", headers: auth })).body?.cancel();
+	return {
+		seconds,
+		parts: partCount,
+		etag,
+		processes: processes.map((p, i) => ({ ...p, baseline: baseline[i], peak: peak[i], hwmBefore: hwmBefore[i], hwmAfter: hwmAfter[i] })),
+	};
+}
+
+function versions() {
+	const version = (path) => JSON.parse(readFileSync(join(ROOT, path), "utf8")).version;
+	const nested = (name) => {
+		const path = `node_modules/wrangler/node_modules/${name}/package.json`;
+		return existsSync(join(ROOT, path)) ? version(path) : version(`node_modules/${name}/package.json`);
+	};
+	return { node: process.version, wrangler: version("node_modules/wrangler/package.json"), miniflare: nested("miniflare"), workerd: nested("workerd") };
+}
+
+const fmt = (n, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const mib = (bytes) => `${fmt(bytes / MiB, 1)} MiB`;
+
+function report({ results, wire, memory, machine, vers, date }) {
+	const names = Object.keys(results);
+	const cell = (xs, digits) => `${fmt(median(xs), digits)} (${fmt(Math.min(...xs), digits)}–${fmt(Math.max(...xs), digits)})`;
+	const ratio = (a, b, kind) => (results[a][kind].length && results[b][kind].length ? `${fmt(median(results[a][kind]) / median(results[b][kind]), 2)}x` : "–");
+	const lines = [];
+	lines.push(`Measured ${date} on ${machine}; Node ${vers.node}, wrangler ${vers.wrangler}, miniflare ${vers.miniflare}, workerd ${vers.workerd}.`);
+	lines.push(`${ROUNDS} rounds; per round and contender: ${CONCURRENCY} concurrent loops of 1 KiB GETs for ${SLOT_MS / 1000} s, then ${LARGE_GETS} sequential 64 MiB GETs. Median over rounds (min–max). MB = 10^6 bytes.`);
+	lines.push("");
+	lines.push("| contender | 1 KiB GET, req/s | 64 MiB GET, MB/s | gateway / this (1 KiB) | gateway / this (64 MiB) |");
+	lines.push("|---|---:|---:|---:|---:|");
+	for (const name of names) {
+		const r = results[name];
+		lines.push(`| ${name} | ${r.small.length ? cell(r.small, 0) : "–"} | ${r.large.length ? cell(r.large, 0) : "–"} | ${name === "gateway" ? "" : ratio("gateway", name, "small")} | ${name === "gateway" ? "" : ratio("gateway", name, "large")} |`);
+	}
+	lines.push("");
+	lines.push(`**gateway / floor: ${ratio("gateway", "floor", "small")} (1 KiB), ${ratio("gateway", "floor", "large")} (64 MiB)** (target ≥ 0.95x). gateway / Miniflare's endpoint: ${ratio("gateway", "miniflare", "small")} (1 KiB), ${ratio("gateway", "miniflare", "large")} (64 MiB). floor / Miniflare's endpoint: ${ratio("floor", "miniflare", "small")} (1 KiB), ${ratio("floor", "miniflare", "large")} (64 MiB).`);
+	if (memory) {
+		lines.push("");
+		lines.push(`1 GiB multipart upload through the gateway: ${memory.parts} parts of 8 MiB, ${UPLOAD_CONCURRENCY} in flight, ${fmt(memory.seconds, 1)} s (${fmt(UPLOAD_BYTES / 1e6 / memory.seconds, 0)} MB/s); stored size and multipart ETag checked. VmRSS sampled every 50 ms:`);
+		lines.push("");
+		lines.push("| process | RSS before | peak RSS during | growth | VmHWM before → after |");
+		lines.push("|---|---:|---:|---:|---:|");
+		for (const p of memory.processes) {
+			lines.push(`| ${p.name} | ${mib(p.baseline)} | ${mib(p.peak)} | **${mib(p.peak - p.baseline)}** | ${mib(p.hwmBefore)} → ${mib(p.hwmAfter)} |`);
+		}
+		lines.push("");
+		lines.push("Target: growth under 64 MiB.");
+	}
+	lines.push("");
+	lines.push("On the wire, each contender's answer to `GET` with `Accept-Encoding: gzip, br` (node:http, no decoding):");
+	lines.push("");
+	const objects = Object.keys(Object.values(wire)[0]);
+	lines.push(`| contender | ${objects.join(" | ")} |`);
+	lines.push(`|---|${objects.map(() => "---").join("|")}|`);
+	for (const [name, row] of Object.entries(wire)) lines.push(`| ${name} | ${objects.map((o) => row[o]).join(" | ")} |`);
+	return lines.join("\n");
+}
+
+function writeBenchmarks(block) {
+	const path = join(ROOT, "BENCHMARKS.md");
+	const begin = "<!-- bench:begin -->";
+	const end = "<!-- bench:end -->";
+	const text = existsSync(path) ? readFileSync(path, "utf8") : `# Benchmarks\n\n${begin}\n${end}\n`;
+	if (!text.includes(begin) || !text.includes(end)) throw new Error("BENCHMARKS.md has no bench:begin/bench:end markers");
+	writeFileSync(path, `${text.slice(0, text.indexOf(begin) + begin.length)}\n${block}\n${text.slice(text.indexOf(end))}`);
+}
+
+async function main() {
+	const vers = versions();
+	const cpu = cpus();
+	const machine = `${cpu.length} cores (${cpu[0]?.model.trim()}), Linux ${release()}, shared and noisy`;
+	log(`edgezone gateway benchmark — ${machine}`);
+	log(`node ${vers.node}, wrangler ${vers.wrangler}, miniflare ${vers.miniflare}, workerd ${vers.workerd}`);
+
+	await import("./dev-vars.mjs");
+	const dev = await startWranglerDev({
+		config: join(ROOT, "scripts/bench/wrangler.toml"),
+		// wrangler reads .dev.vars next to the config; the gateway's tokens live at the root.
+		args: ["--env-file", join(ROOT, ".dev.vars")],
+	});
+	log(`wrangler dev (bench config) ready on ${dev.url}, workerd ${JSON.stringify(dev.workerdPids())}`);
+	try {
+		// Objects: random bytes typed application/octet-stream (what a client uploading binary
+		// data declares), plus an untyped and a text object for the wire check only.
+		const smallSha = await seed(dev.url, SMALL, "application/octet-stream");
+		const largeSha = await seed(dev.url, LARGE, "application/octet-stream");
+		const untyped = { key: "bench/untyped-1k.bin", size: 1024, seed: "bench/untyped" };
+		const text = { key: "bench/text-4k.txt", size: 4096, seed: "bench/text" };
+		await seed(dev.url, untyped);
+		await seed(dev.url, text, "text/plain; charset=utf-8");
+		log(`seeded ${SMALL.key} (sha256 ${smallSha.slice(0, 16)}…), ${LARGE.key} (sha256 ${largeSha.slice(0, 16)}…), ${untyped.key} (no Content-Type), ${text.key} (text/plain)`);
+
+		const all = contenders(dev.url, opts.variants);
+		const wireVariants = ["bare", "length", "manual", "identity", "type", "metadata"].map((name) => ({
+			name: `floor:${name}`,
+			url: (key) => `${dev.url}/__variant/${name}/${key}`,
+			headers: {},
+		}));
+		const wire = {};
+		for (const contender of [...all.filter((c) => !c.smallOnly && !c.name.startsWith("floor:")), ...wireVariants]) {
+			wire[contender.name] = {};
+			for (const [label, object, sha] of [
+				["1 KiB, octet-stream", SMALL, smallSha],
+				["64 MiB, octet-stream", LARGE, largeSha],
+				["1 KiB, no type", untyped],
+				["4 KiB, text/plain", text],
+			]) {
+				const raw = await rawRequest(contender.url(object.key), { headers: { ...contender.headers, "accept-encoding": "gzip, br" } });
+				const intact = raw.bytes === object.size && (sha === undefined || raw.sha256 === sha);
+				const compressed = ![undefined, "identity"].includes(raw.headers["content-encoding"]);
+				wire[contender.name][label] = `${raw.status} ${wireSummary(raw.headers)}${compressed || intact ? "" : " (BYTES DIFFER)"}`;
+			}
+			log(`wire ${contender.name.padEnd(16)} ${Object.entries(wire[contender.name]).map(([k, v]) => `${k}: ${v}`).join("; ")}`);
+		}
+		// Bytes served by each contender are the bytes stored.
+		for (const contender of all.filter((c) => !c.smallOnly)) {
+			for (const [object, sha] of [[SMALL, smallSha], [LARGE, largeSha]]) {
+				const response = await fetch(contender.url(object.key), { headers: contender.headers });
+				const got = await hashBody(response.body);
+				if (got.digest !== sha) throw new Error(`${contender.name} serves ${object.key} with sha256 ${got.digest}, stored ${sha}`);
+			}
+		}
+		log("every contender serves the stored bytes (sha-256 checked); warming up");
+		for (const contender of all) {
+			for (let i = 0; i < 50; i++) await getOnce(contender, SMALL);
+			if (!contender.smallOnly) await getOnce(contender, LARGE);
+		}
+
+		const results = Object.fromEntries(all.map((c) => [c.name, { small: [], large: [] }]));
+		for (let round = 0; round < ROUNDS; round++) {
+			const order = all.map((_, i) => all[(i + round) % all.length]);
+			const line = [];
+			for (const contender of order) {
+				const rps = await requestsPerSecond(contender);
+				results[contender.name].small.push(rps);
+				line.push(`${contender.name} ${fmt(rps)} req/s`);
+			}
+			for (const contender of order.filter((c) => !c.smallOnly)) {
+				const mbps = await megabytesPerSecond(contender);
+				results[contender.name].large.push(mbps);
+				line.push(`${contender.name} ${fmt(mbps)} MB/s`);
+			}
+			log(`round ${round + 1}/${ROUNDS}: ${line.join(", ")}`);
+		}
+
+		let memory;
+		if (!opts["no-upload"]) {
+			log(`1 GiB multipart upload through the gateway (${UPLOAD_CONCURRENCY} parts in flight), sampling RSS…`);
+			memory = await uploadMemory(dev);
+		}
+
+		const block = report({ results, wire, memory, machine, vers, date: new Date().toISOString().slice(0, 10) });
+		log("");
+		log(block);
+		if (!opts["no-write"]) {
+			writeBenchmarks(block);
+			log("\nwrote the figures into BENCHMARKS.md");
+		}
+	} finally {
+		await dev.stop();
+		rmSync(dev.persistTo, { recursive: true, force: true });
+	}
+}
+
+try {
+	await main();
+} catch (error) {
+	console.error(`bench: ${error.stack ?? error}`);
+	process.exit(1);
+}

@@ -1,0 +1,64 @@
+/**
+ * Bench-only Worker (scripts/bench/wrangler.toml): edgezone itself, plus "floor" routes that do
+ * the least a Worker can do to serve an object, so the benchmark compares the gateway and the
+ * floor in the same workerd process, over the same bucket. Never deployed.
+ *
+ * - `/__floor/{key}`: the floor. One `get()`, the body returned with its length and a
+ *   Content-Type that Miniflare's emulation of Cloudflare's compression leaves alone.
+ * - `/__variant/{name}/{key}`: the variants BENCHMARKS.md investigates (which of them the
+ *   runtime compresses, and what each costs). `const` answers 1 KiB from memory, no R2 at all.
+ * - everything else: edgezone's default handler, untouched.
+ */
+import edgezone, { Zone } from "../../src/index";
+
+export { Zone };
+
+const FLOOR = "/__floor/";
+const VARIANT = "/__variant/";
+const CONSTANT = new Uint8Array(1024);
+
+type Variant = (object: R2ObjectBody) => Response;
+
+const VARIANTS: Record<string, Variant> = {
+	/** `new Response(object.body)`: no length, no type. */
+	bare: (object) => new Response(object.body),
+	/** Length, no type. */
+	length: (object) => new Response(object.body, { headers: { "content-length": String(object.size) } }),
+	/** Type, no length. */
+	type: (object) => new Response(object.body, { headers: { "content-type": "application/octet-stream" } }),
+	/** Length, no type, `encodeBody: "manual"`. */
+	manual: (object) =>
+		new Response(object.body, { headers: { "content-length": String(object.size) }, encodeBody: "manual" }),
+	/** Length, no type, `Content-Encoding: identity`. */
+	identity: (object) =>
+		new Response(object.body, { headers: { "content-length": String(object.size), "content-encoding": "identity" } }),
+	/** Length and the stored httpMetadata (`writeHttpMetadata`). */
+	metadata: (object) => {
+		const headers = new Headers({ "content-length": String(object.size) });
+		object.writeHttpMetadata(headers);
+		return new Response(object.body, { headers });
+	},
+};
+
+export default {
+	async fetch(request, env, ctx) {
+		const path = new URL(request.url).pathname;
+		if (path.startsWith(FLOOR)) {
+			const object = await env.BUCKET.get(path.slice(FLOOR.length));
+			if (object === null) return new Response(null, { status: 404 });
+			return new Response(object.body, {
+				headers: { "content-length": String(object.size), "content-type": "application/octet-stream" },
+			});
+		}
+		if (path.startsWith(VARIANT)) {
+			const [name = "", ...key] = path.slice(VARIANT.length).split("/");
+			if (name === "const") return new Response(CONSTANT, { headers: { "content-type": "application/octet-stream" } });
+			const variant = VARIANTS[name];
+			if (variant === undefined) return new Response(null, { status: 404 });
+			const object = await env.BUCKET.get(key.join("/"));
+			if (object === null) return new Response(null, { status: 404 });
+			return variant(object);
+		}
+		return edgezone.fetch(request, env, ctx);
+	},
+} satisfies ExportedHandler<Env>;

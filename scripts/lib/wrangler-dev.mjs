@@ -1,0 +1,153 @@
+// Starts `wrangler dev` the way a user does (`npx wrangler dev`), in its own process group, and
+// makes sure the whole group (npx, wrangler, its two workerd processes) dies with this script:
+// on normal exit, on failure, on an uncaught error and on Ctrl-C.
+import { spawn } from "node:child_process";
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { ROOT } from "./fixtures.mjs";
+
+/** A TCP port that was free a moment ago on 127.0.0.1. */
+export function freePort() {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once("error", reject);
+		server.listen(0, "127.0.0.1", () => {
+			const { port } = server.address();
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+const running = new Set();
+
+function killGroup(child, signal) {
+	try {
+		process.kill(-child.pid, signal);
+	} catch {
+		// already gone
+	}
+}
+
+process.on("exit", () => {
+	for (const child of running) killGroup(child, "SIGKILL");
+});
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+	process.on(signal, () => {
+		for (const child of running) killGroup(child, "SIGKILL");
+		process.exit(128 + (signal === "SIGINT" ? 2 : signal === "SIGTERM" ? 15 : 1));
+	});
+}
+
+/**
+ * `npx wrangler dev --ip 127.0.0.1 --port <free> --persist-to <dir>`, waiting until it answers
+ * HTTP. Options: `config` (a wrangler.toml other than the project's), `persistTo` (a fresh
+ * temporary directory by default), `args` (more CLI arguments), `timeoutMs`.
+ * Returns { url, port, pid, persistTo, logPath, workerdPids(), logTail(), stop() }.
+ */
+export async function startWranglerDev({ config, persistTo, args = [], timeoutMs = 120_000 } = {}) {
+	const port = await freePort();
+	const dir = persistTo ?? mkdtempSync(join(tmpdir(), "edgezone-dev-"));
+	const logPath = join(dir, "wrangler-dev.log");
+	const log = createWriteStream(logPath);
+	const argv = ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", dir];
+	if (config) argv.push("--config", config);
+	argv.push("--show-interactive-dev-session=false", ...args);
+	const child = spawn("npx", argv, {
+		cwd: ROOT,
+		detached: true, // its own process group, so one kill reaches wrangler and workerd
+		stdio: ["ignore", "pipe", "pipe"],
+		env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", WRANGLER_SEND_METRICS: "false" },
+	});
+	running.add(child);
+	child.stdout.pipe(log, { end: false });
+	child.stderr.pipe(log, { end: false });
+	let exited = null;
+	const exitedPromise = new Promise((resolve) => {
+		child.once("exit", (code, signal) => {
+			exited = { code, signal };
+			running.delete(child);
+			resolve();
+		});
+	});
+
+	const url = `http://127.0.0.1:${port}`;
+	const logTail = (lines = 30) => (existsSync(logPath) ? readFileSync(logPath, "utf8").split("\n").slice(-lines).join("\n") : "");
+	const stop = async () => {
+		if (exited) return;
+		killGroup(child, "SIGTERM");
+		await Promise.race([exitedPromise, sleep(5000)]);
+		killGroup(child, "SIGKILL");
+		await Promise.race([exitedPromise, sleep(2000)]);
+		log.end();
+	};
+
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		if (exited) throw new Error(`wrangler dev exited (${exited.code ?? exited.signal}) before it was ready:\n${logTail()}`);
+		if (Date.now() > deadline) {
+			await stop();
+			throw new Error(`wrangler dev was not ready after ${timeoutMs} ms:\n${logTail()}`);
+		}
+		try {
+			const response = await fetch(`${url}/`, { method: "HEAD", signal: AbortSignal.timeout(2000) });
+			await response.body?.cancel();
+			break;
+		} catch {
+			await sleep(250);
+		}
+	}
+
+	/** The workerd processes under this wrangler dev: { user, proxy } pids (Linux /proc). */
+	const workerdPids = () => {
+		const found = { user: undefined, proxy: undefined };
+		for (const pid of descendants(child.pid)) {
+			const cmdline = readProc(pid, "cmdline").split("\0").join(" ");
+			if (!cmdline.includes("workerd") || !cmdline.includes(" serve ")) continue;
+			// wrangler's proxy listens on our port; the user runtime on an ephemeral one.
+			if (cmdline.includes(`entry=127.0.0.1:${port}`)) found.proxy = pid;
+			else found.user = pid;
+		}
+		return found;
+	};
+
+	return { url, port, pid: child.pid, persistTo: dir, logPath, workerdPids, logTail, stop };
+}
+
+function readProc(pid, file) {
+	try {
+		return readFileSync(`/proc/${pid}/${file}`, "utf8");
+	} catch {
+		return "";
+	}
+}
+
+/** All descendants of `root`, from /proc/<pid>/stat parent links. */
+function descendants(root) {
+	const children = new Map();
+	for (const entry of readdirSync("/proc")) {
+		if (!/^\d+$/.test(entry)) continue;
+		const stat = readProc(entry, "stat");
+		const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+		if (!children.has(ppid)) children.set(ppid, []);
+		children.get(ppid).push(Number(entry));
+	}
+	const out = [];
+	const queue = [root];
+	while (queue.length > 0) {
+		for (const pid of children.get(queue.shift()) ?? []) {
+			out.push(pid);
+			queue.push(pid);
+		}
+	}
+	return out;
+}
+
+/** VmRSS and VmHWM of a process, in bytes (Linux). */
+export function memoryOf(pid) {
+	const status = readProc(pid, "status");
+	const field = (name) => Number(status.match(new RegExp(`^${name}:\\s+(\\d+) kB`, "m"))?.[1] ?? NaN) * 1024;
+	return { rss: field("VmRSS"), hwm: field("VmHWM") };
+}
