@@ -10,8 +10,9 @@
 // or re-framed by the runtime. Loopback only; bounded loops; stops by itself. Prints a table and
 // writes the figures into BENCHMARKS.md between the `bench:begin`/`bench:end` markers.
 //
-//   npm run bench [-- --rounds 5 --seconds 2 --large-gets 3 --concurrency 8
-//                     --upload-mib 1024 --upload-concurrency 4 --variants --no-upload --no-write]
+//   npm run bench [-- --rounds 15 --seconds 1 --large-gets 2 --concurrency 8
+//                     --upload-mib 1024 --upload-concurrency 4 --variants --no-upload --no-write
+//                     --log-level warn (passed to wrangler dev; default: as a user runs it)]
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, release } from "node:os";
@@ -20,19 +21,20 @@ import { parseArgs } from "node:util";
 import { MiB, ROOT } from "./lib/fixtures.mjs";
 import { drainBody, hashBody, rawRequest, wireSummary } from "./lib/http.mjs";
 import { prngStream } from "./lib/prng.mjs";
-import { memoryOf, startWranglerDev } from "./lib/wrangler-dev.mjs";
+import { cpuSecondsOf, memoryOf, startWranglerDev } from "./lib/wrangler-dev.mjs";
 
 const { values: opts } = parseArgs({
 	options: {
-		rounds: { type: "string", default: "5" },
-		seconds: { type: "string", default: "2" },
-		"large-gets": { type: "string", default: "3" },
+		rounds: { type: "string", default: "15" },
+		seconds: { type: "string", default: "1" },
+		"large-gets": { type: "string", default: "2" },
 		concurrency: { type: "string", default: "8" },
 		"upload-mib": { type: "string", default: "1024" },
 		"upload-concurrency": { type: "string", default: "4" },
 		variants: { type: "boolean", default: false },
 		"no-upload": { type: "boolean", default: false },
 		"no-write": { type: "boolean", default: false },
+		"log-level": { type: "string" },
 	},
 });
 const ROUNDS = Number(opts.rounds);
@@ -94,10 +96,17 @@ async function getOnce(contender, object) {
 	return bytes;
 }
 
-/** Requests/s of 1 KiB GETs with `CONCURRENCY` loops for `SLOT_MS`. */
+/** CPU seconds used so far by wrangler dev's processes: both workerd and wrangler's node. */
+let workerdCpu = () => 0;
+
+/**
+ * Requests/s of 1 KiB GETs with `CONCURRENCY` loops for `SLOT_MS`, and the workerd CPU time
+ * per request (µs), which the machine's background load disturbs less than throughput.
+ */
 async function requestsPerSecond(contender) {
 	const end = performance.now() + SLOT_MS;
 	let count = 0;
+	const cpu = workerdCpu();
 	const started = performance.now();
 	await Promise.all(
 		Array.from({ length: CONCURRENCY }, async () => {
@@ -107,15 +116,16 @@ async function requestsPerSecond(contender) {
 			}
 		}),
 	);
-	return count / ((performance.now() - started) / 1000);
+	return { rate: count / ((performance.now() - started) / 1000), cpu: ((workerdCpu() - cpu) / count) * 1e6 };
 }
 
-/** MB/s of `LARGE_GETS` sequential 64 MiB GETs. */
+/** MB/s of `LARGE_GETS` sequential 64 MiB GETs, and the workerd CPU time per GiB served (ms). */
 async function megabytesPerSecond(contender) {
 	let bytes = 0;
+	const cpu = workerdCpu();
 	const started = performance.now();
 	for (let i = 0; i < LARGE_GETS; i++) bytes += await getOnce(contender, LARGE);
-	return bytes / 1e6 / ((performance.now() - started) / 1000);
+	return { rate: bytes / 1e6 / ((performance.now() - started) / 1000), cpu: ((workerdCpu() - cpu) / (bytes / 1024 ** 3)) * 1000 };
 }
 
 const median = (xs) => {
@@ -216,19 +226,27 @@ const mib = (bytes) => `${fmt(bytes / MiB, 1)} MiB`;
 function report({ results, wire, memory, machine, vers, date }) {
 	const names = Object.keys(results);
 	const cell = (xs, digits) => `${fmt(median(xs), digits)} (${fmt(Math.min(...xs), digits)}–${fmt(Math.max(...xs), digits)})`;
-	const ratio = (a, b, kind) => (results[a][kind].length && results[b][kind].length ? `${fmt(median(results[a][kind]) / median(results[b][kind]), 2)}x` : "–");
+	// The ratio of a pair is the median of its per-round ratios: both were measured in the same
+	// round, minutes apart at most, so the machine's background load cancels out better than in a
+	// ratio of medians.
+	const ratio = (a, b, kind) => {
+		const pairs = results[a][kind].map((x, i) => x / results[b][kind][i]).filter(Number.isFinite);
+		return pairs.length ? `${fmt(median(pairs), 2)}x` : "–";
+	};
 	const lines = [];
 	lines.push(`Measured ${date} on ${machine}; Node ${vers.node}, wrangler ${vers.wrangler}, miniflare ${vers.miniflare}, workerd ${vers.workerd}.`);
-	lines.push(`${ROUNDS} rounds; per round and contender: ${CONCURRENCY} concurrent loops of 1 KiB GETs for ${SLOT_MS / 1000} s, then ${LARGE_GETS} sequential 64 MiB GETs. Median over rounds (min–max). MB = 10^6 bytes.`);
+	lines.push(`${ROUNDS} rounds; per round and contender: ${CONCURRENCY} concurrent loops of 1 KiB GETs for ${SLOT_MS / 1000} s, then ${LARGE_GETS} sequential 64 MiB GETs. Figures: median over rounds (min–max); ratios: median of the per-round ratios. MB = 10^6 bytes.`);
 	lines.push("");
-	lines.push("| contender | 1 KiB GET, req/s | 64 MiB GET, MB/s | gateway / this (1 KiB) | gateway / this (64 MiB) |");
-	lines.push("|---|---:|---:|---:|---:|");
+	lines.push("| contender | 1 KiB GET, req/s | 64 MiB GET, MB/s | gateway / this, 1 KiB | gateway / this, 64 MiB | server CPU per 1 KiB GET | server CPU per GiB read |");
+	lines.push("|---|---:|---:|---:|---:|---:|---:|");
 	for (const name of names) {
 		const r = results[name];
-		lines.push(`| ${name} | ${r.small.length ? cell(r.small, 0) : "–"} | ${r.large.length ? cell(r.large, 0) : "–"} | ${name === "gateway" ? "" : ratio("gateway", name, "small")} | ${name === "gateway" ? "" : ratio("gateway", name, "large")} |`);
+		const vs = (kind) => (name === "gateway" ? "" : ratio("gateway", name, kind));
+		lines.push(`| ${name} | ${r.small.length ? cell(r.small, 0) : "–"} | ${r.large.length ? cell(r.large, 0) : "–"} | ${vs("small")} | ${vs("large")} | ${fmt(median(r.smallCpu), 0)} µs | ${r.largeCpu.length ? `${fmt(median(r.largeCpu), 0)} ms` : "–"} |`);
 	}
 	lines.push("");
 	lines.push(`**gateway / floor: ${ratio("gateway", "floor", "small")} (1 KiB), ${ratio("gateway", "floor", "large")} (64 MiB)** (target ≥ 0.95x). gateway / Miniflare's endpoint: ${ratio("gateway", "miniflare", "small")} (1 KiB), ${ratio("gateway", "miniflare", "large")} (64 MiB). floor / Miniflare's endpoint: ${ratio("floor", "miniflare", "small")} (1 KiB), ${ratio("floor", "miniflare", "large")} (64 MiB).`);
+	lines.push(`CPU cost, floor / gateway (CPU of wrangler dev's three processes per request; 1.00x = the gateway costs no more than the floor): ${ratio("floor", "gateway", "smallCpu")} (1 KiB), ${ratio("floor", "gateway", "largeCpu")} (64 MiB).`);
 	if (memory) {
 		lines.push("");
 		lines.push(`1 GiB multipart upload through the gateway: ${memory.parts} parts of 8 MiB, ${UPLOAD_CONCURRENCY} in flight, ${fmt(memory.seconds, 1)} s (${fmt(UPLOAD_BYTES / 1e6 / memory.seconds, 0)} MB/s); stored size and multipart ETag checked. VmRSS sampled every 50 ms:`);
@@ -271,7 +289,7 @@ async function main() {
 	const dev = await startWranglerDev({
 		config: join(ROOT, "scripts/bench/wrangler.toml"),
 		// wrangler reads .dev.vars next to the config; the gateway's tokens live at the root.
-		args: ["--env-file", join(ROOT, ".dev.vars")],
+		args: ["--env-file", join(ROOT, ".dev.vars"), ...(opts["log-level"] ? ["--log-level", opts["log-level"]] : [])],
 	});
 	log(`wrangler dev (bench config) ready on ${dev.url}, workerd ${JSON.stringify(dev.workerdPids())}`);
 	try {
@@ -321,19 +339,23 @@ async function main() {
 			if (!contender.smallOnly) await getOnce(contender, LARGE);
 		}
 
-		const results = Object.fromEntries(all.map((c) => [c.name, { small: [], large: [] }]));
+		const { user, proxy, node } = dev.workerdPids();
+		workerdCpu = () => cpuSecondsOf(user) + cpuSecondsOf(proxy) + cpuSecondsOf(node);
+		const results = Object.fromEntries(all.map((c) => [c.name, { small: [], large: [], smallCpu: [], largeCpu: [] }]));
 		for (let round = 0; round < ROUNDS; round++) {
 			const order = all.map((_, i) => all[(i + round) % all.length]);
 			const line = [];
 			for (const contender of order) {
-				const rps = await requestsPerSecond(contender);
-				results[contender.name].small.push(rps);
-				line.push(`${contender.name} ${fmt(rps)} req/s`);
+				const { rate, cpu } = await requestsPerSecond(contender);
+				results[contender.name].small.push(rate);
+				results[contender.name].smallCpu.push(cpu);
+				line.push(`${contender.name} ${fmt(rate)} req/s`);
 			}
 			for (const contender of order.filter((c) => !c.smallOnly)) {
-				const mbps = await megabytesPerSecond(contender);
-				results[contender.name].large.push(mbps);
-				line.push(`${contender.name} ${fmt(mbps)} MB/s`);
+				const { rate, cpu } = await megabytesPerSecond(contender);
+				results[contender.name].large.push(rate);
+				results[contender.name].largeCpu.push(cpu);
+				line.push(`${contender.name} ${fmt(rate)} MB/s`);
 			}
 			log(`round ${round + 1}/${ROUNDS}: ${line.join(", ")}`);
 		}

@@ -100,11 +100,15 @@ export async function startWranglerDev({ config, persistTo, args = [], timeoutMs
 		}
 	}
 
-	/** The workerd processes under this wrangler dev: { user, proxy } pids (Linux /proc). */
+	/**
+	 * The processes under this wrangler dev (Linux /proc): `user` and `proxy` workerd, and `node`,
+	 * wrangler itself (it also receives the request log lines over a loopback).
+	 */
 	const workerdPids = () => {
-		const found = { user: undefined, proxy: undefined };
+		const found = { user: undefined, proxy: undefined, node: undefined };
 		for (const pid of descendants(child.pid)) {
 			const cmdline = readProc(pid, "cmdline").split("\0").join(" ");
+			if (cmdline.includes("wrangler-dist/cli.js")) found.node = pid;
 			if (!cmdline.includes("workerd") || !cmdline.includes(" serve ")) continue;
 			// wrangler's proxy listens on our port; the user runtime on an ephemeral one.
 			if (cmdline.includes(`entry=127.0.0.1:${port}`)) found.proxy = pid;
@@ -150,4 +154,12 @@ export function memoryOf(pid) {
 	const status = readProc(pid, "status");
 	const field = (name) => Number(status.match(new RegExp(`^${name}:\\s+(\\d+) kB`, "m"))?.[1] ?? NaN) * 1024;
 	return { rss: field("VmRSS"), hwm: field("VmHWM") };
+}
+
+/** CPU time (user + system) a process has used so far, in seconds (Linux, USER_HZ = 100). */
+export function cpuSecondsOf(pid) {
+	const stat = readProc(pid, "stat");
+	const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+	// Fields 14 and 15 of /proc/<pid>/stat (utime, stime); fields[0] here is field 3.
+	return (Number(fields[11]) + Number(fields[12])) / 100;
 }
