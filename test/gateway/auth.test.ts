@@ -5,8 +5,10 @@ import worker from "../../src/index";
 import { RO, errorOf, gw, put } from "./helpers";
 
 /** The Worker with some vars changed, for settings the test config does not have. */
-const withVars = (vars: Partial<Env>, path: string, init: RequestInit = {}) =>
-	worker.fetch(new Request(`http://gateway.test${path}`, init), { ...env, ...vars }, createExecutionContext());
+const withVars = (vars: Partial<Env>, path: string, init: RequestInit = {}) => {
+	const request = new Request(`http://gateway.test${path}`, init) as Request<unknown, IncomingRequestCfProperties>;
+	return worker.fetch(request, { ...env, ...vars }, createExecutionContext());
+};
 
 describe("bearer tokens", () => {
 	it("answers 401 with WWW-Authenticate and R2's code without a token", async () => {
