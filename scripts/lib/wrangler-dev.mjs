@@ -59,7 +59,8 @@ export async function startWranglerDev({ config, persistTo, args = [], timeoutMs
 		cwd: ROOT,
 		detached: true, // its own process group, so one kill reaches wrangler and workerd
 		stdio: ["ignore", "pipe", "pipe"],
-		env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", WRANGLER_SEND_METRICS: "false" },
+		// As `npm run dev`: no attempt to download the Request.cf object (offline, placeholder used).
+		env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
 	});
 	running.add(child);
 	child.stdout.pipe(log, { end: false });
