@@ -134,37 +134,15 @@ const median = (xs) => {
 };
 
 /**
- * A 1 GiB multipart upload through the gateway (8 MiB parts, `UPLOAD_CONCURRENCY` in flight),
- * sampling VmRSS of wrangler's processes every 50 ms. Returns per-process baseline, peak and
- * VmHWM, and checks the stored size and multipart ETag.
+ * A multipart upload of `bytes` (8 MiB parts, `UPLOAD_CONCURRENCY` in flight): created and
+ * completed through the gateway, parts sent to `partUrl(key)` (the gateway's or the floor's),
+ * bodies generated on the fly. Checks the stored size and multipart ETag, then deletes it.
  */
-async function uploadMemory(dev) {
-	const pids = dev.workerdPids();
-	const processes = [
-		{ name: "user workerd (edgezone, R2)", pid: pids.user },
-		{ name: "proxy workerd (wrangler's dev proxy)", pid: pids.proxy },
-	].filter((p) => p.pid !== undefined);
-	const sample = () => processes.map((p) => memoryOf(p.pid).rss);
-	const baselineSamples = [];
-	for (let i = 0; i < 10; i++) {
-		baselineSamples.push(sample());
-		await new Promise((r) => setTimeout(r, 100));
-	}
-	const baseline = processes.map((_, i) => median(baselineSamples.map((s) => s[i])));
-	const hwmBefore = processes.map((p) => memoryOf(p.pid).hwm);
-	const peak = [...baseline];
-	const timer = setInterval(() => {
-		sample().forEach((rss, i) => {
-			if (rss > peak[i]) peak[i] = rss;
-		});
-	}, 50);
-
-	const key = "bench/upload-1g.bin";
-	const base = `${dev.url}/${key}`;
+async function multipartUpload(base, partUrl, key, bytes) {
 	const auth = { authorization: `Bearer ${TOKEN}` };
-	const started = performance.now();
-	const created = await (await fetch(`${base}?uploads`, { method: "POST", headers: { ...auth, "content-type": "application/octet-stream" } })).json();
-	const partCount = Math.ceil(UPLOAD_BYTES / PART);
+	const created = await (await fetch(`${base}/${key}?uploads`, { method: "POST", headers: { ...auth, "content-type": "application/octet-stream" } })).json();
+	const id = encodeURIComponent(created.uploadId);
+	const partCount = Math.ceil(bytes / PART);
 	const parts = new Array(partCount);
 	const digests = new Array(partCount);
 	let next = 1;
@@ -172,9 +150,9 @@ async function uploadMemory(dev) {
 		Array.from({ length: UPLOAD_CONCURRENCY }, async () => {
 			while (next <= partCount) {
 				const n = next++;
-				const size = Math.min(PART, UPLOAD_BYTES - (n - 1) * PART);
+				const size = Math.min(PART, bytes - (n - 1) * PART);
 				const md5 = createHash("md5");
-				const response = await fetch(`${base}?uploadId=${encodeURIComponent(created.uploadId)}&partNumber=${n}`, {
+				const response = await fetch(`${partUrl(key)}?uploadId=${id}&partNumber=${n}`, {
 					method: "PUT",
 					headers: { ...auth, "content-length": String(size) },
 					body: prngStream(`bench/upload/${n}`, size, { onChunk: (chunk) => md5.update(chunk) }),
@@ -186,29 +164,78 @@ async function uploadMemory(dev) {
 			}
 		}),
 	);
-	const completed = await fetch(`${base}?uploadId=${encodeURIComponent(created.uploadId)}`, {
+	const completed = await fetch(`${base}/${key}?uploadId=${id}`, {
 		method: "POST",
 		headers: { ...auth, "content-type": "application/json" },
 		body: JSON.stringify({ parts }),
 	});
 	const object = await completed.json();
-	const seconds = (performance.now() - started) / 1000;
-	clearInterval(timer);
-	sample().forEach((rss, i) => {
-		if (rss > peak[i]) peak[i] = rss;
-	});
-	const hwmAfter = processes.map((p) => memoryOf(p.pid).hwm);
 	const etag = `${createHash("md5").update(Buffer.concat(digests)).digest("hex")}-${partCount}`;
-	if (completed.status !== 200 || object.size !== UPLOAD_BYTES || object.etag !== etag) {
-		throw new Error(`1 GiB upload: status ${completed.status}, size ${object.size}, etag ${object.etag} (expected ${etag})`);
+	if (completed.status !== 200 || object.size !== bytes || object.etag !== etag) {
+		throw new Error(`upload of ${key}: status ${completed.status}, size ${object.size}, etag ${object.etag} (expected ${etag})`);
 	}
-	await (await fetch(base, { method: "DELETE", headers: auth })).body?.cancel();
-	return {
-		seconds,
-		parts: partCount,
-		etag,
-		processes: processes.map((p, i) => ({ ...p, baseline: baseline[i], peak: peak[i], hwmBefore: hwmBefore[i], hwmAfter: hwmAfter[i] })),
-	};
+	await (await fetch(`${base}/${key}`, { method: "DELETE", headers: auth })).body?.cancel();
+	return partCount;
+}
+
+/**
+ * Memory during a 1 GiB multipart upload, in a fresh `wrangler dev` (so earlier phases leave
+ * nothing in the heap): a 16 MiB upload first to warm up, then 1 s of idle samples as the
+ * baseline, then the upload with VmRSS sampled every 50 ms. `via` is "gateway" or "floor" (who
+ * receives the parts). Returns per-process baseline, peak and VmHWM.
+ */
+async function uploadMemory(via) {
+	const dev = await startBenchDev();
+	try {
+		const partUrl = via === "gateway" ? (key) => `${dev.url}/${key}` : (key) => `${dev.url}/__floor/${key}`;
+		await multipartUpload(dev.url, partUrl, "bench/warm-up.bin", 2 * PART);
+		const pids = dev.workerdPids();
+		const processes = [
+			{ name: "user workerd (edgezone, R2)", pid: pids.user },
+			{ name: "proxy workerd (wrangler's dev proxy)", pid: pids.proxy },
+		].filter((p) => p.pid !== undefined);
+		const sample = () => processes.map((p) => memoryOf(p.pid).rss);
+		const baselineSamples = [];
+		for (let i = 0; i < 10; i++) {
+			baselineSamples.push(sample());
+			await new Promise((r) => setTimeout(r, 100));
+		}
+		const baseline = processes.map((_, i) => median(baselineSamples.map((s) => s[i])));
+		const hwmBefore = processes.map((p) => memoryOf(p.pid).hwm);
+		const peak = [...baseline];
+		const record = () => sample().forEach((rss, i) => {
+			if (rss > peak[i]) peak[i] = rss;
+		});
+		const timer = setInterval(record, 50);
+		const started = performance.now();
+		let parts;
+		try {
+			parts = await multipartUpload(dev.url, partUrl, "bench/upload-1g.bin", UPLOAD_BYTES);
+		} finally {
+			clearInterval(timer);
+		}
+		const seconds = (performance.now() - started) / 1000;
+		record();
+		const hwmAfter = processes.map((p) => memoryOf(p.pid).hwm);
+		return {
+			via,
+			seconds,
+			parts,
+			processes: processes.map((p, i) => ({ ...p, baseline: baseline[i], peak: peak[i], hwmBefore: hwmBefore[i], hwmAfter: hwmAfter[i] })),
+		};
+	} finally {
+		await dev.stop();
+		rmSync(dev.persistTo, { recursive: true, force: true });
+	}
+}
+
+/** `wrangler dev` of the bench config, with the project's dev tokens. */
+function startBenchDev() {
+	return startWranglerDev({
+		config: join(ROOT, "scripts/bench/wrangler.toml"),
+		// wrangler reads .dev.vars next to the config; the gateway's tokens live at the root.
+		args: ["--env-file", join(ROOT, ".dev.vars"), ...(opts["log-level"] ? ["--log-level", opts["log-level"]] : [])],
+	});
 }
 
 function versions() {
@@ -247,19 +274,21 @@ function report({ results, wire, memory, machine, vers, date }) {
 	lines.push("");
 	lines.push(`**gateway / floor: ${ratio("gateway", "floor", "small")} (1 KiB), ${ratio("gateway", "floor", "large")} (64 MiB)** (target ≥ 0.95x). gateway / Miniflare's endpoint: ${ratio("gateway", "miniflare", "small")} (1 KiB), ${ratio("gateway", "miniflare", "large")} (64 MiB). floor / Miniflare's endpoint: ${ratio("floor", "miniflare", "small")} (1 KiB), ${ratio("floor", "miniflare", "large")} (64 MiB).`);
 	lines.push(`CPU cost, floor / gateway (CPU of wrangler dev's three processes per request; 1.00x = the gateway costs no more than the floor): ${ratio("floor", "gateway", "smallCpu")} (1 KiB), ${ratio("floor", "gateway", "largeCpu")} (64 MiB).`);
-	if (memory) {
+	lines.push("");
+	if (memory.length) {
+		lines.push(`${mib(UPLOAD_BYTES)} multipart upload, ${memory[0].parts} parts of 8 MiB generated on the fly, ${UPLOAD_CONCURRENCY} in flight, created and completed through the gateway; parts sent through the gateway, then (for reference) to the floor's \`uploadPart(n, request.body)\`. Each in a fresh \`wrangler dev\` warmed up by a 16 MiB upload; stored size and multipart ETag checked. VmRSS sampled every 50 ms; growth = peak − median of 1 s of idle samples before:`);
 		lines.push("");
-		lines.push(`1 GiB multipart upload through the gateway: ${memory.parts} parts of 8 MiB, ${UPLOAD_CONCURRENCY} in flight, ${fmt(memory.seconds, 1)} s (${fmt(UPLOAD_BYTES / 1e6 / memory.seconds, 0)} MB/s); stored size and multipart ETag checked. VmRSS sampled every 50 ms:`);
-		lines.push("");
-		lines.push("| process | RSS before | peak RSS during | growth | VmHWM before → after |");
-		lines.push("|---|---:|---:|---:|---:|");
-		for (const p of memory.processes) {
-			lines.push(`| ${p.name} | ${mib(p.baseline)} | ${mib(p.peak)} | **${mib(p.peak - p.baseline)}** | ${mib(p.hwmBefore)} → ${mib(p.hwmAfter)} |`);
+		lines.push("| parts through | process | RSS before | peak RSS during | growth | VmHWM before → after | time |");
+		lines.push("|---|---|---:|---:|---:|---:|---:|");
+		for (const run of memory) {
+			for (const p of run.processes) {
+				lines.push(`| ${run.via} | ${p.name} | ${mib(p.baseline)} | ${mib(p.peak)} | **${mib(p.peak - p.baseline)}** | ${mib(p.hwmBefore)} → ${mib(p.hwmAfter)} | ${fmt(run.seconds, 1)} s (${fmt(UPLOAD_BYTES / 1e6 / run.seconds, 0)} MB/s) |`);
+			}
 		}
 		lines.push("");
-		lines.push("Target: growth under 64 MiB.");
+		lines.push("Target for the gateway: growth under 64 MiB.");
+		lines.push("");
 	}
-	lines.push("");
 	lines.push("On the wire, each contender's answer to `GET` with `Accept-Encoding: gzip, br` (node:http, no decoding):");
 	lines.push("");
 	const objects = Object.keys(Object.values(wire)[0]);
@@ -278,19 +307,9 @@ function writeBenchmarks(block) {
 	writeFileSync(path, `${text.slice(0, text.indexOf(begin) + begin.length)}\n${block}\n${text.slice(text.indexOf(end))}`);
 }
 
-async function main() {
-	const vers = versions();
-	const cpu = cpus();
-	const machine = `${cpu.length} cores (${cpu[0]?.model.trim()}), Linux ${release()}, shared and noisy`;
-	log(`edgezone gateway benchmark — ${machine}`);
-	log(`node ${vers.node}, wrangler ${vers.wrangler}, miniflare ${vers.miniflare}, workerd ${vers.workerd}`);
-
-	await import("./dev-vars.mjs");
-	const dev = await startWranglerDev({
-		config: join(ROOT, "scripts/bench/wrangler.toml"),
-		// wrangler reads .dev.vars next to the config; the gateway's tokens live at the root.
-		args: ["--env-file", join(ROOT, ".dev.vars"), ...(opts["log-level"] ? ["--log-level", opts["log-level"]] : [])],
-	});
+/** Phase 1, one wrangler dev: seeding, the wire check, then the interleaved read rounds. */
+async function reads() {
+	const dev = await startBenchDev();
 	log(`wrangler dev (bench config) ready on ${dev.url}, workerd ${JSON.stringify(dev.workerdPids())}`);
 	try {
 		// Objects: random bytes typed application/octet-stream (what a client uploading binary
@@ -360,22 +379,36 @@ async function main() {
 			log(`round ${round + 1}/${ROUNDS}: ${line.join(", ")}`);
 		}
 
-		let memory;
-		if (!opts["no-upload"]) {
-			log(`1 GiB multipart upload through the gateway (${UPLOAD_CONCURRENCY} parts in flight), sampling RSS…`);
-			memory = await uploadMemory(dev);
-		}
-
-		const block = report({ results, wire, memory, machine, vers, date: new Date().toISOString().slice(0, 10) });
-		log("");
-		log(block);
-		if (!opts["no-write"]) {
-			writeBenchmarks(block);
-			log("\nwrote the figures into BENCHMARKS.md");
-		}
+		return { results, wire };
 	} finally {
 		await dev.stop();
 		rmSync(dev.persistTo, { recursive: true, force: true });
+	}
+}
+
+async function main() {
+	const vers = versions();
+	const cpu = cpus();
+	const machine = `${cpu.length} cores (${cpu[0]?.model.trim()}), Linux ${release()}, shared and noisy`;
+	log(`edgezone gateway benchmark — ${machine}`);
+	log(`node ${vers.node}, wrangler ${vers.wrangler}, miniflare ${vers.miniflare}, workerd ${vers.workerd}`);
+	await import("./dev-vars.mjs");
+	const { results, wire } = await reads();
+	const memory = [];
+	if (!opts["no-upload"]) {
+		for (const via of ["gateway", "floor"]) {
+			log(`${mib(UPLOAD_BYTES)} multipart upload, parts through the ${via} (${UPLOAD_CONCURRENCY} in flight), fresh wrangler dev, sampling RSS…`);
+			const run = await uploadMemory(via);
+			log(`  ${fmt(run.seconds, 1)} s; ${run.processes.map((p) => `${p.name}: growth ${mib(p.peak - p.baseline)}`).join("; ")}`);
+			memory.push(run);
+		}
+	}
+	const block = report({ results, wire, memory, machine, vers, date: new Date().toISOString().slice(0, 10) });
+	log("");
+	log(block);
+	if (!opts["no-write"]) {
+		writeBenchmarks(block);
+		log("\nwrote the figures into BENCHMARKS.md");
 	}
 }
 

@@ -3,8 +3,10 @@
  * the least a Worker can do to serve an object, so the benchmark compares the gateway and the
  * floor in the same workerd process, over the same bucket. Never deployed.
  *
- * - `/__floor/{key}`: the floor. One `get()`, the body returned with its length and a
+ * - `GET /__floor/{key}`: the floor. One `get()`, the body returned with its length and a
  *   Content-Type that Miniflare's emulation of Cloudflare's compression leaves alone.
+ * - `PUT /__floor/{key}?uploadId=&partNumber=`: the floor of an upload part, the request body
+ *   handed to `uploadPart()` as is (the memory benchmark's reference).
  * - `/__variant/{name}/{key}`: the variants BENCHMARKS.md investigates (which of them the
  *   runtime compresses, and what each costs). `const` answers 1 KiB from memory, no R2 at all.
  * - everything else: edgezone's default handler, untouched.
@@ -42,7 +44,12 @@ const VARIANTS: Record<string, Variant> = {
 
 export default {
 	async fetch(request, env, ctx) {
-		const path = new URL(request.url).pathname;
+		const url = new URL(request.url);
+		const path = url.pathname;
+		if (path.startsWith(FLOOR) && request.method === "PUT") {
+			const upload = env.BUCKET.resumeMultipartUpload(path.slice(FLOOR.length), url.searchParams.get("uploadId") ?? "");
+			return Response.json(await upload.uploadPart(Number(url.searchParams.get("partNumber")), request.body ?? ""));
+		}
 		if (path.startsWith(FLOOR)) {
 			const object = await env.BUCKET.get(path.slice(FLOOR.length));
 			if (object === null) return new Response(null, { status: 404 });
