@@ -13,7 +13,7 @@
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import { CODES, type Failure, FailureSignal, fromZod, invalid, notFound } from "./failure";
 import type { LOG_CUSTOM_FIELD_PARAMETERS } from "./rules/log-custom-fields";
-import { RULE_SCHEMAS } from "./rules/phases";
+import { PHASE_RULES } from "./rules/phases";
 import { randomHexId, timestamp } from "./ids";
 import type { z } from "zod";
 
@@ -255,8 +255,8 @@ export class RulesetStore {
 	 * Reports every invalid field at once, each with its pointer.
 	 */
 	#buildRules(phase: Phase, list: Entry[], previous: Rule[], now: Date): Rule[] {
-		const schema = RULE_SCHEMAS[phase];
-		if (schema === undefined) {
+		const phaseRules = PHASE_RULES[phase];
+		if (phaseRules === undefined) {
 			const first = list[0];
 			if (first === undefined) return [];
 			invalid(CODES.rulesetInvalid, `edgezone does not accept rules in phase ${phase} (only http_log_custom_fields)`, `${first.pointer}/action`);
@@ -265,7 +265,7 @@ export class RulesetStore {
 		const rules: Rule[] = [];
 		const taken = new Set<string>();
 		for (const { input, pointer } of list) {
-			const parsed = schema.safeParse(input);
+			const parsed = phaseRules.rule.safeParse(input);
 			if (!parsed.success) {
 				failures.push(...fromZod(parsed.error, CODES.rulesetInvalid, pointer));
 				continue;
@@ -285,6 +285,11 @@ export class RulesetStore {
 				taken.add(`${field}:${value}`);
 			}
 			rules.push(before === undefined ? rule : sameContent(before, rule) ? before : { ...rule, version: String(Number(before.version) + 1) });
+		}
+		if (failures.length === 0) {
+			for (const issue of phaseRules.checkAll(rules)) {
+				failures.push({ kind: "invalid", code: CODES.rulesetInvalid, message: issue.message, pointer: `${list[issue.rule]?.pointer ?? ""}${issue.path}` });
+			}
 		}
 		if (failures.length > 0) throw new FailureSignal(failures);
 		return rules;

@@ -7,7 +7,8 @@
  * lists (`request_fields`, `transformed_request_fields`, `response_fields`,
  * `raw_response_fields`, `cookie_fields`), at least one present; header names lower
  * case; cookie names kept as sent; the request header `Range` refused; at most 40
- * names in all (spec "Limits"); a header not both raw and transformed.
+ * names per zone, over all rules and lists (spec "Limits"); a header not both raw and
+ * transformed.
  * Gaps: the real API's error codes and messages for these violations are not public,
  * so the messages here are edgezone's own; the 100-per-list limit of the newer docs is
  * subsumed by the spec's 40 in all.
@@ -45,16 +46,11 @@ export const LOG_CUSTOM_FIELD_PARAMETERS = z
 		if (LISTS.every((list) => params[list] === undefined)) {
 			ctx.addIssue({ code: "custom", message: `at least one of ${LISTS.join(", ")} is required` });
 		}
-		let total = 0;
 		for (const list of LISTS) {
 			const seen = new Set<string>();
 			(params[list] ?? []).forEach(({ name }, i) => {
-				total += 1;
 				if (seen.has(name)) ctx.addIssue({ code: "custom", path: [list, i, "name"], message: `duplicate field name "${name}"` });
 				seen.add(name);
-				if (total === MAX_CUSTOM_FIELDS + 1) {
-					ctx.addIssue({ code: "custom", path: [list, i], message: `at most ${MAX_CUSTOM_FIELDS} custom log fields are allowed in all` });
-				}
 			});
 		}
 		for (const list of ["request_fields", "transformed_request_fields"] as const) {
@@ -71,6 +67,32 @@ export const LOG_CUSTOM_FIELD_PARAMETERS = z
 			});
 		}
 	});
+
+/** A field-limit violation: the rule (by position) and the path of the first name over the limit. */
+export interface LimitIssue {
+	rule: number;
+	path: string;
+	message: string;
+}
+
+/**
+ * The spec's limit of 40 custom fields per zone, counted over all rules of the zone's
+ * ruleset and all five lists; names the first field over the limit.
+ */
+export function checkFieldLimit(rules: readonly { action_parameters: z.output<typeof LOG_CUSTOM_FIELD_PARAMETERS> }[]): LimitIssue[] {
+	let total = 0;
+	for (const [index, rule] of rules.entries()) {
+		for (const list of LISTS) {
+			for (const i of (rule.action_parameters[list] ?? []).keys()) {
+				total += 1;
+				if (total > MAX_CUSTOM_FIELDS) {
+					return [{ rule: index, path: `/action_parameters/${list}/${i}`, message: `at most ${MAX_CUSTOM_FIELDS} custom log fields are allowed per zone` }];
+				}
+			}
+		}
+	}
+	return [];
+}
 
 /** A `log_custom_field` rule as sent by a client (read-only fields excluded). */
 export const LOG_CUSTOM_FIELD_RULE = z.strictObject({

@@ -7,7 +7,7 @@
  */
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import type { z } from "zod";
-import { LOG_CUSTOM_FIELD_RULE } from "./log-custom-fields";
+import { checkFieldLimit, LOG_CUSTOM_FIELD_RULE, type LimitIssue } from "./log-custom-fields";
 
 // A Record over the SDK's `Phase` type: the compiler refuses a missing or an unknown phase.
 const PHASE_SET: Record<Phase, true> = {
@@ -24,9 +24,15 @@ const PHASE_SET: Record<Phase, true> = {
 /** All phases of the cloudflare SDK 7.x `Phase` type (reference §3.2). */
 export const PHASES = Object.keys(PHASE_SET) as [Phase, ...Phase[]];
 
-/** Schemas of the rules a phase accepts; the output is the rule with defaults applied. */
-export const RULE_SCHEMAS: Partial<Record<Phase, typeof LOG_CUSTOM_FIELD_RULE>> = {
-	http_log_custom_fields: LOG_CUSTOM_FIELD_RULE,
+/** What a phase accepts: the schema of one rule, and the checks over all rules of a ruleset. */
+export interface PhaseRules {
+	rule: typeof LOG_CUSTOM_FIELD_RULE;
+	checkAll(rules: readonly Pick<RuleInput, "action_parameters">[]): LimitIssue[];
+}
+
+/** The phases that accept rules; a rule in any other phase is refused. */
+export const PHASE_RULES: Partial<Record<Phase, PhaseRules>> = {
+	http_log_custom_fields: { rule: LOG_CUSTOM_FIELD_RULE, checkAll: checkFieldLimit },
 };
 
 /** A validated rule as sent by a client: what the schemas above output. */
