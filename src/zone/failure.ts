@@ -46,16 +46,6 @@ export const CODES = {
 	zoneExists: 1061,
 } as const;
 
-/** Shorthand for a successful Result. */
-export function success<T>(value: T): Result<T> {
-	return { ok: true, value };
-}
-
-/** Shorthand for a failed Result with one failure. */
-export function fail<T>(kind: FailureKind, code: number, message: string, pointer?: string): Result<T> {
-	return { ok: false, failures: [pointer === undefined ? { kind, code, message } : { kind, code, message, pointer }] };
-}
-
 /**
  * Turns zod issues into failures with JSON pointers under `prefix` (e.g. `/rules/0`).
  * An unknown key becomes the real API's text `invalid JSON: unknown field "x"` (reference §3.3).
@@ -93,4 +83,17 @@ export function invalid(code: number, message: string, pointer?: string): never 
 /** Throws a FailureSignal for a missing object (404). */
 export function notFound(code: number, message: string): never {
 	throw new FailureSignal([{ kind: "not_found", code, message }]);
+}
+
+/**
+ * Runs `op` in one SQLite transaction of `storage`; a FailureSignal thrown inside rolls
+ * the transaction back and becomes a failed Result. Any other error propagates.
+ */
+export function transact<T>(storage: DurableObjectStorage, op: () => T): Result<T> {
+	try {
+		return { ok: true, value: storage.transactionSync(op) };
+	} catch (error) {
+		if (error instanceof FailureSignal) return { ok: false, failures: error.failures };
+		throw error;
+	}
 }

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Zone as ZoneObject } from "cloudflare/resources/zones/zones";
-import { CODES, FailureSignal, invalid, notFound, type Result } from "./failure";
+import { CODES, invalid, notFound, type Result, transact } from "./failure";
 import { randomHexId } from "./ids";
 import { migrate, REGISTRY_MIGRATIONS } from "./schema";
 
@@ -107,12 +107,7 @@ export class ZoneRegistry extends DurableObject<Env> {
 	}
 
 	#run<T>(op: () => T): Result<T> {
-		try {
-			return { ok: true, value: this.ctx.storage.transactionSync(op) };
-		} catch (error) {
-			if (error instanceof FailureSignal) return { ok: false, failures: error.failures };
-			throw error;
-		}
+		return transact(this.ctx.storage, op);
 	}
 }
 

@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import { type Destination, destinationBucket } from "./destinations";
-import { FailureSignal, type Result } from "./failure";
+import { type Result, transact } from "./failure";
 import { type Challenge, type JobSettings, type JobWrite, type LogpushJob, LogpushStore } from "./logpush";
 import { type EntrypointUpdate, type Position, type Ruleset, type RulesetCreate, type RulesetPage, RulesetStore, type RulesetSummary, type RulesetUpdate } from "./rulesets";
 import { migrate, ZONE_MIGRATIONS } from "./schema";
@@ -139,13 +139,7 @@ export class Zone extends DurableObject<Env> {
 		migrate(this.ctx.storage, ZONE_MIGRATIONS);
 	}
 
-	/** Runs `op` in one transaction; a FailureSignal rolls it back and becomes a failed Result. */
 	#run<T>(op: () => T): Result<T> {
-		try {
-			return { ok: true, value: this.ctx.storage.transactionSync(op) };
-		} catch (error) {
-			if (error instanceof FailureSignal) return { ok: false, failures: error.failures };
-			throw error;
-		}
+		return transact(this.ctx.storage, op);
 	}
 }
