@@ -16,7 +16,7 @@ import { noRoute, toErrorResponse } from "./errors";
 import { logpush } from "./logpush";
 import { routeGuard } from "./routing";
 import { rulesetRules } from "./ruleset-rules";
-import { rulesets } from "./rulesets";
+import { refuseDryRun, rulesets } from "./rulesets";
 import type { ApiEnv } from "./types";
 import { zoneAccess } from "./zone-access";
 import { zones } from "./zones";
@@ -28,6 +28,7 @@ api.use("*", routeGuard(() => api.routes));
 api.use("*", auth);
 api.use("/zones/:zone_id", zoneAccess);
 api.use("/zones/:zone_id/*", zoneAccess);
+api.use("/zones/:zone_id/rulesets/*", refuseDryRun);
 
 api.route("/zones", zones);
 api.route("/zones/:zone_id/rulesets", rulesets);

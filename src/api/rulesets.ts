@@ -6,16 +6,19 @@
  * refused, as the real API does) and renders answers; the semantics (one zone ruleset
  * per phase, versions, rule validation per phase) are the Zone's (`src/zone/rulesets.ts`).
  * Lists omit `rules` and page with a cursor (`result_info.cursor`, absent on the last page).
- * Gaps: `dry_run`, version deletion and the entrypoint versions endpoints are not served.
+ * Gaps: version deletion and the entrypoint versions endpoints are not served;
+ * `?dry_run=true` is refused with a 400 rather than ignored, so no client mistakes a
+ * write for a dry run.
  */
 import type { RulesetGetResponse, RulesetListResponse } from "cloudflare/resources/rulesets/rulesets";
 import type { VersionListResponse } from "cloudflare/resources/rulesets/versions";
 import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
 import { z } from "zod";
 import { CODES } from "../zone/failure";
 import { PHASES } from "../zone/rules/phases";
 import { noContent, ok } from "./envelope";
-import { unwrap } from "./errors";
+import { ApiError, unwrap } from "./errors";
 import type { ApiEnv } from "./types";
 import { HEX_ID, INT_ID, parseBody, parseParam, parseQuery } from "./validate";
 
@@ -55,6 +58,20 @@ const LIST = z.object({
 		})
 		.optional(),
 	per_page: z.coerce.number().int().min(1).max(100).default(50),
+});
+
+/**
+ * Refuses `?dry_run=true` on writes (reference §3.1: validate without persisting), which
+ * edgezone does not emulate; `dry_run=false` is the normal write, other values are a 400
+ * as in the real API. Registered in `app.ts` for every path under `.../rulesets`.
+ */
+export const refuseDryRun = createMiddleware<ApiEnv>(async (c, next) => {
+	const dryRun = c.req.query("dry_run");
+	if (c.req.method !== "GET" && dryRun !== undefined && dryRun !== "false") {
+		const message = dryRun === "true" ? "dry_run is not supported by edgezone" : "dry_run must be true or false";
+		throw new ApiError(400, [{ code: CODES.rulesetInvalid, message, source: { pointer: "/dry_run" } }]);
+	}
+	await next();
 });
 
 /** Routes under `/zones/{zone_id}/rulesets` (rules are in `ruleset-rules.ts`). */

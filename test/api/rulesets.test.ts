@@ -249,3 +249,25 @@ describe("phase entrypoints", () => {
 		expect(res.body.errors?.[0]?.message).toBe('invalid JSON: unknown field "kind"');
 	});
 });
+
+describe("dry_run", () => {
+	it.each([
+		{ method: "POST", path: "", body: { name: "d", kind: "custom", phase: "http_request_firewall_custom" } },
+		{ method: "PUT", path: "/{id}", body: { rules: [] } },
+		{ method: "DELETE", path: "/{id}", body: undefined },
+		{ method: "POST", path: "/{id}/rules", body: rule(["a"]) },
+	])("refuses ?dry_run=true on $method $path rather than writing", async ({ method, path, body }) => {
+		const { base, ruleset } = await setup();
+		const res = await call(method, `${base}${path.replace("{id}", ruleset.id)}?dry_run=true`, body);
+		expect(res.status).toBe(400);
+		expect(res.body.errors).toEqual([{ code: 20200, message: "dry_run is not supported by edgezone", source: { pointer: "/dry_run" } }]);
+		expect((await call("GET", `${base}/${ruleset.id}`)).body.result).toEqual(ruleset);
+		expect(((await call("GET", base)).body.result as unknown[]).length).toBe(1);
+	});
+
+	it("answers 400 for a dry_run that is neither true nor false, and writes with dry_run=false", async () => {
+		const { base, ruleset } = await setup();
+		expect((await call("PUT", `${base}/${ruleset.id}?dry_run=maybe`, { rules: [] })).body.errors?.[0]?.message).toBe("dry_run must be true or false");
+		expect(result(await call("PUT", `${base}/${ruleset.id}?dry_run=false`, { rules: [] })).version).toBe("2");
+	});
+});
