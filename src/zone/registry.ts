@@ -99,6 +99,11 @@ export class ZoneRegistry extends DurableObject<Env> {
 	/** Creates the `DEFAULT_ZONE_*` zone unless it was seeded before or its name is taken. */
 	#seedDefault(): void {
 		const id = this.env.DEFAULT_ZONE_ID;
+		if (!/^[0-9a-f]{32}$/.test(id) || !/^[0-9a-f]{32}$/.test(this.env.DEFAULT_ACCOUNT_ID)) {
+			// A zone with such an id could never be addressed (7003); say so instead of seeding it.
+			console.error("edgezone: DEFAULT_ZONE_ID and DEFAULT_ACCOUNT_ID must be 32 lower-case hex; no default zone seeded");
+			return;
+		}
 		const seeded = this.ctx.storage.sql.exec("INSERT OR IGNORE INTO seeded_defaults (zone_id) VALUES (?)", id).rowsWritten > 0;
 		const nameTaken = this.ctx.storage.sql.exec("SELECT 1 FROM zones WHERE id = ? OR name = ?", id, this.env.DEFAULT_ZONE_NAME).toArray().length > 0;
 		if (seeded && !nameTaken) {
