@@ -99,10 +99,9 @@ function destinationOf(c: Context<ApiEnv>, conf: string): Destination {
 
 /** Job settings as given, with null `output_options` / `frequency` meaning "the default". */
 function settingsOf(body: z.output<typeof JOB_FIELDS>): Partial<JobSettings> {
-	const { ownership_challenge: _token, filter: _filter, logpull_options: _logpull, output_options, frequency, name, ...rest } = body;
+	const { ownership_challenge: _token, filter: _filter, logpull_options: _logpull, output_options, frequency, ...rest } = body;
 	return {
 		...rest,
-		...(name === undefined ? {} : { name }),
 		...(frequency === undefined ? {} : { frequency: frequency ?? "high" }),
 		...(output_options === undefined ? {} : { output_options: output_options ?? OUTPUT_OPTIONS.parse({}) }),
 	};
