@@ -69,18 +69,16 @@ export function headersRange(headers: Headers): string | null {
 const SECOND = 1000;
 const floorSecond = (date: Date) => Math.floor(date.getTime() / SECOND) * SECOND;
 
-/** An R2Conditional etag (unquoted, `*`, or a comma list) as an If-Match/If-None-Match value. */
-function entityTags(value: string): string {
-	return value
-		.split(",")
-		.map((tag) => tag.trim())
-		.map((tag) => {
-			if (tag.startsWith('"') || tag.startsWith('W/"')) {
-				throw new TypeError(`Conditional ETag should not be wrapped in quotes (${tag}).`);
-			}
-			return tag === "*" ? "*" : `"${tag}"`;
-		})
-		.join(", ");
+/**
+ * An R2Conditional etag as an If-Match/If-None-Match value: `*`, or one strong entity tag. The
+ * binding takes one etag here, not a list: `"a, b"` is compared as a single literal.
+ * @throws TypeError for a quoted etag, as workerd.
+ */
+function entityTag(etag: string): string {
+	if (etag.startsWith('"') || etag.startsWith('W/"')) {
+		throw new TypeError(`Conditional ETag should not be wrapped in quotes (${etag}).`);
+	}
+	return etag === "*" ? "*" : `"${etag}"`;
 }
 
 /** A date header of a `Headers` onlyIf, or undefined when absent or not a date (RFC 9110 §13.1.3). */
@@ -120,9 +118,9 @@ export function writeConditionals(onlyIf: R2Conditional | Headers, headers: Head
 		};
 	} else {
 		conditional = onlyIf;
-		if (onlyIf.etagMatches !== undefined) headers.set("if-match", entityTags(onlyIf.etagMatches));
+		if (onlyIf.etagMatches !== undefined) headers.set("if-match", entityTag(onlyIf.etagMatches));
 		if (onlyIf.etagDoesNotMatch !== undefined) {
-			headers.set("if-none-match", entityTags(onlyIf.etagDoesNotMatch));
+			headers.set("if-none-match", entityTag(onlyIf.etagDoesNotMatch));
 		}
 	}
 	if (conditional.uploadedAfter !== undefined) {

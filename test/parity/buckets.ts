@@ -8,7 +8,7 @@
  * prefix (`scope()`).
  */
 import { env, exports } from "cloudflare:workers";
-import { expect } from "vitest";
+import { expect, it } from "vitest";
 import { RemoteBucket } from "../../src/client";
 
 /** Which half a case runs in: the binding itself, or RemoteBucket over HTTP. */
@@ -78,4 +78,20 @@ export async function listAll(bucket: R2Bucket, options: R2ListOptions): Promise
 		if (!page.truncated) return pages;
 		cursor = page.cursor;
 	}
+}
+
+/**
+ * Contract gaps this suite found in docs/gateway.md, reported to the lead engineer. A case that
+ * shows one runs as `it.fails` on RemoteBucket, so it turns red when the gateway closes the gap,
+ * and the marker can go.
+ */
+export const GAPS = {
+	size304:
+		"A 304 answer carries no object size: objectHeaders sends no Content-Length on 304, so the body-less " +
+		"R2Object of a get whose If-None-Match/If-Modified-Since failed has size 0 (docs/gateway.md, Object headers).",
+} as const;
+
+/** `it`, or `it.fails` on RemoteBucket while `gap` is open. */
+export function itWithGap(kind: Kind, gap: keyof typeof GAPS): typeof it | typeof it.fails {
+	return kind === "remote" && GAPS[gap] !== "" ? it.fails : it;
 }
