@@ -95,3 +95,23 @@ export const GAPS = {
 export function itWithGap(kind: Kind, gap: keyof typeof GAPS): typeof it | typeof it.fails {
 	return kind === "remote" && GAPS[gap] !== "" ? it.fails : it;
 }
+
+/**
+ * `put` that must store. The binding's types make every put nullable (its conditional overload
+ * comes first), so cases that expect a stored object go through here.
+ */
+export async function store(
+	bucket: R2Bucket,
+	key: string,
+	value: Parameters<R2Bucket["put"]>[1],
+	options?: R2PutOptions,
+): Promise<R2Object> {
+	const object = await bucket.put(key, value, options);
+	if (object === null) throw new Error(`put ${key} answered null`);
+	return object;
+}
+
+/** Whether a get's answer carries a body: false for the metadata-only answer of a failed condition. */
+export function hasBody(object: R2Object | R2ObjectBody | null): object is R2ObjectBody {
+	return object !== null && "body" in object;
+}
