@@ -89,6 +89,12 @@ export const GAPS = {
 	size304:
 		"A 304 answer carries no object size: objectHeaders sends no Content-Length on 304, so the body-less " +
 		"R2Object of a get whose If-None-Match/If-Modified-Since failed has size 0 (docs/gateway.md, Object headers).",
+	headError:
+		"An answer to HEAD has no body, so a failed head() cannot learn the R2 code: a key over 1024 bytes " +
+		"throws 'head: HTTP 400 Bad Request (400)' instead of '(10020)' (docs/gateway.md, Errors).",
+	dotKeys:
+		"The keys '.' and '..' cannot be sent: URL parsing collapses the dot segment (and %2E too), so " +
+		"PUT /. stores the empty key (docs/gateway.md, Keys).",
 } as const;
 
 /** `it`, or `it.fails` on RemoteBucket while `gap` is open. */
