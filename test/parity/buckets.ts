@@ -14,11 +14,14 @@ import { RemoteBucket } from "../../src/client";
 /** Which half a case runs in: the binding itself, or RemoteBucket over HTTP. */
 export type Kind = "binding" | "remote";
 
-/** A RemoteBucket on the Worker's front door, with the read-write token vitest.config.ts binds. */
-export function remoteBucket(token: string | undefined = "test-rw"): RemoteBucket {
+/**
+ * A RemoteBucket on the Worker's front door, with the read-write token vitest.config.ts binds,
+ * another token, or none (null).
+ */
+export function remoteBucket(token: string | null = "test-rw"): RemoteBucket {
 	return new RemoteBucket({
 		url: "http://gateway.test",
-		token,
+		token: token ?? undefined,
 		fetch: (input, init) => exports.default.fetch(input, init),
 	});
 }
