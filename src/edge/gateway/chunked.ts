@@ -17,7 +17,11 @@ import { toHex, type RequestedChecksum } from "./headers";
 /** Bytes per part of a chunked upload: above R2's 5 MiB minimum, small enough to hold in memory. */
 export const PART_SIZE = 8 * 1024 * 1024;
 
-/** Fills `buffer` from `reader`; returns the bytes written and whether the stream ended. */
+/**
+ * Fills `buffer` from `reader`; returns the bytes written and whether the stream ended. A full
+ * buffer reads one chunk ahead (kept in `pending`), so a body that ends exactly at a part's end
+ * is known to have ended.
+ */
 async function fill(
 	reader: ReadableStreamDefaultReader<Uint8Array>,
 	buffer: Uint8Array,
@@ -36,6 +40,11 @@ async function fill(
 		buffer.set(chunk.subarray(0, take), filled);
 		filled += take;
 		if (take < chunk.byteLength) pending.chunk = chunk.subarray(take);
+	}
+	while (pending.chunk === undefined) {
+		const read = await reader.read();
+		if (read.done) return { filled, done: true };
+		if (read.value.byteLength > 0) pending.chunk = read.value;
 	}
 	return { filled, done: false };
 }

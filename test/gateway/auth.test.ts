@@ -1,0 +1,86 @@
+import { env } from "cloudflare:workers";
+import { createExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import worker from "../../src/index";
+import { RO, errorOf, gw, put } from "./helpers";
+
+/** The Worker with some vars changed, for settings the test config does not have. */
+const withVars = (vars: Partial<Env>, path: string, init: RequestInit = {}) => {
+	const request = new Request(`http://gateway.test${path}`, init) as Request<unknown, IncomingRequestCfProperties>;
+	return worker.fetch(request, { ...env, ...vars }, createExecutionContext());
+};
+
+describe("bearer tokens", () => {
+	it("answers 401 with WWW-Authenticate and R2's code without a token", async () => {
+		const response = await gw("/auth/x", { token: null });
+		expect(response.status).toBe(401);
+		expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/);
+		expect((await errorOf(response)).code).toBe(10002);
+	});
+
+	it("answers 401 to an unknown token, and stores nothing", async () => {
+		const response = await gw("/auth/x", { method: "PUT", body: "x", token: "test-rw-but-longer" });
+		expect(response.status).toBe(401);
+		expect(await env.BUCKET.head("auth/x")).toBeNull();
+	});
+
+	it("answers 401 to a malformed Authorization header", async () => {
+		const response = await gw("/auth/x", { token: null, headers: { authorization: "Basic dXNlcjpwYXNz" } });
+		expect(response.status).toBe(401);
+	});
+
+	it("lets a read-only token read and list but not write", async () => {
+		await put("auth/readable", "r");
+		expect((await gw("/auth/readable", { token: RO })).status).toBe(200);
+		expect((await gw("/?list&prefix=auth/", { token: RO })).status).toBe(200);
+		for (const [path, method] of [["/auth/readable", "PUT"], ["/auth/readable", "DELETE"], ["/auth/new?uploads", "POST"], ["/?delete", "POST"]]) {
+			const response = await gw(path!, { method, body: method === "DELETE" ? undefined : "{}", token: RO });
+			expect(response.status).toBe(403);
+			expect((await errorOf(response)).code).toBe(10003);
+		}
+		expect(await (await env.BUCKET.get("auth/readable"))?.text()).toBe("r");
+	});
+});
+
+describe("PUBLIC_READ", () => {
+	it("lets GET and HEAD of objects through without a token when true", async () => {
+		await put("auth/public", "p");
+		expect((await withVars({ PUBLIC_READ: "true" }, "/auth/public")).status).toBe(200);
+		expect((await withVars({ PUBLIC_READ: "true" }, "/auth/public", { method: "HEAD" })).status).toBe(200);
+		expect((await withVars({ PUBLIC_READ: "false" }, "/auth/public")).status).toBe(401);
+	});
+
+	it("still asks a token for listing and writing", async () => {
+		expect((await withVars({ PUBLIC_READ: "true" }, "/?list")).status).toBe(401);
+		expect((await withVars({ PUBLIC_READ: "true" }, "/auth/public", { method: "PUT", body: "x" })).status).toBe(401);
+	});
+});
+
+describe("CORS", () => {
+	const preflight = (origin: string, vars: Partial<Env> = {}) =>
+		withVars(vars, "/auth/x", {
+			method: "OPTIONS",
+			headers: { origin, "access-control-request-method": "PUT", "access-control-request-headers": "authorization, content-type" },
+		});
+
+	it("answers a preflight without a token", async () => {
+		const response = await preflight("https://app.example");
+		expect(response.status).toBe(204);
+		expect(response.headers.get("access-control-allow-origin")).toBe("*");
+		expect(response.headers.get("access-control-allow-methods")).toContain("PUT");
+		expect(response.headers.get("access-control-allow-headers")).toMatch(/authorization/i);
+	});
+
+	it("allows only the configured origins", async () => {
+		const vars = { CORS_ORIGINS: "https://a.example, https://b.example" };
+		expect((await preflight("https://b.example", vars)).headers.get("access-control-allow-origin")).toBe("https://b.example");
+		expect((await preflight("https://evil.example", vars)).headers.get("access-control-allow-origin")).toBeNull();
+	});
+
+	it("exposes the object's headers to scripts", async () => {
+		await put("auth/cors", "c", { "x-amz-meta-team": "web" });
+		const response = await gw("/auth/cors", { headers: { origin: "https://app.example" } });
+		const exposed = response.headers.get("access-control-expose-headers")?.split(", ") ?? [];
+		expect(exposed).toEqual(expect.arrayContaining(["etag", "x-amz-meta-team", "x-r2-version", "accept-ranges"]));
+	});
+});

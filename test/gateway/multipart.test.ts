@@ -1,0 +1,117 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { bytesOf, errorOf, gw, sha256Hex, streamOf } from "./helpers";
+
+const MiB = 1024 * 1024;
+
+const create = async (key: string, headers: HeadersInit = {}) => {
+	const response = await gw(`/${key}?uploads`, { method: "POST", headers });
+	expect(response.status).toBe(200);
+	return response.json<{ key: string; uploadId: string }>();
+};
+
+const uploadPart = (key: string, uploadId: string, partNumber: number | string, body: BodyInit) =>
+	gw(`/${key}?uploadId=${encodeURIComponent(uploadId)}&partNumber=${partNumber}`, { method: "PUT", body });
+
+const complete = (key: string, uploadId: string, parts: unknown) =>
+	gw(`/${key}?uploadId=${encodeURIComponent(uploadId)}`, { method: "POST", body: JSON.stringify({ parts }) });
+
+describe("multipart uploads", () => {
+	it("creates with metadata, uploads parts with gaps in their numbers, and serves the whole", async () => {
+		const { key, uploadId } = await create("mp/whole.bin", {
+			"content-type": "application/x-test",
+			"x-amz-meta-origin": "multipart",
+			"x-amz-storage-class": "STANDARD",
+		});
+		expect(key).toBe("mp/whole.bin");
+		const first = bytesOf(5 * MiB, 1);
+		const second = bytesOf(1000, 2);
+		const part1 = await (await uploadPart(key, uploadId, 1, first)).json<{ partNumber: number; etag: string }>();
+		const part3 = await (await uploadPart(key, uploadId, 3, second)).json<{ partNumber: number; etag: string }>();
+		expect(part1.partNumber).toBe(1);
+		expect(part3.partNumber).toBe(3);
+		// Miniflare checks part sizes in the order given, so parts go in ascending order (reference §3.4).
+		const response = await complete(key, uploadId, [part1, part3]);
+		expect(response.status).toBe(200);
+		const object = await response.json<{ size: number; etag: string; httpMetadata: object; customMetadata: object }>();
+		expect(object.size).toBe(5 * MiB + 1000);
+		expect(object.etag).toMatch(/-2$/);
+		expect(object.httpMetadata).toEqual({ contentType: "application/x-test" });
+		expect(object.customMetadata).toEqual({ origin: "multipart" });
+		const whole = new Uint8Array(5 * MiB + 1000);
+		whole.set(first);
+		whole.set(second, 5 * MiB);
+		expect(await sha256Hex(await (await gw("/mp/whole.bin")).arrayBuffer())).toBe(await sha256Hex(whole));
+	});
+
+	it("aborts an upload; its parts can no longer be used", async () => {
+		const { key, uploadId } = await create("mp/aborted");
+		expect((await uploadPart(key, uploadId, 1, "x")).status).toBe(200);
+		expect((await gw(`/${key}?uploadId=${encodeURIComponent(uploadId)}`, { method: "DELETE" })).status).toBe(204);
+		const after = await uploadPart(key, uploadId, 2, "y");
+		expect(after.status).toBe(404);
+		expect((await errorOf(after)).code).toBe(10024);
+		expect(await env.BUCKET.head(key)).toBeNull();
+	});
+
+	it("answers 404 (10024) for an unknown upload on part, complete and abort", async () => {
+		const part = await uploadPart("mp/unknown", "no-such-upload", 1, "x");
+		expect(part.status).toBe(404);
+		expect((await errorOf(part)).code).toBe(10024);
+		const done = await complete("mp/unknown", "no-such-upload", [{ partNumber: 1, etag: "x" }]);
+		expect(done.status).toBe(404);
+		expect((await errorOf(done)).code).toBe(10024);
+		const abort = await gw("/mp/unknown?uploadId=no-such-upload", { method: "DELETE" });
+		expect(abort.status).toBe(404);
+	});
+
+	it("answers 400 (10011) when a part other than the last is under 5 MiB, storing nothing", async () => {
+		const { key, uploadId } = await create("mp/small");
+		const p1 = await (await uploadPart(key, uploadId, 1, "tiny")).json();
+		const p2 = await (await uploadPart(key, uploadId, 2, "tiny")).json();
+		const response = await complete(key, uploadId, [p1, p2]);
+		expect(response.status).toBe(400);
+		expect((await errorOf(response)).code).toBe(10011);
+		expect(await env.BUCKET.head(key)).toBeNull();
+	});
+
+	it("answers 400 (10025) to a wrong part etag", async () => {
+		const { key, uploadId } = await create("mp/wrong-etag");
+		await uploadPart(key, uploadId, 1, "only part");
+		const response = await complete(key, uploadId, [{ partNumber: 1, etag: "not-the-etag" }]);
+		expect(response.status).toBe(400);
+		expect((await errorOf(response)).code).toBe(10025);
+	});
+
+	it.each(["0", "10001", "1.5", "-1", "one", ""])("answers 400 to partNumber=%s", async (partNumber) => {
+		const { key, uploadId } = await create("mp/bad-number");
+		expect((await uploadPart(key, uploadId, partNumber, "x")).status).toBe(400);
+	});
+
+	it.each([
+		["not JSON", "{parts"],
+		["no parts", "{}"],
+		["an empty list", JSON.stringify({ parts: [] })],
+		["a part without etag", JSON.stringify({ parts: [{ partNumber: 1 }] })],
+	])("answers 400 to a complete body with %s", async (_, body) => {
+		const { key, uploadId } = await create("mp/bad-body");
+		const response = await gw(`/${key}?uploadId=${encodeURIComponent(uploadId)}`, { method: "POST", body });
+		expect(response.status).toBe(400);
+	});
+
+	it("needs Content-Length on a part (411)", async () => {
+		const { key, uploadId } = await create("mp/chunked-part");
+		const body = streamOf(new Uint8Array([1, 2, 3]));
+		const response = await gw(`/${key}?uploadId=${encodeURIComponent(uploadId)}&partNumber=1`, {
+			method: "PUT",
+			body,
+			duplex: "half",
+		} as RequestInit);
+		expect(response.status).toBe(411);
+	});
+
+	it("answers 400 to a part upload without its uploadId or partNumber", async () => {
+		expect((await gw("/mp/x?partNumber=1", { method: "PUT", body: "x" })).status).toBe(400);
+		expect((await gw("/mp/x?uploadId=abc", { method: "PUT", body: "x" })).status).toBe(400);
+	});
+});
