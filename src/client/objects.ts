@@ -46,34 +46,13 @@ export class RemoteChecksums implements R2Checksums {
 	}
 }
 
-/** An `R2Object` as a RemoteBucket returns it: metadata only. */
-export class RemoteObject implements R2Object {
-	readonly key: string;
-	readonly version: string;
-	readonly size: number;
-	readonly etag: string;
-	readonly httpEtag: string;
-	readonly checksums: R2Checksums;
-	readonly uploaded: Date;
-	readonly httpMetadata?: R2HTTPMetadata;
-	readonly customMetadata?: Record<string, string>;
-	readonly range?: R2Range;
-	readonly storageClass: string;
-	readonly ssecKeyMd5?: string;
+/** An `R2Object` as a RemoteBucket returns it: metadata only. Its fields are those of ObjectFields. */
+export interface RemoteObject extends ObjectFields {}
 
+export class RemoteObject implements R2Object {
+	/** @param fields every field, set as own properties in the binding's order. */
 	constructor(fields: ObjectFields) {
-		this.key = fields.key;
-		this.version = fields.version;
-		this.size = fields.size;
-		this.etag = fields.etag;
-		this.httpEtag = fields.httpEtag;
-		this.checksums = fields.checksums;
-		this.uploaded = fields.uploaded;
-		this.httpMetadata = fields.httpMetadata;
-		this.customMetadata = fields.customMetadata;
-		this.range = fields.range;
-		this.storageClass = fields.storageClass;
-		this.ssecKeyMd5 = fields.ssecKeyMd5;
+		Object.assign(this, fields);
 	}
 
 	/**

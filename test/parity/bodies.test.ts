@@ -1,26 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { BUCKETS, bytesOf, hexDigest, itWithGap, scope, store } from "./buckets";
+import { BUCKETS, bytesOf, concat, hexDigest, itWithGap, scope, store } from "./buckets";
 
 /** Reads a stream to the end, chunk by chunk. */
-async function drain(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+async function drain(stream: ReadableStream<Uint8Array>): Promise<Uint8Array<ArrayBuffer>> {
 	const chunks: Uint8Array[] = [];
 	const reader = stream.getReader();
 	for (;;) {
 		const { done, value } = await reader.read();
-		if (done) break;
+		if (done) return concat(...chunks);
 		chunks.push(value);
 	}
-	const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
-	let offset = 0;
-	for (const chunk of chunks) {
-		bytes.set(chunk, offset);
-		offset += chunk.byteLength;
-	}
-	return bytes;
 }
 
 /** Gzip of `text`, as a client would upload a pre-compressed object. */
-async function gzip(text: string): Promise<Uint8Array> {
+async function gzip(text: string): Promise<Uint8Array<ArrayBuffer>> {
 	return drain(new Blob([text]).stream().pipeThrough(new CompressionStream("gzip")));
 }
 

@@ -10,6 +10,7 @@
 import { env, exports } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { RemoteBucket } from "../../src/client";
+import { bytesOf as gatewayBytesOf } from "../gateway/helpers";
 
 /** Which half a case runs in: the binding itself, or RemoteBucket over HTTP. */
 export type Kind = "binding" | "remote";
@@ -53,19 +54,24 @@ export async function expectR2Error(promise: Promise<unknown>, action: string, .
 	expect(codes).toContain(Number(match?.[3]));
 }
 
-/** `size` deterministic pseudo-random bytes. */
-export function bytesOf(size: number, seed = 1): Uint8Array<ArrayBuffer> {
-	const bytes = new Uint8Array(size);
-	let x = seed;
-	for (let i = 0; i < size; i++) {
-		x = (x * 1103515245 + 12345) >>> 0;
-		bytes[i] = x >>> 24;
+/** `size` deterministic pseudo-random bytes (the gateway tests' generator), in an ArrayBuffer of their own. */
+export function bytesOf(size: number, seed?: number): Uint8Array<ArrayBuffer> {
+	return gatewayBytesOf(size, seed).slice();
+}
+
+/** One array holding `parts` one after the other. */
+export function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+	const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
+	let offset = 0;
+	for (const part of parts) {
+		bytes.set(part, offset);
+		offset += part.byteLength;
 	}
 	return bytes;
 }
 
 /** Lower-case hex digest of `data`. */
-export async function hexDigest(algorithm: string, data: ArrayBuffer | Uint8Array<ArrayBuffer> | string): Promise<string> {
+export async function hexDigest(algorithm: string, data: ArrayBuffer | ArrayBufferView | string): Promise<string> {
 	const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
 	const digest = await crypto.subtle.digest(algorithm, bytes);
 	return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");

@@ -5,19 +5,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { RemoteBucket, RemoteBucketError } from "../../src/client";
+import { streamOf } from "../gateway/helpers";
 import { bytesOf, expectR2Error, hexDigest, remoteBucket, scope, store } from "./buckets";
-
-/** A stream with no known length, which fetch sends chunked. */
-function streamOf(bytes: Uint8Array, chunk = 256 * 1024): ReadableStream<Uint8Array> {
-	let offset = 0;
-	return new ReadableStream({
-		pull(controller) {
-			if (offset >= bytes.byteLength) return controller.close();
-			controller.enqueue(bytes.slice(offset, offset + chunk));
-			offset += chunk;
-		},
-	});
-}
 
 describe("RemoteBucket over HTTP only", () => {
 	const bucket = remoteBucket();

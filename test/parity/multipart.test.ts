@@ -1,19 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { BUCKETS, bytesOf, expectR2Error, hexDigest, scope } from "./buckets";
+import { BUCKETS, bytesOf, concat, expectR2Error, hexDigest, scope } from "./buckets";
 
 /** R2's minimum size of every part but the last; the local simulator enforces it too. */
 const MIB = 1024 * 1024;
 const PART = 5 * MIB;
-
-const concat = (...parts: Uint8Array[]) => {
-	const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-	let offset = 0;
-	for (const part of parts) {
-		bytes.set(part, offset);
-		offset += part.byteLength;
-	}
-	return bytes;
-};
 
 describe.each(BUCKETS)("multipart uploads on $name", ({ bucket }) => {
 	const first = bytesOf(PART, 1);
