@@ -129,6 +129,10 @@ export class Transport {
 	/** Sends one request; the answer is the caller's to read, whatever its status. */
 	send(request: GatewayRequest): Promise<Response> {
 		const headers = new Headers(request.headers);
+		// The bytes as stored, never compressed on the way: workerd gzips compressible answers for a
+		// client that accepts it, which drops Content-Length (the object's size) and, on HEAD and
+		// 304, adds a Content-Encoding the object does not have.
+		headers.set("accept-encoding", "identity");
 		if (this.#token !== undefined) headers.set("authorization", `Bearer ${this.#token}`);
 		const init: StreamingInit = { method: request.method, headers, ...RAW_BODIES };
 		if (request.body !== undefined && request.body !== null) {
