@@ -107,6 +107,13 @@ export const GAPS = {
 	nodeContentEncoding:
 		"Not testable here: Node's fetch decodes a body sent with Content-Encoding: gzip and has no switch " +
 		"against it, so from Node RemoteBucket reads a gzip-stored object decoded (size and bytes disagree).",
+	completeEmpty:
+		"complete([]) stores an empty object on the binding (etag d41d8cd98f00b204e9800998ecf8427e-0); the " +
+		"gateway's schema requires at least one part and answers 400 (docs/gateway.md, Operations).",
+	gatewayEncoding:
+		"Not testable in-process: under wrangler dev the gateway's encodeBody: 'manual' does not reach the wire " +
+		"(Hono's `set res` re-creates the Response), so workerd gzips compressible answers (no Content-Length; " +
+		"HEAD and 304 gain Content-Encoding: gzip) and decodes gzip-stored objects for Accept-Encoding: identity.",
 	dotKeys:
 		"The keys '.' and '..' cannot be sent: URL parsing collapses the dot segment (and %2E too), so " +
 		"PUT /. stores the empty key (docs/gateway.md, Keys).",

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { BUCKETS, bytesOf, concat, expectR2Error, hexDigest, scope } from "./buckets";
+import { BUCKETS, bytesOf, concat, expectR2Error, hexDigest, itWithGap, scope } from "./buckets";
 
 /** R2's minimum size of every part but the last; the local simulator enforces it too. */
 const MIB = 1024 * 1024;
 const PART = 5 * MIB;
 
-describe.each(BUCKETS)("multipart uploads on $name", ({ bucket }) => {
+describe.each(BUCKETS)("multipart uploads on $name", ({ kind, bucket }) => {
 	const first = bytesOf(PART, 1);
 	const second = bytesOf(PART, 2);
 	const last = bytesOf(1234, 3);
@@ -145,5 +145,13 @@ describe.each(BUCKETS)("multipart uploads on $name", ({ bucket }) => {
 		await expect(upload.uploadPart(0, "x")).rejects.toThrow(TypeError);
 		await expect(upload.uploadPart(10001, "x")).rejects.toThrow(TypeError);
 		await upload.abort();
+	});
+
+	itWithGap(kind, "completeEmpty")("completing with no parts stores an empty object", async () => {
+		const key = `${scope("multipart-empty")}e`;
+		const upload = await bucket.createMultipartUpload(key);
+		const object = await upload.complete([]);
+		expect(object.size).toBe(0);
+		expect(object.etag).toBe("d41d8cd98f00b204e9800998ecf8427e-0");
 	});
 });
