@@ -14,7 +14,7 @@ function isApiPath(pathname: string): boolean {
 
 export default {
 	fetch(request, env, ctx) {
-		const app = isApiPath(new URL(request.url).pathname) ? api : gateway;
-		return app.fetch(request, env, ctx);
+		if (isApiPath(new URL(request.url).pathname)) return api.fetch(request, env, ctx);
+		return gateway(request, env);
 	},
 } satisfies ExportedHandler<Env>;

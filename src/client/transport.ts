@@ -76,12 +76,16 @@ export async function errorBody(response: Response): Promise<ErrorBody> {
 	}
 }
 
-/** The error a failed answer stands for, from its body when it has one. */
+/**
+ * The error a failed answer stands for, from its body when it has one; answers to HEAD have none
+ * and carry the code in `x-r2-error-code`.
+ */
 export function errorOf(action: Action, response: Response, body: ErrorBody): RemoteBucketError {
 	const { code, message } = body.error ?? {};
+	const headerCode = Number(response.headers.get("x-r2-error-code") ?? Number.NaN);
 	return new RemoteBucketError(
 		action,
-		typeof code === "number" ? code : response.status,
+		typeof code === "number" ? code : Number.isInteger(headerCode) ? headerCode : response.status,
 		typeof message === "string" ? message : `HTTP ${response.status} ${response.statusText}`.trim(),
 		response.status,
 	);

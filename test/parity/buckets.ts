@@ -95,25 +95,9 @@ export async function listAll(bucket: R2Bucket, options: R2ListOptions): Promise
  * and the marker can go.
  */
 export const GAPS = {
-	size304:
-		"A 304 answer carries no object size: objectHeaders sends no Content-Length on 304, so the body-less " +
-		"R2Object of a get whose If-None-Match/If-Modified-Since failed has size 0 (docs/gateway.md, Object headers).",
-	headError:
-		"An answer to HEAD has no body, so a failed head() cannot learn the R2 code: a key over 1024 bytes " +
-		"throws 'head: HTTP 400 Bad Request (400)' instead of '(10020)' (docs/gateway.md, Errors).",
-	metadataSpaces:
-		"A custom metadata value with leading or trailing spaces loses them: encodeMetadataValue sends it raw, " +
-		"and header values are trimmed (docs/gateway.md, Object headers: encode such values as RFC 2047 words too).",
 	nodeContentEncoding:
 		"Not testable here: Node's fetch decodes a body sent with Content-Encoding: gzip and has no switch " +
 		"against it, so from Node RemoteBucket reads a gzip-stored object decoded (size and bytes disagree).",
-	completeEmpty:
-		"complete([]) stores an empty object on the binding (etag d41d8cd98f00b204e9800998ecf8427e-0); the " +
-		"gateway's schema requires at least one part and answers 400 (docs/gateway.md, Operations).",
-	gatewayEncoding:
-		"Not testable in-process: under wrangler dev the gateway's encodeBody: 'manual' does not reach the wire " +
-		"(Hono's `set res` re-creates the Response), so workerd gzips compressible answers (no Content-Length; " +
-		"HEAD and 304 gain Content-Encoding: gzip) and decodes gzip-stored objects for Accept-Encoding: identity.",
 	dotKeys:
 		"The keys '.' and '..' cannot be sent: URL parsing collapses the dot segment (and %2E too), so " +
 		"PUT /. stores the empty key (docs/gateway.md, Keys).",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BUCKETS, hasBody, itWithGap, scope, store } from "./buckets";
+import { BUCKETS, hasBody, scope, store } from "./buckets";
 
 const HOUR = 3600_000;
 const SECOND = 1000;
@@ -121,7 +121,7 @@ describe.each(BUCKETS)("conditionals on $name", ({ kind, bucket }) => {
 		expect(object?.range).toEqual({ offset: 0, length: 10 });
 	});
 
-	itWithGap(kind, "size304")("a failed If-None-Match-like condition (304 over HTTP) reports the object's size", async () => {
+	it("a failed If-None-Match-like condition (304 over HTTP) reports the object's size", async () => {
 		const key = `${prefix}size304`;
 		const put = await store(bucket, key, "0123456789");
 		const object = await bucket.get(key, { onlyIf: { etagDoesNotMatch: put.etag } });

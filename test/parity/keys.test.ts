@@ -60,7 +60,7 @@ describe.each(BUCKETS)("keys on $name", ({ kind, bucket }) => {
 		await expectR2Error(bucket.createMultipartUpload(key), "createMultipartUpload", 10020);
 	});
 
-	itWithGap(kind, "headError")("refuses a key over 1024 bytes with 10020 on head", async () => {
+	it("refuses a key over 1024 bytes with 10020 on head", async () => {
 		await expectR2Error(bucket.head("ü".repeat(513)), "head", 10020);
 	});
 

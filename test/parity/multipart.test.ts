@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BUCKETS, bytesOf, concat, expectR2Error, hexDigest, itWithGap, scope } from "./buckets";
+import { BUCKETS, bytesOf, concat, expectR2Error, hexDigest, scope } from "./buckets";
 
 /** R2's minimum size of every part but the last; the local simulator enforces it too. */
 const MIB = 1024 * 1024;
@@ -147,7 +147,7 @@ describe.each(BUCKETS)("multipart uploads on $name", ({ kind, bucket }) => {
 		await upload.abort();
 	});
 
-	itWithGap(kind, "completeEmpty")("completing with no parts stores an empty object", async () => {
+	it("completing with no parts stores an empty object", async () => {
 		const key = `${scope("multipart-empty")}e`;
 		const upload = await bucket.createMultipartUpload(key);
 		const object = await upload.complete([]);

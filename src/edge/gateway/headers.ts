@@ -104,10 +104,11 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /**
  * A custom metadata value as a header value: printable ASCII as is, anything else as an
- * RFC 2047 encoded word (`=?UTF-8?B?…?=`), as R2 answers (r2/api/s3/extensions).
+ * RFC 2047 encoded word (`=?UTF-8?B?…?=`), as R2 answers (r2/api/s3/extensions). Values with
+ * leading or trailing spaces are encoded too, since HTTP trims header values.
  */
 export function encodeMetadataValue(value: string): string {
-	if (PRINTABLE_ASCII.test(value) && !value.startsWith("=?")) return value;
+	if (PRINTABLE_ASCII.test(value) && !value.startsWith("=?") && value === value.trim()) return value;
 	return `=?UTF-8?B?${toBase64(new TextEncoder().encode(value))}?=`;
 }
 
