@@ -110,9 +110,9 @@ export class RemoteObjectBody extends RemoteObject implements R2ObjectBody {
 		return this.#response.json<T>();
 	}
 
-	/** A Blob typed with the object's Content-Type, as the binding's. */
-	blob(): Promise<Blob> {
-		return this.#response.blob();
+	/** A Blob typed with the object's Content-Type (none when it has none), as the binding's. */
+	async blob(): Promise<Blob> {
+		return new Blob([await this.#response.arrayBuffer()], { type: this.httpMetadata?.contentType ?? "" });
 	}
 }
 
