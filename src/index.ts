@@ -1,12 +1,20 @@
 /**
  * edgezone's Worker: the zone's API v4 under /client/v4, and the bucket gateway everywhere else.
  */
+import { api } from "./api/app";
 import { gateway } from "./edge/gateway/app";
 
 export { Zone } from "./zone/zone";
+export { ZoneRegistry } from "./zone/registry";
+
+/** Whether a path belongs to the API v4 rather than naming an object key. */
+function isApiPath(pathname: string): boolean {
+	return pathname === "/client/v4" || pathname.startsWith("/client/v4/");
+}
 
 export default {
 	fetch(request, env, ctx) {
-		return gateway.fetch(request, env, ctx);
+		if (isApiPath(new URL(request.url).pathname)) return api.fetch(request, env, ctx);
+		return gateway(request, env);
 	},
 } satisfies ExportedHandler<Env>;

@@ -1,11 +1,145 @@
 import { DurableObject } from "cloudflare:workers";
+import type { Phase } from "cloudflare/resources/rulesets/rulesets";
+import { type Destination, destinationBucket } from "./destinations";
+import { type Result, transact } from "./failure";
+import { type Challenge, type JobSettings, type JobWrite, type LogpushJob, LogpushStore } from "./logpush";
+import { type EntrypointUpdate, type Position, type Ruleset, type RulesetCreate, type RulesetPage, RulesetStore, type RulesetSummary, type RulesetUpdate } from "./rulesets";
+import { migrate, ZONE_MIGRATIONS } from "./schema";
 
 /**
- * All state of one zone: rulesets, log-push jobs, filters, firewall rules,
- * custom hostnames and certificate packs, in SQLite storage.
+ * All state of one zone: rulesets and log-push jobs today; filters, firewall rules,
+ * custom hostnames and certificate packs join as further stores and migrations.
  *
- * One instance per zone, addressed with `env.ZONE.idFromName(zone_id)`.
- * Each control-plane write is one RPC method running in one transaction
- * (ARCHITECTURE.md, "A zone is a Durable Object").
+ * One instance per zone, addressed with `env.ZONE.idFromName(zone_id)`. Each public
+ * method is one RPC call; each write runs in one SQLite transaction
+ * (`ctx.storage.transactionSync`), so a failed validation leaves nothing changed
+ * (ARCHITECTURE.md, "A zone is a Durable Object"). Methods answer a `Result` rather
+ * than throw, because errors lose their fields across RPC. Helpers are `#private` so
+ * RPC cannot reach them.
  */
-export class Zone extends DurableObject<Env> {}
+export class Zone extends DurableObject<Env> {
+	readonly #rulesets: RulesetStore;
+	readonly #logpush: LogpushStore;
+
+	constructor(ctx: DurableObjectState, env: Env) {
+		super(ctx, env);
+		this.#rulesets = new RulesetStore(ctx.storage.sql);
+		this.#logpush = new LogpushStore(ctx.storage.sql);
+		void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, ZONE_MIGRATIONS));
+	}
+
+	/** One page of rulesets (without rules), after the ruleset id `after`. */
+	listRulesets(perPage: number, after?: string): Result<RulesetPage> {
+		return this.#run(() => this.#rulesets.list(perPage, after));
+	}
+
+	/** Creates a ruleset (20217 for a second `zone` ruleset in a phase). */
+	createRuleset(input: RulesetCreate): Result<Ruleset> {
+		return this.#run(() => this.#rulesets.create(input, new Date()));
+	}
+
+	/** The latest version of a ruleset. */
+	getRuleset(id: string): Result<Ruleset> {
+		return this.#run(() => this.#rulesets.get(id));
+	}
+
+	/** Replaces the rules of a ruleset: a new version. */
+	updateRuleset(id: string, input: RulesetUpdate): Result<Ruleset> {
+		return this.#run(() => this.#rulesets.update(id, input, new Date()));
+	}
+
+	/** Deletes a ruleset with all its versions. */
+	deleteRuleset(id: string): Result<null> {
+		return this.#run(() => {
+			this.#rulesets.delete(id);
+			return null;
+		});
+	}
+
+	/** The entrypoint (`kind: zone`) ruleset of a phase. */
+	getEntrypoint(phase: Phase): Result<Ruleset> {
+		return this.#run(() => this.#rulesets.entrypoint(phase));
+	}
+
+	/** Replaces the rules of a phase's entrypoint, creating it when missing. */
+	putEntrypoint(phase: Phase, input: EntrypointUpdate): Result<Ruleset> {
+		return this.#run(() => this.#rulesets.putEntrypoint(phase, input, new Date()));
+	}
+
+	/** Adds a rule to a ruleset. */
+	addRule(rulesetId: string, rule: unknown, position?: Position): Result<Ruleset> {
+		return this.#run(() => this.#rulesets.addRule(rulesetId, rule, position, new Date()));
+	}
+
+	/** Changes and/or moves one rule. */
+	editRule(rulesetId: string, ruleId: string, patch: Record<string, unknown>, position?: Position): Result<Ruleset> {
+		return this.#run(() => this.#rulesets.editRule(rulesetId, ruleId, patch, position, new Date()));
+	}
+
+	/** Removes one rule. */
+	deleteRule(rulesetId: string, ruleId: string): Result<Ruleset> {
+		return this.#run(() => this.#rulesets.deleteRule(rulesetId, ruleId, new Date()));
+	}
+
+	/** All versions of a ruleset, without rules. */
+	listRulesetVersions(id: string): Result<RulesetSummary[]> {
+		return this.#run(() => this.#rulesets.versions(id));
+	}
+
+	/** One version of a ruleset, with its rules. */
+	getRulesetVersion(id: string, version: number): Result<Ruleset> {
+		return this.#run(() => this.#rulesets.version(id, version));
+	}
+
+	/** All log-push jobs. */
+	listJobs(): Result<LogpushJob[]> {
+		return this.#run(() => this.#logpush.list());
+	}
+
+	/** Creates a log-push job. */
+	createJob(write: JobWrite<JobSettings>): Result<LogpushJob> {
+		return this.#run(() => this.#logpush.create(write, new Date()));
+	}
+
+	/** One log-push job. */
+	getJob(id: number): Result<LogpushJob> {
+		return this.#run(() => this.#logpush.get(id));
+	}
+
+	/** Changes the given settings of a log-push job. */
+	updateJob(id: number, write: JobWrite<Partial<JobSettings>>): Result<LogpushJob> {
+		return this.#run(() => this.#logpush.update(id, write, new Date()));
+	}
+
+	/** Deletes a log-push job. */
+	deleteJob(id: number): Result<{ id: number }> {
+		return this.#run(() => this.#logpush.delete(id));
+	}
+
+	/**
+	 * Issues an ownership token and writes it into the destination bucket as
+	 * `<path>/ownership-challenge.txt` (docs logpush-ownership-challenge.mdx). The token
+	 * is committed before the file is written: a failed write leaves an unused token,
+	 * never a file whose token is unknown.
+	 */
+	async createOwnershipChallenge(destination: Destination): Promise<Result<Challenge>> {
+		const result = this.#run(() => this.#logpush.challenge(destination, new Date()));
+		if (result.ok) await destinationBucket(this.env, destination).put(result.value.filename, result.value.token);
+		return result;
+	}
+
+	/** Whether a token is a valid ownership challenge for a destination. */
+	validateOwnershipChallenge(destination: Destination, token: string): Result<boolean> {
+		return this.#run(() => this.#logpush.isValidChallenge(destination, token, new Date()));
+	}
+
+	/** Deletes everything of this zone (the zone itself was removed from the registry), leaving an empty schema. */
+	async destroy(): Promise<void> {
+		await this.ctx.storage.deleteAll();
+		migrate(this.ctx.storage, ZONE_MIGRATIONS);
+	}
+
+	#run<T>(op: () => T): Result<T> {
+		return transact(this.ctx.storage, op);
+	}
+}

@@ -66,10 +66,13 @@ describe("PUT and GET of one object", () => {
 		expect(await get.text()).toBe("hello");
 	});
 
-	it("sends no Content-Type the object was not stored with", async () => {
+	it("serves an object stored without Content-Type as application/octet-stream, marked as the default", async () => {
 		await env.BUCKET.put("obj/untyped", "x");
 		const get = await gw("/obj/untyped");
-		expect(get.headers.get("content-type")).toBeNull();
+		expect(get.headers.get("content-type")).toBe("application/octet-stream");
+		expect(get.headers.get("x-r2-content-type-default")).toBe("true");
+		await env.BUCKET.put("obj/typed", "x", { httpMetadata: { contentType: "application/octet-stream" } });
+		expect((await gw("/obj/typed")).headers.get("x-r2-content-type-default")).toBeNull();
 	});
 
 	it("stores and serves a gzip-encoded object as is, so clients decode exactly one layer", async () => {

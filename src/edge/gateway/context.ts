@@ -1,10 +1,7 @@
-import type { Context } from "hono";
-
-/** Hono environment of the gateway: the Worker's bindings and the key the request names. */
-export interface GatewayEnv {
-	Bindings: Env;
-	Variables: { key: string };
+/** What every gateway handler receives: the request, its parsed URL, the key it names, the bindings. */
+export interface GatewayContext {
+	request: Request;
+	url: URL;
+	key: string;
+	env: Env;
 }
-
-/** The context every gateway handler receives. */
-export type GatewayContext = Context<GatewayEnv>;

@@ -61,13 +61,17 @@ export function toHex(bytes: Uint8Array): string {
 	return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** Marks a Content-Type the gateway sent because the object has none (see `objectHeaders`). */
+const DEFAULT_CONTENT_TYPE = "x-r2-content-type-default";
+
 /**
- * httpMetadata from request headers: the six that `R2HTTPMetadata` holds.
+ * httpMetadata from headers: the six that `R2HTTPMetadata` holds. On an answer of the gateway, a
+ * Content-Type marked as its default is not the object's.
  * @throws GatewayError 400 when `Expires` is not a date.
  */
 export function httpMetadataFromHeaders(headers: Headers): R2HTTPMetadata {
 	const metadata: R2HTTPMetadata = {};
-	const contentType = headers.get("content-type");
+	const contentType = headers.has(DEFAULT_CONTENT_TYPE) ? null : headers.get("content-type");
 	const contentLanguage = headers.get("content-language");
 	const contentDisposition = headers.get("content-disposition");
 	const contentEncoding = headers.get("content-encoding");
@@ -104,10 +108,11 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /**
  * A custom metadata value as a header value: printable ASCII as is, anything else as an
- * RFC 2047 encoded word (`=?UTF-8?B?…?=`), as R2 answers (r2/api/s3/extensions).
+ * RFC 2047 encoded word (`=?UTF-8?B?…?=`), as R2 answers (r2/api/s3/extensions). Values with
+ * leading or trailing spaces are encoded too, since HTTP trims header values.
  */
 export function encodeMetadataValue(value: string): string {
-	if (PRINTABLE_ASCII.test(value) && !value.startsWith("=?")) return value;
+	if (PRINTABLE_ASCII.test(value) && !value.startsWith("=?") && value === value.trim()) return value;
 	return `=?UTF-8?B?${toBase64(new TextEncoder().encode(value))}?=`;
 }
 
@@ -229,6 +234,11 @@ export function storageClassToHeader(storageClass: string): string | undefined {
  * The headers of an object's representation (docs/gateway.md, "Object headers"): validators,
  * identity, httpMetadata, custom metadata, checksums and storage class. Content-Length and
  * Content-Range depend on the answer and are set by the caller.
+ *
+ * An object stored without a Content-Type is sent as `application/octet-stream`, as R2's public
+ * buckets do: Cloudflare's front line (and wrangler dev, which emulates it) compresses answers
+ * that have no Content-Type, which would turn every such object into a chunked gzip stream.
+ * `x-r2-content-type-default` says the type is the gateway's, not the object's.
  */
 export function objectHeaders(object: R2Object): Headers {
 	const headers = new Headers({
@@ -239,6 +249,10 @@ export function objectHeaders(object: R2Object): Headers {
 		"accept-ranges": "bytes",
 	});
 	httpMetadataToHeaders(object.httpMetadata ?? {}, headers);
+	if (!headers.has("content-type")) {
+		headers.set("content-type", "application/octet-stream");
+		headers.set(DEFAULT_CONTENT_TYPE, "true");
+	}
 	customMetadataToHeaders(object.customMetadata ?? {}, headers);
 	checksumsToHeaders(object.checksums, headers);
 	const storageClass = storageClassToHeader(object.storageClass);

@@ -39,7 +39,7 @@ function parseInclude(values: string[]): Include {
 
 /** `GET /?list&prefix=&delimiter=&cursor=&startAfter=&limit=&include=`: one page of the listing as JSON. */
 export async function listObjects(c: GatewayContext): Promise<Response> {
-	const query = new URL(c.req.url).searchParams;
+	const query = c.url.searchParams;
 	const include = parseInclude(query.getAll("include"));
 	const options: R2ListOptions = {
 		limit: parseLimit(query.get("limit")),
@@ -56,7 +56,7 @@ export async function listObjects(c: GatewayContext): Promise<Response> {
 		delimitedPrefixes: page.delimitedPrefixes,
 	};
 	if (page.truncated) body.cursor = page.cursor;
-	return Response.json(body);
+	return Response.json(body, { encodeBody: "manual" });
 }
 
 const DeleteRequest = z.object({
@@ -68,7 +68,7 @@ const DeleteRequest = z.object({
  * Every key is validated before any is deleted; missing keys are not an error (R2). Answers 204.
  */
 export async function deleteObjects(c: GatewayContext): Promise<Response> {
-	const { keys } = await readJsonBody(c.req.raw, DeleteRequest, `{"keys": [1 to ${MAX_KEYS} strings]}`);
+	const { keys } = await readJsonBody(c.request, DeleteRequest, `{"keys": [1 to ${MAX_KEYS} strings]}`);
 	for (const key of keys) assertKey(key);
 	await c.env.BUCKET.delete(keys);
 	return new Response(null, { status: 204 });

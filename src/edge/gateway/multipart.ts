@@ -15,9 +15,9 @@ import { objectToJson, readJsonBody } from "./json";
 
 /** The upload a request names with `?uploadId=`. */
 function upload(c: GatewayContext): R2MultipartUpload {
-	const uploadId = new URL(c.req.url).searchParams.get("uploadId");
+	const uploadId = c.url.searchParams.get("uploadId");
 	if (!uploadId) throw badRequest("uploadId must not be empty.");
-	return c.env.BUCKET.resumeMultipartUpload(c.var.key, uploadId);
+	return c.env.BUCKET.resumeMultipartUpload(c.key, uploadId);
 }
 
 /** Runs a call on an upload, answering 404 10024 where the binding reports an unknown upload as 10001. */
@@ -32,38 +32,39 @@ async function onUpload<T>(call: () => Promise<T>): Promise<T> {
 
 /** `POST /{key}?uploads`: starts an upload with the metadata and storage class of the headers. */
 export async function createMultipartUpload(c: GatewayContext): Promise<Response> {
-	const created = await c.env.BUCKET.createMultipartUpload(c.var.key, writeMetadataFromHeaders(c.req.raw.headers));
-	return Response.json({ key: created.key, uploadId: created.uploadId });
+	const created = await c.env.BUCKET.createMultipartUpload(c.key, writeMetadataFromHeaders(c.request.headers));
+	return Response.json({ key: created.key, uploadId: created.uploadId }, { encodeBody: "manual" });
 }
 
 const PART_NUMBER = /^\d{1,5}$/;
 
 /** `PUT /{key}?uploadId=&partNumber=`: streams one part; answers `{partNumber, etag}`. */
 export async function uploadPart(c: GatewayContext): Promise<Response> {
-	const text = new URL(c.req.url).searchParams.get("partNumber") ?? "";
+	const text = c.url.searchParams.get("partNumber") ?? "";
 	const partNumber = Number(text);
 	if (!PART_NUMBER.test(text) || partNumber < 1 || partNumber > 10000) {
 		throw badRequest(`partNumber must be an integer from 1 to 10000; got ${text}.`);
 	}
-	const request = c.req.raw;
+	const { request } = c;
 	if (request.body !== null && request.headers.get("content-length") === null) {
 		throw missingContentLength("A part must be sent with Content-Length.");
 	}
 	const part = await onUpload(() => upload(c).uploadPart(partNumber, request.body ?? ""));
-	return Response.json({ partNumber: part.partNumber, etag: part.etag });
+	return Response.json({ partNumber: part.partNumber, etag: part.etag }, { encodeBody: "manual" });
 }
 
 const CompleteRequest = z.object({
 	parts: z
 		.array(z.object({ partNumber: z.number().int().min(1).max(10000), etag: z.string().min(1) }))
-		.min(1),
+		// An empty list is allowed: R2 then stores an empty object (etag `d41d8…-0`).
+		.max(10000),
 });
 
 /** `POST /{key}?uploadId=` with `{"parts": [{partNumber, etag}]}`: completes; answers the object as JSON. */
 export async function completeMultipartUpload(c: GatewayContext): Promise<Response> {
-	const { parts } = await readJsonBody(c.req.raw, CompleteRequest, '{"parts": [{"partNumber": 1, "etag": "…"}]}');
+	const { parts } = await readJsonBody(c.request, CompleteRequest, '{"parts": [{"partNumber": 1, "etag": "…"}]}');
 	const object = await onUpload(() => upload(c).complete(parts));
-	return Response.json(objectToJson(object), { headers: { etag: object.httpEtag } });
+	return Response.json(objectToJson(object), { headers: { etag: object.httpEtag }, encodeBody: "manual" });
 }
 
 /** `DELETE /{key}?uploadId=`: aborts the upload; 204. */

@@ -33,22 +33,24 @@ function requestedRange(request: Request): Exclude<ParsedRange, { kind: "invalid
 function conditionFailed(status: 304 | 412, object: R2Object): Response {
 	if (status === 412) throw preconditionFailed(objectToJson(object), objectHeaders(object));
 	const headers = objectHeaders(object);
-	return new Response(null, { status: 304, headers });
+	// RFC 9110 §8.6: a 304 may carry the Content-Length a 200 would have, which tells clients the size.
+	headers.set("content-length", String(object.size));
+	return new Response(null, { status: 304, headers, encodeBody: "manual" });
 }
 
 /** `HEAD /{key}`: `head()`, with conditionals and Range evaluated on its metadata. */
 export async function headObject(c: GatewayContext): Promise<Response> {
-	const request = c.req.raw;
+	const { request } = c;
 	const conditions = parseConditionals(request.headers);
 	const range = requestedRange(request);
-	const object = await c.env.BUCKET.head(c.var.key);
+	const object = await c.env.BUCKET.head(c.key);
 	if (object === null) throw noSuchKey();
 	const failed = evaluate(conditions, object, true);
 	if (failed !== undefined) return conditionFailed(failed, object);
 	const headers = objectHeaders(object);
 	if (range.kind === "none") {
 		headers.set("content-length", String(object.size));
-		return new Response(null, { status: 200, headers });
+		return new Response(null, { status: 200, headers, encodeBody: "manual" });
 	}
 	if (range.kind === "unsatisfiable" || !isSatisfiable(range.range, object.size)) {
 		throw rangeNotSatisfiable(object.size);
@@ -56,7 +58,7 @@ export async function headObject(c: GatewayContext): Promise<Response> {
 	const served = servedRange(range.range, object.size);
 	headers.set("content-range", contentRange(served, object.size));
 	headers.set("content-length", String(served.length));
-	return new Response(null, { status: 206, headers });
+	return new Response(null, { status: 206, headers, encodeBody: "manual" });
 }
 
 /**
@@ -67,10 +69,10 @@ export async function headObject(c: GatewayContext): Promise<Response> {
  * the same call (an R2Range past the end makes Miniflare fail with an internal error).
  */
 export async function getObject(c: GatewayContext): Promise<Response> {
-	const request = c.req.raw;
+	const { request } = c;
 	const conditions = parseConditionals(request.headers);
 	const range = requestedRange(request);
-	const object = await c.env.BUCKET.get(c.var.key, {
+	const object = await c.env.BUCKET.get(c.key, {
 		onlyIf: toOnlyIf(conditions),
 		range: range.kind === "range" ? new Headers({ range: request.headers.get("range") ?? "" }) : undefined,
 	});
@@ -97,7 +99,7 @@ export async function getObject(c: GatewayContext): Promise<Response> {
  * Answers 200 with the object as JSON, or 412 with nothing stored.
  */
 export async function putObject(c: GatewayContext): Promise<Response> {
-	const request = c.req.raw;
+	const { request } = c;
 	const conditions = parseConditionals(request.headers);
 	const checksums = requestedChecksums(request.headers);
 	const options: R2PutOptions = writeMetadataFromHeaders(request.headers);
@@ -109,18 +111,18 @@ export async function putObject(c: GatewayContext): Promise<Response> {
 		if (hasConditionals(conditions)) {
 			throw missingContentLength("A conditional PUT must send Content-Length.");
 		}
-		object = await putChunked(c.env.BUCKET, c.var.key, request.body, options, checksums);
+		object = await putChunked(c.env.BUCKET, c.key, request.body, options, checksums);
 	} else {
 		for (const { name, digest } of checksums) options[name] = digest;
 		options.onlyIf = toOnlyIf(conditions);
-		object = await c.env.BUCKET.put(c.var.key, request.body ?? "", options);
+		object = await c.env.BUCKET.put(c.key, request.body ?? "", options);
 	}
 	if (object === null) throw preconditionFailed();
-	return Response.json(objectToJson(object), { headers: { etag: object.httpEtag } });
+	return Response.json(objectToJson(object), { headers: { etag: object.httpEtag }, encodeBody: "manual" });
 }
 
 /** `DELETE /{key}`: `delete(key)`; 204 whether or not the key existed, as R2 answers. */
 export async function deleteObject(c: GatewayContext): Promise<Response> {
-	await c.env.BUCKET.delete(c.var.key);
+	await c.env.BUCKET.delete(c.key);
 	return new Response(null, { status: 204 });
 }

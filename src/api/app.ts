@@ -1,0 +1,39 @@
+/**
+ * The zone's API v4 under `/client/v4`: a Hono app in the shape of Cloudflare's API, so
+ * the official `cloudflare` SDK drives it unchanged (cloudflare-api-v4.md §1, §2).
+ *
+ * Order of checks for every request, each with the real API's answer:
+ * 1. routing: unknown path 400 7000, known path with another method 405 7001;
+ * 2. authentication: 9106, 6003 (+ 6102 / 6103 / 6111), 9103, 9109 (`auth.ts`);
+ * 3. the zone of `/zones/{zone_id}/...`: malformed id 400 7003, out of the credential's
+ *    reach 403 10000, unknown 404 (`zone-access.ts`);
+ * 4. other path ids (7003), then body and query (400 naming the field).
+ * Every error, typed or not, becomes the envelope in `onError`.
+ */
+import { Hono } from "hono";
+import { auth } from "./auth";
+import { noRoute, toErrorResponse } from "./errors";
+import { logpush } from "./logpush";
+import { routeGuard } from "./routing";
+import { rulesetRules } from "./ruleset-rules";
+import { refuseDryRun, rulesets } from "./rulesets";
+import type { ApiEnv } from "./types";
+import { zoneAccess } from "./zone-access";
+import { zones } from "./zones";
+
+/** The API app; `fetch(request, env, ctx)` serves every path under `/client/v4`. */
+export const api = new Hono<ApiEnv>().basePath("/client/v4");
+
+api.use("*", routeGuard(() => api.routes));
+api.use("*", auth);
+api.use("/zones/:zone_id", zoneAccess);
+api.use("/zones/:zone_id/*", zoneAccess);
+api.use("/zones/:zone_id/rulesets/*", refuseDryRun);
+
+api.route("/zones", zones);
+api.route("/zones/:zone_id/rulesets", rulesets);
+api.route("/zones/:zone_id/rulesets/:ruleset_id/rules", rulesetRules);
+api.route("/zones/:zone_id/logpush", logpush);
+
+api.notFound(() => noRoute().toResponse());
+api.onError((error) => toErrorResponse(error));

@@ -1,0 +1,56 @@
+/**
+ * The Cloudflare API v4 envelope: every answer of `/client/v4` is built here.
+ *
+ * Follows cloudflare-api-v4.md §1: `{result, success, errors, messages}` with the
+ * newer key order (`result` first), `result_info` on lists, and
+ * `Content-Type: application/json` always, because the SDK only parses JSON when
+ * that header says so (§1.4).
+ */
+
+/** One entry of `errors` (or `messages`): the SDK's `ResponseInfo` plus the auth `error_chain`. */
+export interface ResponseInfo {
+	code: number;
+	message: string;
+	source?: { pointer: string };
+	error_chain?: { code: number; message: string }[];
+}
+
+/** Page-based `result_info` (zones): the SDK's V4PagePaginationArray reads `page` and `per_page`. */
+export interface PageInfo {
+	page: number;
+	per_page: number;
+	count: number;
+	total_count: number;
+	total_pages: number;
+}
+
+/** Cursor `result_info` (rulesets): the SDK's CursorPagination stops when `cursor` is absent. */
+export interface CursorInfo {
+	count: number;
+	per_page: number;
+	cursor?: string;
+}
+
+const JSON_HEADERS = { "Content-Type": "application/json" } as const;
+
+/** `200 {result, success: true, errors: [], messages: []}`, plus `result_info` when given. */
+export function ok(result: unknown, resultInfo?: PageInfo | CursorInfo): Response {
+	const body = resultInfo === undefined
+		? { result, success: true, errors: [], messages: [] }
+		: { result, success: true, errors: [], messages: [], result_info: resultInfo };
+	return new Response(JSON.stringify(body), { status: 200, headers: JSON_HEADERS });
+}
+
+/** `204` with no body: what `DELETE .../rulesets/{id}` answers (§3.1). */
+export function noContent(): Response {
+	return new Response(null, { status: 204 });
+}
+
+/**
+ * A failure envelope. `bare` leaves out `result` and `messages`, as the real API does
+ * for 9106 and 10000 (§1.1, cloudflare-python#2678, CloudflareToAbuseIPDB#5).
+ */
+export function failure(status: number, errors: ResponseInfo[], bare = false): Response {
+	const body = bare ? { success: false, errors } : { result: null, success: false, errors, messages: [] };
+	return new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
+}

@@ -1,0 +1,271 @@
+/**
+ * RemoteBucket: the `R2Bucket` interface over edgezone's bucket gateway, from Node 22 or a Worker.
+ *
+ * Emulates: every method and option of the binding, spelled as docs/gateway.md says, with the
+ * binding's results (`null` for a missing key, a body-less R2Object for a failed condition, `null`
+ * for a failed conditional put) and its errors (`"<op>: <message> (<code>)"`).
+ *
+ * Differences HTTP imposes, each documented where it arises:
+ * - custom metadata names arrive lower case (header names are case-insensitive);
+ * - dates travel in whole seconds: `cacheExpiry`, and conditions within the upload's second
+ *   (options.ts `writeConditionals`);
+ * - an answer to HEAD has no body, so a failed `head()` reports the HTTP status as its code;
+ * - a ReadableStream of unknown length is accepted (the gateway streams it into a multipart
+ *   upload past 8 MiB) where the binding throws; a conditional put of one is refused with 10033;
+ * - SSE-C (`ssecKey`) is not supported.
+ */
+import type { R2ObjectJson, R2ObjectsJson } from "../edge/gateway/json";
+import { RemoteObject, RemoteObjectBody, fieldsFromHeaders, fieldsFromJson } from "./objects";
+import {
+	headersRange,
+	rangeHeader,
+	requestBody,
+	unsupportedSsec,
+	writeChecksum,
+	writeConditionals,
+	writeMetadata,
+	type BodyValue,
+} from "./options";
+import { Transport, errorBody, errorOf, type Action, type RemoteBucketOptions } from "./transport";
+
+const INCLUDE_VALUES = ["httpMetadata", "customMetadata"];
+
+/** The bytes a 206 answer holds, from `Content-Range: bytes first-last/size`. */
+function contentRange(header: string | null): { offset: number; length: number; size: number } | undefined {
+	const match = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(header ?? "");
+	if (!match) return undefined;
+	const [first, last, size] = match.slice(1).map(Number) as [number, number, number];
+	return { offset: first, length: last - first + 1, size };
+}
+
+/** Reads a JSON answer, or throws the error a non-2xx answer stands for. */
+async function jsonOf<T>(action: Action, response: Response): Promise<T> {
+	if (!response.ok) throw errorOf(action, response, await errorBody(response));
+	return response.json<T>();
+}
+
+/** Reads a body-less answer, or throws the error a non-2xx answer stands for. */
+async function emptyOf(action: Action, response: Response): Promise<void> {
+	if (!response.ok) throw errorOf(action, response, await errorBody(response));
+	await response.body?.cancel();
+}
+
+/** An R2 bucket served by an edgezone gateway; see the file header for what HTTP changes. */
+export class RemoteBucket implements R2Bucket {
+	readonly #transport: Transport;
+
+	/**
+	 * @param options `url` of the gateway, bearer `token`, and the `fetch` to use
+	 * (`globalThis.fetch` by default; a Worker test passes `exports.default.fetch`).
+	 */
+	constructor(options: RemoteBucketOptions) {
+		this.#transport = new Transport(options);
+	}
+
+	/** `HEAD /{key}`: the object's metadata, or null when the key does not exist. */
+	async head(key: string): Promise<R2Object | null> {
+		const response = await this.#transport.send({ method: "HEAD", key });
+		if (response.status === 404) return null;
+		if (!response.ok) throw errorOf("head", response, await errorBody(response));
+		const size = Number(response.headers.get("content-length") ?? 0);
+		return new RemoteObject(fieldsFromHeaders(key, response.headers, size, { offset: 0, length: size }));
+	}
+
+	/**
+	 * `GET /{key}` with `Range` and conditional headers: the object with its body; null when the key
+	 * does not exist; an R2Object without `body` when `onlyIf` failed (304 or 412).
+	 * @throws RemoteBucketError `get: The requested range is not satisfiable (10039)` for an
+	 * R2Range past the end, as the binding.
+	 */
+	get(key: string, options: R2GetOptions & { onlyIf: R2Conditional | Headers }): Promise<R2ObjectBody | R2Object | null>;
+	get(key: string, options?: R2GetOptions): Promise<R2ObjectBody | null>;
+	async get(key: string, options: R2GetOptions = {}): Promise<R2ObjectBody | R2Object | null> {
+		if (options.ssecKey !== undefined) throw unsupportedSsec();
+		const headers = new Headers();
+		if (options.onlyIf !== undefined) writeConditionals(options.onlyIf, headers);
+		const range =
+			options.range === undefined
+				? null
+				: options.range instanceof Headers
+					? headersRange(options.range)
+					: rangeHeader(options.range);
+		if (range !== null) headers.set("range", range);
+		let response = await this.#transport.send({ method: "GET", key, headers });
+		if (response.status === 416 && options.range instanceof Headers) {
+			// A Range header R2 cannot satisfy gets the whole object from the binding, not an error.
+			await response.body?.cancel();
+			headers.delete("range");
+			response = await this.#transport.send({ method: "GET", key, headers });
+		}
+		switch (response.status) {
+			case 200: {
+				const size = Number(response.headers.get("content-length") ?? 0);
+				const range = { offset: 0, length: size };
+				return new RemoteObjectBody(fieldsFromHeaders(key, response.headers, size, range), response);
+			}
+			case 206: {
+				const served = contentRange(response.headers.get("content-range"));
+				if (served === undefined) throw errorOf("get", response, { error: { message: "206 without a Content-Range" } });
+				const range = { offset: served.offset, length: served.length };
+				return new RemoteObjectBody(fieldsFromHeaders(key, response.headers, served.size, range), response);
+			}
+			case 304: {
+				// GAP (docs/gateway.md): a 304 carries no size; Content-Length is read when the gateway sends it.
+				const size = Number(response.headers.get("content-length") ?? 0);
+				return new RemoteObject(fieldsFromHeaders(key, response.headers, size, { offset: 0, length: size }));
+			}
+			case 404:
+				await response.body?.cancel();
+				return null;
+			case 412: {
+				// A read's 412 carries the object as JSON: its headers' Content-Type is the error body's.
+				const body = await errorBody(response);
+				const json = body.object as R2ObjectJson | undefined;
+				if (json === undefined) throw errorOf("get", response, body);
+				const fields = fieldsFromJson(json);
+				return new RemoteObject({ ...fields, range: { offset: 0, length: fields.size } });
+			}
+			default:
+				throw errorOf("get", response, await errorBody(response));
+		}
+	}
+
+	/**
+	 * `PUT /{key}`: stores `value` with its metadata, checksum, storage class and condition.
+	 * @returns the stored object, or null when `onlyIf` failed (412; nothing stored).
+	 * @throws TypeError for several checksums or one of the wrong length, as the binding;
+	 * RemoteBucketError for what the gateway refuses (10037 checksum mismatch, 10020 key too long, …).
+	 */
+	put(
+		key: string,
+		value: BodyValue,
+		options?: R2PutOptions & { onlyIf: R2Conditional | Headers },
+	): Promise<R2Object | null>;
+	put(key: string, value: BodyValue, options?: R2PutOptions): Promise<R2Object>;
+	async put(key: string, value: BodyValue, options: R2PutOptions = {}): Promise<R2Object | null> {
+		const headers = new Headers();
+		writeMetadata(options, headers);
+		writeChecksum(options, headers);
+		if (options.onlyIf !== undefined) writeConditionals(options.onlyIf, headers);
+		const response = await this.#transport.send({ method: "PUT", key, headers, body: requestBody(value) });
+		if (response.status === 412) {
+			await response.body?.cancel();
+			return null;
+		}
+		return new RemoteObject(fieldsFromJson(await jsonOf<R2ObjectJson>("put", response)));
+	}
+
+	/** `POST /{key}?uploads`: starts a multipart upload with the object's metadata. */
+	async createMultipartUpload(key: string, options: R2MultipartOptions = {}): Promise<R2MultipartUpload> {
+		const headers = new Headers();
+		writeMetadata(options, headers);
+		const response = await this.#transport.send({ method: "POST", key, query: { uploads: "" }, headers });
+		const created = await jsonOf<{ key: string; uploadId: string }>("createMultipartUpload", response);
+		return new RemoteMultipartUpload(this.#transport, created.key, created.uploadId);
+	}
+
+	/** A handle on an existing upload; like the binding, it checks nothing and sends nothing. */
+	resumeMultipartUpload(key: string, uploadId: string): R2MultipartUpload {
+		return new RemoteMultipartUpload(this.#transport, key, uploadId);
+	}
+
+	/**
+	 * `DELETE /{key}` for one key, `POST /?delete` for a list (1 to 1000 keys, all validated before
+	 * any is deleted). Missing keys are not an error; an empty list sends nothing.
+	 */
+	async delete(keys: string | string[]): Promise<void> {
+		if (typeof keys === "string") {
+			return emptyOf("delete", await this.#transport.send({ method: "DELETE", key: keys }));
+		}
+		if (keys.length === 0) return;
+		const response = await this.#transport.send({
+			method: "POST",
+			query: { delete: "" },
+			headers: new Headers({ "content-type": "application/json" }),
+			body: JSON.stringify({ keys }),
+		});
+		return emptyOf("delete", response);
+	}
+
+	/**
+	 * `GET /?list`: one page. Follow `truncated` and `cursor`: a page may hold fewer than `limit`
+	 * objects. Without `include`, entries have no httpMetadata or customMetadata (undefined, as on R2).
+	 * @throws RangeError for an `include` value the binding does not know, as workerd.
+	 */
+	async list(options: R2ListOptions = {}): Promise<R2Objects> {
+		const query: Record<string, string> = { list: "" };
+		for (const name of ["prefix", "delimiter", "cursor", "startAfter"] as const) {
+			const value = options[name];
+			if (value !== undefined) query[name] = value;
+		}
+		if (options.limit !== undefined) query.limit = String(options.limit);
+		if (options.include !== undefined && options.include.length > 0) {
+			for (const name of options.include) {
+				if (!INCLUDE_VALUES.includes(name)) throw new RangeError(`Unsupported include value ${String(name)}`);
+			}
+			query.include = options.include.join(",");
+		}
+		const page = await jsonOf<R2ObjectsJson>("list", await this.#transport.send({ method: "GET", query }));
+		const objects = page.objects.map((json) => new RemoteObject(fieldsFromJson(json)));
+		const { delimitedPrefixes } = page;
+		return page.truncated && page.cursor !== undefined
+			? { objects, delimitedPrefixes, truncated: true, cursor: page.cursor }
+			: { objects, delimitedPrefixes, truncated: false };
+	}
+}
+
+/** An upload in progress, named by key and uploadId; every call is one request. */
+class RemoteMultipartUpload implements R2MultipartUpload {
+	readonly #transport: Transport;
+
+	constructor(
+		transport: Transport,
+		readonly key: string,
+		readonly uploadId: string,
+	) {
+		this.#transport = transport;
+	}
+
+	/**
+	 * `PUT /{key}?uploadId=&partNumber=`: uploads one part. Its body needs a known length: a
+	 * stream of unknown length is refused with 411 (10033), as the binding refuses it.
+	 * @throws TypeError for a part number outside 1 to 10000, as workerd.
+	 */
+	async uploadPart(
+		partNumber: number,
+		value: ReadableStream | ArrayBuffer | ArrayBufferView | string | Blob,
+		options: R2UploadPartOptions = {},
+	): Promise<R2UploadedPart> {
+		if (options.ssecKey !== undefined) throw unsupportedSsec();
+		if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10000) {
+			throw new TypeError(`Part number must be between 1 and 10000 (inclusive). Actual value was: ${partNumber}`);
+		}
+		const response = await this.#transport.send({
+			method: "PUT",
+			key: this.key,
+			query: { uploadId: this.uploadId, partNumber: String(partNumber) },
+			body: requestBody(value),
+		});
+		const part = await jsonOf<R2UploadedPart>("uploadPart", response);
+		return { partNumber: part.partNumber, etag: part.etag };
+	}
+
+	/** `DELETE /{key}?uploadId=`: aborts the upload. */
+	async abort(): Promise<void> {
+		const response = await this.#transport.send({ method: "DELETE", key: this.key, query: { uploadId: this.uploadId } });
+		return emptyOf("abortMultipartUpload", response);
+	}
+
+	/** `POST /{key}?uploadId=` with the parts: completes the upload; the object as stored. */
+	async complete(uploadedParts: R2UploadedPart[]): Promise<R2Object> {
+		const parts = uploadedParts.map(({ partNumber, etag }) => ({ partNumber, etag }));
+		const response = await this.#transport.send({
+			method: "POST",
+			key: this.key,
+			query: { uploadId: this.uploadId },
+			headers: new Headers({ "content-type": "application/json" }),
+			body: JSON.stringify({ parts }),
+		});
+		return new RemoteObject(fieldsFromJson(await jsonOf<R2ObjectJson>("completeMultipartUpload", response)));
+	}
+}

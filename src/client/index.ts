@@ -1,0 +1,6 @@
+/**
+ * edgezone's client: `RemoteBucket`, the R2Bucket interface over the bucket gateway
+ * (docs/gateway.md), for Node 22 and Workers.
+ */
+export { RemoteBucket } from "./bucket";
+export { RemoteBucketError, type FetchLike, type RemoteBucketOptions } from "./transport";

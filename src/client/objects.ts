@@ -1,0 +1,200 @@
+/**
+ * R2Object and R2ObjectBody rebuilt from the gateway's answers, shaped as the binding's: the same
+ * fields as own properties (so `JSON.stringify` and `toEqual` see what they see on the binding's
+ * objects), `Date`s for `uploaded` and `cacheExpiry`, `ArrayBuffer` checksums with a hex `toJSON`,
+ * and body methods on the prototype.
+ *
+ * Sources: the object headers and JSON shapes of docs/gateway.md, read with the gateway's own
+ * header mapping (src/edge/gateway/headers.ts) so both directions stay one mapping.
+ */
+import {
+	CHECKSUMS,
+	customMetadataFromHeaders,
+	fromBase64,
+	httpMetadataFromHeaders,
+	httpMetadataToHeaders,
+	storedChecksumHeader,
+	toHex,
+	type ChecksumName,
+} from "../edge/gateway/headers";
+import type { R2ObjectJson } from "../edge/gateway/json";
+
+/** The data fields of an R2Object. */
+export type ObjectFields = Omit<R2Object, "writeHttpMetadata">;
+
+/** `R2Checksums`: the digests as ArrayBuffers, `toJSON()` as lower-case hex. */
+export class RemoteChecksums implements R2Checksums {
+	declare readonly md5?: ArrayBuffer;
+	declare readonly sha1?: ArrayBuffer;
+	declare readonly sha256?: ArrayBuffer;
+	declare readonly sha384?: ArrayBuffer;
+	declare readonly sha512?: ArrayBuffer;
+
+	/** @param digests the stored digests; absent algorithms stay absent, as on the binding. */
+	constructor(digests: Partial<Record<ChecksumName, ArrayBuffer>>) {
+		Object.assign(this, digests);
+	}
+
+	/** The digests as hex, what the binding's `checksums.toJSON()` gives and the gateway's JSON holds. */
+	toJSON(): R2StringChecksums {
+		const json: R2StringChecksums = {};
+		for (const { name } of CHECKSUMS) {
+			const digest = this[name];
+			if (digest) json[name] = toHex(new Uint8Array(digest));
+		}
+		return json;
+	}
+}
+
+/** An `R2Object` as a RemoteBucket returns it: metadata only. Its fields are those of ObjectFields. */
+export interface RemoteObject extends ObjectFields {}
+
+export class RemoteObject implements R2Object {
+	/** @param fields every field, set as own properties in the binding's order. */
+	constructor(fields: ObjectFields) {
+		Object.assign(this, fields);
+	}
+
+	/**
+	 * Writes the six httpMetadata headers into `headers`, as the binding does.
+	 * @throws TypeError when the metadata was not fetched (a list without `include`), as workerd does.
+	 */
+	writeHttpMetadata(headers: Headers): void {
+		if (this.httpMetadata === undefined) {
+			throw new TypeError(
+				`HTTP metadata unknown for key \`${this.key}\`. Did you forget to add 'httpMetadata' to \`include\` when listing?`,
+			);
+		}
+		httpMetadataToHeaders(this.httpMetadata, headers);
+	}
+}
+
+/** An empty body, for answers whose `body` is null (some fetches give null for 0 bytes). */
+const emptyBody = () => new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+
+/** An `R2ObjectBody`: an R2Object whose body is the gateway's answer, streamed as it arrives. */
+export class RemoteObjectBody extends RemoteObject implements R2ObjectBody {
+	readonly #response: Response;
+	#body: ReadableStream | undefined;
+
+	/** @param response the 200 or 206 answer whose body is the object's (or the range's) bytes. */
+	constructor(fields: ObjectFields, response: Response) {
+		super(fields);
+		this.#response = response;
+	}
+
+	/** The bytes as a stream; the same stream on every access. */
+	get body(): ReadableStream {
+		this.#body ??= this.#response.body ?? emptyBody();
+		return this.#body;
+	}
+
+	/** Whether the body has been read, through `body` or one of the methods. */
+	get bodyUsed(): boolean {
+		return this.#response.bodyUsed;
+	}
+
+	arrayBuffer(): Promise<ArrayBuffer> {
+		return this.#response.arrayBuffer();
+	}
+
+	async bytes(): Promise<Uint8Array> {
+		return new Uint8Array(await this.#response.arrayBuffer());
+	}
+
+	text(): Promise<string> {
+		return this.#response.text();
+	}
+
+	json<T>(): Promise<T> {
+		return this.#response.json<T>();
+	}
+
+	/** A Blob typed with the object's Content-Type (none when it has none), as the binding's. */
+	async blob(): Promise<Blob> {
+		return new Blob([await this.#response.arrayBuffer()], { type: this.httpMetadata?.contentType ?? "" });
+	}
+}
+
+/** The binding's storage class for an `x-amz-storage-class` value; `""` when absent, as Miniflare reports. */
+function storageClassOf(header: string | null): string {
+	if (header === "STANDARD") return "Standard";
+	if (header === "STANDARD_IA") return "InfrequentAccess";
+	return header ?? "";
+}
+
+/** An ArrayBuffer holding exactly `bytes`. */
+function bufferOf(bytes: Uint8Array): ArrayBuffer {
+	return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+}
+
+/**
+ * An object's fields from the object headers of a HEAD or GET answer (docs/gateway.md, "Object
+ * headers"). Size and range depend on the answer (200, 206, 304), so the caller gives them.
+ */
+export function fieldsFromHeaders(
+	key: string,
+	headers: Headers,
+	size: number,
+	range: R2Range | undefined,
+): ObjectFields {
+	const httpEtag = headers.get("etag") ?? "";
+	const digests: Partial<Record<ChecksumName, ArrayBuffer>> = {};
+	for (const { name } of CHECKSUMS) {
+		const digest = fromBase64(headers.get(storedChecksumHeader(name)) ?? "");
+		if (digest !== undefined && digest.byteLength > 0) digests[name] = bufferOf(digest);
+	}
+	// x-r2-uploaded keeps milliseconds; Last-Modified is the fallback for other servers.
+	const uploaded = headers.get("x-r2-uploaded") ?? headers.get("last-modified") ?? "";
+	return {
+		key,
+		version: headers.get("x-r2-version") ?? "",
+		size,
+		etag: httpEtag.replace(/^(W\/)?"|"$/g, ""),
+		httpEtag,
+		checksums: new RemoteChecksums(digests),
+		uploaded: new Date(uploaded),
+		httpMetadata: httpMetadataFromHeaders(headers),
+		customMetadata: customMetadataFromHeaders(headers),
+		range,
+		storageClass: storageClassOf(headers.get("x-amz-storage-class")),
+	};
+}
+
+/** Hex to an ArrayBuffer. */
+function fromHex(hex: string): ArrayBuffer {
+	const bytes = new Uint8Array(hex.length / 2);
+	for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+	return bytes.buffer;
+}
+
+/**
+ * An object's fields from the gateway's JSON (PUT, complete, list entries, and the `object` of a
+ * read's 412). Such objects carry no range (`range` is undefined on the binding's too), and
+ * metadata left out by a list without `include` stays undefined, as on R2.
+ */
+export function fieldsFromJson(json: R2ObjectJson): ObjectFields {
+	const digests: Partial<Record<ChecksumName, ArrayBuffer>> = {};
+	for (const { name } of CHECKSUMS) {
+		const hex = json.checksums[name];
+		if (hex !== undefined) digests[name] = fromHex(hex);
+	}
+	let httpMetadata: R2HTTPMetadata | undefined;
+	if (json.httpMetadata !== undefined) {
+		const { cacheExpiry, ...rest } = json.httpMetadata;
+		httpMetadata = cacheExpiry === undefined ? rest : { ...rest, cacheExpiry: new Date(cacheExpiry) };
+	}
+	return {
+		key: json.key,
+		version: json.version,
+		size: json.size,
+		etag: json.etag,
+		httpEtag: json.httpEtag,
+		checksums: new RemoteChecksums(digests),
+		uploaded: new Date(json.uploaded),
+		httpMetadata,
+		customMetadata: json.customMetadata,
+		range: undefined,
+		storageClass: json.storageClass,
+	};
+}

@@ -1,0 +1,200 @@
+/**
+ * Binding options in their HTTP spelling (docs/gateway.md): ranges, conditionals, write metadata,
+ * checksums and request bodies.
+ *
+ * Where the binding checks an argument in JavaScript before any request (workerd
+ * `r2-bucket.c++`, reference r2-over-http §3.3), these functions throw the same TypeError or
+ * RangeError, so a RemoteBucket fails the way the binding does without a round trip.
+ */
+import {
+	CHECKSUMS,
+	checksumHeader,
+	customMetadataToHeaders,
+	httpMetadataToHeaders,
+	toBase64,
+	type ChecksumName,
+} from "../edge/gateway/headers";
+import { parseRange } from "../edge/gateway/ranges";
+
+/** The six headers of R2HTTPMetadata (workerd `HttpMetadata::fromRequestHeaders`). */
+const HTTP_METADATA_HEADERS = [
+	"content-type",
+	"content-language",
+	"content-disposition",
+	"content-encoding",
+	"cache-control",
+	"expires",
+] as const;
+
+/**
+ * The `Range` header for an R2Range, or null for none.
+ *
+ * A zero length or zero suffix, which the binding refuses with 10039, is sent as `bytes=-0`,
+ * the one spelling the gateway refuses with the same 416 (10039); `bytes=a-(a-1)` would be a 400.
+ * @throws RangeError / TypeError for what workerd refuses before any request.
+ */
+export function rangeHeader(range: R2Range): string {
+	const numbers = Object.entries(range).filter(([, value]) => value !== undefined);
+	for (const [name, value] of numbers) {
+		if (!Number.isInteger(value) || (value as number) < 0) {
+			throw new RangeError(`Invalid range ${name}: ${String(value)}; it must be a non-negative integer.`);
+		}
+	}
+	if ("suffix" in range && range.suffix !== undefined) {
+		if ("offset" in range || "length" in range) {
+			throw new TypeError("Suffix is incompatible with offset and length.");
+		}
+		return `bytes=-${range.suffix}`;
+	}
+	const offset = "offset" in range && range.offset !== undefined ? range.offset : 0;
+	const length = "length" in range ? range.length : undefined;
+	if (length === undefined) return `bytes=${offset}-`;
+	if (length === 0) return "bytes=-0";
+	return `bytes=${offset}-${offset + length - 1}`;
+}
+
+/**
+ * The `Range` header to send for a `Headers` range, or null to ask for the whole object.
+ *
+ * The binding forwards a `Range` header to R2, which honours exactly one valid range and serves
+ * the whole object for anything else (malformed, several ranges, inverted, `bytes=-0`), never an
+ * error (reference r2-over-http §3.6). The gateway answers those with 400 or 416 instead, so only
+ * a range it would serve is sent; one starting past the end is caught from the 416 (bucket.ts).
+ */
+export function headersRange(headers: Headers): string | null {
+	const value = headers.get("range");
+	return parseRange(value).kind === "range" ? value : null;
+}
+
+const SECOND = 1000;
+const floorSecond = (date: Date) => Math.floor(date.getTime() / SECOND) * SECOND;
+
+/**
+ * An R2Conditional etag as an If-Match/If-None-Match value: `*`, or one strong entity tag. The
+ * binding takes one etag here, not a list: `"a, b"` is compared as a single literal.
+ * @throws TypeError for a quoted etag, as workerd.
+ */
+function entityTag(etag: string): string {
+	if (etag.startsWith('"') || etag.startsWith('W/"')) {
+		throw new TypeError(`Conditional ETag should not be wrapped in quotes (${etag}).`);
+	}
+	return etag === "*" ? "*" : `"${etag}"`;
+}
+
+/** A date header of a `Headers` onlyIf, or undefined when absent or not a date (RFC 9110 §13.1.3). */
+function dateHeader(headers: Headers, name: string): Date | undefined {
+	const value = headers.get(name);
+	if (value === null) return undefined;
+	const ms = Date.parse(value);
+	return Number.isNaN(ms) ? undefined : new Date(ms);
+}
+
+/**
+ * Writes `onlyIf` as conditional headers into `headers`.
+ *
+ * Etags map directly (`etagMatches` to If-Match, `etagDoesNotMatch` to If-None-Match). Dates need
+ * care, because the binding compares strictly and HTTP dates have whole seconds:
+ * - `uploadedAfter` passes on the binding when `uploadedAfter < uploaded`; If-Modified-Since
+ *   passes when Last-Modified is later in whole seconds, so the date is sent as is, truncated.
+ * - `uploadedBefore` passes on the binding when `uploaded < uploadedBefore`; the gateway's
+ *   If-Unmodified-Since passes when Last-Modified is not later (RFC 9110 §13.1.4), so the date is
+ *   sent one second earlier.
+ * With `secondsGranularity` (always so for a `Headers` onlyIf) this is exactly the binding's
+ * answer. With millisecond dates it is never a pass where the binding fails, but a condition
+ * within the same second as the upload may fail where the binding passes: HTTP cannot carry
+ * milliseconds.
+ */
+export function writeConditionals(onlyIf: R2Conditional | Headers, headers: Headers): void {
+	let conditional: R2Conditional;
+	if (onlyIf instanceof Headers) {
+		// Etag lists go as written: the gateway parses them as the binding parses the header.
+		const ifMatch = onlyIf.get("if-match");
+		const ifNoneMatch = onlyIf.get("if-none-match");
+		if (ifMatch !== null) headers.set("if-match", ifMatch);
+		if (ifNoneMatch !== null) headers.set("if-none-match", ifNoneMatch);
+		conditional = {
+			uploadedAfter: dateHeader(onlyIf, "if-modified-since"),
+			uploadedBefore: dateHeader(onlyIf, "if-unmodified-since"),
+		};
+	} else {
+		conditional = onlyIf;
+		if (onlyIf.etagMatches !== undefined) headers.set("if-match", entityTag(onlyIf.etagMatches));
+		if (onlyIf.etagDoesNotMatch !== undefined) {
+			headers.set("if-none-match", entityTag(onlyIf.etagDoesNotMatch));
+		}
+	}
+	if (conditional.uploadedAfter !== undefined) {
+		headers.set("if-modified-since", new Date(floorSecond(conditional.uploadedAfter)).toUTCString());
+	}
+	if (conditional.uploadedBefore !== undefined) {
+		headers.set("if-unmodified-since", new Date(floorSecond(conditional.uploadedBefore) - SECOND).toUTCString());
+	}
+}
+
+/**
+ * Writes httpMetadata, custom metadata and storage class, the metadata PUT and multipart
+ * creation share, as request headers.
+ */
+export function writeMetadata(options: R2MultipartOptions, headers: Headers): void {
+	if (options.ssecKey !== undefined) throw unsupportedSsec();
+	const { httpMetadata, customMetadata, storageClass } = options;
+	if (httpMetadata instanceof Headers) {
+		for (const name of HTTP_METADATA_HEADERS) {
+			const value = httpMetadata.get(name);
+			if (value !== null) headers.set(name, value);
+		}
+	} else if (httpMetadata !== undefined) {
+		httpMetadataToHeaders(httpMetadata, headers);
+	}
+	if (customMetadata !== undefined) customMetadataToHeaders(customMetadata, headers);
+	if (storageClass !== undefined) headers.set("x-amz-storage-class", storageClass);
+}
+
+/** SSE-C has no spelling in docs/gateway.md. */
+export function unsupportedSsec(): TypeError {
+	return new TypeError("RemoteBucket: ssecKey is not supported; the gateway has no spelling for SSE-C.");
+}
+
+/** A digest given as hex or bytes, as bytes. @throws TypeError for the wrong length, as workerd. */
+function digestBytes(label: string, size: number, value: ArrayBuffer | ArrayBufferView | string): Uint8Array {
+	if (typeof value === "string") {
+		if (value.length !== size * 2 || !/^[0-9a-f]*$/i.test(value)) {
+			throw new TypeError(`${label} is ${size * 2} hex characters, not ${value.length}`);
+		}
+		return Uint8Array.from(value.match(/../g) ?? [], (byte) => parseInt(byte, 16));
+	}
+	const bytes = ArrayBuffer.isView(value)
+		? new Uint8Array(value.buffer, value.byteOffset, value.byteLength)
+		: new Uint8Array(value);
+	if (bytes.byteLength !== size) throw new TypeError(`${label} is ${size} bytes, not ${bytes.byteLength}`);
+	return bytes;
+}
+
+/**
+ * Writes the put's checksum as `Content-MD5` or `x-amz-checksum-{alg}`, base64.
+ * @throws TypeError for more than one algorithm or a digest of the wrong length, as workerd.
+ */
+export function writeChecksum(options: Pick<R2PutOptions, ChecksumName>, headers: Headers): void {
+	const given = CHECKSUMS.filter(({ name }) => options[name] !== undefined);
+	if (given.length > 1) throw new TypeError("You cannot specify multiple hashing algorithms.");
+	for (const { name, label, bytes } of given) {
+		const value = options[name];
+		if (value !== undefined) headers.set(checksumHeader(name), toBase64(digestBytes(label, bytes, value)));
+	}
+}
+
+/** A put or part value as a fetch body. */
+export type BodyValue = ReadableStream | ArrayBuffer | ArrayBufferView | string | null | Blob;
+
+/**
+ * A value as a request body that makes fetch add no Content-Type of its own: fetch types string
+ * bodies `text/plain;charset=UTF-8` and Blob bodies with their type, which the gateway would
+ * store as httpMetadata while the binding stores none. Streams pass through, unbuffered.
+ */
+export function requestBody(value: BodyValue): BodyInit | null {
+	if (value === null) return null;
+	if (typeof value === "string") return new TextEncoder().encode(value);
+	if (value instanceof Blob) return value.type === "" ? value : new Blob([value]);
+	if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+	return value;
+}

@@ -1,0 +1,157 @@
+/**
+ * The HTTP side of RemoteBucket: URLs, the bearer token, the `fetch` it was given, and errors.
+ *
+ * The gateway's wire reference is docs/gateway.md; this file knows its addressing (the path is
+ * the key, the query picks the operation) and its error body `{"error": {"code", "message"}}`,
+ * and nothing about R2 objects.
+ */
+
+/**
+ * A `fetch` the client can use: `globalThis.fetch` in Node 22 or a Worker, a service binding's
+ * `fetch`, or a test's `exports.default.fetch`.
+ */
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** What a RemoteBucket talks to. */
+export interface RemoteBucketOptions {
+	/** Base URL of the gateway, e.g. `http://localhost:8787`; a trailing `/` is ignored. */
+	url: string | URL;
+	/** Bearer token (`Authorization: Bearer {token}`); none for a PUBLIC_READ gateway's reads. */
+	token?: string;
+	/** The fetch to send requests with; `globalThis.fetch` by default. */
+	fetch?: FetchLike;
+}
+
+/** The binding's action names, the `<op>` of its error messages (workerd `r2-rpc.c++`). */
+export type Action =
+	| "head"
+	| "get"
+	| "put"
+	| "delete"
+	| "list"
+	| "createMultipartUpload"
+	| "uploadPart"
+	| "completeMultipartUpload"
+	| "abortMultipartUpload";
+
+/**
+ * An error the gateway answered, thrown as the binding throws its own: the message is
+ * `"<action>: <message> (<code>)"` (workerd `R2Result::throwIfError`), so code that parses
+ * binding errors with `/\((\d+)\)$/` works unchanged. `code` is the R2 v4 code, or the HTTP status
+ * where the gateway had none to give (answers to HEAD carry no body).
+ */
+export class RemoteBucketError extends Error {
+	/**
+	 * @param action binding action that failed.
+	 * @param code R2 v4 error code, or the HTTP status.
+	 * @param detail the gateway's message, without action and code.
+	 * @param status HTTP status of the answer.
+	 */
+	constructor(
+		readonly action: Action,
+		readonly code: number,
+		readonly detail: string,
+		readonly status: number,
+	) {
+		super(`${action}: ${detail} (${code})`);
+	}
+}
+
+/** The body of a gateway error answer; 412 answers to reads also carry the object (see objects.ts). */
+export interface ErrorBody {
+	error?: { code?: unknown; message?: unknown };
+	object?: unknown;
+}
+
+/** Reads a non-2xx answer's JSON body, or an empty one when it has none (HEAD) or is not JSON. */
+export async function errorBody(response: Response): Promise<ErrorBody> {
+	if (!response.headers.get("content-type")?.includes("application/json")) {
+		await response.body?.cancel();
+		return {};
+	}
+	try {
+		return await response.json<ErrorBody>();
+	} catch {
+		return {};
+	}
+}
+
+/**
+ * The error a failed answer stands for, from its body when it has one; answers to HEAD have none
+ * and carry the code in `x-r2-error-code`.
+ */
+export function errorOf(action: Action, response: Response, body: ErrorBody): RemoteBucketError {
+	const { code, message } = body.error ?? {};
+	const headerCode = Number(response.headers.get("x-r2-error-code") ?? Number.NaN);
+	return new RemoteBucketError(
+		action,
+		typeof code === "number" ? code : Number.isInteger(headerCode) ? headerCode : response.status,
+		typeof message === "string" ? message : `HTTP ${response.status} ${response.statusText}`.trim(),
+		response.status,
+	);
+}
+
+/** A request to the gateway: the key (or none for bucket operations) and the query. */
+export interface GatewayRequest {
+	method: "HEAD" | "GET" | "PUT" | "POST" | "DELETE";
+	/** The object key, percent-encoded as one path segment; undefined for `/`. */
+	key?: string;
+	query?: Record<string, string>;
+	headers?: Headers;
+	body?: BodyInit | null;
+}
+
+/** Node's fetch sends a stream body only when told it is half duplex; workerd ignores the field. */
+type StreamingInit = RequestInit & { duplex?: "half" };
+
+/**
+ * Fetch decodes a body sent with `Content-Encoding` unless told not to, while the binding gives an
+ * object's bytes as stored. workerd takes `encodeResponseBody: "manual"`; Node's fetch has no such
+ * switch, so from Node an object stored with `Content-Encoding: gzip` arrives decoded (a contract gap,
+ * reported with the parity suite).
+ */
+const RAW_BODIES: Pick<RequestInit, "encodeResponseBody"> = { encodeResponseBody: "manual" };
+
+/** Sends requests to one gateway with one token. */
+export class Transport {
+	readonly #base: string;
+	readonly #token: string | undefined;
+	readonly #fetch: FetchLike;
+
+	constructor(options: RemoteBucketOptions) {
+		this.#base = String(options.url).replace(/\/+$/, "");
+		this.#token = options.token;
+		this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+	}
+
+	/** The URL of `key` with `query`. */
+	url(key: string | undefined, query: Record<string, string> = {}): string {
+		const search = new URLSearchParams(query).toString();
+		return `${this.#base}/${key === undefined ? "" : encodeKey(key)}${search === "" ? "" : `?${search}`}`;
+	}
+
+	/** Sends one request; the answer is the caller's to read, whatever its status. */
+	send(request: GatewayRequest): Promise<Response> {
+		const headers = new Headers(request.headers);
+		// The bytes as stored, never compressed on the way: workerd gzips compressible answers for a
+		// client that accepts it, which drops Content-Length (the object's size) and, on HEAD and
+		// 304, adds a Content-Encoding the object does not have.
+		headers.set("accept-encoding", "identity");
+		if (this.#token !== undefined) headers.set("authorization", `Bearer ${this.#token}`);
+		const init: StreamingInit = { method: request.method, headers, ...RAW_BODIES };
+		if (request.body !== undefined && request.body !== null) {
+			init.body = request.body;
+			if (request.body instanceof ReadableStream) init.duplex = "half";
+		}
+		return this.#fetch(this.url(request.key, request.query), init);
+	}
+}
+
+/**
+ * A key as one path segment (docs/gateway.md, "Keys"): `encodeURIComponent` escapes `/`, `?`, `#`
+ * and `%`, so the gateway's single percent-decoding gives the key back and dot segments inside
+ * a key cannot be collapsed by URL parsing.
+ */
+export function encodeKey(key: string): string {
+	return encodeURIComponent(key);
+}

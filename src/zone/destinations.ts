@@ -1,0 +1,80 @@
+/**
+ * Log-push destinations: `destination_conf` strings and the R2 buckets they name.
+ *
+ * Follows cloudflare-api-v4.md §4.3: `r2://<bucket>/<path>?account-id=..&access-key-id=..&secret-access-key=..`
+ * and `s3://<bucket>/<path>?region=<region>[&sse=AES256]`; `{DATE}` in the path becomes
+ * `YYYYMMDD`. Locally every destination bucket is a bound R2 bucket: the vars entry
+ * `LOGPUSH_BUCKETS` maps destination bucket names to R2 bindings (by default
+ * `edgezone-logs` -> `LOGS`). Credentials in the query are accepted and not used.
+ * Other schemes (gs, azure, https, ...) are refused: nothing local could receive them.
+ */
+import { z } from "zod";
+
+/** A parsed destination; `fingerprint` names bucket and path without the query (reference §4.4). */
+export interface Destination {
+	scheme: "r2" | "s3";
+	bucket: string;
+	binding: string;
+	/** The path inside the bucket, no leading or trailing slash, `{DATE}` kept. */
+	path: string;
+	fingerprint: string;
+}
+
+/** Outcome of parsing a `destination_conf`. */
+export type ParsedDestination = { ok: true; destination: Destination } | { ok: false; message: string };
+
+const SHAPE = /^(r2|s3):\/\/([^/?#]+)(\/[^?#]*)?(?:\?([^#]*))?$/;
+// S3 bucket naming rules (which R2 follows): 3-63 of lower-case letters, digits, dots and hyphens.
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const PATH = /^[A-Za-z0-9!_.*'()\-/]*$/;
+const QUERY_KEYS = { r2: ["account-id", "access-key-id", "secret-access-key"], s3: ["region", "sse"] } as const;
+
+const BUCKET_MAP = z.record(z.string().regex(BUCKET), z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/));
+
+/** Parses `LOGPUSH_BUCKETS`; a malformed entry is a configuration error, thrown with its reason. */
+export function bucketMap(env: Env): Record<string, string> {
+	let raw: unknown;
+	try {
+		raw = JSON.parse(env.LOGPUSH_BUCKETS);
+	} catch {
+		raw = undefined;
+	}
+	const parsed = BUCKET_MAP.safeParse(raw);
+	if (!parsed.success) throw new Error(`LOGPUSH_BUCKETS must be a JSON object of bucket name -> R2 binding name: ${parsed.error.message}`);
+	return parsed.data;
+}
+
+/** Parses a `destination_conf` against the bucket map; the failure message says what is wrong. */
+export function parseDestination(conf: string, buckets: Record<string, string>): ParsedDestination {
+	const match = SHAPE.exec(conf);
+	if (match === null) return { ok: false, message: "destination_conf must be r2://<bucket>/<path> or s3://<bucket>/<path>?region=<region>" };
+	const [, scheme, bucket = "", rawPath = "", query = ""] = match as unknown as [string, "r2" | "s3", string, string?, string?];
+	if (!BUCKET.test(bucket)) return { ok: false, message: `"${bucket}" is not a valid bucket name` };
+	const binding = buckets[bucket];
+	if (binding === undefined) return { ok: false, message: `bucket "${bucket}" is not a known destination (known: ${Object.keys(buckets).join(", ") || "none"})` };
+	const path = rawPath.replace(/^\/+|\/+$/g, "");
+	if (!PATH.test(path.replaceAll("{DATE}", ""))) return { ok: false, message: `"${path}" is not a valid destination path` };
+	const params = new URLSearchParams(query);
+	for (const key of params.keys()) {
+		if (!(QUERY_KEYS[scheme] as readonly string[]).includes(key)) return { ok: false, message: `unknown parameter "${key}" for ${scheme}:// destinations` };
+	}
+	if (scheme === "s3" && !params.get("region")) return { ok: false, message: "s3:// destinations need ?region=<region>" };
+	if (params.has("sse") && params.get("sse") !== "AES256") return { ok: false, message: "sse must be AES256" };
+	return { ok: true, destination: { scheme, bucket, binding, path, fingerprint: `${scheme}://${bucket}/${path}` } };
+}
+
+/** The path with `{DATE}` expanded to the UTC date `YYYYMMDD`. */
+export function expandPath(path: string, now: Date): string {
+	return path.replaceAll("{DATE}", now.toISOString().slice(0, 10).replaceAll("-", ""));
+}
+
+/** The R2 binding a destination writes to; a binding that is not an R2 bucket is a configuration error. */
+export function destinationBucket(env: Env, destination: Destination): R2Bucket {
+	const candidate: unknown = (env as unknown as Record<string, unknown>)[destination.binding];
+	if (!isBucket(candidate)) throw new Error(`LOGPUSH_BUCKETS maps "${destination.bucket}" to "${destination.binding}", which is not an R2 binding`);
+	return candidate;
+}
+
+function isBucket(value: unknown): value is R2Bucket {
+	return typeof value === "object" && value !== null && "put" in value && "head" in value && typeof value.put === "function";
+}

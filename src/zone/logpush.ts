@@ -1,0 +1,168 @@
+/**
+ * Log-push jobs of one zone and their destination ownership challenges.
+ *
+ * Follows cloudflare-api-v4.md §4: integer job ids, `enabled` false by default,
+ * `dataset` and `kind` fixed after create, a job object with every field of the SDK's
+ * `LogpushJob`; `s3://` destinations need a valid ownership challenge on create and
+ * whenever the destination changes, `r2://` ones do not (docs r2.mdx create example).
+ * Tokens are random strings kept here for 7 days (the real API signs a JWT with the same
+ * claims; a stored token gives the same yes/no answer without a signing key).
+ * Delivery of log entries is a later issue; `last_complete`, `last_error` and
+ * `error_message` stay null until then.
+ */
+import type { Destination } from "./destinations";
+import { expandPath } from "./destinations";
+import { CODES, invalid, notFound } from "./failure";
+
+/** `output_options` with every default filled in (reference §4.5). */
+export interface OutputOptions {
+	field_names: string[];
+	output_type: "ndjson" | "csv";
+	timestamp_format: "unixnano" | "unix" | "rfc3339" | "rfc3339ms" | "rfc3339ns";
+	sample_rate: number;
+	batch_prefix: string;
+	batch_suffix: string;
+	record_prefix: string;
+	record_suffix: string;
+	record_delimiter: string;
+	field_delimiter: string;
+	record_template: string;
+	"CVE-2021-44228": boolean;
+	merge_subrequests: boolean;
+}
+
+/** The settings of a job a client chooses (everything but id and delivery status). */
+export interface JobSettings {
+	dataset: "http_requests";
+	destination_conf: string;
+	enabled: boolean;
+	name: string | null;
+	kind: "";
+	frequency: "high" | "low";
+	max_upload_bytes: number;
+	max_upload_records: number;
+	max_upload_interval_seconds: number;
+	output_options: OutputOptions;
+}
+
+/** A job as stored and returned. */
+export interface LogpushJob extends JobSettings {
+	id: number;
+	last_complete: string | null;
+	last_error: string | null;
+	error_message: string | null;
+}
+
+/** A create or update request: settings, the parsed destination when it is set, and the challenge token. */
+export interface JobWrite<S> {
+	settings: S;
+	destination?: Destination;
+	ownership_challenge?: string;
+}
+
+/** The answer of `POST .../logpush/ownership` before the file is written. */
+export interface Challenge {
+	token: string;
+	filename: string;
+}
+
+/** Ownership tokens stay valid this long (docs: "an expiry of 7 days"). */
+const CHALLENGE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Log-push jobs on the zone's SQLite storage. Every method runs inside the caller's transaction. */
+export class LogpushStore {
+	readonly #sql: SqlStorage;
+
+	constructor(sql: SqlStorage) {
+		this.#sql = sql;
+	}
+
+	/** All jobs, by id. */
+	list(): LogpushJob[] {
+		return this.#sql.exec<{ id: number; job: string }>("SELECT id, job FROM logpush_jobs ORDER BY id").toArray().map(toJob);
+	}
+
+	/** One job; 404 when unknown. */
+	get(id: number): LogpushJob {
+		const row = this.#sql.exec<{ id: number; job: string }>("SELECT id, job FROM logpush_jobs WHERE id = ?", id).toArray()[0];
+		if (row === undefined) notFound(CODES.logpushJobNotFound, "job not found");
+		return toJob(row);
+	}
+
+	/** Creates a job; an `s3://` destination needs a valid ownership challenge. */
+	create(write: JobWrite<JobSettings>, now: Date): LogpushJob {
+		this.#checkOwnership(write, now);
+		const status = { last_complete: null, last_error: null, error_message: null };
+		const id = this.#sql
+			.exec<{ id: number }>("INSERT INTO logpush_jobs (job) VALUES (?) RETURNING id", JSON.stringify({ ...write.settings, ...status }))
+			.one().id;
+		return this.get(id);
+	}
+
+	/** Changes the given settings of a job; `dataset` and `kind` cannot change; a new `s3://` destination needs a challenge. */
+	update(id: number, write: JobWrite<Partial<JobSettings>>, now: Date): LogpushJob {
+		const { id: _id, ...current } = this.get(id);
+		for (const field of ["dataset", "kind"] as const) {
+			const value = write.settings[field];
+			if (value !== undefined && value !== current[field]) {
+				invalid(CODES.logpushInvalid, `the ${field} of a job cannot be changed (it is "${current[field]}")`, `/${field}`);
+			}
+		}
+		if (write.settings.destination_conf !== undefined && write.settings.destination_conf !== current.destination_conf) {
+			this.#checkOwnership(write, now);
+		}
+		this.#sql.exec("UPDATE logpush_jobs SET job = ? WHERE id = ?", JSON.stringify({ ...current, ...write.settings }), id);
+		return this.get(id);
+	}
+
+	/** Deletes a job; 404 when unknown. */
+	delete(id: number): { id: number } {
+		this.get(id);
+		this.#sql.exec("DELETE FROM logpush_jobs WHERE id = ?", id);
+		return { id };
+	}
+
+	/** Issues a new ownership token for a destination; the caller writes it to `filename`. */
+	challenge(destination: Destination, now: Date): Challenge {
+		this.#sql.exec("DELETE FROM ownership_challenges WHERE expires_at <= ?", now.getTime());
+		const token = randomToken();
+		this.#sql.exec(
+			"INSERT INTO ownership_challenges (token, fingerprint, expires_at) VALUES (?, ?, ?)",
+			token,
+			destination.fingerprint,
+			now.getTime() + CHALLENGE_TTL_MS,
+		);
+		const dir = expandPath(destination.path, now);
+		return { token, filename: dir === "" ? "ownership-challenge.txt" : `${dir}/ownership-challenge.txt` };
+	}
+
+	/** Whether `token` is an unexpired challenge issued for this destination. */
+	isValidChallenge(destination: Destination, token: string, now: Date): boolean {
+		return (
+			this.#sql
+				.exec("SELECT 1 FROM ownership_challenges WHERE token = ? AND fingerprint = ? AND expires_at > ?", token, destination.fingerprint, now.getTime())
+				.toArray().length > 0
+		);
+	}
+
+	#checkOwnership(write: JobWrite<Partial<JobSettings>>, now: Date): void {
+		const { destination, ownership_challenge: token } = write;
+		if (destination?.scheme !== "s3") return;
+		if (token === undefined) {
+			invalid(CODES.logpushInvalid, "ownership_challenge is required for s3:// destinations; request one with POST .../logpush/ownership", "/ownership_challenge");
+		}
+		if (!this.isValidChallenge(destination, token, now)) {
+			invalid(CODES.logpushInvalid, "ownership_challenge is not valid for this destination (wrong, expired, or issued for another destination)", "/ownership_challenge");
+		}
+	}
+}
+
+function toJob(row: { id: number; job: string }): LogpushJob {
+	return { id: row.id, ...(JSON.parse(row.job) as Omit<LogpushJob, "id">) };
+}
+
+/** 32 random bytes, base64url: within the token pattern `^[a-zA-Z0-9/\+\.\-_]*$` (reference §4.2). */
+function randomToken(): string {
+	const bytes = crypto.getRandomValues(new Uint8Array(32));
+	return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}

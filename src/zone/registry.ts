@@ -1,0 +1,188 @@
+import { DurableObject } from "cloudflare:workers";
+import type { Zone as ZoneObject } from "cloudflare/resources/zones/zones";
+import { CODES, invalid, notFound, type Result, transact } from "./failure";
+import { randomHexId } from "./ids";
+import { migrate, REGISTRY_MIGRATIONS } from "./schema";
+
+/**
+ * The list of zones behind `POST /zones` and `GET /zones`: one instance, addressed with
+ * `env.ZONE_REGISTRY.idFromName("registry")`.
+ *
+ * A class of its own rather than a special `Zone` instance, so each class has one
+ * schema and one RPC surface. The registry holds the zone objects; each zone's
+ * configuration lives in its own `Zone` object. The default zone of the `DEFAULT_ZONE_*`
+ * vars is seeded once (recorded in `seeded_defaults`), so deleting it sticks across
+ * restarts. Zones are active at once: nothing local checks name servers.
+ */
+export class ZoneRegistry extends DurableObject<Env> {
+	constructor(ctx: DurableObjectState, env: Env) {
+		super(ctx, env);
+		void ctx.blockConcurrencyWhile(async () => {
+			migrate(ctx.storage, REGISTRY_MIGRATIONS);
+			this.#seedDefault();
+		});
+	}
+
+	/** One page of the zones a caller may see, and how many there are in all. */
+	list(query: ZoneQuery): Result<{ zones: ZoneObject[]; total: number }> {
+		return this.#run(() => {
+			const where: string[] = [];
+			const args: (string | number)[] = [];
+			if (query.visible !== "*") {
+				where.push(`id IN (${query.visible.map(() => "?").join(",") || "NULL"})`);
+				args.push(...query.visible);
+			}
+			if (query.name !== undefined) {
+				const [clause, values] = nameFilter(query.name);
+				where.push(clause);
+				args.push(...values);
+			}
+			for (const [field, value] of [["status", query.status], ["account.id", query.accountId], ["account.name", query.accountName]] as const) {
+				if (value === undefined) continue;
+				where.push(`json_extract(zone, '$.${field}') = ?`);
+				args.push(value);
+			}
+			const filter = where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
+			const total = this.ctx.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM zones ${filter}`, ...args).one().n;
+			const order = `json_extract(zone, '$.${query.order}') ${query.direction === "desc" ? "DESC" : "ASC"}, id`;
+			const zones = this.ctx.storage.sql
+				.exec<{ zone: string }>(`SELECT zone FROM zones ${filter} ORDER BY ${order} LIMIT ? OFFSET ?`, ...args, query.perPage, (query.page - 1) * query.perPage)
+				.toArray()
+				.map((row) => JSON.parse(row.zone) as ZoneObject);
+			return { zones, total };
+		});
+	}
+
+	/** Creates a zone; 1061 when the name is taken. */
+	create(input: ZoneCreate): Result<ZoneObject> {
+		return this.#run(() => this.#insert(randomHexId(), input, new Date()));
+	}
+
+	/** One zone; 404 (1003) when unknown. */
+	get(id: string): Result<ZoneObject> {
+		return this.#run(() => this.#get(id));
+	}
+
+	/** Changes `paused`, `type` and/or `vanity_name_servers` of a zone. */
+	edit(id: string, patch: ZoneEdit): Result<ZoneObject> {
+		return this.#run(() => {
+			const zone: ZoneObject = { ...this.#get(id), ...patch, modified_on: new Date().toISOString() };
+			this.ctx.storage.sql.exec("UPDATE zones SET zone = ? WHERE id = ?", JSON.stringify(zone), id);
+			return zone;
+		});
+	}
+
+	/** Removes a zone from the registry; the caller then destroys its `Zone` object. */
+	delete(id: string): Result<{ id: string }> {
+		return this.#run(() => {
+			this.#get(id);
+			this.ctx.storage.sql.exec("DELETE FROM zones WHERE id = ?", id);
+			return { id };
+		});
+	}
+
+	#get(id: string): ZoneObject {
+		const row = this.ctx.storage.sql.exec<{ zone: string }>("SELECT zone FROM zones WHERE id = ?", id).toArray()[0];
+		if (row === undefined) notFound(CODES.zoneNotFound, "Invalid zone identifier");
+		return JSON.parse(row.zone) as ZoneObject;
+	}
+
+	#insert(id: string, input: ZoneCreate, now: Date): ZoneObject {
+		if (this.ctx.storage.sql.exec("SELECT 1 FROM zones WHERE name = ?", input.name).toArray().length > 0) {
+			invalid(CODES.zoneExists, `${input.name} already exists`, "/name");
+		}
+		const zone = newZone(id, input, now);
+		this.ctx.storage.sql.exec("INSERT INTO zones (id, name, zone) VALUES (?, ?, ?)", id, input.name, JSON.stringify(zone));
+		return zone;
+	}
+
+	/** Creates the `DEFAULT_ZONE_*` zone unless it was seeded before or its name is taken. */
+	#seedDefault(): void {
+		const id = this.env.DEFAULT_ZONE_ID;
+		if (!/^[0-9a-f]{32}$/.test(id) || !/^[0-9a-f]{32}$/.test(this.env.DEFAULT_ACCOUNT_ID)) {
+			// A zone with such an id could never be addressed (7003); say so instead of seeding it.
+			console.error("edgezone: DEFAULT_ZONE_ID and DEFAULT_ACCOUNT_ID must be 32 lower-case hex; no default zone seeded");
+			return;
+		}
+		const seeded = this.ctx.storage.sql.exec("INSERT OR IGNORE INTO seeded_defaults (zone_id) VALUES (?)", id).rowsWritten > 0;
+		const nameTaken = this.ctx.storage.sql.exec("SELECT 1 FROM zones WHERE id = ? OR name = ?", id, this.env.DEFAULT_ZONE_NAME).toArray().length > 0;
+		if (seeded && !nameTaken) {
+			this.#insert(id, { name: this.env.DEFAULT_ZONE_NAME, accountId: this.env.DEFAULT_ACCOUNT_ID, type: "full" }, new Date());
+		}
+	}
+
+	#run<T>(op: () => T): Result<T> {
+		return transact(this.ctx.storage, op);
+	}
+}
+
+/** Zone types (SDK `Type`). */
+export type ZoneType = "full" | "partial" | "secondary" | "internal";
+
+/** A validated `POST /zones` body. */
+export interface ZoneCreate {
+	name: string;
+	accountId: string;
+	type: ZoneType;
+}
+
+/** A validated `PATCH /zones/{id}` body. */
+export interface ZoneEdit {
+	paused?: boolean;
+	type?: ZoneType;
+	vanity_name_servers?: string[];
+}
+
+/** A validated `GET /zones` query plus the zone ids the caller may see (`"*"` for all). */
+export interface ZoneQuery {
+	visible: string[] | "*";
+	name?: string;
+	status?: string;
+	accountId?: string;
+	accountName?: string;
+	order: "name" | "status" | "account.id" | "account.name";
+	direction: "asc" | "desc";
+	page: number;
+	perPage: number;
+}
+
+/** The SQL filter of `name`: exact, or `contains:`, `starts_with:`, `ends_with:` as the real list accepts. */
+function nameFilter(name: string): [string, string[]] {
+	const [, op, value = ""] = /^(contains|starts_with|ends_with):(.*)$/.exec(name) ?? [];
+	switch (op) {
+		case "contains":
+			return ["instr(name, ?) > 0", [value]];
+		case "starts_with":
+			return ["instr(name, ?) = 1", [value]];
+		case "ends_with":
+			return ["substr(name, length(name) - length(?) + 1) = ?", [value, value]];
+		default:
+			return ["name = ?", [name]];
+	}
+}
+
+/** A new zone object with every field of the SDK's `Zone`. */
+function newZone(id: string, input: ZoneCreate, now: Date): ZoneObject {
+	const at = now.toISOString();
+	return {
+		id,
+		name: input.name,
+		account: { id: input.accountId, name: "edgezone" },
+		activated_on: at,
+		created_on: at,
+		modified_on: at,
+		development_mode: 0,
+		meta: { cdn_only: false, custom_certificate_quota: 0, dns_only: false, foundation_dns: false, page_rule_quota: 3, phishing_detected: false, step: 2 },
+		name_servers: ["ns1.edgezone.localhost", "ns2.edgezone.localhost"],
+		original_dnshost: null,
+		original_name_servers: null,
+		original_registrar: null,
+		owner: { type: "user" },
+		plan: { id: "enterprise", name: "Enterprise Website", currency: "USD", frequency: "", is_subscribed: true, can_subscribe: false, price: 0 },
+		paused: false,
+		status: "active",
+		type: input.type,
+		vanity_name_servers: [],
+		permissions: ["#zone:read", "#zone:edit"],
+	} satisfies ZoneObject;
+}

@@ -1,0 +1,106 @@
+/**
+ * Rules of the phase `http_log_custom_fields`: which headers and cookies log-push
+ * entries carry (spec area A; cloudflare-api-v4.md §3.7; Cloudflare docs
+ * `logs/logpush/logpush-job/custom-fields`).
+ *
+ * Emulates: action `log_custom_field` only; expression exactly `true`; the five field
+ * lists (`request_fields`, `transformed_request_fields`, `response_fields`,
+ * `raw_response_fields`, `cookie_fields`), at least one present; header names lower
+ * case; cookie names kept as sent; the request header `Range` refused; at most 40
+ * names per zone, over all rules and lists (spec "Limits"); a header not both raw and
+ * transformed.
+ * Gaps: the real API's error codes and messages for these violations are not public,
+ * so the messages here are edgezone's own; the 100-per-list limit of the newer docs is
+ * subsumed by the spec's 40 in all.
+ */
+import { z } from "zod";
+
+/** Custom log fields per zone, across all lists together (spec, "Limits"). */
+export const MAX_CUSTOM_FIELDS = 40;
+
+// RFC 9110 §5.6.2 token: the characters a header name (and, RFC 6265 §4.1.1, a cookie name) may hold.
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+const headerName = z
+	.string()
+	.regex(TOKEN, "must be an HTTP header name (RFC 9110 token)")
+	.refine((name) => name === name.toLowerCase(), "header names must be lower case");
+const cookieName = z.string().regex(TOKEN, "must be a cookie name (RFC 6265 token)");
+
+const requestField = z.strictObject({ name: headerName });
+const responseField = z.strictObject({ name: headerName, preserve_duplicates: z.boolean().optional() });
+const cookieField = z.strictObject({ name: cookieName });
+
+const LISTS = ["request_fields", "transformed_request_fields", "response_fields", "raw_response_fields", "cookie_fields"] as const;
+
+/** `action_parameters` of a `log_custom_field` rule, with every rule above as a zod issue at its field. */
+export const LOG_CUSTOM_FIELD_PARAMETERS = z
+	.strictObject({
+		request_fields: z.array(requestField).min(1).optional(),
+		transformed_request_fields: z.array(requestField).min(1).optional(),
+		response_fields: z.array(responseField).min(1).optional(),
+		raw_response_fields: z.array(responseField).min(1).optional(),
+		cookie_fields: z.array(cookieField).min(1).optional(),
+	})
+	.superRefine((params, ctx) => {
+		if (LISTS.every((list) => params[list] === undefined)) {
+			ctx.addIssue({ code: "custom", message: `at least one of ${LISTS.join(", ")} is required` });
+		}
+		for (const list of LISTS) {
+			const seen = new Set<string>();
+			(params[list] ?? []).forEach(({ name }, i) => {
+				if (seen.has(name)) ctx.addIssue({ code: "custom", path: [list, i, "name"], message: `duplicate field name "${name}"` });
+				seen.add(name);
+			});
+		}
+		for (const list of ["request_fields", "transformed_request_fields"] as const) {
+			(params[list] ?? []).forEach(({ name }, i) => {
+				if (name === "range") ctx.addIssue({ code: "custom", path: [list, i, "name"], message: "the request header range is not supported as a custom field" });
+			});
+		}
+		// Docs: "You cannot log both raw and transformed values for the same header."
+		const pairs = [["request_fields", "transformed_request_fields"], ["raw_response_fields", "response_fields"]] as const;
+		for (const [raw, transformed] of pairs) {
+			const rawNames = new Set((params[raw] ?? []).map((f) => f.name));
+			(params[transformed] ?? []).forEach(({ name }, i) => {
+				if (rawNames.has(name)) ctx.addIssue({ code: "custom", path: [transformed, i, "name"], message: `header "${name}" cannot be logged both raw (${raw}) and transformed (${transformed})` });
+			});
+		}
+	});
+
+/** A field-limit violation: the rule (by position) and the path of the first name over the limit. */
+export interface LimitIssue {
+	rule: number;
+	path: string;
+	message: string;
+}
+
+/**
+ * The spec's limit of 40 custom fields per zone, counted over all rules of the zone's
+ * ruleset and all five lists; names the first field over the limit.
+ */
+export function checkFieldLimit(rules: readonly { action_parameters: z.output<typeof LOG_CUSTOM_FIELD_PARAMETERS> }[]): LimitIssue[] {
+	let total = 0;
+	for (const [index, rule] of rules.entries()) {
+		for (const list of LISTS) {
+			for (const i of (rule.action_parameters[list] ?? []).keys()) {
+				total += 1;
+				if (total > MAX_CUSTOM_FIELDS) {
+					return [{ rule: index, path: `/action_parameters/${list}/${i}`, message: `at most ${MAX_CUSTOM_FIELDS} custom log fields are allowed per zone` }];
+				}
+			}
+		}
+	}
+	return [];
+}
+
+/** A `log_custom_field` rule as sent by a client (read-only fields excluded). */
+export const LOG_CUSTOM_FIELD_RULE = z.strictObject({
+	id: z.string().regex(/^[0-9a-f]{32}$/, "must be a rule id (32 lower-case hex)").optional(),
+	ref: z.string().min(1).max(64).optional(),
+	action: z.literal("log_custom_field", { error: "log_custom_field is the only action allowed in phase http_log_custom_fields" }),
+	expression: z.literal("true", { error: 'the expression of a log_custom_field rule must be "true"' }),
+	description: z.string().max(500).default(""),
+	enabled: z.boolean().default(true),
+	action_parameters: LOG_CUSTOM_FIELD_PARAMETERS,
+});

@@ -1,0 +1,95 @@
+/**
+ * SQLite schemas of the Durable Objects and the migration runner.
+ *
+ * Migrations are append-only: each has a stable id, runs once, and is recorded in
+ * `_migrations` in the same transaction as its DDL, so a crash never leaves a half
+ * migration behind (STYLE.md habit 8; Rules of Durable Objects: no `PRAGMA user_version`).
+ * Later issues (filters, firewall rules, custom hostnames, certificate packs) append
+ * their tables to `ZONE_MIGRATIONS`.
+ */
+
+/** One schema step: a stable id and the SQL it runs. */
+export interface Migration {
+	id: number;
+	name: string;
+	sql: string;
+}
+
+/** Tables of one zone (the `Zone` Durable Object). */
+export const ZONE_MIGRATIONS: readonly Migration[] = [
+	{
+		id: 1,
+		name: "rulesets",
+		sql: `
+			CREATE TABLE rulesets (
+				id TEXT PRIMARY KEY,
+				kind TEXT NOT NULL,
+				phase TEXT NOT NULL,
+				version INTEGER NOT NULL
+			);
+			-- "Only one zone-level ruleset per phase" (spec A; reference §3.4), enforced by the database too.
+			CREATE UNIQUE INDEX rulesets_one_zone_kind_per_phase ON rulesets (phase) WHERE kind = 'zone';
+			-- Every version stays readable: one JSON snapshot of the whole ruleset per version.
+			CREATE TABLE ruleset_versions (
+				ruleset_id TEXT NOT NULL REFERENCES rulesets (id) ON DELETE CASCADE,
+				version INTEGER NOT NULL,
+				snapshot TEXT NOT NULL,
+				PRIMARY KEY (ruleset_id, version)
+			);
+		`,
+	},
+	{
+		id: 2,
+		name: "logpush",
+		sql: `
+			CREATE TABLE logpush_jobs (
+				id INTEGER PRIMARY KEY AUTOINCREMENT,
+				job TEXT NOT NULL
+			);
+			-- Ownership tokens written into destination buckets; valid for 7 days (reference §4.4).
+			CREATE TABLE ownership_challenges (
+				token TEXT PRIMARY KEY,
+				fingerprint TEXT NOT NULL,
+				expires_at INTEGER NOT NULL
+			);
+		`,
+	},
+];
+
+/** Tables of the zone registry (the `ZoneRegistry` Durable Object). */
+export const REGISTRY_MIGRATIONS: readonly Migration[] = [
+	{
+		id: 1,
+		name: "zones",
+		sql: `
+			CREATE TABLE zones (
+				id TEXT PRIMARY KEY,
+				name TEXT NOT NULL UNIQUE,
+				zone TEXT NOT NULL
+			);
+			-- Default zones seeded once: a deleted default zone stays deleted after a restart.
+			CREATE TABLE seeded_defaults (zone_id TEXT PRIMARY KEY);
+		`,
+	},
+];
+
+/**
+ * Runs the migrations not yet recorded, each in its own transaction. Call it from the
+ * constructor inside `blockConcurrencyWhile`, so no request sees an old schema.
+ */
+export function migrate(storage: DurableObjectStorage, migrations: readonly Migration[]): void {
+	storage.sql.exec("CREATE TABLE IF NOT EXISTS _migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+	const applied = new Set(storage.sql.exec<{ id: number }>("SELECT id FROM _migrations").toArray().map((r) => r.id));
+	for (const migration of migrations) {
+		if (applied.has(migration.id)) continue;
+		storage.transactionSync(() => {
+			storage.sql.exec(migration.sql);
+			storage.sql.exec(
+				"INSERT INTO _migrations (id, name, applied_at) VALUES (?, ?, ?)",
+				migration.id,
+				migration.name,
+				new Date().toISOString(),
+			);
+		});
+	}
+}

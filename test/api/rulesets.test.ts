@@ -1,0 +1,273 @@
+/** Zone rulesets: create, list, get, replace, delete, entrypoints and versions. */
+import { describe, expect, it } from "vitest";
+import { call, freshZone } from "./http";
+
+interface RuleResult {
+	id: string;
+	ref: string;
+	version: string;
+	enabled: boolean;
+	description: string;
+	last_updated: string;
+	action_parameters: unknown;
+}
+interface RulesetResult {
+	id: string;
+	name: string;
+	kind: string;
+	phase: string;
+	version: string;
+	description: string;
+	last_updated: string;
+	rules?: RuleResult[];
+}
+
+const PHASE = "http_log_custom_fields";
+const rule = (fields: string[], extra: Record<string, unknown> = {}) => ({
+	action: "log_custom_field",
+	expression: "true",
+	action_parameters: { request_fields: fields.map((name) => ({ name })) },
+	...extra,
+});
+
+async function setup() {
+	const zone = await freshZone();
+	const base = `/zones/${zone}/rulesets`;
+	const created = await call("POST", base, { name: "Zone-level phase entry point", kind: "zone", phase: PHASE, description: "custom fields" });
+	return { zone, base, ruleset: created.body.result as RulesetResult };
+}
+
+const result = (res: { body: { result?: unknown } }) => res.body.result as RulesetResult;
+
+describe("POST /rulesets", () => {
+	it("creates a ruleset at version 1 with a 32-hex id and fractional-second last_updated", async () => {
+		const { ruleset } = await setup();
+		expect(ruleset).toMatchObject({ name: "Zone-level phase entry point", kind: "zone", phase: PHASE, description: "custom fields", version: "1", rules: [] });
+		expect(ruleset.id).toMatch(/^[0-9a-f]{32}$/);
+		expect(ruleset.last_updated).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+	});
+
+	it("refuses a second zone ruleset in the same phase with 20217 at /kind", async () => {
+		const { base } = await setup();
+		const res = await call("POST", base, { name: "again", kind: "zone", phase: PHASE });
+		expect(res.status).toBe(400);
+		expect(res.body).toStrictEqual({
+			result: null,
+			success: false,
+			errors: [{ code: 20217, message: `'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase ${PHASE}`, source: { pointer: "/kind" } }],
+			messages: [],
+		});
+	});
+
+	it("allows several custom rulesets in one phase", async () => {
+		const zone = await freshZone();
+		for (const name of ["one", "two"]) {
+			expect((await call("POST", `/zones/${zone}/rulesets`, { name, kind: "custom", phase: "http_request_firewall_custom" })).status).toBe(200);
+		}
+	});
+
+	it("creates a ruleset with rules in one call", async () => {
+		const zone = await freshZone();
+		const res = await call("POST", `/zones/${zone}/rulesets`, { name: "r", kind: "zone", phase: PHASE, rules: [rule(["x-a"])] });
+		expect(result(res).rules).toMatchObject([{ version: "1", enabled: true, action_parameters: { request_fields: [{ name: "x-a" }] } }]);
+	});
+
+	it.each([
+		{ name: "no name", body: { kind: "zone", phase: PHASE }, pointer: "/name" },
+		{ name: "an empty name", body: { name: "", kind: "zone", phase: PHASE }, pointer: "/name" },
+		{ name: "kind managed", body: { name: "x", kind: "managed", phase: PHASE }, pointer: "/kind" },
+		{ name: "kind root", body: { name: "x", kind: "root", phase: PHASE }, pointer: "/kind" },
+		{ name: "an unknown phase", body: { name: "x", kind: "zone", phase: "http_nothing" }, pointer: "/phase" },
+		{ name: "an unknown field", body: { name: "x", kind: "zone", phase: PHASE, colour: "red" }, pointer: "/colour" },
+		{ name: "rules that are no array", body: { name: "x", kind: "zone", phase: PHASE, rules: {} }, pointer: "/rules" },
+		{ name: "a rule in a phase edgezone has no rules for", body: { name: "x", kind: "zone", phase: "http_request_transform", rules: [rule(["a"])] }, pointer: "/rules/0/action" },
+	])("answers 400 at the field for $name", async ({ body, pointer }) => {
+		const zone = await freshZone();
+		const res = await call("POST", `/zones/${zone}/rulesets`, body);
+		expect(res.status).toBe(400);
+		expect(res.body.errors?.map((e) => e.source?.pointer)).toContain(pointer);
+		expect((await call("GET", `/zones/${zone}/rulesets`)).body.result).toEqual([]);
+	});
+
+	it("names unknown fields the way the real API does", async () => {
+		const zone = await freshZone();
+		const res = await call("POST", `/zones/${zone}/rulesets`, { name: "x", kind: "zone", phase: PHASE, bic: true });
+		expect(res.body.errors).toEqual([{ code: 20200, message: 'invalid JSON: unknown field "bic"', source: { pointer: "/bic" } }]);
+	});
+});
+
+describe("GET /rulesets", () => {
+	it("lists rulesets without rules, with a cursor result_info", async () => {
+		const { base, ruleset } = await setup();
+		const res = await call("GET", base);
+		expect(res.body.result).toEqual([{ id: ruleset.id, name: ruleset.name, description: ruleset.description, kind: "zone", phase: PHASE, version: "1", last_updated: ruleset.last_updated }]);
+		expect(res.body.result_info).toEqual({ count: 1, per_page: 50 });
+	});
+
+	it("pages with per_page and cursor until the cursor is gone", async () => {
+		const zone = await freshZone();
+		for (const name of ["a", "b", "c"]) await call("POST", `/zones/${zone}/rulesets`, { name, kind: "custom", phase: "http_request_firewall_custom" });
+		const first = await call("GET", `/zones/${zone}/rulesets?per_page=2`);
+		expect(first.body.result_info).toMatchObject({ count: 2, per_page: 2, cursor: expect.any(String) });
+		const cursor = String(first.body.result_info?.cursor);
+		const second = await call("GET", `/zones/${zone}/rulesets?per_page=2&cursor=${encodeURIComponent(cursor)}`);
+		expect(second.body.result_info).toEqual({ count: 1, per_page: 2 });
+		const all = [...(first.body.result as RulesetResult[]), ...(second.body.result as RulesetResult[])].map((r) => r.name);
+		expect(all.sort()).toEqual(["a", "b", "c"]);
+	});
+
+	it.each([
+		{ query: "cursor=not-a-cursor", pointer: "/cursor" },
+		{ query: "per_page=0", pointer: "/per_page" },
+		{ query: "per_page=101", pointer: "/per_page" },
+	])("answers 400 for $query", async ({ query, pointer }) => {
+		const { base } = await setup();
+		const res = await call("GET", `${base}?${query}`);
+		expect(res.status).toBe(400);
+		expect(res.body.errors?.[0]?.source?.pointer).toBe(pointer);
+	});
+});
+
+describe("GET, PUT and DELETE /rulesets/{id}", () => {
+	it("answers 404 for an unknown ruleset", async () => {
+		const { base } = await setup();
+		for (const method of ["GET", "PUT", "DELETE"]) {
+			const res = await call(method, `${base}/${"0".repeat(32)}`, method === "PUT" ? { rules: [] } : undefined);
+			expect(res.status).toBe(404);
+			expect(res.body.errors?.[0]?.code).toBe(10005);
+		}
+	});
+
+	it("replaces all rules, increments the version, and gives rules id, ref, enabled, version", async () => {
+		const { base, ruleset } = await setup();
+		const first = result(await call("PUT", `${base}/${ruleset.id}`, { rules: [rule(["a"]), rule(["b"], { ref: "mine", enabled: false })] }));
+		expect(first.version).toBe("2");
+		const [a, b] = first.rules ?? [];
+		expect(a).toMatchObject({ version: "1", enabled: true, description: "" });
+		expect(a?.ref).toBe(a?.id);
+		expect(b).toMatchObject({ ref: "mine", enabled: false });
+
+		const second = result(await call("PUT", `${base}/${ruleset.id}`, { rules: [rule(["c"])] }));
+		expect(second.version).toBe("3");
+		expect(second.rules?.map((r) => r.action_parameters)).toEqual([{ request_fields: [{ name: "c" }] }]);
+		expect(result(await call("GET", `${base}/${ruleset.id}`))).toEqual(second);
+	});
+
+	it("keeps a rule's id and version when it is sent back unchanged, and bumps the version when it changes", async () => {
+		const { base, ruleset } = await setup();
+		const [a] = result(await call("PUT", `${base}/${ruleset.id}`, { rules: [rule(["a"])] })).rules ?? [];
+		const same = result(await call("PUT", `${base}/${ruleset.id}`, { rules: [rule(["a"], { id: a?.id })] }));
+		expect(same.rules?.[0]).toEqual(a);
+		const changed = result(await call("PUT", `${base}/${ruleset.id}`, { rules: [rule(["z"], { id: a?.id })] }));
+		expect(changed.rules?.[0]).toMatchObject({ id: a?.id, version: "2" });
+		const byRef = result(await call("PUT", `${base}/${ruleset.id}`, { rules: [rule(["y"], { ref: a?.ref })] }));
+		expect(byRef.rules?.[0]).toMatchObject({ id: a?.id, version: "3" });
+	});
+
+	it.each([
+		{ name: "no rules", body: {}, pointer: "/rules" },
+		{ name: "a changed name", body: { rules: [], name: "renamed" }, pointer: "/name" },
+		{ name: "a changed phase", body: { rules: [], phase: "http_ratelimit" }, pointer: "/phase" },
+		{ name: "a changed kind", body: { rules: [], kind: "custom" }, pointer: "/kind" },
+		{ name: "a rule id not in the ruleset", body: { rules: [rule(["a"], { id: "f".repeat(32) })] }, pointer: "/rules/0/id" },
+		{ name: "two rules with one ref", body: { rules: [rule(["a"], { ref: "r" }), rule(["b"], { ref: "r" })] }, pointer: "/rules/1/ref" },
+		{ name: "a read-only field in a rule", body: { rules: [rule(["a"], { last_updated: "now" })] }, pointer: "/rules/0/last_updated" },
+	])("refuses $name with a 400 and leaves the ruleset unchanged", async ({ body, pointer }) => {
+		const { base, ruleset } = await setup();
+		const res = await call("PUT", `${base}/${ruleset.id}`, body);
+		expect(res.status).toBe(400);
+		expect(res.body.errors?.map((e) => e.source?.pointer)).toContain(pointer);
+		expect(result(await call("GET", `${base}/${ruleset.id}`))).toEqual(ruleset);
+	});
+
+	it("changes the description with a PUT", async () => {
+		const { base, ruleset } = await setup();
+		expect(result(await call("PUT", `${base}/${ruleset.id}`, { rules: [], description: "new" })).description).toBe("new");
+	});
+
+	it("deletes with 204 and no body, with all versions", async () => {
+		const { base, ruleset } = await setup();
+		await call("PUT", `${base}/${ruleset.id}`, { rules: [rule(["a"])] });
+		const res = await call("DELETE", `${base}/${ruleset.id}`);
+		expect(res.status).toBe(204);
+		expect(res.body).toEqual({});
+		expect((await call("GET", `${base}/${ruleset.id}`)).status).toBe(404);
+		expect((await call("GET", `${base}/${ruleset.id}/versions/1`)).status).toBe(404);
+		expect((await call("POST", base, { name: "again", kind: "zone", phase: PHASE })).status).toBe(200);
+	});
+});
+
+describe("versions", () => {
+	it("keeps every version readable, lists them without rules", async () => {
+		const { base, ruleset } = await setup();
+		await call("PUT", `${base}/${ruleset.id}`, { rules: [rule(["a"])] });
+		await call("PUT", `${base}/${ruleset.id}`, { rules: [rule(["b"])] });
+		const list = (await call("GET", `${base}/${ruleset.id}/versions`)).body.result as RulesetResult[];
+		expect(list.map((v) => v.version)).toEqual(["1", "2", "3"]);
+		expect(list.every((v) => v.rules === undefined)).toBe(true);
+		expect(result(await call("GET", `${base}/${ruleset.id}/versions/1`)).rules).toEqual([]);
+		expect(result(await call("GET", `${base}/${ruleset.id}/versions/2`)).rules?.[0]?.action_parameters).toEqual({ request_fields: [{ name: "a" }] });
+		expect(result(await call("GET", `${base}/${ruleset.id}/versions/3`)).version).toBe("3");
+	});
+
+	it("answers 404 for a version that never existed and 7003 for a malformed one", async () => {
+		const { base, ruleset } = await setup();
+		expect((await call("GET", `${base}/${ruleset.id}/versions/9`)).status).toBe(404);
+		expect((await call("GET", `${base}/${ruleset.id}/versions/one`)).body.errors?.[0]?.code).toBe(7003);
+		expect((await call("GET", `${base}/${"0".repeat(32)}/versions`)).status).toBe(404);
+	});
+});
+
+describe("phase entrypoints", () => {
+	it("answers 404 10003 when a phase has no entrypoint", async () => {
+		const zone = await freshZone();
+		const res = await call("GET", `/zones/${zone}/rulesets/phases/${PHASE}/entrypoint`);
+		expect(res.status).toBe(404);
+		expect(res.body.errors).toEqual([{ code: 10003, message: `could not find entrypoint ruleset in the ${PHASE} phase` }]);
+	});
+
+	it("creates the entrypoint on PUT, then updates it", async () => {
+		const zone = await freshZone();
+		const path = `/zones/${zone}/rulesets/phases/${PHASE}/entrypoint`;
+		const created = result(await call("PUT", path, { rules: [rule(["a"])] }));
+		expect(created).toMatchObject({ kind: "zone", phase: PHASE, name: "default", version: "1" });
+		const updated = result(await call("PUT", path, { rules: [rule(["b"])], description: "d" }));
+		expect(updated).toMatchObject({ id: created.id, version: "2", description: "d" });
+		expect(result(await call("GET", path))).toEqual(updated);
+		expect(result(await call("GET", `/zones/${zone}/rulesets/${created.id}`))).toEqual(updated);
+	});
+
+	it("is the zone ruleset created with POST", async () => {
+		const { zone, ruleset } = await setup();
+		expect(result(await call("GET", `/zones/${zone}/rulesets/phases/${PHASE}/entrypoint`)).id).toBe(ruleset.id);
+	});
+
+	it('refuses kind in the body as "unknown field", as the real API does', async () => {
+		const zone = await freshZone();
+		const res = await call("PUT", `/zones/${zone}/rulesets/phases/${PHASE}/entrypoint`, { rules: [], kind: "zone" });
+		expect(res.status).toBe(400);
+		expect(res.body.errors?.[0]?.message).toBe('invalid JSON: unknown field "kind"');
+	});
+});
+
+describe("dry_run", () => {
+	it.each([
+		{ method: "POST", path: "", body: { name: "d", kind: "custom", phase: "http_request_firewall_custom" } },
+		{ method: "PUT", path: "/{id}", body: { rules: [] } },
+		{ method: "DELETE", path: "/{id}", body: undefined },
+		{ method: "POST", path: "/{id}/rules", body: rule(["a"]) },
+	])("refuses ?dry_run=true on $method $path rather than writing", async ({ method, path, body }) => {
+		const { base, ruleset } = await setup();
+		const res = await call(method, `${base}${path.replace("{id}", ruleset.id)}?dry_run=true`, body);
+		expect(res.status).toBe(400);
+		expect(res.body.errors).toEqual([{ code: 20200, message: "dry_run is not supported by edgezone", source: { pointer: "/dry_run" } }]);
+		expect((await call("GET", `${base}/${ruleset.id}`)).body.result).toEqual(ruleset);
+		expect(((await call("GET", base)).body.result as unknown[]).length).toBe(1);
+	});
+
+	it("answers 400 for a dry_run that is neither true nor false, and writes with dry_run=false", async () => {
+		const { base, ruleset } = await setup();
+		expect((await call("PUT", `${base}/${ruleset.id}?dry_run=maybe`, { rules: [] })).body.errors?.[0]?.message).toBe("dry_run must be true or false");
+		expect(result(await call("PUT", `${base}/${ruleset.id}?dry_run=false`, { rules: [] })).version).toBe("2");
+	});
+});

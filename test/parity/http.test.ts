@@ -1,0 +1,98 @@
+/**
+ * What RemoteBucket does that the binding has no counterpart for: tokens, streams of unknown
+ * length, and the gateway's refusals. The binding half of the parity suite cannot run these.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { RemoteBucket, RemoteBucketError } from "../../src/client";
+import { streamOf } from "../gateway/helpers";
+import { bytesOf, expectR2Error, hexDigest, remoteBucket, scope, store } from "./buckets";
+
+describe("RemoteBucket over HTTP only", () => {
+	const bucket = remoteBucket();
+
+	it("reads with a read-only token and is refused writes with 10003, storing nothing", async () => {
+		const key = `${scope("read-only")}k`;
+		await store(bucket, key, "v");
+		const readOnly = remoteBucket("test-ro");
+		expect(await (await readOnly.get(key))?.text()).toBe("v");
+		expect((await readOnly.list({ prefix: key })).objects).toHaveLength(1);
+		await expectR2Error(readOnly.put(`${key}-2`, "w"), "put", 10003);
+		await expectR2Error(readOnly.delete(key), "delete", 10003);
+		await expectR2Error(readOnly.createMultipartUpload(key), "createMultipartUpload", 10003);
+		expect(await env.BUCKET.head(`${key}-2`)).toBeNull();
+		expect(await env.BUCKET.head(key)).not.toBeNull();
+	});
+
+	it("without a token or with a wrong one, every call is refused with 10002", async () => {
+		for (const client of [remoteBucket(null), remoteBucket("wrong")]) {
+			await expectR2Error(client.head("k"), "head", 10002, 401);
+			await expectR2Error(client.get("k"), "get", 10002);
+			await expectR2Error(client.list(), "list", 10002);
+			await expectR2Error(client.put("k", "v"), "put", 10002);
+		}
+	});
+
+	it("throws RemoteBucketError with the action, the R2 code and the HTTP status", async () => {
+		const error = await bucket.list({ limit: 0 }).catch((reason: unknown) => reason);
+		expect(error).toBeInstanceOf(RemoteBucketError);
+		expect(error).toMatchObject({ action: "list", code: 10022, status: 400 });
+	});
+
+	it("stores a stream of unknown length, which the binding refuses", async () => {
+		const key = `${scope("chunked")}small`;
+		const bytes = bytesOf(300 * 1024);
+		await expect(env.BUCKET.put(key, streamOf(bytes))).rejects.toThrow(TypeError);
+		const object = await store(bucket, key, streamOf(bytes), { customMetadata: { how: "chunked" } });
+		expect(object.size).toBe(bytes.byteLength);
+		// A body that ends within the first 8 MiB is stored with one put(): an md5 etag.
+		expect(object.etag).toBe(await hexDigest("MD5", bytes));
+		expect((await bucket.head(key))?.customMetadata).toEqual({ how: "chunked" });
+	});
+
+	it("stores a stream of unknown length over 8 MiB as a multipart object (docs/gateway.md, Writing)", async () => {
+		const key = `${scope("chunked")}large`;
+		const bytes = bytesOf(9 * 1024 * 1024, 7);
+		const object = await store(bucket, key, streamOf(bytes));
+		expect(object.size).toBe(bytes.byteLength);
+		expect(object.etag).toMatch(/^[0-9a-f]{32}-2$/);
+		const read = new Uint8Array((await (await bucket.get(key))?.arrayBuffer()) ?? new ArrayBuffer(0));
+		expect(await hexDigest("SHA-256", read)).toBe(await hexDigest("SHA-256", bytes));
+	});
+
+	it("refuses a conditional put of a stream of unknown length with 10033", async () => {
+		const key = `${scope("chunked")}conditional`;
+		await expectR2Error(bucket.put(key, streamOf(bytesOf(10)), { onlyIf: { etagDoesNotMatch: "*" } }), "put", 10033);
+		expect(await env.BUCKET.head(key)).toBeNull();
+	});
+
+	it("refuses a storage class R2 does not have", async () => {
+		await expectR2Error(bucket.put(`${scope("class")}x`, "x", { storageClass: "Glacier" }), "put", 400);
+	});
+
+	it("refuses SSE-C keys, which the gateway cannot carry", async () => {
+		const ssecKey = "00".repeat(32);
+		await expect(bucket.get("k", { ssecKey })).rejects.toThrow(TypeError);
+		await expect(bucket.put("k", "v", { ssecKey })).rejects.toThrow(TypeError);
+	});
+
+	it("encodes every key as one path segment, slashes included", async () => {
+		const requested: string[] = [];
+		const spy = new RemoteBucket({
+			url: "http://gateway.test/",
+			token: "test-rw",
+			fetch: async (input, init) => {
+				requested.push(`${init?.method} ${input}`);
+				return init?.method === "HEAD"
+					? new Response(null, { status: 404 })
+					: Response.json({ objects: [], truncated: false, delimitedPrefixes: [] });
+			},
+		});
+		await spy.head("a b/ü/%/?#&+");
+		await spy.list({ prefix: "p/", include: ["customMetadata"] });
+		expect(requested).toEqual([
+			"HEAD http://gateway.test/a%20b%2F%C3%BC%2F%25%2F%3F%23%26%2B",
+			"GET http://gateway.test/?list=&prefix=p%2F&include=customMetadata",
+		]);
+	});
+});
