@@ -1,6 +1,6 @@
-// Gateway benchmark: in ONE `wrangler dev` process and bucket (scripts/bench/wrangler.toml, whose
-// Worker is edgezone plus the floor routes of scripts/bench/floor.ts), interleaving the contenders
-// round by round, it measures
+// Gateway benchmark: in ONE `wrangler dev` process and bucket (a config derived from wrangler.toml
+// by scripts/bench/config.mjs, whose Worker is edgezone plus the floor routes of
+// scripts/bench/floor.ts), interleaving the contenders round by round, it measures
 //   (a) requests/s for GET of a 1 KiB object,
 //   (b) MB/s (10^6 bytes/s) for GET of a 64 MiB object of random bytes,
 // through the gateway (`GET /{key}` with the dev token), Miniflare's public bucket endpoint
@@ -14,10 +14,11 @@
 //                     --upload-mib 1024 --upload-concurrency 4 --variants --no-upload --no-write
 //                     --log-level warn (passed to wrangler dev; default: as a user runs it)]
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, release } from "node:os";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, release, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { writeBenchConfig } from "./bench/config.mjs";
 import { MiB, ROOT } from "./lib/fixtures.mjs";
 import { drainBody, hashBody, rawRequest, wireSummary } from "./lib/http.mjs";
 import { prngStream } from "./lib/prng.mjs";
@@ -225,17 +226,28 @@ async function uploadMemory(via) {
 		};
 	} finally {
 		await dev.stop();
-		rmSync(dev.persistTo, { recursive: true, force: true });
+		rmSync(dev.dir, { recursive: true, force: true });
 	}
 }
 
-/** `wrangler dev` of the bench config, with the project's dev tokens. */
-function startBenchDev() {
-	return startWranglerDev({
-		config: join(ROOT, "scripts/bench/wrangler.toml"),
-		// wrangler reads .dev.vars next to the config; the gateway's tokens live at the root.
-		args: ["--env-file", join(ROOT, ".dev.vars"), ...(opts["log-level"] ? ["--log-level", opts["log-level"]] : [])],
-	});
+/**
+ * `wrangler dev` of the bench config (derived from wrangler.toml, scripts/bench/config.mjs), with
+ * the project's dev tokens; config and persisted state in one temporary directory.
+ */
+async function startBenchDev() {
+	const dir = mkdtempSync(join(tmpdir(), "edgezone-bench-"));
+	try {
+		const dev = await startWranglerDev({
+			config: writeBenchConfig(dir),
+			persistTo: join(dir, "state"),
+			// wrangler reads .dev.vars next to the config; the gateway's tokens live at the root.
+			args: ["--env-file", join(ROOT, ".dev.vars"), ...(opts["log-level"] ? ["--log-level", opts["log-level"]] : [])],
+		});
+		return { ...dev, dir };
+	} catch (error) {
+		rmSync(dir, { recursive: true, force: true });
+		throw error;
+	}
 }
 
 function versions() {
@@ -382,7 +394,7 @@ async function reads() {
 		return { results, wire };
 	} finally {
 		await dev.stop();
-		rmSync(dev.persistTo, { recursive: true, force: true });
+		rmSync(dev.dir, { recursive: true, force: true });
 	}
 }
 

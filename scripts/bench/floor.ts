@@ -1,5 +1,6 @@
 /**
- * Bench-only Worker (scripts/bench/wrangler.toml): edgezone itself, plus "floor" routes that do
+ * Bench-only Worker (config derived from wrangler.toml by scripts/bench/config.mjs): edgezone
+ * itself, with every class it exports, plus "floor" routes that do
  * the least a Worker can do to serve an object, so the benchmark compares the gateway and the
  * floor in the same workerd process, over the same bucket. Never deployed.
  *
@@ -11,9 +12,11 @@
  *   runtime compresses, and what each costs). `const` answers 1 KiB from memory, no R2 at all.
  * - everything else: edgezone's default handler, untouched.
  */
-import edgezone, { Zone } from "../../src/index";
+import edgezone from "../../src/index";
 
-export { Zone };
+// Every Durable Object class edgezone exports (Zone, ZoneRegistry, …), so the bindings of
+// wrangler.toml resolve here as they do in edgezone itself.
+export * from "../../src/index";
 
 const FLOOR = "/__floor/";
 const VARIANT = "/__variant/";

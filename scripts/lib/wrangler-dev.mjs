@@ -2,7 +2,7 @@
 // makes sure the whole group (npx, wrangler, its two workerd processes) dies with this script:
 // on normal exit, on failure, on an uncaught error and on Ctrl-C.
 import { spawn } from "node:child_process";
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -50,6 +50,7 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 export async function startWranglerDev({ config, persistTo, args = [], timeoutMs = 120_000 } = {}) {
 	const port = await freePort();
 	const dir = persistTo ?? mkdtempSync(join(tmpdir(), "edgezone-dev-"));
+	mkdirSync(dir, { recursive: true });
 	const logPath = join(dir, "wrangler-dev.log");
 	const log = createWriteStream(logPath);
 	const argv = ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", dir];
@@ -77,9 +78,11 @@ export async function startWranglerDev({ config, persistTo, args = [], timeoutMs
 	const url = `http://127.0.0.1:${port}`;
 	const logTail = (lines = 30) => (existsSync(logPath) ? readFileSync(logPath, "utf8").split("\n").slice(-lines).join("\n") : "");
 	const stop = async () => {
-		if (exited) return;
-		killGroup(child, "SIGTERM");
-		await Promise.race([exitedPromise, sleep(5000)]);
+		if (!exited) {
+			killGroup(child, "SIGTERM");
+			await Promise.race([exitedPromise, sleep(5000)]);
+		}
+		// Also when npx is gone: workerd processes of the group may outlive it.
 		killGroup(child, "SIGKILL");
 		await Promise.race([exitedPromise, sleep(2000)]);
 		log.end();
@@ -87,10 +90,12 @@ export async function startWranglerDev({ config, persistTo, args = [], timeoutMs
 
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		if (exited) throw new Error(`wrangler dev exited (${exited.code ?? exited.signal}) before it was ready:\n${logTail()}`);
-		if (Date.now() > deadline) {
+		if (exited || Date.now() > deadline) {
+			const why = exited ? `exited (${exited.code ?? exited.signal}) before it was ready` : `was not ready after ${timeoutMs} ms`;
+			const tail = logTail();
 			await stop();
-			throw new Error(`wrangler dev was not ready after ${timeoutMs} ms:\n${logTail()}`);
+			if (persistTo === undefined) rmSync(dir, { recursive: true, force: true });
+			throw new Error(`wrangler dev ${why}:\n${tail}`);
 		}
 		try {
 			const response = await fetch(`${url}/`, { method: "HEAD", signal: AbortSignal.timeout(2000) });
