@@ -22,7 +22,7 @@ import { writeBenchConfig } from "./bench/config.mjs";
 import { MiB, ROOT } from "./lib/fixtures.mjs";
 import { drainBody, hashBody, rawRequest, wireSummary } from "./lib/http.mjs";
 import { prngStream } from "./lib/prng.mjs";
-import { cpuSecondsOf, memoryOf, startWranglerDev } from "./lib/wrangler-dev.mjs";
+import { cpuSecondsOf, memoryOf, removeOnExit, startWranglerDev } from "./lib/wrangler-dev.mjs";
 
 const { values: opts } = parseArgs({
 	options: {
@@ -236,6 +236,7 @@ async function uploadMemory(via) {
  */
 async function startBenchDev() {
 	const dir = mkdtempSync(join(tmpdir(), "edgezone-bench-"));
+	removeOnExit(dir);
 	try {
 		const dev = await startWranglerDev({
 			config: writeBenchConfig(dir),

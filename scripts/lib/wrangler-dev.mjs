@@ -1,6 +1,6 @@
 // Starts `wrangler dev` the way a user does (`npx wrangler dev`), in its own process group, and
-// makes sure the whole group (npx, wrangler, its two workerd processes) dies with this script:
-// on normal exit, on failure, on an uncaught error and on Ctrl-C.
+// makes sure the whole group (npx, wrangler, its two workerd processes) dies with this script,
+// and its temporary directory goes: on normal exit, on failure, on an uncaught error and on Ctrl-C.
 import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -22,6 +22,12 @@ export function freePort() {
 }
 
 const running = new Set();
+const temporary = new Set();
+
+/** Removes `dir` when this process exits, however it exits (temporary state and logs). */
+export function removeOnExit(dir) {
+	temporary.add(dir);
+}
 
 function killGroup(child, signal) {
 	try {
@@ -33,6 +39,7 @@ function killGroup(child, signal) {
 
 process.on("exit", () => {
 	for (const child of running) killGroup(child, "SIGKILL");
+	for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
 });
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 	process.on(signal, () => {
@@ -50,6 +57,7 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 export async function startWranglerDev({ config, persistTo, args = [], timeoutMs = 120_000 } = {}) {
 	const port = await freePort();
 	const dir = persistTo ?? mkdtempSync(join(tmpdir(), "edgezone-dev-"));
+	if (persistTo === undefined) removeOnExit(dir);
 	mkdirSync(dir, { recursive: true });
 	const logPath = join(dir, "wrangler-dev.log");
 	const log = createWriteStream(logPath);
@@ -94,7 +102,6 @@ export async function startWranglerDev({ config, persistTo, args = [], timeoutMs
 			const why = exited ? `exited (${exited.code ?? exited.signal}) before it was ready` : `was not ready after ${timeoutMs} ms`;
 			const tail = logTail();
 			await stop();
-			if (persistTo === undefined) rmSync(dir, { recursive: true, force: true });
 			throw new Error(`wrangler dev ${why}:\n${tail}`);
 		}
 		try {
