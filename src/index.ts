@@ -14,7 +14,8 @@ function isApiPath(pathname: string): boolean {
 
 export default {
 	fetch(request, env, ctx) {
-		if (isApiPath(new URL(request.url).pathname)) return api.fetch(request, env, ctx);
-		return gateway(request, env);
+		const url = new URL(request.url);
+		if (isApiPath(url.pathname)) return api.fetch(request, env, ctx);
+		return gateway(request, url, env);
 	},
 } satisfies ExportedHandler<Env>;

@@ -24,6 +24,11 @@ describe("bearer tokens", () => {
 		expect(await env.BUCKET.head("auth/x")).toBeNull();
 	});
 
+	it("answers 401 to a token longer than any known one can be", async () => {
+		const response = await gw("/auth/x", { token: "t".repeat(5000) });
+		expect(response.status).toBe(401);
+	});
+
 	it("answers 401 to a malformed Authorization header", async () => {
 		const response = await gw("/auth/x", { token: null, headers: { authorization: "Basic dXNlcjpwYXNz" } });
 		expect(response.status).toBe(401);

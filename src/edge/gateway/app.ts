@@ -30,12 +30,11 @@ function errorResponse(error: GatewayError, method: string): Response {
 }
 
 /** Runs the operation a request asks for; errors of any kind come back as their answer. */
-async function dispatch(request: Request, env: Env): Promise<Response> {
+async function dispatch(request: Request, url: URL, env: Env): Promise<Response> {
 	try {
-		const url = new URL(request.url);
 		const operation = operationOf(request.method, url);
 		const key = keyFromUrl(url);
-		await authorize(request, env, operation.access);
+		authorize(request, env, operation.access);
 		return await operation.handle({ request, url, key, env });
 	} catch (error) {
 		const known = fromBindingError(error);
@@ -47,8 +46,9 @@ async function dispatch(request: Request, env: Env): Promise<Response> {
 
 /**
  * Answers one request to the gateway.
+ * @param url the request's URL, parsed once by the caller.
  * @returns the answer; never throws.
  */
-export async function gateway(request: Request, env: Env): Promise<Response> {
-	return preflight(request, env, METHODS) ?? withCors(request, env, await dispatch(request, env));
+export async function gateway(request: Request, url: URL, env: Env): Promise<Response> {
+	return preflight(request, env, METHODS) ?? withCors(request, env, await dispatch(request, url, env));
 }
