@@ -30,6 +30,12 @@ import { Transport, errorBody, errorOf, type Action, type RemoteBucketOptions } 
 
 const INCLUDE_VALUES = ["httpMetadata", "customMetadata"];
 
+/** Asks a read for the stored checksums, which the gateway sends only when asked (as S3 does). */
+function withChecksums(headers: Headers): Headers {
+	headers.set("x-amz-checksum-mode", "ENABLED");
+	return headers;
+}
+
 /** The bytes a 206 answer holds, from `Content-Range: bytes first-last/size`. */
 function contentRange(header: string | null): { offset: number; length: number; size: number } | undefined {
 	const match = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(header ?? "");
@@ -64,7 +70,7 @@ export class RemoteBucket implements R2Bucket {
 
 	/** `HEAD /{key}`: the object's metadata, or null when the key does not exist. */
 	async head(key: string): Promise<R2Object | null> {
-		const response = await this.#transport.send({ method: "HEAD", key });
+		const response = await this.#transport.send({ method: "HEAD", key, headers: withChecksums(new Headers()) });
 		if (response.status === 404) return null;
 		if (!response.ok) throw errorOf("head", response, await errorBody(response));
 		const size = Number(response.headers.get("content-length") ?? 0);
@@ -81,7 +87,7 @@ export class RemoteBucket implements R2Bucket {
 	get(key: string, options?: R2GetOptions): Promise<R2ObjectBody | null>;
 	async get(key: string, options: R2GetOptions = {}): Promise<R2ObjectBody | R2Object | null> {
 		if (options.ssecKey !== undefined) throw unsupportedSsec();
-		const headers = new Headers();
+		const headers = withChecksums(new Headers());
 		if (options.onlyIf !== undefined) writeConditionals(options.onlyIf, headers);
 		const range =
 			options.range === undefined
@@ -110,7 +116,7 @@ export class RemoteBucket implements R2Bucket {
 				return new RemoteObjectBody(fieldsFromHeaders(key, response.headers, served.size, range), response);
 			}
 			case 304: {
-				// GAP (docs/gateway.md): a 304 carries no size; Content-Length is read when the gateway sends it.
+				// The gateway sends a 304 the Content-Length a 200 would have had: the object's size.
 				const size = Number(response.headers.get("content-length") ?? 0);
 				return new RemoteObject(fieldsFromHeaders(key, response.headers, size, { offset: 0, length: size }));
 			}

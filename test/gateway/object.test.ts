@@ -46,7 +46,7 @@ describe("PUT and GET of one object", () => {
 		expect(stored?.customMetadata).toEqual({ owner: "ops", city: "Zürich" });
 		expect(stored?.httpMetadata?.cacheExpiry?.toUTCString()).toBe(expires);
 
-		const get = await gw("/obj/meta.txt");
+		const get = await gw("/obj/meta.txt", { headers: { "x-amz-checksum-mode": "ENABLED" } });
 		expect(get.status).toBe(200);
 		expect(Object.fromEntries(get.headers)).toMatchObject({
 			"content-type": "text/plain; charset=utf-8",
@@ -129,8 +129,16 @@ describe("checksums", () => {
 		expect(response.status).toBe(200);
 		const json = await response.json<{ checksums: Record<string, string> }>();
 		expect(json.checksums[name]).toBe([...new Uint8Array(sum)].map((b) => b.toString(16).padStart(2, "0")).join(""));
-		const head = await gw(`/sum/ok-${name}`, { method: "HEAD" });
+		const head = await gw(`/sum/ok-${name}`, { method: "HEAD", headers: { "x-amz-checksum-mode": "ENABLED" } });
 		expect(head.headers.get(`x-amz-checksum-${name}`)).toBe(base64(sum));
+	});
+
+	it("sends stored checksums only for x-amz-checksum-mode: ENABLED, as S3 does", async () => {
+		await put("sum/mode", "mode");
+		const plain = await gw("/sum/mode");
+		expect(plain.headers.get("x-amz-checksum-md5")).toBeNull();
+		const asked = await gw("/sum/mode", { headers: { "x-amz-checksum-mode": "enabled" } });
+		expect(asked.headers.get("x-amz-checksum-md5")).toBe(base64(await digest("MD5", "mode")));
 	});
 
 	it.each(algorithms)("answers 400 (10037) to a %s mismatch and stores nothing", async (header, algorithm, name) => {

@@ -191,6 +191,14 @@ export function requestedChecksums(headers: Headers): RequestedChecksum[] {
 	return requested;
 }
 
+/**
+ * Whether a read asks for the stored checksums: S3's GetObject and HeadObject send them only for
+ * `x-amz-checksum-mode: ENABLED`, which also keeps every other answer a few headers lighter.
+ */
+export function wantsChecksums(headers: Headers): boolean {
+	return headers.get("x-amz-checksum-mode")?.toUpperCase() === "ENABLED";
+}
+
 /** Writes stored checksums as `x-amz-checksum-{name}` headers, base64. */
 export function checksumsToHeaders(checksums: R2Checksums, headers: Headers): void {
 	for (const { name } of CHECKSUMS) {
@@ -232,15 +240,16 @@ export function storageClassToHeader(storageClass: string): string | undefined {
 
 /**
  * The headers of an object's representation (docs/gateway.md, "Object headers"): validators,
- * identity, httpMetadata, custom metadata, checksums and storage class. Content-Length and
- * Content-Range depend on the answer and are set by the caller.
+ * identity, httpMetadata, custom metadata, storage class, and the checksums when `checksums` is
+ * set (see `wantsChecksums`). Content-Length and Content-Range depend on the answer and are set
+ * by the caller.
  *
  * An object stored without a Content-Type is sent as `application/octet-stream`, as R2's public
  * buckets do: Cloudflare's front line (and wrangler dev, which emulates it) compresses answers
  * that have no Content-Type, which would turn every such object into a chunked gzip stream.
  * `x-r2-content-type-default` says the type is the gateway's, not the object's.
  */
-export function objectHeaders(object: R2Object): Headers {
+export function objectHeaders(object: R2Object, checksums: boolean): Headers {
 	const headers = new Headers({
 		etag: object.httpEtag,
 		"last-modified": object.uploaded.toUTCString(),
@@ -254,7 +263,7 @@ export function objectHeaders(object: R2Object): Headers {
 		headers.set(DEFAULT_CONTENT_TYPE, "true");
 	}
 	customMetadataToHeaders(object.customMetadata ?? {}, headers);
-	checksumsToHeaders(object.checksums, headers);
+	if (checksums) checksumsToHeaders(object.checksums, headers);
 	const storageClass = storageClassToHeader(object.storageClass);
 	if (storageClass !== undefined) headers.set("x-amz-storage-class", storageClass);
 	return headers;

@@ -11,7 +11,7 @@ import { putChunked } from "./chunked";
 import { evaluate, failureStatus, hasConditionals, parseConditionals, toOnlyIf } from "./conditionals";
 import type { GatewayContext } from "./context";
 import { GatewayError, badRequest, missingContentLength, noSuchKey, preconditionFailed } from "./errors";
-import { objectHeaders, requestedChecksums, writeMetadataFromHeaders } from "./headers";
+import { objectHeaders, requestedChecksums, wantsChecksums, writeMetadataFromHeaders } from "./headers";
 import { objectToJson } from "./json";
 import { contentRange, isSatisfiable, parseRange, servedRange, type ParsedRange } from "./ranges";
 
@@ -30,9 +30,9 @@ function requestedRange(request: Request): Exclude<ParsedRange, { kind: "invalid
 }
 
 /** 304 or 412 for a read whose condition failed; 412 carries the object in its JSON body. */
-function conditionFailed(status: 304 | 412, object: R2Object): Response {
-	if (status === 412) throw preconditionFailed(objectToJson(object), objectHeaders(object));
-	const headers = objectHeaders(object);
+function conditionFailed(status: 304 | 412, object: R2Object, checksums: boolean): Response {
+	if (status === 412) throw preconditionFailed(objectToJson(object), objectHeaders(object, checksums));
+	const headers = objectHeaders(object, checksums);
 	// RFC 9110 §8.6: a 304 may carry the Content-Length a 200 would have, which tells clients the size.
 	headers.set("content-length", String(object.size));
 	return new Response(null, { status: 304, headers, encodeBody: "manual" });
@@ -45,9 +45,10 @@ export async function headObject(c: GatewayContext): Promise<Response> {
 	const range = requestedRange(request);
 	const object = await c.env.BUCKET.head(c.key);
 	if (object === null) throw noSuchKey();
+	const checksums = wantsChecksums(request.headers);
 	const failed = evaluate(conditions, object, true);
-	if (failed !== undefined) return conditionFailed(failed, object);
-	const headers = objectHeaders(object);
+	if (failed !== undefined) return conditionFailed(failed, object, checksums);
+	const headers = objectHeaders(object, checksums);
 	if (range.kind === "none") {
 		headers.set("content-length", String(object.size));
 		return new Response(null, { status: 200, headers, encodeBody: "manual" });
@@ -77,8 +78,9 @@ export async function getObject(c: GatewayContext): Promise<Response> {
 		range: range.kind === "range" ? new Headers({ range: request.headers.get("range") ?? "" }) : undefined,
 	});
 	if (object === null) throw noSuchKey();
-	if (!("body" in object)) return conditionFailed(failureStatus(conditions, object), object);
-	const headers = objectHeaders(object);
+	const checksums = wantsChecksums(request.headers);
+	if (!("body" in object)) return conditionFailed(failureStatus(conditions, object), object, checksums);
+	const headers = objectHeaders(object, checksums);
 	if (range.kind === "none") {
 		headers.set("content-length", String(object.size));
 		return new Response(object.body, { status: 200, headers, encodeBody: "manual" });
