@@ -172,6 +172,9 @@ export function memoryOf(pid) {
 /** CPU time (user + system) a process has used so far, in seconds (Linux, USER_HZ = 100). */
 export function cpuSecondsOf(pid) {
 	const stat = readProc(pid, "stat");
+	// A process that is gone means wrangler dev restarted its runtime (say, on a source change):
+	// its CPU time is lost, and a figure without it would be wrong, so the run stops here.
+	if (stat === "") throw new Error(`process ${pid} is gone: wrangler dev restarted mid-run; run the benchmark again`);
 	const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 	// Fields 14 and 15 of /proc/<pid>/stat (utime, stime); fields[0] here is field 3.
 	return (Number(fields[11]) + Number(fields[12])) / 100;

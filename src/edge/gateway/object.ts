@@ -38,6 +38,32 @@ function conditionFailed(status: 304 | 412, object: R2Object, checksums: boolean
 	return new Response(null, { status: 304, headers, encodeBody: "manual" });
 }
 
+/**
+ * The 200 or 206 answer to a read whose conditions held: the whole object, or the requested range
+ * with its Content-Range; a range the object cannot satisfy ends here as a 416 (its body cancelled).
+ * @param body the object's body, or null for HEAD.
+ */
+async function readAnswer(
+	range: Exclude<ParsedRange, { kind: "invalid" }>,
+	object: R2Object,
+	checksums: boolean,
+	body: ReadableStream | null,
+): Promise<Response> {
+	const headers = objectHeaders(object, checksums);
+	if (range.kind === "none") {
+		headers.set("content-length", String(object.size));
+		return new Response(body, { status: 200, headers, encodeBody: "manual" });
+	}
+	if (range.kind === "unsatisfiable" || !isSatisfiable(range.range, object.size)) {
+		await body?.cancel();
+		throw rangeNotSatisfiable(object.size);
+	}
+	const served = servedRange(range.range, object.size);
+	headers.set("content-range", contentRange(served, object.size));
+	headers.set("content-length", String(served.length));
+	return new Response(body, { status: 206, headers, encodeBody: "manual" });
+}
+
 /** `HEAD /{key}`: `head()`, with conditionals and Range evaluated on its metadata. */
 export async function headObject(c: GatewayContext): Promise<Response> {
 	const { request } = c;
@@ -48,18 +74,7 @@ export async function headObject(c: GatewayContext): Promise<Response> {
 	const checksums = wantsChecksums(request.headers);
 	const failed = evaluate(conditions, object, true);
 	if (failed !== undefined) return conditionFailed(failed, object, checksums);
-	const headers = objectHeaders(object, checksums);
-	if (range.kind === "none") {
-		headers.set("content-length", String(object.size));
-		return new Response(null, { status: 200, headers, encodeBody: "manual" });
-	}
-	if (range.kind === "unsatisfiable" || !isSatisfiable(range.range, object.size)) {
-		throw rangeNotSatisfiable(object.size);
-	}
-	const served = servedRange(range.range, object.size);
-	headers.set("content-range", contentRange(served, object.size));
-	headers.set("content-length", String(served.length));
-	return new Response(null, { status: 206, headers, encodeBody: "manual" });
+	return readAnswer(range, object, checksums, null);
 }
 
 /**
@@ -80,19 +95,7 @@ export async function getObject(c: GatewayContext): Promise<Response> {
 	if (object === null) throw noSuchKey();
 	const checksums = wantsChecksums(request.headers);
 	if (!("body" in object)) return conditionFailed(failureStatus(conditions, object), object, checksums);
-	const headers = objectHeaders(object, checksums);
-	if (range.kind === "none") {
-		headers.set("content-length", String(object.size));
-		return new Response(object.body, { status: 200, headers, encodeBody: "manual" });
-	}
-	if (range.kind === "unsatisfiable" || !isSatisfiable(range.range, object.size)) {
-		await object.body.cancel();
-		throw rangeNotSatisfiable(object.size);
-	}
-	const served = servedRange(range.range, object.size);
-	headers.set("content-range", contentRange(served, object.size));
-	headers.set("content-length", String(served.length));
-	return new Response(object.body, { status: 206, headers, encodeBody: "manual" });
+	return readAnswer(range, object, checksums, object.body);
 }
 
 /**
