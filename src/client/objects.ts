@@ -13,6 +13,7 @@ import {
 	fromBase64,
 	httpMetadataFromHeaders,
 	httpMetadataToHeaders,
+	storageClassFromAnswer,
 	storedChecksumHeader,
 	toHex,
 	type ChecksumName,
@@ -116,13 +117,6 @@ export class RemoteObjectBody extends RemoteObject implements R2ObjectBody {
 	}
 }
 
-/** The binding's storage class for an `x-amz-storage-class` value; `""` when absent, as Miniflare reports. */
-function storageClassOf(header: string | null): string {
-	if (header === "STANDARD") return "Standard";
-	if (header === "STANDARD_IA") return "InfrequentAccess";
-	return header ?? "";
-}
-
 /** An ArrayBuffer holding exactly `bytes`. */
 function bufferOf(bytes: Uint8Array): ArrayBuffer {
 	return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
@@ -157,7 +151,7 @@ export function fieldsFromHeaders(
 		httpMetadata: httpMetadataFromHeaders(headers),
 		customMetadata: customMetadataFromHeaders(headers),
 		range,
-		storageClass: storageClassOf(headers.get("x-amz-storage-class")),
+		storageClass: storageClassFromAnswer(headers.get("x-amz-storage-class")),
 	};
 }
 

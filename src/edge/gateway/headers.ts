@@ -231,6 +231,11 @@ export function storageClassFromHeaders(headers: Headers): string | undefined {
 	return storageClass;
 }
 
+/** The binding's storage class for an answer's `x-amz-storage-class`; `""` when absent, as Miniflare reports none. */
+export function storageClassFromAnswer(value: string | null): string {
+	return value === null ? "" : (STORAGE_CLASSES[value] ?? value);
+}
+
 /** The `x-amz-storage-class` value for the binding's storage class, or undefined for none. */
 export function storageClassToHeader(storageClass: string): string | undefined {
 	if (storageClass === "Standard") return "STANDARD";
