@@ -11,14 +11,14 @@ import {
 	CHECKSUMS,
 	customMetadataFromHeaders,
 	fromBase64,
+	fromHex,
 	httpMetadataFromHeaders,
 	httpMetadataToHeaders,
 	storageClassFromAnswer,
 	storedChecksumHeader,
-	toHex,
 	type ChecksumName,
 } from "../edge/gateway/headers";
-import type { R2ObjectJson } from "../edge/gateway/json";
+import { checksumsToJson, type R2ObjectJson } from "../edge/gateway/json";
 
 /** The data fields of an R2Object. */
 export type ObjectFields = Omit<R2Object, "writeHttpMetadata">;
@@ -38,12 +38,7 @@ export class RemoteChecksums implements R2Checksums {
 
 	/** The digests as hex, what the binding's `checksums.toJSON()` gives and the gateway's JSON holds. */
 	toJSON(): R2StringChecksums {
-		const json: R2StringChecksums = {};
-		for (const { name } of CHECKSUMS) {
-			const digest = this[name];
-			if (digest) json[name] = toHex(new Uint8Array(digest));
-		}
-		return json;
+		return checksumsToJson(this);
 	}
 }
 
@@ -153,13 +148,6 @@ export function fieldsFromHeaders(
 		range,
 		storageClass: storageClassFromAnswer(headers.get("x-amz-storage-class")),
 	};
-}
-
-/** Hex to an ArrayBuffer. */
-function fromHex(hex: string): ArrayBuffer {
-	const bytes = new Uint8Array(hex.length / 2);
-	for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-	return bytes.buffer;
 }
 
 /**

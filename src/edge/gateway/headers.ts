@@ -56,6 +56,13 @@ export function fromBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
 	}
 }
 
+/** Hex to bytes. */
+export function fromHex(hex: string): ArrayBuffer {
+	const bytes = new Uint8Array(hex.length / 2);
+	for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+	return bytes.buffer;
+}
+
 /** Bytes to lower-case hex. */
 export function toHex(bytes: Uint8Array): string {
 	return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");

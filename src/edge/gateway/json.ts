@@ -48,7 +48,7 @@ export function objectToJson(object: R2Object, include: Include = ALL): R2Object
 		etag: object.etag,
 		httpEtag: object.httpEtag,
 		uploaded: object.uploaded.toISOString(),
-		checksums: {},
+		checksums: checksumsToJson(object.checksums),
 		storageClass: object.storageClass,
 	};
 	if (include.httpMetadata) {
@@ -56,9 +56,15 @@ export function objectToJson(object: R2Object, include: Include = ALL): R2Object
 		json.httpMetadata = cacheExpiry === undefined ? rest : { ...rest, cacheExpiry: cacheExpiry.toISOString() };
 	}
 	if (include.customMetadata) json.customMetadata = { ...object.customMetadata };
+	return json;
+}
+
+/** Stored checksums as hex, what the binding's `R2Checksums.toJSON()` gives. */
+export function checksumsToJson(checksums: R2Checksums): R2ObjectJson["checksums"] {
+	const json: R2ObjectJson["checksums"] = {};
 	for (const { name } of CHECKSUMS) {
-		const digest = object.checksums[name];
-		if (digest) json.checksums[name] = toHex(new Uint8Array(digest));
+		const digest = checksums[name];
+		if (digest) json[name] = toHex(new Uint8Array(digest));
 	}
 	return json;
 }

@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import type { GatewayContext } from "./context";
-import { badRequest, fromBindingError, missingContentLength, noSuchUpload } from "./errors";
+import { badRequest, missingContentLength, noSuchUpload } from "./errors";
 import { writeMetadataFromHeaders } from "./headers";
 import { objectToJson, readJsonBody } from "./json";
 
@@ -26,7 +26,7 @@ async function onUpload<T>(call: () => Promise<T>): Promise<T> {
 		return await call();
 	} catch (error) {
 		if (error instanceof Error && /\(10001\)$/.test(error.message)) throw noSuchUpload();
-		throw fromBindingError(error) ?? error;
+		throw error;
 	}
 }
 
