@@ -92,7 +92,9 @@ async function getOnce(contender, object) {
 	const bytes = await drainBody(response.body);
 	const identity = encoding === null || encoding === "identity";
 	if (response.status !== 200 || bytes !== object.size || !identity || length !== String(object.size)) {
-		throw new Error(`${contender.name} GET ${object.key}: status ${response.status}, ${bytes} bytes, content-encoding ${encoding}, content-length ${length}`);
+		throw new Error(
+			`${contender.name} GET ${object.key}: status ${response.status}, ${bytes} bytes, content-encoding ${encoding}, content-length ${length}`,
+		);
 	}
 	return bytes;
 }
@@ -126,7 +128,10 @@ async function megabytesPerSecond(contender) {
 	const cpu = workerdCpu();
 	const started = performance.now();
 	for (let i = 0; i < LARGE_GETS; i++) bytes += await getOnce(contender, LARGE);
-	return { rate: bytes / 1e6 / ((performance.now() - started) / 1000), cpu: ((workerdCpu() - cpu) / (bytes / 1024 ** 3)) * 1000 };
+	return {
+		rate: bytes / 1e6 / ((performance.now() - started) / 1000),
+		cpu: ((workerdCpu() - cpu) / (bytes / 1024 ** 3)) * 1000,
+	};
 }
 
 const median = (xs) => {
@@ -141,7 +146,12 @@ const median = (xs) => {
  */
 async function multipartUpload(base, partUrl, key, bytes) {
 	const auth = { authorization: `Bearer ${TOKEN}` };
-	const created = await (await fetch(`${base}/${key}?uploads`, { method: "POST", headers: { ...auth, "content-type": "application/octet-stream" } })).json();
+	const created = await (
+		await fetch(`${base}/${key}?uploads`, {
+			method: "POST",
+			headers: { ...auth, "content-type": "application/octet-stream" },
+		})
+	).json();
 	const id = encodeURIComponent(created.uploadId);
 	const partCount = Math.ceil(bytes / PART);
 	const parts = new Array(partCount);
@@ -173,7 +183,9 @@ async function multipartUpload(base, partUrl, key, bytes) {
 	const object = await completed.json();
 	const etag = `${createHash("md5").update(Buffer.concat(digests)).digest("hex")}-${partCount}`;
 	if (completed.status !== 200 || object.size !== bytes || object.etag !== etag) {
-		throw new Error(`upload of ${key}: status ${completed.status}, size ${object.size}, etag ${object.etag} (expected ${etag})`);
+		throw new Error(
+			`upload of ${key}: status ${completed.status}, size ${object.size}, etag ${object.etag} (expected ${etag})`,
+		);
 	}
 	await (await fetch(`${base}/${key}`, { method: "DELETE", headers: auth })).body?.cancel();
 	return partCount;
@@ -204,9 +216,10 @@ async function uploadMemory(via) {
 		const baseline = processes.map((_, i) => median(baselineSamples.map((s) => s[i])));
 		const hwmBefore = processes.map((p) => memoryOf(p.pid).hwm);
 		const peak = [...baseline];
-		const record = () => sample().forEach((rss, i) => {
-			if (rss > peak[i]) peak[i] = rss;
-		});
+		const record = () =>
+			sample().forEach((rss, i) => {
+				if (rss > peak[i]) peak[i] = rss;
+			});
 		const timer = setInterval(record, 50);
 		const started = performance.now();
 		let parts;
@@ -222,7 +235,13 @@ async function uploadMemory(via) {
 			via,
 			seconds,
 			parts,
-			processes: processes.map((p, i) => ({ ...p, baseline: baseline[i], peak: peak[i], hwmBefore: hwmBefore[i], hwmAfter: hwmAfter[i] })),
+			processes: processes.map((p, i) => ({
+				...p,
+				baseline: baseline[i],
+				peak: peak[i],
+				hwmBefore: hwmBefore[i],
+				hwmAfter: hwmAfter[i],
+			})),
 		};
 	} finally {
 		await dev.stop();
@@ -257,15 +276,22 @@ function versions() {
 		const path = `node_modules/wrangler/node_modules/${name}/package.json`;
 		return existsSync(join(ROOT, path)) ? version(path) : version(`node_modules/${name}/package.json`);
 	};
-	return { node: process.version, wrangler: version("node_modules/wrangler/package.json"), miniflare: nested("miniflare"), workerd: nested("workerd") };
+	return {
+		node: process.version,
+		wrangler: version("node_modules/wrangler/package.json"),
+		miniflare: nested("miniflare"),
+		workerd: nested("workerd"),
+	};
 }
 
-const fmt = (n, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n, digits = 0) =>
+	n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const mib = (bytes) => `${fmt(bytes / MiB, 1)} MiB`;
 
 function report({ results, wire, memory, machine, vers, date }) {
 	const names = Object.keys(results);
-	const cell = (xs, digits) => `${fmt(median(xs), digits)} (${fmt(Math.min(...xs), digits)}–${fmt(Math.max(...xs), digits)})`;
+	const cell = (xs, digits) =>
+		`${fmt(median(xs), digits)} (${fmt(Math.min(...xs), digits)}–${fmt(Math.max(...xs), digits)})`;
 	// The ratio of a pair is the median of its per-round ratios: both were measured in the same
 	// round, minutes apart at most, so the machine's background load cancels out better than in a
 	// ratio of medians.
@@ -274,35 +300,53 @@ function report({ results, wire, memory, machine, vers, date }) {
 		return pairs.length ? `${fmt(median(pairs), 2)}x` : "–";
 	};
 	const lines = [];
-	lines.push(`Measured ${date} on ${machine}; Node ${vers.node}, wrangler ${vers.wrangler}, miniflare ${vers.miniflare}, workerd ${vers.workerd}.`);
-	lines.push(`${ROUNDS} rounds; per round and contender: ${CONCURRENCY} concurrent loops of 1 KiB GETs for ${SLOT_MS / 1000} s, then ${LARGE_GETS} sequential 64 MiB GETs. Figures: median over rounds (min–max); ratios: median of the per-round ratios. MB = 10^6 bytes.`);
+	lines.push(
+		`Measured ${date} on ${machine}; Node ${vers.node}, wrangler ${vers.wrangler}, miniflare ${vers.miniflare}, workerd ${vers.workerd}.`,
+	);
+	lines.push(
+		`${ROUNDS} rounds; per round and contender: ${CONCURRENCY} concurrent loops of 1 KiB GETs for ${SLOT_MS / 1000} s, then ${LARGE_GETS} sequential 64 MiB GETs. Figures: median over rounds (min–max); ratios: median of the per-round ratios. MB = 10^6 bytes.`,
+	);
 	lines.push("");
-	lines.push("| contender | 1 KiB GET, req/s | 64 MiB GET, MB/s | gateway / this, 1 KiB | gateway / this, 64 MiB | server CPU per 1 KiB GET | server CPU per GiB read |");
+	lines.push(
+		"| contender | 1 KiB GET, req/s | 64 MiB GET, MB/s | gateway / this, 1 KiB | gateway / this, 64 MiB | server CPU per 1 KiB GET | server CPU per GiB read |",
+	);
 	lines.push("|---|---:|---:|---:|---:|---:|---:|");
 	for (const name of names) {
 		const r = results[name];
 		const vs = (kind) => (name === "gateway" ? "" : ratio("gateway", name, kind));
-		lines.push(`| ${name} | ${r.small.length ? cell(r.small, 0) : "–"} | ${r.large.length ? cell(r.large, 0) : "–"} | ${vs("small")} | ${vs("large")} | ${fmt(median(r.smallCpu), 0)} µs | ${r.largeCpu.length ? `${fmt(median(r.largeCpu), 0)} ms` : "–"} |`);
+		lines.push(
+			`| ${name} | ${r.small.length ? cell(r.small, 0) : "–"} | ${r.large.length ? cell(r.large, 0) : "–"} | ${vs("small")} | ${vs("large")} | ${fmt(median(r.smallCpu), 0)} µs | ${r.largeCpu.length ? `${fmt(median(r.largeCpu), 0)} ms` : "–"} |`,
+		);
 	}
 	lines.push("");
-	lines.push(`**gateway / floor: ${ratio("gateway", "floor", "small")} (1 KiB), ${ratio("gateway", "floor", "large")} (64 MiB)** (target ≥ 0.95x). gateway / Miniflare's endpoint: ${ratio("gateway", "miniflare", "small")} (1 KiB), ${ratio("gateway", "miniflare", "large")} (64 MiB). floor / Miniflare's endpoint: ${ratio("floor", "miniflare", "small")} (1 KiB), ${ratio("floor", "miniflare", "large")} (64 MiB).`);
-	lines.push(`CPU cost, floor / gateway (CPU of wrangler dev's three processes per request; 1.00x = the gateway costs no more than the floor): ${ratio("floor", "gateway", "smallCpu")} (1 KiB), ${ratio("floor", "gateway", "largeCpu")} (64 MiB).`);
+	lines.push(
+		`**gateway / floor: ${ratio("gateway", "floor", "small")} (1 KiB), ${ratio("gateway", "floor", "large")} (64 MiB)** (target ≥ 0.95x). gateway / Miniflare's endpoint: ${ratio("gateway", "miniflare", "small")} (1 KiB), ${ratio("gateway", "miniflare", "large")} (64 MiB). floor / Miniflare's endpoint: ${ratio("floor", "miniflare", "small")} (1 KiB), ${ratio("floor", "miniflare", "large")} (64 MiB).`,
+	);
+	lines.push(
+		`CPU cost, floor / gateway (CPU of wrangler dev's three processes per request; 1.00x = the gateway costs no more than the floor): ${ratio("floor", "gateway", "smallCpu")} (1 KiB), ${ratio("floor", "gateway", "largeCpu")} (64 MiB).`,
+	);
 	lines.push("");
 	if (memory.length) {
-		lines.push(`${mib(UPLOAD_BYTES)} multipart upload, ${memory[0].parts} parts of 8 MiB generated on the fly, ${UPLOAD_CONCURRENCY} in flight, created and completed through the gateway; parts sent through the gateway, then (for reference) to the floor's \`uploadPart(n, request.body)\`. Each in a fresh \`wrangler dev\` warmed up by a 16 MiB upload; stored size and multipart ETag checked. VmRSS sampled every 50 ms; growth = peak − median of 1 s of idle samples before:`);
+		lines.push(
+			`${mib(UPLOAD_BYTES)} multipart upload, ${memory[0].parts} parts of 8 MiB generated on the fly, ${UPLOAD_CONCURRENCY} in flight, created and completed through the gateway; parts sent through the gateway, then (for reference) to the floor's \`uploadPart(n, request.body)\`. Each in a fresh \`wrangler dev\` warmed up by a 16 MiB upload; stored size and multipart ETag checked. VmRSS sampled every 50 ms; growth = peak − median of 1 s of idle samples before:`,
+		);
 		lines.push("");
 		lines.push("| parts through | process | RSS before | peak RSS during | growth | VmHWM before → after | time |");
 		lines.push("|---|---|---:|---:|---:|---:|---:|");
 		for (const run of memory) {
 			for (const p of run.processes) {
-				lines.push(`| ${run.via} | ${p.name} | ${mib(p.baseline)} | ${mib(p.peak)} | **${mib(p.peak - p.baseline)}** | ${mib(p.hwmBefore)} → ${mib(p.hwmAfter)} | ${fmt(run.seconds, 1)} s (${fmt(UPLOAD_BYTES / 1e6 / run.seconds, 0)} MB/s) |`);
+				lines.push(
+					`| ${run.via} | ${p.name} | ${mib(p.baseline)} | ${mib(p.peak)} | **${mib(p.peak - p.baseline)}** | ${mib(p.hwmBefore)} → ${mib(p.hwmAfter)} | ${fmt(run.seconds, 1)} s (${fmt(UPLOAD_BYTES / 1e6 / run.seconds, 0)} MB/s) |`,
+				);
 			}
 		}
 		lines.push("");
 		lines.push("Target for the gateway: growth under 64 MiB.");
 		lines.push("");
 	}
-	lines.push("On the wire, each contender's answer to `GET` with `Accept-Encoding: gzip, br` (node:http, no decoding):");
+	lines.push(
+		"On the wire, each contender's answer to `GET` with `Accept-Encoding: gzip, br` (node:http, no decoding):",
+	);
 	lines.push("");
 	const objects = Object.keys(Object.values(wire)[0]);
 	lines.push(`| contender | ${objects.join(" | ")} |`);
@@ -316,8 +360,12 @@ function writeBenchmarks(block) {
 	const begin = "<!-- bench:begin -->";
 	const end = "<!-- bench:end -->";
 	const text = existsSync(path) ? readFileSync(path, "utf8") : `# Benchmarks\n\n${begin}\n${end}\n`;
-	if (!text.includes(begin) || !text.includes(end)) throw new Error("BENCHMARKS.md has no bench:begin/bench:end markers");
-	writeFileSync(path, `${text.slice(0, text.indexOf(begin) + begin.length)}\n${block}\n${text.slice(text.indexOf(end))}`);
+	if (!text.includes(begin) || !text.includes(end))
+		throw new Error("BENCHMARKS.md has no bench:begin/bench:end markers");
+	writeFileSync(
+		path,
+		`${text.slice(0, text.indexOf(begin) + begin.length)}\n${block}\n${text.slice(text.indexOf(end))}`,
+	);
 }
 
 /** Phase 1, one wrangler dev: seeding, the wire check, then the interleaved read rounds. */
@@ -333,7 +381,9 @@ async function reads() {
 		const text = { key: "bench/text-4k.txt", size: 4096, seed: "bench/text" };
 		await seed(dev.url, untyped);
 		await seed(dev.url, text, "text/plain; charset=utf-8");
-		log(`seeded ${SMALL.key} (sha256 ${smallSha.slice(0, 16)}…), ${LARGE.key} (sha256 ${largeSha.slice(0, 16)}…), ${untyped.key} (no Content-Type), ${text.key} (text/plain)`);
+		log(
+			`seeded ${SMALL.key} (sha256 ${smallSha.slice(0, 16)}…), ${LARGE.key} (sha256 ${largeSha.slice(0, 16)}…), ${untyped.key} (no Content-Type), ${text.key} (text/plain)`,
+		);
 
 		const all = contenders(dev.url, opts.variants);
 		const wireVariants = ["bare", "length", "manual", "identity", "type", "metadata"].map((name) => ({
@@ -350,19 +400,30 @@ async function reads() {
 				["1 KiB, no type", untyped],
 				["4 KiB, text/plain", text],
 			]) {
-				const raw = await rawRequest(contender.url(object.key), { headers: { ...contender.headers, "accept-encoding": "gzip, br" } });
+				const raw = await rawRequest(contender.url(object.key), {
+					headers: { ...contender.headers, "accept-encoding": "gzip, br" },
+				});
 				const intact = raw.bytes === object.size && (sha === undefined || raw.sha256 === sha);
 				const compressed = ![undefined, "identity"].includes(raw.headers["content-encoding"]);
-				wire[contender.name][label] = `${raw.status} ${wireSummary(raw.headers)}${compressed || intact ? "" : " (BYTES DIFFER)"}`;
+				wire[contender.name][label] =
+					`${raw.status} ${wireSummary(raw.headers)}${compressed || intact ? "" : " (BYTES DIFFER)"}`;
 			}
-			log(`wire ${contender.name.padEnd(16)} ${Object.entries(wire[contender.name]).map(([k, v]) => `${k}: ${v}`).join("; ")}`);
+			log(
+				`wire ${contender.name.padEnd(16)} ${Object.entries(wire[contender.name])
+					.map(([k, v]) => `${k}: ${v}`)
+					.join("; ")}`,
+			);
 		}
 		// Bytes served by each contender are the bytes stored.
 		for (const contender of all.filter((c) => !c.smallOnly)) {
-			for (const [object, sha] of [[SMALL, smallSha], [LARGE, largeSha]]) {
+			for (const [object, sha] of [
+				[SMALL, smallSha],
+				[LARGE, largeSha],
+			]) {
 				const response = await fetch(contender.url(object.key), { headers: contender.headers });
 				const got = await hashBody(response.body);
-				if (got.digest !== sha) throw new Error(`${contender.name} serves ${object.key} with sha256 ${got.digest}, stored ${sha}`);
+				if (got.digest !== sha)
+					throw new Error(`${contender.name} serves ${object.key} with sha256 ${got.digest}, stored ${sha}`);
 			}
 		}
 		log("every contender serves the stored bytes (sha-256 checked); warming up");
@@ -410,9 +471,13 @@ async function main() {
 	const memory = [];
 	if (!opts["no-upload"]) {
 		for (const via of ["gateway", "floor"]) {
-			log(`${mib(UPLOAD_BYTES)} multipart upload, parts through the ${via} (${UPLOAD_CONCURRENCY} in flight), fresh wrangler dev, sampling RSS…`);
+			log(
+				`${mib(UPLOAD_BYTES)} multipart upload, parts through the ${via} (${UPLOAD_CONCURRENCY} in flight), fresh wrangler dev, sampling RSS…`,
+			);
 			const run = await uploadMemory(via);
-			log(`  ${fmt(run.seconds, 1)} s; ${run.processes.map((p) => `${p.name}: growth ${mib(p.peak - p.baseline)}`).join("; ")}`);
+			log(
+				`  ${fmt(run.seconds, 1)} s; ${run.processes.map((p) => `${p.name}: growth ${mib(p.peak - p.baseline)}`).join("; ")}`,
+			);
 			memory.push(run);
 		}
 	}

@@ -72,7 +72,9 @@ async function send(base, fixture, vars, failures) {
 async function runFixtures(base, persistTo, failures) {
 	const vars = { unique: `smoke-${Date.now().toString(36)}` };
 	const answers = {};
-	for (const file of readdirSync(FIXTURES).filter((f) => f.endsWith(".json")).sort()) {
+	for (const file of readdirSync(FIXTURES)
+		.filter((f) => f.endsWith(".json"))
+		.sort()) {
 		const fixture = { file, ...JSON.parse(readFileSync(new URL(file, FIXTURES), "utf8")) };
 		if (JSON.stringify(fixture.body ?? "").includes("{ownership_challenge}")) {
 			vars.ownership_challenge = await readLocalObject(vars.challenge_file, persistTo);
@@ -85,10 +87,14 @@ async function runFixtures(base, persistTo, failures) {
 
 /** Starts `npm run dev` on a port with a persistence directory; resolves once the API answers. */
 async function startDev(port, persistTo) {
-	const child = spawn("npm", ["run", "dev", "--", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persistTo], {
-		detached: true,
-		stdio: ["ignore", "pipe", "pipe"],
-	});
+	const child = spawn(
+		"npm",
+		["run", "dev", "--", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persistTo],
+		{
+			detached: true,
+			stdio: ["ignore", "pipe", "pipe"],
+		},
+	);
 	let log = "";
 	child.stdout.on("data", (d) => (log += d));
 	child.stderr.on("data", (d) => (log += d));
@@ -139,7 +145,11 @@ async function main() {
 			rmSync(persistTo, { recursive: true, force: true });
 		}
 	}
-	console.log(failures.length === 0 ? "\nsmoke: all requests answered as expected" : `\nsmoke: ${failures.length} failed: ${failures.join(", ")}`);
+	console.log(
+		failures.length === 0
+			? "\nsmoke: all requests answered as expected"
+			: `\nsmoke: ${failures.length} failed: ${failures.join(", ")}`,
+	);
 	process.exitCode = failures.length === 0 ? 0 : 1;
 }
 

@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import { MiB, ensureFixtures } from "./lib/fixtures.mjs";
+import { ensureFixtures, MiB } from "./lib/fixtures.mjs";
 import { fileStream, hashBody, keyPath, rawRequest, wireSummary } from "./lib/http.mjs";
 import { startWranglerDev } from "./lib/wrangler-dev.mjs";
 
@@ -44,7 +44,8 @@ async function step(title, fn) {
 
 /** Throws unless `actual` equals `expected`. */
 function expect(what, actual, expected) {
-	if (actual !== expected) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+	if (actual !== expected)
+		throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 
 /** A gateway request with the dev token. A stream body is sent as is (duplex "half"). */
@@ -59,7 +60,8 @@ function gw(method, path, { headers = {}, body } = {}) {
 
 async function json(response, status = 200) {
 	const text = await response.text();
-	if (response.status !== status) throw new Error(`status ${response.status}, expected ${status}: ${text.slice(0, 300)}`);
+	if (response.status !== status)
+		throw new Error(`status ${response.status}, expected ${status}: ${text.slice(0, 300)}`);
 	return JSON.parse(text);
 }
 
@@ -83,7 +85,10 @@ async function multipartEtag(path, size) {
 async function main() {
 	console.log(`edgezone smoke run — node ${process.version}`);
 	const files = await ensureFixtures();
-	line("ok", `fixtures checked against fixtures/SHA256SUMS: ${files.map((f) => `${f.fixture.path} (${human(f.size)})`).join(", ")}`);
+	line(
+		"ok",
+		`fixtures checked against fixtures/SHA256SUMS: ${files.map((f) => `${f.fixture.path} (${human(f.size)})`).join(", ")}`,
+	);
 	const byName = Object.fromEntries(files.map((f) => [f.fixture.name, f]));
 	const large = byName.large;
 
@@ -101,60 +106,78 @@ async function main() {
 		const small = ["text", "json", "image", "binary"].map((name) => byName[name]);
 		const unicode = { ...byName.text, key: `${PREFIX}unicode/Übersicht – März/東京 ✓ 100%.txt` };
 		for (const file of [...small.map((f) => ({ ...f, key: `${PREFIX}${f.fixture.path}` })), unicode]) {
-			await step(`PUT ${file.key} (${human(file.size)}, ${file.fixture.contentType}, x-amz-checksum-sha256)`, async () => {
-				const response = await gw("PUT", keyPath(file.key), {
-					headers: {
-						"content-type": file.fixture.contentType,
-						"content-length": String(file.size),
-						"x-amz-checksum-sha256": Buffer.from(file.sha256, "hex").toString("base64"),
-						"x-amz-meta-fixture": file.fixture.path,
-					},
-					body: fileStream(file.path),
-				});
-				const object = await json(response);
-				const etag = await md5OfFile(file.path);
-				expect("key", object.key, file.key);
-				expect("size", object.size, file.size);
-				expect("etag (MD5 of the file)", object.etag, etag);
-				expect("checksums.sha256", object.checksums?.sha256, file.sha256);
-				stored.set(file.key, { ...file, contentType: file.fixture.contentType, etag });
-				return `200, etag ${etag}`;
-			});
+			await step(
+				`PUT ${file.key} (${human(file.size)}, ${file.fixture.contentType}, x-amz-checksum-sha256)`,
+				async () => {
+					const response = await gw("PUT", keyPath(file.key), {
+						headers: {
+							"content-type": file.fixture.contentType,
+							"content-length": String(file.size),
+							"x-amz-checksum-sha256": Buffer.from(file.sha256, "hex").toString("base64"),
+							"x-amz-meta-fixture": file.fixture.path,
+						},
+						body: fileStream(file.path),
+					});
+					const object = await json(response);
+					const etag = await md5OfFile(file.path);
+					expect("key", object.key, file.key);
+					expect("size", object.size, file.size);
+					expect("etag (MD5 of the file)", object.etag, etag);
+					expect("checksums.sha256", object.checksums?.sha256, file.sha256);
+					stored.set(file.key, { ...file, contentType: file.fixture.contentType, etag });
+					return `200, etag ${etag}`;
+				},
+			);
 		}
 
 		// ---- the large fixture, three ways.
 		const multipartKey = `${PREFIX}large/multipart.bin`;
-		await step(`multipart upload ${multipartKey} (${human(large.size)} in ${Math.ceil(large.size / PART)} parts of 8 MiB)`, async () => {
-			const created = await json(await gw("POST", `${keyPath(multipartKey)}?uploads`, { headers: { "content-type": "application/octet-stream", "x-amz-meta-how": "multipart" } }));
-			expect("key", created.key, multipartKey);
-			const parts = [];
-			for (let start = 0, n = 1; start < large.size; start += PART, n++) {
-				const end = Math.min(start + PART, large.size) - 1;
-				const response = await gw("PUT", `${keyPath(multipartKey)}?uploadId=${encodeURIComponent(created.uploadId)}&partNumber=${n}`, {
-					headers: { "content-length": String(end - start + 1) },
-					body: fileStream(large.path, start, end),
-				});
-				const part = await json(response);
-				expect(`part ${n} number`, part.partNumber, n);
-				parts.push({ partNumber: n, etag: part.etag });
-			}
-			const object = await json(await gw("POST", `${keyPath(multipartKey)}?uploadId=${encodeURIComponent(created.uploadId)}`, {
-				headers: { "content-type": "application/json" },
-				body: JSON.stringify({ parts }),
-			}));
-			expect("size", object.size, large.size);
-			const etag = await multipartEtag(large.path, large.size);
-			expect("etag (MD5 of part MD5s)", object.etag, etag);
-			stored.set(multipartKey, { ...large, key: multipartKey, contentType: "application/octet-stream", etag });
-			return `${parts.length} parts, etag ${object.etag}`;
-		});
+		await step(
+			`multipart upload ${multipartKey} (${human(large.size)} in ${Math.ceil(large.size / PART)} parts of 8 MiB)`,
+			async () => {
+				const created = await json(
+					await gw("POST", `${keyPath(multipartKey)}?uploads`, {
+						headers: { "content-type": "application/octet-stream", "x-amz-meta-how": "multipart" },
+					}),
+				);
+				expect("key", created.key, multipartKey);
+				const parts = [];
+				for (let start = 0, n = 1; start < large.size; start += PART, n++) {
+					const end = Math.min(start + PART, large.size) - 1;
+					const response = await gw(
+						"PUT",
+						`${keyPath(multipartKey)}?uploadId=${encodeURIComponent(created.uploadId)}&partNumber=${n}`,
+						{
+							headers: { "content-length": String(end - start + 1) },
+							body: fileStream(large.path, start, end),
+						},
+					);
+					const part = await json(response);
+					expect(`part ${n} number`, part.partNumber, n);
+					parts.push({ partNumber: n, etag: part.etag });
+				}
+				const object = await json(
+					await gw("POST", `${keyPath(multipartKey)}?uploadId=${encodeURIComponent(created.uploadId)}`, {
+						headers: { "content-type": "application/json" },
+						body: JSON.stringify({ parts }),
+					}),
+				);
+				expect("size", object.size, large.size);
+				const etag = await multipartEtag(large.path, large.size);
+				expect("etag (MD5 of part MD5s)", object.etag, etag);
+				stored.set(multipartKey, { ...large, key: multipartKey, contentType: "application/octet-stream", etag });
+				return `${parts.length} parts, etag ${object.etag}`;
+			},
+		);
 
 		const putKey = `${PREFIX}large/put.bin`;
 		await step(`PUT ${putKey} (${human(large.size)}, one streamed body with Content-Length)`, async () => {
-			const object = await json(await gw("PUT", keyPath(putKey), {
-				headers: { "content-type": "application/octet-stream", "content-length": String(large.size) },
-				body: fileStream(large.path),
-			}));
+			const object = await json(
+				await gw("PUT", keyPath(putKey), {
+					headers: { "content-type": "application/octet-stream", "content-length": String(large.size) },
+					body: fileStream(large.path),
+				}),
+			);
 			expect("size", object.size, large.size);
 			const etag = await md5OfFile(large.path);
 			expect("etag (MD5 of the file)", object.etag, etag);
@@ -164,10 +187,15 @@ async function main() {
 
 		const chunkedKey = `${PREFIX}large/chunked.bin`;
 		await step(`PUT ${chunkedKey} (${human(large.size)}, chunked: no Content-Length)`, async () => {
-			const object = await json(await gw("PUT", keyPath(chunkedKey), {
-				headers: { "content-type": "application/octet-stream", "x-amz-checksum-sha256": Buffer.from(large.sha256, "hex").toString("base64") },
-				body: fileStream(large.path),
-			}));
+			const object = await json(
+				await gw("PUT", keyPath(chunkedKey), {
+					headers: {
+						"content-type": "application/octet-stream",
+						"x-amz-checksum-sha256": Buffer.from(large.sha256, "hex").toString("base64"),
+					},
+					body: fileStream(large.path),
+				}),
+			);
 			expect("size", object.size, large.size);
 			// docs/gateway.md: over 8 MiB, a chunked body becomes a multipart upload of 8 MiB parts.
 			const etag = await multipartEtag(large.path, large.size);
@@ -181,10 +209,12 @@ async function main() {
 		const gz = gzipSync(readFileSync(byName.text.path), { level: 9 });
 		const gzSha = createHash("sha256").update(gz).digest("hex");
 		await step(`PUT ${gzKey} (${human(gz.length)}, Content-Encoding: gzip)`, async () => {
-			const object = await json(await gw("PUT", keyPath(gzKey), {
-				headers: { "content-type": "text/plain; charset=utf-8", "content-encoding": "gzip" },
-				body: gz,
-			}));
+			const object = await json(
+				await gw("PUT", keyPath(gzKey), {
+					headers: { "content-type": "text/plain; charset=utf-8", "content-encoding": "gzip" },
+					body: gz,
+				}),
+			);
 			expect("size", object.size, gz.length);
 			expect("httpMetadata.contentEncoding", object.httpMetadata?.contentEncoding, "gzip");
 			return `etag ${object.etag}`;
@@ -196,22 +226,28 @@ async function main() {
 		const plainSha = createHash("sha256").update(plain).digest("hex");
 		for (const acceptEncoding of [undefined, "gzip, br", "identity", "br"]) {
 			const strict = acceptEncoding === undefined || acceptEncoding.startsWith("gzip");
-			await step(`GET ${gzKey} on the wire, ${acceptEncoding ? `Accept-Encoding: ${acceptEncoding}` : "no Accept-Encoding"}`, async () => {
-				const headers = { authorization: `Bearer ${TOKEN}` };
-				if (acceptEncoding) headers["accept-encoding"] = acceptEncoding;
-				const raw = await rawRequest(`${base}${keyPath(gzKey)}`, { headers });
-				expect("status", raw.status, 200);
-				const asStored = raw.headers["content-encoding"] === "gzip" && raw.sha256 === gzSha;
-				if (strict) {
-					expect("content-encoding", raw.headers["content-encoding"], "gzip");
-					expect("sha-256 of the bytes as stored", raw.sha256, gzSha);
-					expect("content-length", raw.headers["content-length"], String(gz.length));
-					return `${wireSummary(raw.headers)}, bytes as stored`;
-				}
-				if (asStored) return `${wireSummary(raw.headers)}, bytes as stored`;
-				const what = raw.sha256 === plainSha ? "decoded to the original text" : `re-encoded as ${raw.headers["content-encoding"]}`;
-				return `${wireSummary(raw.headers)} — NOTE: ${what} by the runtime (Miniflare's emulation of Cloudflare's compression; not the gateway)`;
-			});
+			await step(
+				`GET ${gzKey} on the wire, ${acceptEncoding ? `Accept-Encoding: ${acceptEncoding}` : "no Accept-Encoding"}`,
+				async () => {
+					const headers = { authorization: `Bearer ${TOKEN}` };
+					if (acceptEncoding) headers["accept-encoding"] = acceptEncoding;
+					const raw = await rawRequest(`${base}${keyPath(gzKey)}`, { headers });
+					expect("status", raw.status, 200);
+					const asStored = raw.headers["content-encoding"] === "gzip" && raw.sha256 === gzSha;
+					if (strict) {
+						expect("content-encoding", raw.headers["content-encoding"], "gzip");
+						expect("sha-256 of the bytes as stored", raw.sha256, gzSha);
+						expect("content-length", raw.headers["content-length"], String(gz.length));
+						return `${wireSummary(raw.headers)}, bytes as stored`;
+					}
+					if (asStored) return `${wireSummary(raw.headers)}, bytes as stored`;
+					const what =
+						raw.sha256 === plainSha
+							? "decoded to the original text"
+							: `re-encoded as ${raw.headers["content-encoding"]}`;
+					return `${wireSummary(raw.headers)} — NOTE: ${what} by the runtime (Miniflare's emulation of Cloudflare's compression; not the gateway)`;
+				},
+			);
 		}
 
 		// ---- reads: HEAD, whole GET, ranges.
@@ -244,7 +280,11 @@ async function main() {
 				[s - 10, s + 1000],
 			];
 			if (s > 2 * PART) {
-				ranges.push([PART - 8, PART + 7], [4 * MiB, 13 * MiB - 1], [s - (s % PART) - 10, s - 1, `${s - (s % PART) - 10}-`]);
+				ranges.push(
+					[PART - 8, PART + 7],
+					[4 * MiB, 13 * MiB - 1],
+					[s - (s % PART) - 10, s - 1, `${s - (s % PART) - 10}-`],
+				);
 			}
 			for (const [first, requested, spec = `${first}-${requested}`] of ranges) {
 				const last = Math.min(requested, s - 1);
@@ -271,14 +311,18 @@ async function main() {
 		// ---- the wire: does the runtime compress or re-frame what the gateway sends?
 		for (const object of stored.values()) {
 			await step(`GET ${object.key} on the wire, Accept-Encoding: gzip, br`, async () => {
-				const raw = await rawRequest(`${base}${keyPath(object.key)}`, { headers: { authorization: `Bearer ${TOKEN}`, "accept-encoding": "gzip, br" } });
+				const raw = await rawRequest(`${base}${keyPath(object.key)}`, {
+					headers: { authorization: `Bearer ${TOKEN}`, "accept-encoding": "gzip, br" },
+				});
 				expect("status", raw.status, 200);
 				const encoding = raw.headers["content-encoding"];
 				if (encoding === undefined) {
 					expect("content-length", raw.headers["content-length"], String(object.size));
 					expect("sha-256", raw.sha256, object.sha256);
 				}
-				const why = object.contentType ? `${object.contentType} is on Cloudflare's compressible list` : "no Content-Type";
+				const why = object.contentType
+					? `${object.contentType} is on Cloudflare's compressible list`
+					: "no Content-Type";
 				return `${wireSummary(raw.headers)}${encoding ? ` — NOTE: compressed by the runtime (${why}; see BENCHMARKS.md)` : ", bytes as stored"}`;
 			});
 		}
@@ -287,19 +331,25 @@ async function main() {
 		// has no Content-Type either, which Miniflare's compression emulation treats as compressible.
 		const untypedKey = `${PREFIX}untyped/seeded-3MiB.bin`;
 		await step(`PUT ${untypedKey} (${human(byName.binary.size)}, no Content-Type)`, async () => {
-			const object = await json(await gw("PUT", keyPath(untypedKey), {
-				headers: { "content-length": String(byName.binary.size) },
-				body: fileStream(byName.binary.path),
-			}));
+			const object = await json(
+				await gw("PUT", keyPath(untypedKey), {
+					headers: { "content-length": String(byName.binary.size) },
+					body: fileStream(byName.binary.path),
+				}),
+			);
 			expect("size", object.size, byName.binary.size);
 			stored.set(untypedKey, { ...byName.binary, key: untypedKey, contentType: null, etag: object.etag });
 			return `etag ${object.etag}`;
 		});
 		await step(`GET ${untypedKey} whole, on the wire, Accept-Encoding: gzip, br`, async () => {
-			const raw = await rawRequest(`${base}${keyPath(untypedKey)}`, { headers: { authorization: `Bearer ${TOKEN}`, "accept-encoding": "gzip, br" } });
+			const raw = await rawRequest(`${base}${keyPath(untypedKey)}`, {
+				headers: { authorization: `Bearer ${TOKEN}`, "accept-encoding": "gzip, br" },
+			});
 			expect("status", raw.status, 200);
 			if (raw.headers["content-encoding"] !== undefined) {
-				throw new Warning(`${wireSummary(raw.headers)}: random bytes gzip-compressed by the runtime because the answer has no Content-Type (expected: none, length ${byName.binary.size})`);
+				throw new Warning(
+					`${wireSummary(raw.headers)}: random bytes gzip-compressed by the runtime because the answer has no Content-Type (expected: none, length ${byName.binary.size})`,
+				);
 			}
 			expect("sha-256", raw.sha256, byName.binary.sha256);
 			return `${wireSummary(raw.headers)}, bytes as stored`;
@@ -346,7 +396,10 @@ async function main() {
 			return "204, then GET 404";
 		});
 		await step(`POST /?delete (${rest.length} keys)`, async () => {
-			const response = await gw("POST", "/?delete", { headers: { "content-type": "application/json" }, body: JSON.stringify({ keys: rest }) });
+			const response = await gw("POST", "/?delete", {
+				headers: { "content-type": "application/json" },
+				body: JSON.stringify({ keys: rest }),
+			});
 			await response.body?.cancel();
 			expect("status", response.status, 204);
 			const page = await json(await gw("GET", `/?list&prefix=${encodeURIComponent(PREFIX)}`));

@@ -4,8 +4,8 @@
 import { api } from "./api/app";
 import { gateway } from "./edge/gateway/app";
 
-export { Zone } from "./zone/zone";
 export { ZoneRegistry } from "./zone/registry";
+export { Zone } from "./zone/zone";
 
 /** Whether a path belongs to the API v4 rather than naming an object key. */
 function isApiPath(pathname: string): boolean {

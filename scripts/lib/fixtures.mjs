@@ -1,14 +1,24 @@
 // The fixture catalogue: every real input file the smoke run uploads, with its content type,
 // and how the generated ones are made. Hashes live in fixtures/SHA256SUMS (committed), so a
 // regenerated file is checked to be byte for byte the one the catalogue promises.
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+
 import { createHash } from "node:crypto";
+import {
+	createReadStream,
+	createWriteStream,
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	renameSync,
+	statSync,
+	writeFileSync,
+} from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
-import { prngChunks } from "./prng.mjs";
 import { mandelbrotPng } from "./png.mjs";
+import { prngChunks } from "./prng.mjs";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const FIXTURES_DIR = join(ROOT, "fixtures");
@@ -56,10 +66,12 @@ export async function sha256File(path, options = {}) {
 export function readSums() {
 	if (!existsSync(SUMS)) return new Map();
 	const lines = readFileSync(SUMS, "utf8").split("\n").filter(Boolean);
-	return new Map(lines.map((line) => {
-		const [hex, path] = line.split(/\s+\*?/, 2);
-		return [path, hex];
-	}));
+	return new Map(
+		lines.map((line) => {
+			const [hex, path] = line.split(/\s+\*?/, 2);
+			return [path, hex];
+		}),
+	);
 }
 
 /**

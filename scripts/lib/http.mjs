@@ -60,6 +60,8 @@ export function rawRequest(url, { method = "GET", headers = {} } = {}) {
 /** How a response went out: `gzip, chunked` or `none, length 1024` (its Content-Encoding, then its framing). */
 export function wireSummary(headers) {
 	const encoding = headers["content-encoding"] ?? "none";
-	const framing = headers["transfer-encoding"] ?? (headers["content-length"] !== undefined ? `length ${headers["content-length"]}` : "no length");
+	const framing =
+		headers["transfer-encoding"] ??
+		(headers["content-length"] !== undefined ? `length ${headers["content-length"]}` : "no length");
 	return `${encoding}, ${framing}`;
 }

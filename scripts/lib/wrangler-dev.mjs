@@ -2,7 +2,7 @@
 // makes sure the whole group (npx, wrangler, its two workerd processes) dies with this script,
 // and its temporary directory goes: on normal exit, on failure, on an uncaught error and on Ctrl-C.
 import { spawn } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -69,7 +69,13 @@ export async function startWranglerDev({ config, persistTo, args = [], timeoutMs
 		detached: true, // its own process group, so one kill reaches wrangler and workerd
 		stdio: ["ignore", "pipe", "pipe"],
 		// As `npm run dev`: no attempt to download the Request.cf object (offline, placeholder used).
-		env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+		env: {
+			...process.env,
+			NO_COLOR: "1",
+			FORCE_COLOR: "0",
+			WRANGLER_SEND_METRICS: "false",
+			CLOUDFLARE_CF_FETCH_ENABLED: "false",
+		},
 	});
 	running.add(child);
 	child.stdout.pipe(log, { end: false });
@@ -84,7 +90,8 @@ export async function startWranglerDev({ config, persistTo, args = [], timeoutMs
 	});
 
 	const url = `http://127.0.0.1:${port}`;
-	const logTail = (lines = 30) => (existsSync(logPath) ? readFileSync(logPath, "utf8").split("\n").slice(-lines).join("\n") : "");
+	const logTail = (lines = 30) =>
+		existsSync(logPath) ? readFileSync(logPath, "utf8").split("\n").slice(-lines).join("\n") : "";
 	const stop = async () => {
 		if (!exited) {
 			killGroup(child, "SIGTERM");
@@ -99,7 +106,9 @@ export async function startWranglerDev({ config, persistTo, args = [], timeoutMs
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		if (exited || Date.now() > deadline) {
-			const why = exited ? `exited (${exited.code ?? exited.signal}) before it was ready` : `was not ready after ${timeoutMs} ms`;
+			const why = exited
+				? `exited (${exited.code ?? exited.signal}) before it was ready`
+				: `was not ready after ${timeoutMs} ms`;
 			const tail = logTail();
 			await stop();
 			throw new Error(`wrangler dev ${why}:\n${tail}`);

@@ -24,7 +24,10 @@ import { zones } from "./zones";
 /** The API app; `fetch(request, env, ctx)` serves every path under `/client/v4`. */
 export const api = new Hono<ApiEnv>().basePath("/client/v4");
 
-api.use("*", routeGuard(() => api.routes));
+api.use(
+	"*",
+	routeGuard(() => api.routes),
+);
 api.use("*", auth);
 api.use("/zones/:zone_id", zoneAccess);
 api.use("/zones/:zone_id/*", zoneAccess);

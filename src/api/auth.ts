@@ -93,7 +93,11 @@ export async function authenticate(headers: Headers, secret: string | undefined)
 	];
 	if (chain.length > 0 || email === null || key === null) throw invalidHeaders(chain);
 	for (const credential of known) {
-		if ("key" in credential && credential.email.toLowerCase() === email.toLowerCase() && (await sameSecret(credential.key, key))) {
+		if (
+			"key" in credential &&
+			credential.email.toLowerCase() === email.toLowerCase() &&
+			(await sameSecret(credential.key, key))
+		) {
 			return callerOf(credential);
 		}
 	}

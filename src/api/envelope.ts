@@ -35,9 +35,10 @@ const JSON_HEADERS = { "Content-Type": "application/json" } as const;
 
 /** `200 {result, success: true, errors: [], messages: []}`, plus `result_info` when given. */
 export function ok(result: unknown, resultInfo?: PageInfo | CursorInfo): Response {
-	const body = resultInfo === undefined
-		? { result, success: true, errors: [], messages: [] }
-		: { result, success: true, errors: [], messages: [], result_info: resultInfo };
+	const body =
+		resultInfo === undefined
+			? { result, success: true, errors: [], messages: [] }
+			: { result, success: true, errors: [], messages: [], result_info: resultInfo };
 	return new Response(JSON.stringify(body), { status: 200, headers: JSON_HEADERS });
 }
 

@@ -49,17 +49,22 @@ export const methodNotAllowed = (method: string) =>
 
 /** 400 7003: an object identifier in the path is malformed (newer edge format: full path, no 7000). */
 export const badIdentifier = (path: string) =>
-	new ApiError(400, [{ code: 7003, message: `Could not route to ${path}, perhaps your object identifier is invalid?` }]);
+	new ApiError(400, [
+		{ code: 7003, message: `Could not route to ${path}, perhaps your object identifier is invalid?` },
+	]);
 
 /** 400 for a body that is not JSON at all. */
-export const malformedJson = (code: number) => new ApiError(400, [{ code, message: "invalid JSON: malformed request body" }]);
+export const malformedJson = (code: number) =>
+	new ApiError(400, [{ code, message: "invalid JSON: malformed request body" }]);
 
 /** Turns zone failures into an ApiError: 404 if any is a missing object, else 400. */
 export function fromFailures(failures: Failure[]): ApiError {
 	const status = failures.some((f) => f.kind === "not_found") ? 404 : 400;
 	return new ApiError(
 		status,
-		failures.map(({ code, message, pointer }) => (pointer === undefined ? { code, message } : { code, message, source: { pointer } })),
+		failures.map(({ code, message, pointer }) =>
+			pointer === undefined ? { code, message } : { code, message, source: { pointer } },
+		),
 	);
 }
 

@@ -11,8 +11,9 @@
  * Gaps: only the dataset `http_requests`; `filter`, `logpull_options` and Instant Logs
  * (`kind: edge`) are refused with a 400 saying so; delivery comes in a later issue.
  */
-import type { LogpushJob as SdkLogpushJob, JobDeleteResponse } from "cloudflare/resources/logpush/jobs";
+
 import type { FieldGetResponse } from "cloudflare/resources/logpush/datasets/fields";
+import type { JobDeleteResponse, LogpushJob as SdkLogpushJob } from "cloudflare/resources/logpush/jobs";
 import type { OwnershipCreateResponse, OwnershipValidation } from "cloudflare/resources/logpush/ownership";
 import type { Context } from "hono";
 import { Hono } from "hono";
@@ -35,14 +36,23 @@ const zeroOr = (min: number, max: number) =>
 		.refine((n) => n === null || n === 0 || (n >= min && n <= max), `must be 0 or between ${min} and ${max}`)
 		.transform((n) => n ?? 0);
 
-const nullableString = (fallback: string) => z.string().nullable().optional().transform((s) => s ?? fallback);
+const nullableString = (fallback: string) =>
+	z
+		.string()
+		.nullable()
+		.optional()
+		.transform((s) => s ?? fallback);
 
-const FIELD_NAMES = z.array(z.string()).min(1).superRefine((names, ctx) => {
-	names.forEach((name, i) => {
-		if (!Object.hasOwn(HTTP_REQUESTS_FIELDS, name)) ctx.addIssue({ code: "custom", path: [i], message: `"${name}" is not a field of the dataset http_requests` });
-		if (names.indexOf(name) !== i) ctx.addIssue({ code: "custom", path: [i], message: `duplicate field "${name}"` });
+const FIELD_NAMES = z
+	.array(z.string())
+	.min(1)
+	.superRefine((names, ctx) => {
+		names.forEach((name, i) => {
+			if (!Object.hasOwn(HTTP_REQUESTS_FIELDS, name))
+				ctx.addIssue({ code: "custom", path: [i], message: `"${name}" is not a field of the dataset http_requests` });
+			if (names.indexOf(name) !== i) ctx.addIssue({ code: "custom", path: [i], message: `duplicate field "${name}"` });
+		});
 	});
-});
 
 // Defaults from the docs' log-output-options page (reference §4.5); record framing depends on output_type.
 const OUTPUT_OPTIONS = z
@@ -50,7 +60,13 @@ const OUTPUT_OPTIONS = z
 		field_names: FIELD_NAMES.optional(),
 		output_type: z.enum(["ndjson", "csv"]).default("ndjson"),
 		timestamp_format: z.enum(["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"]).default("unixnano"),
-		sample_rate: z.number().gt(0).lte(1).nullable().optional().transform((n) => n ?? 1),
+		sample_rate: z
+			.number()
+			.gt(0)
+			.lte(1)
+			.nullable()
+			.optional()
+			.transform((n) => n ?? 1),
 		batch_prefix: nullableString(""),
 		batch_suffix: nullableString(""),
 		record_prefix: z.string().nullable().optional(),
@@ -58,48 +74,84 @@ const OUTPUT_OPTIONS = z
 		record_delimiter: nullableString(""),
 		field_delimiter: nullableString(","),
 		record_template: nullableString(""),
-		"CVE-2021-44228": z.boolean().nullable().optional().transform((b) => b ?? false),
-		merge_subrequests: z.boolean().nullable().optional().transform((b) => b ?? false),
+		"CVE-2021-44228": z
+			.boolean()
+			.nullable()
+			.optional()
+			.transform((b) => b ?? false),
+		merge_subrequests: z
+			.boolean()
+			.nullable()
+			.optional()
+			.transform((b) => b ?? false),
 	})
-	.transform(({ field_names, record_prefix, record_suffix, ...rest }): OutputOptions => ({
-		...rest,
-		field_names: field_names ?? [...HTTP_REQUESTS_DEFAULT_FIELDS],
-		record_prefix: record_prefix ?? (rest.output_type === "ndjson" ? "{" : ""),
-		record_suffix: record_suffix ?? (rest.output_type === "ndjson" ? "}\n" : "\n"),
-	}));
+	.transform(
+		({ field_names, record_prefix, record_suffix, ...rest }): OutputOptions => ({
+			...rest,
+			field_names: field_names ?? [...HTTP_REQUESTS_DEFAULT_FIELDS],
+			record_prefix: record_prefix ?? (rest.output_type === "ndjson" ? "{" : ""),
+			record_suffix: record_suffix ?? (rest.output_type === "ndjson" ? "}\n" : "\n"),
+		}),
+	);
 
-const refused = (message: string) => z.unknown().refine((v) => v === undefined, message).optional();
+const refused = (message: string) =>
+	z
+		.unknown()
+		.refine((v) => v === undefined, message)
+		.optional();
 
 // Every settable field, optional: create applies defaults, PUT changes only what it names.
 const JOB_FIELDS = z.strictObject({
 	destination_conf: z.string().min(1).max(4096).optional(),
 	dataset: z.literal("http_requests", { error: "edgezone serves the dataset http_requests only" }).optional(),
 	enabled: z.boolean().optional(),
-	name: z.string().max(512).regex(/^[a-zA-Z0-9\-.]*$/, "may hold letters, digits, hyphens and dots").nullable().optional(),
+	name: z
+		.string()
+		.max(512)
+		.regex(/^[a-zA-Z0-9\-.]*$/, "may hold letters, digits, hyphens and dots")
+		.nullable()
+		.optional(),
 	kind: z.literal("", { error: 'kind must be "" (Instant Logs jobs, kind "edge", are not emulated)' }).optional(),
 	frequency: z.enum(["high", "low"]).nullable().optional(),
 	max_upload_bytes: zeroOr(5_000_000, 1_000_000_000).optional(),
 	max_upload_records: zeroOr(1_000, 1_000_000).optional(),
 	max_upload_interval_seconds: zeroOr(30, 300).optional(),
 	output_options: OUTPUT_OPTIONS.nullable().optional(),
-	ownership_challenge: z.string().max(4096).regex(/^[a-zA-Z0-9/+.\-_]*$/).optional(),
+	ownership_challenge: z
+		.string()
+		.max(4096)
+		.regex(/^[a-zA-Z0-9/+.\-_]*$/)
+		.optional(),
 	filter: refused("filter is not supported by edgezone yet"),
 	logpull_options: refused("logpull_options is deprecated and not supported; use output_options"),
 });
 
 const DESTINATION = z.strictObject({ destination_conf: z.string().min(1).max(4096) });
-const VALIDATION = z.strictObject({ destination_conf: z.string().min(1).max(4096), ownership_challenge: z.string().max(4096) });
+const VALIDATION = z.strictObject({
+	destination_conf: z.string().min(1).max(4096),
+	ownership_challenge: z.string().max(4096),
+});
 
 /** Parses `destination_conf`; an invalid one is a 400 at `/destination_conf`. */
 function destinationOf(c: Context<ApiEnv>, conf: string): Destination {
 	const parsed = parseDestination(conf, bucketMap(c.env));
-	if (!parsed.ok) throw new ApiError(400, [{ code: CODES.logpushInvalid, message: parsed.message, source: { pointer: "/destination_conf" } }]);
+	if (!parsed.ok)
+		throw new ApiError(400, [
+			{ code: CODES.logpushInvalid, message: parsed.message, source: { pointer: "/destination_conf" } },
+		]);
 	return parsed.destination;
 }
 
 /** Job settings as given, with null `output_options` / `frequency` meaning "the default". */
 function settingsOf(body: z.output<typeof JOB_FIELDS>): Partial<JobSettings> {
-	const { ownership_challenge: _token, filter: _filter, logpull_options: _logpull, output_options, frequency, ...rest } = body;
+	const {
+		ownership_challenge: _token,
+		filter: _filter,
+		logpull_options: _logpull,
+		output_options,
+		frequency,
+		...rest
+	} = body;
 	return {
 		...rest,
 		...(frequency === undefined ? {} : { frequency: frequency ?? "high" }),
@@ -126,35 +178,52 @@ export const logpush = new Hono<ApiEnv>()
 			...settingsOf(body),
 			destination_conf: body.destination_conf,
 		};
-		const job = unwrap(await c.var.zoneState.createJob({ settings, destination, ownership_challenge: body.ownership_challenge }));
+		const job = unwrap(
+			await c.var.zoneState.createJob({ settings, destination, ownership_challenge: body.ownership_challenge }),
+		);
 		return ok(job satisfies SdkLogpushJob);
 	})
-	.get("/jobs/:job_id", async (c) => ok(unwrap(await c.var.zoneState.getJob(parseParam(c, "job_id", INT_ID))) satisfies SdkLogpushJob))
+	.get("/jobs/:job_id", async (c) =>
+		ok(unwrap(await c.var.zoneState.getJob(parseParam(c, "job_id", INT_ID))) satisfies SdkLogpushJob),
+	)
 	.put("/jobs/:job_id", async (c) => {
 		const id = parseParam(c, "job_id", INT_ID);
 		const body = await parseBody(c, JOB_FIELDS, CODES.logpushInvalid);
 		const destination = body.destination_conf === undefined ? undefined : destinationOf(c, body.destination_conf);
-		const job = unwrap(await c.var.zoneState.updateJob(id, { settings: settingsOf(body), destination, ownership_challenge: body.ownership_challenge }));
+		const job = unwrap(
+			await c.var.zoneState.updateJob(id, {
+				settings: settingsOf(body),
+				destination,
+				ownership_challenge: body.ownership_challenge,
+			}),
+		);
 		return ok(job satisfies SdkLogpushJob);
 	})
-	.delete("/jobs/:job_id", async (c) => ok(unwrap(await c.var.zoneState.deleteJob(parseParam(c, "job_id", INT_ID))) satisfies JobDeleteResponse))
+	.delete("/jobs/:job_id", async (c) =>
+		ok(unwrap(await c.var.zoneState.deleteJob(parseParam(c, "job_id", INT_ID))) satisfies JobDeleteResponse),
+	)
 	.post("/ownership", async (c) => {
 		const { destination_conf } = await parseBody(c, DESTINATION, CODES.logpushInvalid);
 		const parsed = parseDestination(destination_conf, bucketMap(c.env));
-		if (!parsed.ok) return ok({ filename: "", valid: false, message: parsed.message } satisfies OwnershipCreateResponse);
+		if (!parsed.ok)
+			return ok({ filename: "", valid: false, message: parsed.message } satisfies OwnershipCreateResponse);
 		const { filename } = unwrap(await c.var.zoneState.createOwnershipChallenge(parsed.destination));
 		return ok({ filename, valid: true, message: "" } satisfies OwnershipCreateResponse);
 	})
 	.post("/ownership/validate", async (c) => {
 		const body = await parseBody(c, VALIDATION, CODES.logpushInvalid);
 		const parsed = parseDestination(body.destination_conf, bucketMap(c.env));
-		const valid = parsed.ok && unwrap(await c.var.zoneState.validateOwnershipChallenge(parsed.destination, body.ownership_challenge));
+		const valid =
+			parsed.ok &&
+			unwrap(await c.var.zoneState.validateOwnershipChallenge(parsed.destination, body.ownership_challenge));
 		return ok({ valid } satisfies OwnershipValidation);
 	})
 	.get("/datasets/:dataset_id/fields", (c) => {
 		const dataset = c.req.param("dataset_id");
 		if (dataset !== "http_requests") {
-			throw new ApiError(400, [{ code: CODES.logpushInvalid, message: `edgezone serves the dataset http_requests only, not "${dataset}"` }]);
+			throw new ApiError(400, [
+				{ code: CODES.logpushInvalid, message: `edgezone serves the dataset http_requests only, not "${dataset}"` },
+			]);
 		}
 		return ok(HTTP_REQUESTS_FIELDS satisfies FieldGetResponse);
 	});

@@ -22,7 +22,9 @@ const POSITION = z.union([
 ]);
 
 // The rule's own fields pass through to the Zone, which knows the phase and its schema.
-const RULE_BODY = z.looseObject({ position: POSITION.optional() }).transform(({ position, ...rule }) => ({ position, rule }));
+const RULE_BODY = z
+	.looseObject({ position: POSITION.optional() })
+	.transform(({ position, ...rule }) => ({ position, rule }));
 
 /** Routes under `/zones/{zone_id}/rulesets/{ruleset_id}/rules`. */
 export const rulesetRules = new Hono<ApiEnv>()

@@ -80,7 +80,11 @@ export const rulesets = new Hono<ApiEnv>()
 		const q = parseQuery(c, LIST, CODES.rulesetInvalid);
 		const page = unwrap(await c.var.zoneState.listRulesets(q.per_page, q.cursor));
 		const cursor = page.nextAfter === undefined ? {} : { cursor: encodeCursor(page.nextAfter) };
-		return ok(page.items satisfies RulesetListResponse[], { count: page.items.length, per_page: q.per_page, ...cursor });
+		return ok(page.items satisfies RulesetListResponse[], {
+			count: page.items.length,
+			per_page: q.per_page,
+			...cursor,
+		});
 	})
 	.post("/", async (c) => {
 		const body = await parseBody(c, CREATE, CODES.rulesetInvalid);

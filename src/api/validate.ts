@@ -12,7 +12,10 @@ export const HEX_ID = z.string().regex(/^[0-9a-f]{32}$/);
 
 /** A decimal integer id in a path (log-push job ids, ruleset versions). */
 // At most 15 digits, so the number is exact in a JavaScript double.
-export const INT_ID = z.string().regex(/^[1-9][0-9]{0,14}$/).transform(Number);
+export const INT_ID = z
+	.string()
+	.regex(/^[1-9][0-9]{0,14}$/)
+	.transform(Number);
 
 /**
  * Parses the JSON body against `schema`. Not JSON: 400 "invalid JSON"; schema

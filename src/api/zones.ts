@@ -9,7 +9,7 @@
  * zones; lists show only the zones a credential may reach.
  * Gaps: no DNS, plans or name-server checks: zones are active at once.
  */
-import type { Zone as ZoneObject, ZoneDeleteResponse } from "cloudflare/resources/zones/zones";
+import type { ZoneDeleteResponse, Zone as ZoneObject } from "cloudflare/resources/zones/zones";
 import { Hono } from "hono";
 import { z } from "zod";
 import { CODES } from "../zone/failure";
@@ -24,7 +24,14 @@ const ZONE_NAME = z
 	.string()
 	.max(253)
 	.transform((name) => name.toLowerCase())
-	.pipe(z.string().regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/, "must be a domain name such as example.com"));
+	.pipe(
+		z
+			.string()
+			.regex(
+				/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/,
+				"must be a domain name such as example.com",
+			),
+	);
 const TYPE = z.enum(["full", "partial", "secondary", "internal"]);
 
 const CREATE = z.strictObject({
@@ -79,7 +86,13 @@ export const zones = new Hono<ApiEnv>()
 	.post("/", async (c) => {
 		if (c.var.caller.zones !== "*") throw forbidden();
 		const body = await parseBody(c, CREATE, CODES.zoneInvalid);
-		const zone = unwrap(await registry(c.env).create({ name: body.name, accountId: body.account.id ?? c.env.DEFAULT_ACCOUNT_ID, type: body.type }));
+		const zone = unwrap(
+			await registry(c.env).create({
+				name: body.name,
+				accountId: body.account.id ?? c.env.DEFAULT_ACCOUNT_ID,
+				type: body.type,
+			}),
+		);
 		return ok(zone satisfies ZoneObject);
 	})
 	.get("/:zone_id", (c) => ok(c.var.zone satisfies ZoneObject))

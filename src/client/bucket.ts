@@ -15,8 +15,9 @@
  * - SSE-C (`ssecKey`) is not supported.
  */
 import type { R2ObjectJson, R2ObjectsJson } from "../edge/gateway/json";
-import { RemoteObject, RemoteObjectBody, fieldsFromHeaders, fieldsFromJson } from "./objects";
+import { fieldsFromHeaders, fieldsFromJson, RemoteObject, RemoteObjectBody } from "./objects";
 import {
+	type BodyValue,
 	headersRange,
 	rangeHeader,
 	requestBody,
@@ -24,9 +25,8 @@ import {
 	writeChecksum,
 	writeConditionals,
 	writeMetadata,
-	type BodyValue,
 } from "./options";
-import { Transport, errorBody, errorOf, type Action, type RemoteBucketOptions } from "./transport";
+import { type Action, errorBody, errorOf, type RemoteBucketOptions, Transport } from "./transport";
 
 const INCLUDE_VALUES = ["httpMetadata", "customMetadata"];
 
@@ -83,7 +83,10 @@ export class RemoteBucket implements R2Bucket {
 	 * @throws RemoteBucketError `get: The requested range is not satisfiable (10039)` for an
 	 * R2Range past the end, as the binding.
 	 */
-	get(key: string, options: R2GetOptions & { onlyIf: R2Conditional | Headers }): Promise<R2ObjectBody | R2Object | null>;
+	get(
+		key: string,
+		options: R2GetOptions & { onlyIf: R2Conditional | Headers },
+	): Promise<R2ObjectBody | R2Object | null>;
 	get(key: string, options?: R2GetOptions): Promise<R2ObjectBody | null>;
 	async get(key: string, options: R2GetOptions = {}): Promise<R2ObjectBody | R2Object | null> {
 		if (options.ssecKey !== undefined) throw unsupportedSsec();
@@ -258,7 +261,11 @@ class RemoteMultipartUpload implements R2MultipartUpload {
 
 	/** `DELETE /{key}?uploadId=`: aborts the upload. */
 	async abort(): Promise<void> {
-		const response = await this.#transport.send({ method: "DELETE", key: this.key, query: { uploadId: this.uploadId } });
+		const response = await this.#transport.send({
+			method: "DELETE",
+			key: this.key,
+			query: { uploadId: this.uploadId },
+		});
 		return emptyOf("abortMultipartUpload", response);
 	}
 

@@ -3,4 +3,4 @@
  * (docs/gateway.md), for Node 22 and Workers.
  */
 export { RemoteBucket } from "./bucket";
-export { RemoteBucketError, type FetchLike, type RemoteBucketOptions } from "./transport";
+export { type FetchLike, RemoteBucketError, type RemoteBucketOptions } from "./transport";

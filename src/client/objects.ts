@@ -9,6 +9,7 @@
  */
 import {
 	CHECKSUMS,
+	type ChecksumName,
 	customMetadataFromHeaders,
 	fromBase64,
 	fromHex,
@@ -16,7 +17,6 @@ import {
 	httpMetadataToHeaders,
 	storageClassFromAnswer,
 	storedChecksumHeader,
-	type ChecksumName,
 } from "../edge/gateway/headers";
 import { checksumsToJson, type R2ObjectJson } from "../edge/gateway/json";
 
@@ -45,6 +45,7 @@ export class RemoteChecksums implements R2Checksums {
 /** An `R2Object` as a RemoteBucket returns it: metadata only. Its fields are those of ObjectFields. */
 export interface RemoteObject extends ObjectFields {}
 
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface declares the fields the constructor sets with Object.assign.
 export class RemoteObject implements R2Object {
 	/** @param fields every field, set as own properties in the binding's order. */
 	constructor(fields: ObjectFields) {

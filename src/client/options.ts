@@ -8,11 +8,11 @@
  */
 import {
 	CHECKSUMS,
+	type ChecksumName,
 	checksumHeader,
 	customMetadataToHeaders,
 	httpMetadataToHeaders,
 	toBase64,
-	type ChecksumName,
 } from "../edge/gateway/headers";
 import { parseRange } from "../edge/gateway/ranges";
 

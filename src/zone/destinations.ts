@@ -40,25 +40,43 @@ export function bucketMap(env: Env): Record<string, string> {
 		raw = undefined;
 	}
 	const parsed = BUCKET_MAP.safeParse(raw);
-	if (!parsed.success) throw new Error(`LOGPUSH_BUCKETS must be a JSON object of bucket name -> R2 binding name: ${parsed.error.message}`);
+	if (!parsed.success)
+		throw new Error(`LOGPUSH_BUCKETS must be a JSON object of bucket name -> R2 binding name: ${parsed.error.message}`);
 	return parsed.data;
 }
 
 /** Parses a `destination_conf` against the bucket map; the failure message says what is wrong. */
 export function parseDestination(conf: string, buckets: Record<string, string>): ParsedDestination {
 	const match = SHAPE.exec(conf);
-	if (match === null) return { ok: false, message: "destination_conf must be r2://<bucket>/<path> or s3://<bucket>/<path>?region=<region>" };
-	const [, scheme, bucket = "", rawPath = "", query = ""] = match as unknown as [string, "r2" | "s3", string, string?, string?];
+	if (match === null)
+		return {
+			ok: false,
+			message: "destination_conf must be r2://<bucket>/<path> or s3://<bucket>/<path>?region=<region>",
+		};
+	const [, scheme, bucket = "", rawPath = "", query = ""] = match as unknown as [
+		string,
+		"r2" | "s3",
+		string,
+		string?,
+		string?,
+	];
 	if (!BUCKET.test(bucket)) return { ok: false, message: `"${bucket}" is not a valid bucket name` };
 	const binding = buckets[bucket];
-	if (binding === undefined) return { ok: false, message: `bucket "${bucket}" is not a known destination (known: ${Object.keys(buckets).join(", ") || "none"})` };
+	if (binding === undefined)
+		return {
+			ok: false,
+			message: `bucket "${bucket}" is not a known destination (known: ${Object.keys(buckets).join(", ") || "none"})`,
+		};
 	const path = rawPath.replace(/^\/+|\/+$/g, "");
-	if (!PATH.test(path.replaceAll("{DATE}", ""))) return { ok: false, message: `"${path}" is not a valid destination path` };
+	if (!PATH.test(path.replaceAll("{DATE}", "")))
+		return { ok: false, message: `"${path}" is not a valid destination path` };
 	const params = new URLSearchParams(query);
 	for (const key of params.keys()) {
-		if (!(QUERY_KEYS[scheme] as readonly string[]).includes(key)) return { ok: false, message: `unknown parameter "${key}" for ${scheme}:// destinations` };
+		if (!(QUERY_KEYS[scheme] as readonly string[]).includes(key))
+			return { ok: false, message: `unknown parameter "${key}" for ${scheme}:// destinations` };
 	}
-	if (scheme === "s3" && !params.get("region")) return { ok: false, message: "s3:// destinations need ?region=<region>" };
+	if (scheme === "s3" && !params.get("region"))
+		return { ok: false, message: "s3:// destinations need ?region=<region>" };
 	if (params.has("sse") && params.get("sse") !== "AES256") return { ok: false, message: "sse must be AES256" };
 	return { ok: true, destination: { scheme, bucket, binding, path, fingerprint: `${scheme}://${bucket}/${path}` } };
 }
@@ -71,10 +89,15 @@ export function expandPath(path: string, now: Date): string {
 /** The R2 binding a destination writes to; a binding that is not an R2 bucket is a configuration error. */
 export function destinationBucket(env: Env, destination: Destination): R2Bucket {
 	const candidate: unknown = (env as unknown as Record<string, unknown>)[destination.binding];
-	if (!isBucket(candidate)) throw new Error(`LOGPUSH_BUCKETS maps "${destination.bucket}" to "${destination.binding}", which is not an R2 binding`);
+	if (!isBucket(candidate))
+		throw new Error(
+			`LOGPUSH_BUCKETS maps "${destination.bucket}" to "${destination.binding}", which is not an R2 binding`,
+		);
 	return candidate;
 }
 
 function isBucket(value: unknown): value is R2Bucket {
-	return typeof value === "object" && value !== null && "put" in value && "head" in value && typeof value.put === "function";
+	return (
+		typeof value === "object" && value !== null && "put" in value && "head" in value && typeof value.put === "function"
+	);
 }

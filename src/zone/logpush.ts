@@ -79,12 +79,17 @@ export class LogpushStore {
 
 	/** All jobs, by id. */
 	list(): LogpushJob[] {
-		return this.#sql.exec<{ id: number; job: string }>("SELECT id, job FROM logpush_jobs ORDER BY id").toArray().map(toJob);
+		return this.#sql
+			.exec<{ id: number; job: string }>("SELECT id, job FROM logpush_jobs ORDER BY id")
+			.toArray()
+			.map(toJob);
 	}
 
 	/** One job; 404 when unknown. */
 	get(id: number): LogpushJob {
-		const row = this.#sql.exec<{ id: number; job: string }>("SELECT id, job FROM logpush_jobs WHERE id = ?", id).toArray()[0];
+		const row = this.#sql
+			.exec<{ id: number; job: string }>("SELECT id, job FROM logpush_jobs WHERE id = ?", id)
+			.toArray()[0];
 		if (row === undefined) notFound(CODES.logpushJobNotFound, "job not found");
 		return toJob(row);
 	}
@@ -94,7 +99,10 @@ export class LogpushStore {
 		this.#checkOwnership(write, now);
 		const status = { last_complete: null, last_error: null, error_message: null };
 		const id = this.#sql
-			.exec<{ id: number }>("INSERT INTO logpush_jobs (job) VALUES (?) RETURNING id", JSON.stringify({ ...write.settings, ...status }))
+			.exec<{ id: number }>(
+				"INSERT INTO logpush_jobs (job) VALUES (?) RETURNING id",
+				JSON.stringify({ ...write.settings, ...status }),
+			)
 			.one().id;
 		return this.get(id);
 	}
@@ -105,13 +113,21 @@ export class LogpushStore {
 		for (const field of ["dataset", "kind"] as const) {
 			const value = write.settings[field];
 			if (value !== undefined && value !== current[field]) {
-				invalid(CODES.logpushInvalid, `the ${field} of a job cannot be changed (it is "${current[field]}")`, `/${field}`);
+				invalid(
+					CODES.logpushInvalid,
+					`the ${field} of a job cannot be changed (it is "${current[field]}")`,
+					`/${field}`,
+				);
 			}
 		}
 		if (write.settings.destination_conf !== undefined && write.settings.destination_conf !== current.destination_conf) {
 			this.#checkOwnership(write, now);
 		}
-		this.#sql.exec("UPDATE logpush_jobs SET job = ? WHERE id = ?", JSON.stringify({ ...current, ...write.settings }), id);
+		this.#sql.exec(
+			"UPDATE logpush_jobs SET job = ? WHERE id = ?",
+			JSON.stringify({ ...current, ...write.settings }),
+			id,
+		);
 		return this.get(id);
 	}
 
@@ -140,7 +156,12 @@ export class LogpushStore {
 	isValidChallenge(destination: Destination, token: string, now: Date): boolean {
 		return (
 			this.#sql
-				.exec("SELECT 1 FROM ownership_challenges WHERE token = ? AND fingerprint = ? AND expires_at > ?", token, destination.fingerprint, now.getTime())
+				.exec(
+					"SELECT 1 FROM ownership_challenges WHERE token = ? AND fingerprint = ? AND expires_at > ?",
+					token,
+					destination.fingerprint,
+					now.getTime(),
+				)
 				.toArray().length > 0
 		);
 	}
@@ -149,10 +170,18 @@ export class LogpushStore {
 		const { destination, ownership_challenge: token } = write;
 		if (destination?.scheme !== "s3") return;
 		if (token === undefined) {
-			invalid(CODES.logpushInvalid, "ownership_challenge is required for s3:// destinations; request one with POST .../logpush/ownership", "/ownership_challenge");
+			invalid(
+				CODES.logpushInvalid,
+				"ownership_challenge is required for s3:// destinations; request one with POST .../logpush/ownership",
+				"/ownership_challenge",
+			);
 		}
 		if (!this.isValidChallenge(destination, token, now)) {
-			invalid(CODES.logpushInvalid, "ownership_challenge is not valid for this destination (wrong, expired, or issued for another destination)", "/ownership_challenge");
+			invalid(
+				CODES.logpushInvalid,
+				"ownership_challenge is not valid for this destination (wrong, expired, or issued for another destination)",
+				"/ownership_challenge",
+			);
 		}
 	}
 }
@@ -164,5 +193,8 @@ function toJob(row: { id: number; job: string }): LogpushJob {
 /** 32 random bytes, base64url: within the token pattern `^[a-zA-Z0-9/\+\.\-_]*$` (reference §4.2). */
 function randomToken(): string {
 	const bytes = crypto.getRandomValues(new Uint8Array(32));
-	return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+	return btoa(String.fromCharCode(...bytes))
+		.replaceAll("+", "-")
+		.replaceAll("/", "_")
+		.replace(/=+$/, "");
 }

@@ -37,16 +37,27 @@ export class ZoneRegistry extends DurableObject<Env> {
 				where.push(clause);
 				args.push(...values);
 			}
-			for (const [field, value] of [["status", query.status], ["account.id", query.accountId], ["account.name", query.accountName]] as const) {
+			for (const [field, value] of [
+				["status", query.status],
+				["account.id", query.accountId],
+				["account.name", query.accountName],
+			] as const) {
 				if (value === undefined) continue;
 				where.push(`json_extract(zone, '$.${field}') = ?`);
 				args.push(value);
 			}
 			const filter = where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
-			const total = this.ctx.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM zones ${filter}`, ...args).one().n;
+			const total = this.ctx.storage.sql
+				.exec<{ n: number }>(`SELECT count(*) AS n FROM zones ${filter}`, ...args)
+				.one().n;
 			const order = `json_extract(zone, '$.${query.order}') ${query.direction === "desc" ? "DESC" : "ASC"}, id`;
 			const zones = this.ctx.storage.sql
-				.exec<{ zone: string }>(`SELECT zone FROM zones ${filter} ORDER BY ${order} LIMIT ? OFFSET ?`, ...args, query.perPage, (query.page - 1) * query.perPage)
+				.exec<{ zone: string }>(
+					`SELECT zone FROM zones ${filter} ORDER BY ${order} LIMIT ? OFFSET ?`,
+					...args,
+					query.perPage,
+					(query.page - 1) * query.perPage,
+				)
 				.toArray()
 				.map((row) => JSON.parse(row.zone) as ZoneObject);
 			return { zones, total };
@@ -92,7 +103,12 @@ export class ZoneRegistry extends DurableObject<Env> {
 			invalid(CODES.zoneExists, `${input.name} already exists`, "/name");
 		}
 		const zone = newZone(id, input, now);
-		this.ctx.storage.sql.exec("INSERT INTO zones (id, name, zone) VALUES (?, ?, ?)", id, input.name, JSON.stringify(zone));
+		this.ctx.storage.sql.exec(
+			"INSERT INTO zones (id, name, zone) VALUES (?, ?, ?)",
+			id,
+			input.name,
+			JSON.stringify(zone),
+		);
 		return zone;
 	}
 
@@ -101,13 +117,23 @@ export class ZoneRegistry extends DurableObject<Env> {
 		const id = this.env.DEFAULT_ZONE_ID;
 		if (!/^[0-9a-f]{32}$/.test(id) || !/^[0-9a-f]{32}$/.test(this.env.DEFAULT_ACCOUNT_ID)) {
 			// A zone with such an id could never be addressed (7003); say so instead of seeding it.
-			console.error("edgezone: DEFAULT_ZONE_ID and DEFAULT_ACCOUNT_ID must be 32 lower-case hex; no default zone seeded");
+			console.error(
+				"edgezone: DEFAULT_ZONE_ID and DEFAULT_ACCOUNT_ID must be 32 lower-case hex; no default zone seeded",
+			);
 			return;
 		}
-		const seeded = this.ctx.storage.sql.exec("INSERT OR IGNORE INTO seeded_defaults (zone_id) VALUES (?)", id).rowsWritten > 0;
-		const nameTaken = this.ctx.storage.sql.exec("SELECT 1 FROM zones WHERE id = ? OR name = ?", id, this.env.DEFAULT_ZONE_NAME).toArray().length > 0;
+		const seeded =
+			this.ctx.storage.sql.exec("INSERT OR IGNORE INTO seeded_defaults (zone_id) VALUES (?)", id).rowsWritten > 0;
+		const nameTaken =
+			this.ctx.storage.sql
+				.exec("SELECT 1 FROM zones WHERE id = ? OR name = ?", id, this.env.DEFAULT_ZONE_NAME)
+				.toArray().length > 0;
 		if (seeded && !nameTaken) {
-			this.#insert(id, { name: this.env.DEFAULT_ZONE_NAME, accountId: this.env.DEFAULT_ACCOUNT_ID, type: "full" }, new Date());
+			this.#insert(
+				id,
+				{ name: this.env.DEFAULT_ZONE_NAME, accountId: this.env.DEFAULT_ACCOUNT_ID, type: "full" },
+				new Date(),
+			);
 		}
 	}
 
@@ -172,13 +198,29 @@ function newZone(id: string, input: ZoneCreate, now: Date): ZoneObject {
 		created_on: at,
 		modified_on: at,
 		development_mode: 0,
-		meta: { cdn_only: false, custom_certificate_quota: 0, dns_only: false, foundation_dns: false, page_rule_quota: 3, phishing_detected: false, step: 2 },
+		meta: {
+			cdn_only: false,
+			custom_certificate_quota: 0,
+			dns_only: false,
+			foundation_dns: false,
+			page_rule_quota: 3,
+			phishing_detected: false,
+			step: 2,
+		},
 		name_servers: ["ns1.edgezone.localhost", "ns2.edgezone.localhost"],
 		original_dnshost: null,
 		original_name_servers: null,
 		original_registrar: null,
 		owner: { type: "user" },
-		plan: { id: "enterprise", name: "Enterprise Website", currency: "USD", frequency: "", is_subscribed: true, can_subscribe: false, price: 0 },
+		plan: {
+			id: "enterprise",
+			name: "Enterprise Website",
+			currency: "USD",
+			frequency: "",
+			is_subscribed: true,
+			can_subscribe: false,
+			price: 0,
+		},
 		paused: false,
 		status: "active",
 		type: input.type,

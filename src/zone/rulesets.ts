@@ -11,11 +11,11 @@
  * `phase` are immutable (docs: create.mdx), a changed value is a 400 at its field.
  */
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
+import type { z } from "zod";
 import { CODES, type Failure, FailureSignal, fromZod, invalid, notFound } from "./failure";
+import { randomHexId, timestamp } from "./ids";
 import type { LOG_CUSTOM_FIELD_PARAMETERS } from "./rules/log-custom-fields";
 import { PHASE_RULES } from "./rules/phases";
-import { randomHexId, timestamp } from "./ids";
-import type { z } from "zod";
 
 /** A rule as stored and returned: every field the SDK's response rule requires. */
 export interface Rule {
@@ -127,7 +127,11 @@ export class RulesetStore {
 			rules: this.#buildRules(input.phase, entries(input.rules, "/rules"), [], now),
 		};
 		this.#sql.exec("INSERT INTO rulesets (id, kind, phase, version) VALUES (?, ?, ?, 1)", id, input.kind, input.phase);
-		this.#sql.exec("INSERT INTO ruleset_versions (ruleset_id, version, snapshot) VALUES (?, 1, ?)", id, JSON.stringify(ruleset));
+		this.#sql.exec(
+			"INSERT INTO ruleset_versions (ruleset_id, version, snapshot) VALUES (?, 1, ?)",
+			id,
+			JSON.stringify(ruleset),
+		);
 		return ruleset;
 	}
 
@@ -149,7 +153,11 @@ export class RulesetStore {
 		for (const field of ["name", "kind", "phase"] as const) {
 			const value = input[field];
 			if (value !== undefined && value !== current[field]) {
-				invalid(CODES.rulesetInvalid, `the ${field} of a ruleset cannot be changed (it is "${current[field]}")`, `/${field}`);
+				invalid(
+					CODES.rulesetInvalid,
+					`the ${field} of a ruleset cannot be changed (it is "${current[field]}")`,
+					`/${field}`,
+				);
 			}
 		}
 		const rules = this.#buildRules(current.phase, entries(input.rules, "/rules"), current.rules, now);
@@ -174,7 +182,10 @@ export class RulesetStore {
 	putEntrypoint(phase: Phase, input: EntrypointUpdate, now: Date): Ruleset {
 		const id = this.#zoneRulesetId(phase);
 		if (id !== undefined) return this.update(id, input, now);
-		return this.create({ name: input.name ?? "default", kind: "zone", phase, description: input.description ?? "", rules: input.rules }, now);
+		return this.create(
+			{ name: input.name ?? "default", kind: "zone", phase, description: input.description ?? "", rules: input.rules },
+			now,
+		);
 	}
 
 	/** Adds one rule (at the end unless `position` says otherwise): a new version. */
@@ -186,22 +197,33 @@ export class RulesetStore {
 	}
 
 	/** Changes the given fields of one rule and/or moves it: a new version; 404 for an unknown rule. */
-	editRule(rulesetId: string, ruleId: string, patch: Record<string, unknown>, position: Position | undefined, now: Date): Ruleset {
+	editRule(
+		rulesetId: string,
+		ruleId: string,
+		patch: Record<string, unknown>,
+		position: Position | undefined,
+		now: Date,
+	): Ruleset {
 		const current = this.get(rulesetId);
 		const at = current.rules.findIndex((r) => r.id === ruleId);
 		const existing = current.rules[at];
-		if (existing === undefined) notFound(CODES.rulesetNotFound, `could not find rule ${ruleId} in ruleset ${rulesetId}`);
+		if (existing === undefined)
+			notFound(CODES.rulesetNotFound, `could not find rule ${ruleId} in ruleset ${rulesetId}`);
 		const others = current.rules.filter((r) => r.id !== ruleId);
 		const list: Entry[] = entries(others.map(asInput), "/rules");
 		const edited = { ...asInput(existing), ...patch, id: ruleId };
-		list.splice(position === undefined ? at : this.#indexOf(others, position, others.length), 0, { input: edited, pointer: "" });
+		list.splice(position === undefined ? at : this.#indexOf(others, position, others.length), 0, {
+			input: edited,
+			pointer: "",
+		});
 		return this.#save({ ...current, rules: this.#buildRules(current.phase, list, current.rules, now) }, now);
 	}
 
 	/** Removes one rule: a new version; 404 for an unknown rule. */
 	deleteRule(rulesetId: string, ruleId: string, now: Date): Ruleset {
 		const current = this.get(rulesetId);
-		if (!current.rules.some((r) => r.id === ruleId)) notFound(CODES.rulesetNotFound, `could not find rule ${ruleId} in ruleset ${rulesetId}`);
+		if (!current.rules.some((r) => r.id === ruleId))
+			notFound(CODES.rulesetNotFound, `could not find rule ${ruleId} in ruleset ${rulesetId}`);
 		return this.#save({ ...current, rules: current.rules.filter((r) => r.id !== ruleId) }, now);
 	}
 
@@ -218,14 +240,20 @@ export class RulesetStore {
 	version(id: string, version: number): Ruleset {
 		this.get(id);
 		const row = this.#sql
-			.exec<{ snapshot: string }>("SELECT snapshot FROM ruleset_versions WHERE ruleset_id = ? AND version = ?", id, version)
+			.exec<{ snapshot: string }>(
+				"SELECT snapshot FROM ruleset_versions WHERE ruleset_id = ? AND version = ?",
+				id,
+				version,
+			)
 			.toArray()[0];
 		if (row === undefined) notFound(CODES.rulesetNotFound, `could not find version ${version} of ruleset ${id}`);
 		return JSON.parse(row.snapshot) as Ruleset;
 	}
 
 	#zoneRulesetId(phase: Phase): string | undefined {
-		return this.#sql.exec<{ id: string }>("SELECT id FROM rulesets WHERE kind = 'zone' AND phase = ?", phase).toArray()[0]?.id;
+		return this.#sql
+			.exec<{ id: string }>("SELECT id FROM rulesets WHERE kind = 'zone' AND phase = ?", phase)
+			.toArray()[0]?.id;
 	}
 
 	/** Stores `next` as the following version of its ruleset. */
@@ -233,7 +261,12 @@ export class RulesetStore {
 		const version = Number(next.version) + 1;
 		const saved: Ruleset = { ...next, version: String(version), last_updated: timestamp(now) };
 		this.#sql.exec("UPDATE rulesets SET version = ? WHERE id = ?", version, saved.id);
-		this.#sql.exec("INSERT INTO ruleset_versions (ruleset_id, version, snapshot) VALUES (?, ?, ?)", saved.id, version, JSON.stringify(saved));
+		this.#sql.exec(
+			"INSERT INTO ruleset_versions (ruleset_id, version, snapshot) VALUES (?, ?, ?)",
+			saved.id,
+			version,
+			JSON.stringify(saved),
+		);
 		return saved;
 	}
 
@@ -241,7 +274,8 @@ export class RulesetStore {
 	#indexOf(rules: Rule[], position: Position | undefined, fallback: number): number {
 		if (position === undefined) return fallback;
 		if ("index" in position) return Math.min(position.index - 1, rules.length);
-		const [field, id] = "before" in position ? (["before", position.before] as const) : (["after", position.after] as const);
+		const [field, id] =
+			"before" in position ? (["before", position.before] as const) : (["after", position.after] as const);
 		if (id === "") return field === "before" ? 0 : rules.length;
 		const at = rules.findIndex((r) => r.id === id);
 		if (at === -1) invalid(CODES.rulesetInvalid, `could not find rule ${id} in this ruleset`, `/position/${field}`);
@@ -259,7 +293,11 @@ export class RulesetStore {
 		if (phaseRules === undefined) {
 			const first = list[0];
 			if (first === undefined) return [];
-			invalid(CODES.rulesetInvalid, `edgezone does not accept rules in phase ${phase} (only http_log_custom_fields)`, `${first.pointer}/action`);
+			invalid(
+				CODES.rulesetInvalid,
+				`edgezone does not accept rules in phase ${phase} (only http_log_custom_fields)`,
+				`${first.pointer}/action`,
+			);
 		}
 		const failures: Failure[] = [];
 		const rules: Rule[] = [];
@@ -273,22 +311,52 @@ export class RulesetStore {
 			const { id, ref, ...content } = parsed.data;
 			const before = id !== undefined ? previous.find((r) => r.id === id) : previous.find((r) => r.ref === ref);
 			if (id !== undefined && before === undefined) {
-				failures.push({ kind: "invalid", code: CODES.rulesetInvalid, message: `could not find rule ${id} in this ruleset`, pointer: `${pointer}/id` });
+				failures.push({
+					kind: "invalid",
+					code: CODES.rulesetInvalid,
+					message: `could not find rule ${id} in this ruleset`,
+					pointer: `${pointer}/id`,
+				});
 				continue;
 			}
 			const ruleId = before?.id ?? randomHexId();
-			const rule: Rule = { id: ruleId, version: "1", ...content, last_updated: timestamp(now), ref: ref ?? before?.ref ?? ruleId };
-			for (const [field, value] of [["id", rule.id], ["ref", rule.ref]] as const) {
+			const rule: Rule = {
+				id: ruleId,
+				version: "1",
+				...content,
+				last_updated: timestamp(now),
+				ref: ref ?? before?.ref ?? ruleId,
+			};
+			for (const [field, value] of [
+				["id", rule.id],
+				["ref", rule.ref],
+			] as const) {
 				if (taken.has(`${field}:${value}`)) {
-					failures.push({ kind: "invalid", code: CODES.rulesetInvalid, message: `duplicate rule ${field} "${value}"`, pointer: `${pointer}/${field}` });
+					failures.push({
+						kind: "invalid",
+						code: CODES.rulesetInvalid,
+						message: `duplicate rule ${field} "${value}"`,
+						pointer: `${pointer}/${field}`,
+					});
 				}
 				taken.add(`${field}:${value}`);
 			}
-			rules.push(before === undefined ? rule : sameContent(before, rule) ? before : { ...rule, version: String(Number(before.version) + 1) });
+			rules.push(
+				before === undefined
+					? rule
+					: sameContent(before, rule)
+						? before
+						: { ...rule, version: String(Number(before.version) + 1) },
+			);
 		}
 		if (failures.length === 0) {
 			for (const issue of phaseRules.checkAll(rules)) {
-				failures.push({ kind: "invalid", code: CODES.rulesetInvalid, message: issue.message, pointer: `${list[issue.rule]?.pointer ?? ""}${issue.path}` });
+				failures.push({
+					kind: "invalid",
+					code: CODES.rulesetInvalid,
+					message: issue.message,
+					pointer: `${list[issue.rule]?.pointer ?? ""}${issue.path}`,
+				});
 			}
 		}
 		if (failures.length > 0) throw new FailureSignal(failures);

@@ -78,8 +78,15 @@ export const REGISTRY_MIGRATIONS: readonly Migration[] = [
  * constructor inside `blockConcurrencyWhile`, so no request sees an old schema.
  */
 export function migrate(storage: DurableObjectStorage, migrations: readonly Migration[]): void {
-	storage.sql.exec("CREATE TABLE IF NOT EXISTS _migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
-	const applied = new Set(storage.sql.exec<{ id: number }>("SELECT id FROM _migrations").toArray().map((r) => r.id));
+	storage.sql.exec(
+		"CREATE TABLE IF NOT EXISTS _migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+	);
+	const applied = new Set(
+		storage.sql
+			.exec<{ id: number }>("SELECT id FROM _migrations")
+			.toArray()
+			.map((r) => r.id),
+	);
 	for (const migration of migrations) {
 		if (applied.has(migration.id)) continue;
 		storage.transactionSync(() => {

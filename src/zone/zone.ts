@@ -3,7 +3,16 @@ import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import { type Destination, destinationBucket } from "./destinations";
 import { type Result, transact } from "./failure";
 import { type Challenge, type JobSettings, type JobWrite, type LogpushJob, LogpushStore } from "./logpush";
-import { type EntrypointUpdate, type Position, type Ruleset, type RulesetCreate, type RulesetPage, RulesetStore, type RulesetSummary, type RulesetUpdate } from "./rulesets";
+import {
+	type EntrypointUpdate,
+	type Position,
+	type Ruleset,
+	type RulesetCreate,
+	type RulesetPage,
+	RulesetStore,
+	type RulesetSummary,
+	type RulesetUpdate,
+} from "./rulesets";
 import { migrate, ZONE_MIGRATIONS } from "./schema";
 
 /**

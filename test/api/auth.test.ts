@@ -16,13 +16,27 @@ describe("authentication", () => {
 			name: "no credentials at all: 400 9106 without result or messages",
 			headers: {},
 			status: 400,
-			body: { success: false, errors: [{ code: 9106, message: "Missing X-Auth-Key, X-Auth-Email or Authorization headers" }] },
+			body: {
+				success: false,
+				errors: [{ code: 9106, message: "Missing X-Auth-Key, X-Auth-Email or Authorization headers" }],
+			},
 		},
 		{
 			name: "a token sent as X-Auth-Key: 400 6003 with 6103",
 			headers: { "X-Auth-Email": EMAIL, "X-Auth-Key": TOKEN },
 			status: 400,
-			body: { result: null, success: false, errors: [{ code: 6003, message: "Invalid request headers", error_chain: [{ code: 6103, message: "Invalid format for X-Auth-Key header" }] }], messages: [] },
+			body: {
+				result: null,
+				success: false,
+				errors: [
+					{
+						code: 6003,
+						message: "Invalid request headers",
+						error_chain: [{ code: 6103, message: "Invalid format for X-Auth-Key header" }],
+					},
+				],
+				messages: [],
+			},
 		},
 		{
 			name: "malformed email and key: 400 6003 with 6102 and 6103",
@@ -31,7 +45,16 @@ describe("authentication", () => {
 			body: {
 				result: null,
 				success: false,
-				errors: [{ code: 6003, message: "Invalid request headers", error_chain: [{ code: 6102, message: "Invalid format for X-Auth-Email header" }, { code: 6103, message: "Invalid format for X-Auth-Key header" }] }],
+				errors: [
+					{
+						code: 6003,
+						message: "Invalid request headers",
+						error_chain: [
+							{ code: 6102, message: "Invalid format for X-Auth-Email header" },
+							{ code: 6103, message: "Invalid format for X-Auth-Key header" },
+						],
+					},
+				],
 				messages: [],
 			},
 		},
@@ -39,31 +62,74 @@ describe("authentication", () => {
 			name: "a key without an email: 400 6003 with 6102",
 			headers: { "X-Auth-Key": KEY },
 			status: 400,
-			body: { result: null, success: false, errors: [{ code: 6003, message: "Invalid request headers", error_chain: [{ code: 6102, message: "Invalid format for X-Auth-Email header" }] }], messages: [] },
+			body: {
+				result: null,
+				success: false,
+				errors: [
+					{
+						code: 6003,
+						message: "Invalid request headers",
+						error_chain: [{ code: 6102, message: "Invalid format for X-Auth-Email header" }],
+					},
+				],
+				messages: [],
+			},
 		},
 		{
 			name: "a malformed Authorization header: 400 6003 with 6111",
 			headers: { Authorization: "Bearer too-short" },
 			status: 400,
-			body: { result: null, success: false, errors: [{ code: 6003, message: "Invalid request headers", error_chain: [{ code: 6111, message: "Invalid format for Authorization header" }] }], messages: [] },
+			body: {
+				result: null,
+				success: false,
+				errors: [
+					{
+						code: 6003,
+						message: "Invalid request headers",
+						error_chain: [{ code: 6111, message: "Invalid format for Authorization header" }],
+					},
+				],
+				messages: [],
+			},
 		},
 		{
 			name: "a Basic Authorization header: 400 6003 with 6111",
 			headers: { Authorization: `Basic ${btoa("a:b")}` },
 			status: 400,
-			body: { result: null, success: false, errors: [{ code: 6003, message: "Invalid request headers", error_chain: [{ code: 6111, message: "Invalid format for Authorization header" }] }], messages: [] },
+			body: {
+				result: null,
+				success: false,
+				errors: [
+					{
+						code: 6003,
+						message: "Invalid request headers",
+						error_chain: [{ code: 6111, message: "Invalid format for Authorization header" }],
+					},
+				],
+				messages: [],
+			},
 		},
 		{
 			name: "a well-formed but unknown key: 403 9103",
 			headers: { "X-Auth-Email": EMAIL, "X-Auth-Key": "f".repeat(37) },
 			status: 403,
-			body: { result: null, success: false, errors: [{ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }], messages: [] },
+			body: {
+				result: null,
+				success: false,
+				errors: [{ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }],
+				messages: [],
+			},
 		},
 		{
 			name: "a known key with another email: 403 9103",
 			headers: { "X-Auth-Email": "someone@example.org", "X-Auth-Key": KEY },
 			status: 403,
-			body: { result: null, success: false, errors: [{ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }], messages: [] },
+			body: {
+				result: null,
+				success: false,
+				errors: [{ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }],
+				messages: [],
+			},
 		},
 		{
 			name: "a well-formed but unknown token: 403 9109",
@@ -81,7 +147,10 @@ describe("authentication", () => {
 
 	it.each([
 		{ name: "a bearer token", headers: bearer(TOKEN) },
-		{ name: "an email and key (email case-insensitive)", headers: { "X-Auth-Email": EMAIL.toUpperCase(), "X-Auth-Key": KEY } },
+		{
+			name: "an email and key (email case-insensitive)",
+			headers: { "X-Auth-Email": EMAIL.toUpperCase(), "X-Auth-Key": KEY },
+		},
 		{ name: "a token scoped to this zone", headers: bearer(SCOPED_TOKEN) },
 	])("accepts $name", async ({ headers }) => {
 		const res = await call("GET", zonePath("/rulesets"), undefined, headers);
@@ -97,7 +166,12 @@ describe("authentication", () => {
 	});
 
 	it("answers 403 10000 when a scoped token creates a zone", async () => {
-		const res = await call("POST", "/zones", { name: "scoped.example.org", account: {} }, { ...bearer(SCOPED_TOKEN), "Content-Type": "application/json" });
+		const res = await call(
+			"POST",
+			"/zones",
+			{ name: "scoped.example.org", account: {} },
+			{ ...bearer(SCOPED_TOKEN), "Content-Type": "application/json" },
+		);
 		expect(res.status).toBe(403);
 		expect(res.body.errors?.[0]?.code).toBe(10000);
 	});
@@ -111,38 +185,89 @@ describe("authentication", () => {
 
 describe("routing", () => {
 	const cases: { name: string; method: string; path: string; status: number; errors: unknown }[] = [
-		{ name: "an unknown path: 400 7000", method: "GET", path: "/nothing/here", status: 400, errors: [{ code: 7000, message: "No route for that URI" }] },
-		{ name: "the bare API root: 400 7000", method: "GET", path: "", status: 400, errors: [{ code: 7000, message: "No route for that URI" }] },
-		{ name: "PUT on /zones: 405 7001", method: "PUT", path: "/zones", status: 405, errors: [{ code: 7001, message: "Method PUT not available for that URI." }] },
-		{ name: "POST on a ruleset: 405 7001", method: "POST", path: zonePath(`/rulesets/${"a".repeat(32)}`), status: 405, errors: [{ code: 7001, message: "Method POST not available for that URI." }] },
-		{ name: "OPTIONS on jobs: 405 7001", method: "OPTIONS", path: zonePath("/logpush/jobs"), status: 405, errors: [{ code: 7001, message: "Method OPTIONS not available for that URI." }] },
+		{
+			name: "an unknown path: 400 7000",
+			method: "GET",
+			path: "/nothing/here",
+			status: 400,
+			errors: [{ code: 7000, message: "No route for that URI" }],
+		},
+		{
+			name: "the bare API root: 400 7000",
+			method: "GET",
+			path: "",
+			status: 400,
+			errors: [{ code: 7000, message: "No route for that URI" }],
+		},
+		{
+			name: "PUT on /zones: 405 7001",
+			method: "PUT",
+			path: "/zones",
+			status: 405,
+			errors: [{ code: 7001, message: "Method PUT not available for that URI." }],
+		},
+		{
+			name: "POST on a ruleset: 405 7001",
+			method: "POST",
+			path: zonePath(`/rulesets/${"a".repeat(32)}`),
+			status: 405,
+			errors: [{ code: 7001, message: "Method POST not available for that URI." }],
+		},
+		{
+			name: "OPTIONS on jobs: 405 7001",
+			method: "OPTIONS",
+			path: zonePath("/logpush/jobs"),
+			status: 405,
+			errors: [{ code: 7001, message: "Method OPTIONS not available for that URI." }],
+		},
 		{
 			name: "a zone name instead of its id: 400 7003",
 			method: "GET",
 			path: "/zones/example.com/rulesets",
 			status: 400,
-			errors: [{ code: 7003, message: "Could not route to /client/v4/zones/example.com/rulesets, perhaps your object identifier is invalid?" }],
+			errors: [
+				{
+					code: 7003,
+					message:
+						"Could not route to /client/v4/zones/example.com/rulesets, perhaps your object identifier is invalid?",
+				},
+			],
 		},
 		{
 			name: "an upper-case ruleset id: 400 7003",
 			method: "GET",
 			path: zonePath(`/rulesets/${"A".repeat(32)}`),
 			status: 400,
-			errors: [{ code: 7003, message: `Could not route to /client/v4${zonePath(`/rulesets/${"A".repeat(32)}`)}, perhaps your object identifier is invalid?` }],
+			errors: [
+				{
+					code: 7003,
+					message: `Could not route to /client/v4${zonePath(`/rulesets/${"A".repeat(32)}`)}, perhaps your object identifier is invalid?`,
+				},
+			],
 		},
 		{
 			name: "a non-numeric job id: 400 7003",
 			method: "GET",
 			path: zonePath("/logpush/jobs/abc"),
 			status: 400,
-			errors: [{ code: 7003, message: `Could not route to /client/v4${zonePath("/logpush/jobs/abc")}, perhaps your object identifier is invalid?` }],
+			errors: [
+				{
+					code: 7003,
+					message: `Could not route to /client/v4${zonePath("/logpush/jobs/abc")}, perhaps your object identifier is invalid?`,
+				},
+			],
 		},
 		{
 			name: "an unknown phase: 400 7003",
 			method: "GET",
 			path: zonePath("/rulesets/phases/http_nothing/entrypoint"),
 			status: 400,
-			errors: [{ code: 7003, message: `Could not route to /client/v4${zonePath("/rulesets/phases/http_nothing/entrypoint")}, perhaps your object identifier is invalid?` }],
+			errors: [
+				{
+					code: 7003,
+					message: `Could not route to /client/v4${zonePath("/rulesets/phases/http_nothing/entrypoint")}, perhaps your object identifier is invalid?`,
+				},
+			],
 		},
 	];
 	it.each(cases)("answers $name", async ({ method, path, status, errors }) => {

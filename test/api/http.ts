@@ -17,7 +17,12 @@ export interface Answer {
 export interface Envelope {
 	result?: unknown;
 	success?: boolean;
-	errors?: { code: number; message: string; source?: { pointer: string }; error_chain?: { code: number; message: string }[] }[];
+	errors?: {
+		code: number;
+		message: string;
+		source?: { pointer: string };
+		error_chain?: { code: number; message: string }[];
+	}[];
 	messages?: unknown[];
 	result_info?: Record<string, unknown>;
 }
@@ -26,10 +31,18 @@ export interface Envelope {
  * Sends `method path` (path relative to /client/v4) with a JSON body; authenticates
  * with the all-zones token unless `headers` are given.
  */
-export async function call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer> {
+export async function call(
+	method: string,
+	path: string,
+	body?: unknown,
+	headers?: Record<string, string>,
+): Promise<Answer> {
 	const init: RequestInit = {
 		method,
-		headers: headers ?? { Authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+		headers: headers ?? {
+			Authorization: `Bearer ${TOKEN}`,
+			...(body === undefined ? {} : { "Content-Type": "application/json" }),
+		},
 		...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
 	};
 	const res = await exports.default.fetch(`${BASE}${path}`, init);

@@ -37,7 +37,17 @@ describe("POST .../logpush/jobs", () => {
 			max_upload_records: 0,
 			max_upload_interval_seconds: 0,
 			output_options: {
-				field_names: ["ClientIP", "ClientRequestHost", "ClientRequestMethod", "ClientRequestURI", "EdgeEndTimestamp", "EdgeResponseBytes", "EdgeResponseStatus", "EdgeStartTimestamp", "RayID"],
+				field_names: [
+					"ClientIP",
+					"ClientRequestHost",
+					"ClientRequestMethod",
+					"ClientRequestURI",
+					"EdgeEndTimestamp",
+					"EdgeResponseBytes",
+					"EdgeResponseStatus",
+					"EdgeStartTimestamp",
+					"RayID",
+				],
 				output_type: "ndjson",
 				timestamp_format: "unixnano",
 				sample_rate: 1,
@@ -65,7 +75,10 @@ describe("POST .../logpush/jobs", () => {
 			destination_conf: R2,
 			dataset: "http_requests",
 			enabled: true,
-			output_options: { field_names: ["RayID", "EdgeStartTimestamp", "Cookies", "RequestHeaders", "ResponseHeaders"], timestamp_format: "rfc3339" },
+			output_options: {
+				field_names: ["RayID", "EdgeStartTimestamp", "Cookies", "RequestHeaders", "ResponseHeaders"],
+				timestamp_format: "rfc3339",
+			},
 		};
 		const job = (await call("POST", jobs, body)).body.result as Job;
 		expect(job).toMatchObject({ name: "example.com", enabled: true, output_options: body.output_options });
@@ -73,18 +86,26 @@ describe("POST .../logpush/jobs", () => {
 
 	it("frames csv records with no prefix and a newline suffix by default", async () => {
 		const { jobs } = await jobsOf();
-		const job = (await call("POST", jobs, { destination_conf: R2, output_options: { output_type: "csv", field_names: ["RayID"] } })).body.result as Job;
+		const job = (
+			await call("POST", jobs, { destination_conf: R2, output_options: { output_type: "csv", field_names: ["RayID"] } })
+		).body.result as Job;
 		expect(job.output_options).toMatchObject({ output_type: "csv", record_prefix: "", record_suffix: "\n" });
 	});
 
-	it.each(["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"])("accepts timestamp_format %s", async (timestamp_format) => {
-		const { jobs } = await jobsOf();
-		const res = await call("POST", jobs, { destination_conf: R2, output_options: { timestamp_format } });
-		expect((res.body.result as Job).output_options.timestamp_format).toBe(timestamp_format);
-	});
+	it.each(["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"])(
+		"accepts timestamp_format %s",
+		async (timestamp_format) => {
+			const { jobs } = await jobsOf();
+			const res = await call("POST", jobs, { destination_conf: R2, output_options: { timestamp_format } });
+			expect((res.body.result as Job).output_options.timestamp_format).toBe(timestamp_format);
+		},
+	);
 
 	it.each([
-		{ name: "r2 with its credentials in the query", conf: "r2://edgezone-logs/a/b?account-id=x&access-key-id=y&secret-access-key=z" },
+		{
+			name: "r2 with its credentials in the query",
+			conf: "r2://edgezone-logs/a/b?account-id=x&access-key-id=y&secret-access-key=z",
+		},
 		{ name: "r2 with no path", conf: "r2://edgezone-logs" },
 	])("accepts the destination $name", async ({ conf }) => {
 		const { jobs } = await jobsOf();
@@ -93,32 +114,108 @@ describe("POST .../logpush/jobs", () => {
 
 	const invalid: { name: string; body: unknown; pointer: string }[] = [
 		{ name: "no destination_conf", body: {}, pointer: "/destination_conf" },
-		{ name: "an unknown bucket", body: { destination_conf: "r2://someone-elses-bucket/logs" }, pointer: "/destination_conf" },
-		{ name: "an unsupported scheme", body: { destination_conf: "gs://edgezone-logs/logs" }, pointer: "/destination_conf" },
-		{ name: "an unknown r2 parameter", body: { destination_conf: "r2://edgezone-logs/logs?region=x" }, pointer: "/destination_conf" },
-		{ name: "s3 without a region", body: { destination_conf: "s3://edgezone-logs/logs" }, pointer: "/destination_conf" },
+		{
+			name: "an unknown bucket",
+			body: { destination_conf: "r2://someone-elses-bucket/logs" },
+			pointer: "/destination_conf",
+		},
+		{
+			name: "an unsupported scheme",
+			body: { destination_conf: "gs://edgezone-logs/logs" },
+			pointer: "/destination_conf",
+		},
+		{
+			name: "an unknown r2 parameter",
+			body: { destination_conf: "r2://edgezone-logs/logs?region=x" },
+			pointer: "/destination_conf",
+		},
+		{
+			name: "s3 without a region",
+			body: { destination_conf: "s3://edgezone-logs/logs" },
+			pointer: "/destination_conf",
+		},
 		{ name: "a malformed bucket", body: { destination_conf: "r2://A_B/logs" }, pointer: "/destination_conf" },
 		{ name: "another dataset", body: { destination_conf: R2, dataset: "firewall_events" }, pointer: "/dataset" },
 		{ name: "Instant Logs (kind edge)", body: { destination_conf: R2, kind: "edge" }, pointer: "/kind" },
 		{ name: "a name with a space", body: { destination_conf: R2, name: "my job" }, pointer: "/name" },
 		{ name: "enabled that is no boolean", body: { destination_conf: R2, enabled: "true" }, pointer: "/enabled" },
 		{ name: "an unknown frequency", body: { destination_conf: R2, frequency: "often" }, pointer: "/frequency" },
-		{ name: "max_upload_bytes below 5 MB", body: { destination_conf: R2, max_upload_bytes: 4_999_999 }, pointer: "/max_upload_bytes" },
-		{ name: "max_upload_bytes above 1 GB", body: { destination_conf: R2, max_upload_bytes: 1_000_000_001 }, pointer: "/max_upload_bytes" },
-		{ name: "max_upload_records below 1000", body: { destination_conf: R2, max_upload_records: 999 }, pointer: "/max_upload_records" },
-		{ name: "max_upload_records above 1000000", body: { destination_conf: R2, max_upload_records: 1_000_001 }, pointer: "/max_upload_records" },
-		{ name: "max_upload_interval_seconds below 30", body: { destination_conf: R2, max_upload_interval_seconds: 29 }, pointer: "/max_upload_interval_seconds" },
-		{ name: "max_upload_interval_seconds above 300", body: { destination_conf: R2, max_upload_interval_seconds: 301 }, pointer: "/max_upload_interval_seconds" },
-		{ name: "an unknown field name", body: { destination_conf: R2, output_options: { field_names: ["RayID", "NoSuchField"] } }, pointer: "/output_options/field_names/1" },
-		{ name: "a duplicate field name", body: { destination_conf: R2, output_options: { field_names: ["RayID", "RayID"] } }, pointer: "/output_options/field_names/1" },
-		{ name: "no field names", body: { destination_conf: R2, output_options: { field_names: [] } }, pointer: "/output_options/field_names" },
-		{ name: "an unknown timestamp format", body: { destination_conf: R2, output_options: { timestamp_format: "iso" } }, pointer: "/output_options/timestamp_format" },
-		{ name: "an unknown output type", body: { destination_conf: R2, output_options: { output_type: "xml" } }, pointer: "/output_options/output_type" },
-		{ name: "a sample rate of 0", body: { destination_conf: R2, output_options: { sample_rate: 0 } }, pointer: "/output_options/sample_rate" },
-		{ name: "a sample rate above 1", body: { destination_conf: R2, output_options: { sample_rate: 1.5 } }, pointer: "/output_options/sample_rate" },
-		{ name: "an unknown output option", body: { destination_conf: R2, output_options: { compression: "gzip" } }, pointer: "/output_options/compression" },
+		{
+			name: "max_upload_bytes below 5 MB",
+			body: { destination_conf: R2, max_upload_bytes: 4_999_999 },
+			pointer: "/max_upload_bytes",
+		},
+		{
+			name: "max_upload_bytes above 1 GB",
+			body: { destination_conf: R2, max_upload_bytes: 1_000_000_001 },
+			pointer: "/max_upload_bytes",
+		},
+		{
+			name: "max_upload_records below 1000",
+			body: { destination_conf: R2, max_upload_records: 999 },
+			pointer: "/max_upload_records",
+		},
+		{
+			name: "max_upload_records above 1000000",
+			body: { destination_conf: R2, max_upload_records: 1_000_001 },
+			pointer: "/max_upload_records",
+		},
+		{
+			name: "max_upload_interval_seconds below 30",
+			body: { destination_conf: R2, max_upload_interval_seconds: 29 },
+			pointer: "/max_upload_interval_seconds",
+		},
+		{
+			name: "max_upload_interval_seconds above 300",
+			body: { destination_conf: R2, max_upload_interval_seconds: 301 },
+			pointer: "/max_upload_interval_seconds",
+		},
+		{
+			name: "an unknown field name",
+			body: { destination_conf: R2, output_options: { field_names: ["RayID", "NoSuchField"] } },
+			pointer: "/output_options/field_names/1",
+		},
+		{
+			name: "a duplicate field name",
+			body: { destination_conf: R2, output_options: { field_names: ["RayID", "RayID"] } },
+			pointer: "/output_options/field_names/1",
+		},
+		{
+			name: "no field names",
+			body: { destination_conf: R2, output_options: { field_names: [] } },
+			pointer: "/output_options/field_names",
+		},
+		{
+			name: "an unknown timestamp format",
+			body: { destination_conf: R2, output_options: { timestamp_format: "iso" } },
+			pointer: "/output_options/timestamp_format",
+		},
+		{
+			name: "an unknown output type",
+			body: { destination_conf: R2, output_options: { output_type: "xml" } },
+			pointer: "/output_options/output_type",
+		},
+		{
+			name: "a sample rate of 0",
+			body: { destination_conf: R2, output_options: { sample_rate: 0 } },
+			pointer: "/output_options/sample_rate",
+		},
+		{
+			name: "a sample rate above 1",
+			body: { destination_conf: R2, output_options: { sample_rate: 1.5 } },
+			pointer: "/output_options/sample_rate",
+		},
+		{
+			name: "an unknown output option",
+			body: { destination_conf: R2, output_options: { compression: "gzip" } },
+			pointer: "/output_options/compression",
+		},
 		{ name: "a filter", body: { destination_conf: R2, filter: "{}" }, pointer: "/filter" },
-		{ name: "logpull_options", body: { destination_conf: R2, logpull_options: "fields=RayID" }, pointer: "/logpull_options" },
+		{
+			name: "logpull_options",
+			body: { destination_conf: R2, logpull_options: "fields=RayID" },
+			pointer: "/logpull_options",
+		},
 		{ name: "an unknown field", body: { destination_conf: R2, colour: "red" }, pointer: "/colour" },
 	];
 	it.each(invalid)("refuses $name with a 400 at $pointer, creating nothing", async ({ body, pointer }) => {
@@ -203,8 +300,16 @@ describe("GET, PUT and DELETE .../logpush/jobs/{job_id}", () => {
 		expect((await call("GET", jobs)).body.result).toEqual([job]);
 		expect((await call("GET", `${jobs}/${job.id}`)).body.result).toEqual(job);
 
-		const updated = (await call("PUT", `${jobs}/${job.id}`, { enabled: true, output_options: { field_names: ["RayID"] } })).body.result as Job;
-		expect(updated).toMatchObject({ id: job.id, name: "a", enabled: true, destination_conf: R2, output_options: { field_names: ["RayID"], timestamp_format: "unixnano" } });
+		const updated = (
+			await call("PUT", `${jobs}/${job.id}`, { enabled: true, output_options: { field_names: ["RayID"] } })
+		).body.result as Job;
+		expect(updated).toMatchObject({
+			id: job.id,
+			name: "a",
+			enabled: true,
+			destination_conf: R2,
+			output_options: { field_names: ["RayID"], timestamp_format: "unixnano" },
+		});
 		expect((await call("GET", `${jobs}/${job.id}`)).body.result).toEqual(updated);
 
 		const deleted = await call("DELETE", `${jobs}/${job.id}`);
@@ -229,12 +334,18 @@ describe("GET, PUT and DELETE .../logpush/jobs/{job_id}", () => {
 		expect((await call("GET", `${jobs}/${job.id}`)).body.result).toEqual(job);
 		await call("POST", ownership, { destination_conf: S3 });
 		const token = (await (await env.LOGS.get("s3logs/ownership-challenge.txt"))?.text()) ?? "";
-		expect((await call("PUT", `${jobs}/${job.id}`, { destination_conf: S3, ownership_challenge: token })).status).toBe(200);
+		expect((await call("PUT", `${jobs}/${job.id}`, { destination_conf: S3, ownership_challenge: token })).status).toBe(
+			200,
+		);
 	});
 
 	it.each([
 		{ name: "an unknown bucket", body: { destination_conf: "r2://nope-bucket/x" }, pointer: "/destination_conf" },
-		{ name: "an invalid field name", body: { output_options: { field_names: ["Nope"] } }, pointer: "/output_options/field_names/0" },
+		{
+			name: "an invalid field name",
+			body: { output_options: { field_names: ["Nope"] } },
+			pointer: "/output_options/field_names/0",
+		},
 		{ name: "an unknown field", body: { id: 5 }, pointer: "/id" },
 	])("refuses $name on PUT, leaving the job unchanged", async ({ body, pointer }) => {
 		const { jobs } = await jobsOf();
@@ -251,7 +362,16 @@ describe("GET .../logpush/datasets/{dataset}/fields", () => {
 		const zone = await freshZone();
 		const res = await call("GET", `/zones/${zone}/logpush/datasets/http_requests/fields`);
 		const fields = res.body.result as Record<string, string>;
-		for (const name of ["Cookies", "RequestHeaders", "ResponseHeaders", "RayID", "EdgeStartTimestamp", "ClientIP", "ClientRequestHost", "EdgeResponseStatus"]) {
+		for (const name of [
+			"Cookies",
+			"RequestHeaders",
+			"ResponseHeaders",
+			"RayID",
+			"EdgeStartTimestamp",
+			"ClientIP",
+			"ClientRequestHost",
+			"EdgeResponseStatus",
+		]) {
 			expect(typeof fields[name], name).toBe("string");
 		}
 		expect(Object.keys(fields).length).toBeGreaterThan(100);

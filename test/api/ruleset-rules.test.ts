@@ -26,7 +26,12 @@ const names = (r: Ruleset) => r.rules.map((x) => x.action_parameters.request_fie
 
 async function rulesetWith(...fields: string[]) {
 	const zone = await freshZone();
-	const created = await call("POST", `/zones/${zone}/rulesets`, { name: "r", kind: "zone", phase: "http_log_custom_fields", rules: fields.map((f) => rule(f)) });
+	const created = await call("POST", `/zones/${zone}/rulesets`, {
+		name: "r",
+		kind: "zone",
+		phase: "http_log_custom_fields",
+		rules: fields.map((f) => rule(f)),
+	});
 	const ruleset = created.body.result as Ruleset;
 	return { ruleset, rules: `/zones/${zone}/rulesets/${ruleset.id}/rules` };
 }
@@ -55,13 +60,21 @@ describe("POST .../rules", () => {
 	it("places the rule before or after a given rule id", async () => {
 		const { ruleset, rules } = await rulesetWith("a", "b");
 		const b = ruleset.rules[1]?.id ?? "";
-		expect(names((await call("POST", rules, { ...rule("x"), position: { before: b } })).body.result as Ruleset)).toEqual(["a", "x", "b"]);
-		expect(names((await call("POST", rules, { ...rule("y"), position: { after: b } })).body.result as Ruleset)).toEqual(["a", "x", "b", "y"]);
+		expect(
+			names((await call("POST", rules, { ...rule("x"), position: { before: b } })).body.result as Ruleset),
+		).toEqual(["a", "x", "b"]);
+		expect(names((await call("POST", rules, { ...rule("y"), position: { after: b } })).body.result as Ruleset)).toEqual(
+			["a", "x", "b", "y"],
+		);
 	});
 
 	it.each([
 		{ name: "an invalid rule", body: rule("Upper"), pointer: "/action_parameters/request_fields/0/name" },
-		{ name: "a position naming an unknown rule", body: { ...rule("x"), position: { after: "f".repeat(32) } }, pointer: "/position/after" },
+		{
+			name: "a position naming an unknown rule",
+			body: { ...rule("x"), position: { after: "f".repeat(32) } },
+			pointer: "/position/after",
+		},
 		{ name: "a malformed position", body: { ...rule("x"), position: { index: 0 } }, pointer: "/position/index" },
 		{ name: "a rule id not in the ruleset", body: rule("x", { id: "e".repeat(32) }), pointer: "/id" },
 	])("refuses $name with a 400 at the field, leaving the ruleset unchanged", async ({ body, pointer }) => {
@@ -84,7 +97,13 @@ describe("PATCH .../rules/{rule_id}", () => {
 		const id = ruleset.rules[0]?.id ?? "";
 		const next = (await call("PATCH", `${rules}/${id}`, { enabled: false, description: "off" })).body.result as Ruleset;
 		expect(next.version).toBe("2");
-		expect(next.rules[0]).toMatchObject({ id, version: "2", enabled: false, description: "off", action_parameters: { request_fields: [{ name: "a" }] } });
+		expect(next.rules[0]).toMatchObject({
+			id,
+			version: "2",
+			enabled: false,
+			description: "off",
+			action_parameters: { request_fields: [{ name: "a" }] },
+		});
 	});
 
 	it("moves a rule without bumping its version", async () => {
@@ -97,7 +116,7 @@ describe("PATCH .../rules/{rule_id}", () => {
 
 	it("refuses an edit that breaks the phase's rules, leaving the ruleset unchanged", async () => {
 		const { ruleset, rules } = await rulesetWith("a");
-		const res = await call("PATCH", `${rules}/${ruleset.rules[0]?.id}`, { expression: "http.host eq \"x\"" });
+		const res = await call("PATCH", `${rules}/${ruleset.rules[0]?.id}`, { expression: 'http.host eq "x"' });
 		expect(res.status).toBe(400);
 		expect(res.body.errors?.[0]?.source?.pointer).toBe("/expression");
 		expect((await call("GET", rules.replace(/\/rules$/, ""))).body.result).toEqual(ruleset);

@@ -33,7 +33,12 @@ const rule = (fields: string[], extra: Record<string, unknown> = {}) => ({
 async function setup() {
 	const zone = await freshZone();
 	const base = `/zones/${zone}/rulesets`;
-	const created = await call("POST", base, { name: "Zone-level phase entry point", kind: "zone", phase: PHASE, description: "custom fields" });
+	const created = await call("POST", base, {
+		name: "Zone-level phase entry point",
+		kind: "zone",
+		phase: PHASE,
+		description: "custom fields",
+	});
 	return { zone, base, ruleset: created.body.result as RulesetResult };
 }
 
@@ -42,7 +47,14 @@ const result = (res: { body: { result?: unknown } }) => res.body.result as Rules
 describe("POST /rulesets", () => {
 	it("creates a ruleset at version 1 with a 32-hex id and fractional-second last_updated", async () => {
 		const { ruleset } = await setup();
-		expect(ruleset).toMatchObject({ name: "Zone-level phase entry point", kind: "zone", phase: PHASE, description: "custom fields", version: "1", rules: [] });
+		expect(ruleset).toMatchObject({
+			name: "Zone-level phase entry point",
+			kind: "zone",
+			phase: PHASE,
+			description: "custom fields",
+			version: "1",
+			rules: [],
+		});
 		expect(ruleset.id).toMatch(/^[0-9a-f]{32}$/);
 		expect(ruleset.last_updated).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
 	});
@@ -54,7 +66,13 @@ describe("POST /rulesets", () => {
 		expect(res.body).toStrictEqual({
 			result: null,
 			success: false,
-			errors: [{ code: 20217, message: `'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase ${PHASE}`, source: { pointer: "/kind" } }],
+			errors: [
+				{
+					code: 20217,
+					message: `'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase ${PHASE}`,
+					source: { pointer: "/kind" },
+				},
+			],
 			messages: [],
 		});
 	});
@@ -62,14 +80,24 @@ describe("POST /rulesets", () => {
 	it("allows several custom rulesets in one phase", async () => {
 		const zone = await freshZone();
 		for (const name of ["one", "two"]) {
-			expect((await call("POST", `/zones/${zone}/rulesets`, { name, kind: "custom", phase: "http_request_firewall_custom" })).status).toBe(200);
+			expect(
+				(await call("POST", `/zones/${zone}/rulesets`, { name, kind: "custom", phase: "http_request_firewall_custom" }))
+					.status,
+			).toBe(200);
 		}
 	});
 
 	it("creates a ruleset with rules in one call", async () => {
 		const zone = await freshZone();
-		const res = await call("POST", `/zones/${zone}/rulesets`, { name: "r", kind: "zone", phase: PHASE, rules: [rule(["x-a"])] });
-		expect(result(res).rules).toMatchObject([{ version: "1", enabled: true, action_parameters: { request_fields: [{ name: "x-a" }] } }]);
+		const res = await call("POST", `/zones/${zone}/rulesets`, {
+			name: "r",
+			kind: "zone",
+			phase: PHASE,
+			rules: [rule(["x-a"])],
+		});
+		expect(result(res).rules).toMatchObject([
+			{ version: "1", enabled: true, action_parameters: { request_fields: [{ name: "x-a" }] } },
+		]);
 	});
 
 	it.each([
@@ -80,7 +108,11 @@ describe("POST /rulesets", () => {
 		{ name: "an unknown phase", body: { name: "x", kind: "zone", phase: "http_nothing" }, pointer: "/phase" },
 		{ name: "an unknown field", body: { name: "x", kind: "zone", phase: PHASE, colour: "red" }, pointer: "/colour" },
 		{ name: "rules that are no array", body: { name: "x", kind: "zone", phase: PHASE, rules: {} }, pointer: "/rules" },
-		{ name: "a rule in a phase edgezone has no rules for", body: { name: "x", kind: "zone", phase: "http_request_transform", rules: [rule(["a"])] }, pointer: "/rules/0/action" },
+		{
+			name: "a rule in a phase edgezone has no rules for",
+			body: { name: "x", kind: "zone", phase: "http_request_transform", rules: [rule(["a"])] },
+			pointer: "/rules/0/action",
+		},
 	])("answers 400 at the field for $name", async ({ body, pointer }) => {
 		const zone = await freshZone();
 		const res = await call("POST", `/zones/${zone}/rulesets`, body);
@@ -92,7 +124,9 @@ describe("POST /rulesets", () => {
 	it("names unknown fields the way the real API does", async () => {
 		const zone = await freshZone();
 		const res = await call("POST", `/zones/${zone}/rulesets`, { name: "x", kind: "zone", phase: PHASE, bic: true });
-		expect(res.body.errors).toEqual([{ code: 20200, message: 'invalid JSON: unknown field "bic"', source: { pointer: "/bic" } }]);
+		expect(res.body.errors).toEqual([
+			{ code: 20200, message: 'invalid JSON: unknown field "bic"', source: { pointer: "/bic" } },
+		]);
 	});
 });
 
@@ -100,19 +134,32 @@ describe("GET /rulesets", () => {
 	it("lists rulesets without rules, with a cursor result_info", async () => {
 		const { base, ruleset } = await setup();
 		const res = await call("GET", base);
-		expect(res.body.result).toEqual([{ id: ruleset.id, name: ruleset.name, description: ruleset.description, kind: "zone", phase: PHASE, version: "1", last_updated: ruleset.last_updated }]);
+		expect(res.body.result).toEqual([
+			{
+				id: ruleset.id,
+				name: ruleset.name,
+				description: ruleset.description,
+				kind: "zone",
+				phase: PHASE,
+				version: "1",
+				last_updated: ruleset.last_updated,
+			},
+		]);
 		expect(res.body.result_info).toEqual({ count: 1, per_page: 50 });
 	});
 
 	it("pages with per_page and cursor until the cursor is gone", async () => {
 		const zone = await freshZone();
-		for (const name of ["a", "b", "c"]) await call("POST", `/zones/${zone}/rulesets`, { name, kind: "custom", phase: "http_request_firewall_custom" });
+		for (const name of ["a", "b", "c"])
+			await call("POST", `/zones/${zone}/rulesets`, { name, kind: "custom", phase: "http_request_firewall_custom" });
 		const first = await call("GET", `/zones/${zone}/rulesets?per_page=2`);
 		expect(first.body.result_info).toMatchObject({ count: 2, per_page: 2, cursor: expect.any(String) });
 		const cursor = String(first.body.result_info?.cursor);
 		const second = await call("GET", `/zones/${zone}/rulesets?per_page=2&cursor=${encodeURIComponent(cursor)}`);
 		expect(second.body.result_info).toEqual({ count: 1, per_page: 2 });
-		const all = [...(first.body.result as RulesetResult[]), ...(second.body.result as RulesetResult[])].map((r) => r.name);
+		const all = [...(first.body.result as RulesetResult[]), ...(second.body.result as RulesetResult[])].map(
+			(r) => r.name,
+		);
 		expect(all.sort()).toEqual(["a", "b", "c"]);
 	});
 
@@ -140,7 +187,11 @@ describe("GET, PUT and DELETE /rulesets/{id}", () => {
 
 	it("replaces all rules, increments the version, and gives rules id, ref, enabled, version", async () => {
 		const { base, ruleset } = await setup();
-		const first = result(await call("PUT", `${base}/${ruleset.id}`, { rules: [rule(["a"]), rule(["b"], { ref: "mine", enabled: false })] }));
+		const first = result(
+			await call("PUT", `${base}/${ruleset.id}`, {
+				rules: [rule(["a"]), rule(["b"], { ref: "mine", enabled: false })],
+			}),
+		);
 		expect(first.version).toBe("2");
 		const [a, b] = first.rules ?? [];
 		expect(a).toMatchObject({ version: "1", enabled: true, description: "" });
@@ -169,9 +220,21 @@ describe("GET, PUT and DELETE /rulesets/{id}", () => {
 		{ name: "a changed name", body: { rules: [], name: "renamed" }, pointer: "/name" },
 		{ name: "a changed phase", body: { rules: [], phase: "http_ratelimit" }, pointer: "/phase" },
 		{ name: "a changed kind", body: { rules: [], kind: "custom" }, pointer: "/kind" },
-		{ name: "a rule id not in the ruleset", body: { rules: [rule(["a"], { id: "f".repeat(32) })] }, pointer: "/rules/0/id" },
-		{ name: "two rules with one ref", body: { rules: [rule(["a"], { ref: "r" }), rule(["b"], { ref: "r" })] }, pointer: "/rules/1/ref" },
-		{ name: "a read-only field in a rule", body: { rules: [rule(["a"], { last_updated: "now" })] }, pointer: "/rules/0/last_updated" },
+		{
+			name: "a rule id not in the ruleset",
+			body: { rules: [rule(["a"], { id: "f".repeat(32) })] },
+			pointer: "/rules/0/id",
+		},
+		{
+			name: "two rules with one ref",
+			body: { rules: [rule(["a"], { ref: "r" }), rule(["b"], { ref: "r" })] },
+			pointer: "/rules/1/ref",
+		},
+		{
+			name: "a read-only field in a rule",
+			body: { rules: [rule(["a"], { last_updated: "now" })] },
+			pointer: "/rules/0/last_updated",
+		},
 	])("refuses $name with a 400 and leaves the ruleset unchanged", async ({ body, pointer }) => {
 		const { base, ruleset } = await setup();
 		const res = await call("PUT", `${base}/${ruleset.id}`, body);
@@ -182,7 +245,9 @@ describe("GET, PUT and DELETE /rulesets/{id}", () => {
 
 	it("changes the description with a PUT", async () => {
 		const { base, ruleset } = await setup();
-		expect(result(await call("PUT", `${base}/${ruleset.id}`, { rules: [], description: "new" })).description).toBe("new");
+		expect(result(await call("PUT", `${base}/${ruleset.id}`, { rules: [], description: "new" })).description).toBe(
+			"new",
+		);
 	});
 
 	it("deletes with 204 and no body, with all versions", async () => {
@@ -206,7 +271,9 @@ describe("versions", () => {
 		expect(list.map((v) => v.version)).toEqual(["1", "2", "3"]);
 		expect(list.every((v) => v.rules === undefined)).toBe(true);
 		expect(result(await call("GET", `${base}/${ruleset.id}/versions/1`)).rules).toEqual([]);
-		expect(result(await call("GET", `${base}/${ruleset.id}/versions/2`)).rules?.[0]?.action_parameters).toEqual({ request_fields: [{ name: "a" }] });
+		expect(result(await call("GET", `${base}/${ruleset.id}/versions/2`)).rules?.[0]?.action_parameters).toEqual({
+			request_fields: [{ name: "a" }],
+		});
 		expect(result(await call("GET", `${base}/${ruleset.id}/versions/3`)).version).toBe("3");
 	});
 
@@ -223,7 +290,9 @@ describe("phase entrypoints", () => {
 		const zone = await freshZone();
 		const res = await call("GET", `/zones/${zone}/rulesets/phases/${PHASE}/entrypoint`);
 		expect(res.status).toBe(404);
-		expect(res.body.errors).toEqual([{ code: 10003, message: `could not find entrypoint ruleset in the ${PHASE} phase` }]);
+		expect(res.body.errors).toEqual([
+			{ code: 10003, message: `could not find entrypoint ruleset in the ${PHASE} phase` },
+		]);
 	});
 
 	it("creates the entrypoint on PUT, then updates it", async () => {
@@ -260,14 +329,18 @@ describe("dry_run", () => {
 		const { base, ruleset } = await setup();
 		const res = await call(method, `${base}${path.replace("{id}", ruleset.id)}?dry_run=true`, body);
 		expect(res.status).toBe(400);
-		expect(res.body.errors).toEqual([{ code: 20200, message: "dry_run is not supported by edgezone", source: { pointer: "/dry_run" } }]);
+		expect(res.body.errors).toEqual([
+			{ code: 20200, message: "dry_run is not supported by edgezone", source: { pointer: "/dry_run" } },
+		]);
 		expect((await call("GET", `${base}/${ruleset.id}`)).body.result).toEqual(ruleset);
 		expect(((await call("GET", base)).body.result as unknown[]).length).toBe(1);
 	});
 
 	it("answers 400 for a dry_run that is neither true nor false, and writes with dry_run=false", async () => {
 		const { base, ruleset } = await setup();
-		expect((await call("PUT", `${base}/${ruleset.id}?dry_run=maybe`, { rules: [] })).body.errors?.[0]?.message).toBe("dry_run must be true or false");
+		expect((await call("PUT", `${base}/${ruleset.id}?dry_run=maybe`, { rules: [] })).body.errors?.[0]?.message).toBe(
+			"dry_run must be true or false",
+		);
 		expect(result(await call("PUT", `${base}/${ruleset.id}?dry_run=false`, { rules: [] })).version).toBe("2");
 	});
 });

@@ -54,7 +54,9 @@ describe("the cloudflare SDK", () => {
 			],
 		});
 		expect(updated).toMatchObject({ id: ruleset.id, kind: "zone", phase: "http_log_custom_fields", version: "2" });
-		const rule = (updated as { rules: { id: string; ref: string; enabled: boolean; version: string; last_updated: string }[] }).rules[0];
+		const rule = (
+			updated as { rules: { id: string; ref: string; enabled: boolean; version: string; last_updated: string }[] }
+		).rules[0];
 		expect(rule).toMatchObject({ version: "1", enabled: true });
 		expect(rule?.ref).toBe(rule?.id);
 		expect(rule?.last_updated).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
@@ -64,9 +66,17 @@ describe("the cloudflare SDK", () => {
 			name: "example-com",
 			destination_conf: "r2://edgezone-logs/logs/{DATE}",
 			dataset: "http_requests",
-			output_options: { field_names: ["RayID", "EdgeStartTimestamp", "Cookies", "RequestHeaders", "ResponseHeaders"], timestamp_format: "rfc3339" },
+			output_options: {
+				field_names: ["RayID", "EdgeStartTimestamp", "Cookies", "RequestHeaders", "ResponseHeaders"],
+				timestamp_format: "rfc3339",
+			},
 		});
-		expect(job).toMatchObject({ id: 1, enabled: false, dataset: "http_requests", output_options: { timestamp_format: "rfc3339" } });
+		expect(job).toMatchObject({
+			id: 1,
+			enabled: false,
+			dataset: "http_requests",
+			output_options: { timestamp_format: "rfc3339" },
+		});
 
 		const jobs = await cf.logpush.jobs.list({ zone_id });
 		expect(jobs.result.map((j) => j?.id)).toEqual([1]);
@@ -76,7 +86,8 @@ describe("the cloudflare SDK", () => {
 		const cf = client();
 		const zone_id = await freshZone();
 		const names = ["a", "b", "c", "d", "e"];
-		for (const name of names) await cf.rulesets.create({ zone_id, name, kind: "custom", phase: "http_request_firewall_custom" });
+		for (const name of names)
+			await cf.rulesets.create({ zone_id, name, kind: "custom", phase: "http_request_firewall_custom" });
 
 		const seen: string[] = [];
 		for await (const r of cf.rulesets.list({ zone_id, per_page: 2 })) seen.push(r.name);
@@ -99,20 +110,28 @@ describe("the cloudflare SDK", () => {
 
 	it("raises PermissionDeniedError for a zone the token may not reach", async () => {
 		const zone_id = await freshZone();
-		const error = await client(SCOPED_TOKEN).rulesets.list({ zone_id }).catch((e: unknown) => e);
+		const error = await client(SCOPED_TOKEN)
+			.rulesets.list({ zone_id })
+			.catch((e: unknown) => e);
 		expect(error).toBeInstanceOf(Cloudflare.PermissionDeniedError);
-		expect((error as InstanceType<typeof Cloudflare.PermissionDeniedError>).errors).toEqual([{ code: 10000, message: "Authentication error" }]);
+		expect((error as InstanceType<typeof Cloudflare.PermissionDeniedError>).errors).toEqual([
+			{ code: 10000, message: "Authentication error" },
+		]);
 	});
 
 	it("raises NotFoundError for an unknown ruleset", async () => {
-		const error = await client().rulesets.get("0".repeat(32), { zone_id: DEFAULT_ZONE_ID }).catch((e: unknown) => e);
+		const error = await client()
+			.rulesets.get("0".repeat(32), { zone_id: DEFAULT_ZONE_ID })
+			.catch((e: unknown) => e);
 		expect(error).toBeInstanceOf(Cloudflare.NotFoundError);
 	});
 
 	it("deletes a ruleset (204) and a job", async () => {
 		const cf = client();
 		const zone_id = await freshZone();
-		const r = (await cf.rulesets.create({ zone_id, name: "gone", kind: "zone", phase: "http_log_custom_fields" })) as { id: string };
+		const r = (await cf.rulesets.create({ zone_id, name: "gone", kind: "zone", phase: "http_log_custom_fields" })) as {
+			id: string;
+		};
 		// A 204 has no body: the SDK resolves to null (reference §1.4).
 		await expect(cf.rulesets.delete(r.id, { zone_id })).resolves.toBeNull();
 		await expect(cf.rulesets.get(r.id, { zone_id })).rejects.toBeInstanceOf(Cloudflare.NotFoundError);

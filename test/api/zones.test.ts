@@ -1,6 +1,7 @@
 /** `/zones`: create, list (filters, pages), get, edit, delete; the default zone; the registry's schema. */
-import { env } from "cloudflare:workers";
+
 import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_ZONE_ID } from "./credentials";
 import { call, zonePath } from "./http";
@@ -25,7 +26,12 @@ describe("the default zone", () => {
 	it("exists from the first start with the wrangler.toml vars", async () => {
 		const res = await call("GET", zonePath());
 		expect(res.status).toBe(200);
-		expect(res.body.result).toMatchObject({ id: DEFAULT_ZONE_ID, name: "example.com", status: "active", account: { id: env.DEFAULT_ACCOUNT_ID } });
+		expect(res.body.result).toMatchObject({
+			id: DEFAULT_ZONE_ID,
+			name: "example.com",
+			status: "active",
+			account: { id: env.DEFAULT_ACCOUNT_ID },
+		});
 	});
 });
 
@@ -36,7 +42,13 @@ describe("POST /zones", () => {
 		expect(res.status).toBe(200);
 		const zone = res.body.result as ZoneResult;
 		expect(zone.id).toMatch(/^[0-9a-f]{32}$/);
-		expect(zone).toMatchObject({ name, status: "active", type: "full", paused: false, account: { id: "f".repeat(32) } });
+		expect(zone).toMatchObject({
+			name,
+			status: "active",
+			type: "full",
+			paused: false,
+			account: { id: "f".repeat(32) },
+		});
 		expect((await call("GET", `/zones/${zone.id}`)).body.result).toEqual(zone);
 	});
 
@@ -49,7 +61,9 @@ describe("POST /zones", () => {
 	it("refuses a name that is taken with 1061", async () => {
 		const res = await create({ name: "example.com", account: {} });
 		expect(res.status).toBe(400);
-		expect(res.body.errors).toEqual([{ code: 1061, message: "example.com already exists", source: { pointer: "/name" } }]);
+		expect(res.body.errors).toEqual([
+			{ code: 1061, message: "example.com already exists", source: { pointer: "/name" } },
+		]);
 	});
 
 	it.each([
@@ -93,9 +107,17 @@ describe("GET /zones", () => {
 		for (let i = 0; i < 6; i++) await create({ name: `p${i}-${tag}.example.org`, account: {} });
 		const page = async (n: number) => call("GET", `/zones?name=contains:${tag}&per_page=5&page=${n}`);
 		const first = await page(1);
-		expect((first.body.result as ZoneResult[]).map((z) => z.name)).toEqual([0, 1, 2, 3, 4].map((i) => `p${i}-${tag}.example.org`));
+		expect((first.body.result as ZoneResult[]).map((z) => z.name)).toEqual(
+			[0, 1, 2, 3, 4].map((i) => `p${i}-${tag}.example.org`),
+		);
 		expect(first.body.result_info).toEqual({ page: 1, per_page: 5, count: 5, total_count: 6, total_pages: 2 });
-		expect((await page(2)).body.result_info).toEqual({ page: 2, per_page: 5, count: 1, total_count: 6, total_pages: 2 });
+		expect((await page(2)).body.result_info).toEqual({
+			page: 2,
+			per_page: 5,
+			count: 1,
+			total_count: 6,
+			total_pages: 2,
+		});
 		expect((await page(3)).body.result).toEqual([]);
 	});
 
@@ -103,7 +125,10 @@ describe("GET /zones", () => {
 		const tag = crypto.randomUUID().slice(0, 8);
 		for (const p of ["a", "b"]) await create({ name: `${p}-${tag}.example.org`, account: {} });
 		const res = await call("GET", `/zones?name=contains:${tag}&order=name&direction=desc`);
-		expect((res.body.result as ZoneResult[]).map((z) => z.name)).toEqual([`b-${tag}.example.org`, `a-${tag}.example.org`]);
+		expect((res.body.result as ZoneResult[]).map((z) => z.name)).toEqual([
+			`b-${tag}.example.org`,
+			`a-${tag}.example.org`,
+		]);
 	});
 
 	it.each([
@@ -122,9 +147,18 @@ describe("GET /zones", () => {
 describe("PATCH and DELETE /zones/{zone_id}", () => {
 	it("edits paused, type and vanity name servers", async () => {
 		const zone = (await create({ name: unique("edit"), account: {} })).body.result as ZoneResult;
-		const res = await call("PATCH", `/zones/${zone.id}`, { paused: true, type: "secondary", vanity_name_servers: ["ns1.example.org"] });
+		const res = await call("PATCH", `/zones/${zone.id}`, {
+			paused: true,
+			type: "secondary",
+			vanity_name_servers: ["ns1.example.org"],
+		});
 		expect(res.status).toBe(200);
-		expect(res.body.result).toMatchObject({ id: zone.id, paused: true, type: "secondary", vanity_name_servers: ["ns1.example.org"] });
+		expect(res.body.result).toMatchObject({
+			id: zone.id,
+			paused: true,
+			type: "secondary",
+			vanity_name_servers: ["ns1.example.org"],
+		});
 		expect((await call("GET", `/zones/${zone.id}`)).body.result).toMatchObject({ paused: true });
 	});
 
@@ -146,7 +180,10 @@ describe("PATCH and DELETE /zones/{zone_id}", () => {
 		expect(res.body.result).toEqual({ id: zone.id });
 		expect((await call("GET", `/zones/${zone.id}`)).status).toBe(404);
 		const stub = env.ZONE.get(env.ZONE.idFromName(zone.id));
-		const count = await runInDurableObject(stub, (_z, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM rulesets").one().n);
+		const count = await runInDurableObject(
+			stub,
+			(_z, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM rulesets").one().n,
+		);
 		expect(count).toBe(0);
 	});
 });
@@ -156,7 +193,10 @@ describe("storage", () => {
 		await call("GET", zonePath("/rulesets"));
 		const names = (ns: DurableObjectNamespace, name: string) =>
 			runInDurableObject(ns.get(ns.idFromName(name)), (_o, state) =>
-				state.storage.sql.exec<{ name: string }>("SELECT name FROM _migrations ORDER BY id").toArray().map((r) => r.name),
+				state.storage.sql
+					.exec<{ name: string }>("SELECT name FROM _migrations ORDER BY id")
+					.toArray()
+					.map((r) => r.name),
 			);
 		expect(await names(env.ZONE_REGISTRY, "registry")).toEqual(["zones"]);
 		expect(await names(env.ZONE, DEFAULT_ZONE_ID)).toEqual(["rulesets", "logpush"]);

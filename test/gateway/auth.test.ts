@@ -1,8 +1,8 @@
-import { env } from "cloudflare:workers";
 import { createExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import { RO, errorOf, gw, put } from "./helpers";
+import { errorOf, gw, put, RO } from "./helpers";
 
 /** The Worker with some vars changed, for settings the test config does not have. */
 const withVars = (vars: Partial<Env>, path: string, init: RequestInit = {}) => {
@@ -38,8 +38,13 @@ describe("bearer tokens", () => {
 		await put("auth/readable", "r");
 		expect((await gw("/auth/readable", { token: RO })).status).toBe(200);
 		expect((await gw("/?list&prefix=auth/", { token: RO })).status).toBe(200);
-		for (const [path, method] of [["/auth/readable", "PUT"], ["/auth/readable", "DELETE"], ["/auth/new?uploads", "POST"], ["/?delete", "POST"]]) {
-			const response = await gw(path!, { method, body: method === "DELETE" ? undefined : "{}", token: RO });
+		for (const [path, method] of [
+			["/auth/readable", "PUT"],
+			["/auth/readable", "DELETE"],
+			["/auth/new?uploads", "POST"],
+			["/?delete", "POST"],
+		] as const) {
+			const response = await gw(path, { method, body: method === "DELETE" ? undefined : "{}", token: RO });
 			expect(response.status).toBe(403);
 			expect((await errorOf(response)).code).toBe(10003);
 		}
@@ -65,7 +70,11 @@ describe("CORS", () => {
 	const preflight = (origin: string, vars: Partial<Env> = {}) =>
 		withVars(vars, "/auth/x", {
 			method: "OPTIONS",
-			headers: { origin, "access-control-request-method": "PUT", "access-control-request-headers": "authorization, content-type" },
+			headers: {
+				origin,
+				"access-control-request-method": "PUT",
+				"access-control-request-headers": "authorization, content-type",
+			},
 		});
 
 	it("answers a preflight without a token", async () => {
@@ -78,7 +87,9 @@ describe("CORS", () => {
 
 	it("allows only the configured origins", async () => {
 		const vars = { CORS_ORIGINS: "https://a.example, https://b.example" };
-		expect((await preflight("https://b.example", vars)).headers.get("access-control-allow-origin")).toBe("https://b.example");
+		expect((await preflight("https://b.example", vars)).headers.get("access-control-allow-origin")).toBe(
+			"https://b.example",
+		);
 		expect((await preflight("https://evil.example", vars)).headers.get("access-control-allow-origin")).toBeNull();
 	});
 

@@ -34,12 +34,32 @@ const matrix: Row[] = [
 	["If-Unmodified-Since equal passes (RFC 9110)", () => ({ "if-unmodified-since": lastModified.toUTCString() }), 200],
 	["If-Unmodified-Since before", () => ({ "if-unmodified-since": before(60) }), 412],
 	["If-Unmodified-Since not a date is ignored", () => ({ "if-unmodified-since": "soon" }), 200],
-	["If-Match failing beats If-None-Match failing", () => ({ "if-match": '"other"', "if-none-match": `"${etag}"` }), 412],
+	[
+		"If-Match failing beats If-None-Match failing",
+		() => ({ "if-match": '"other"', "if-none-match": `"${etag}"` }),
+		412,
+	],
 	["If-Match passing, If-None-Match failing", () => ({ "if-match": `"${etag}"`, "if-none-match": `"${etag}"` }), 304],
-	["If-Match passing, If-Modified-Since failing", () => ({ "if-match": `"${etag}"`, "if-modified-since": after(60) }), 304],
-	["If-Match passing overrides If-Unmodified-Since failing", () => ({ "if-match": `"${etag}"`, "if-unmodified-since": before(60) }), 200],
-	["If-None-Match passing overrides If-Modified-Since failing", () => ({ "if-none-match": '"other"', "if-modified-since": after(60) }), 200],
-	["If-Unmodified-Since failing beats If-None-Match failing", () => ({ "if-unmodified-since": before(60), "if-none-match": `"${etag}"` }), 412],
+	[
+		"If-Match passing, If-Modified-Since failing",
+		() => ({ "if-match": `"${etag}"`, "if-modified-since": after(60) }),
+		304,
+	],
+	[
+		"If-Match passing overrides If-Unmodified-Since failing",
+		() => ({ "if-match": `"${etag}"`, "if-unmodified-since": before(60) }),
+		200,
+	],
+	[
+		"If-None-Match passing overrides If-Modified-Since failing",
+		() => ({ "if-none-match": '"other"', "if-modified-since": after(60) }),
+		200,
+	],
+	[
+		"If-Unmodified-Since failing beats If-None-Match failing",
+		() => ({ "if-unmodified-since": before(60), "if-none-match": `"${etag}"` }),
+		412,
+	],
 ];
 
 describe("conditional GET and HEAD", () => {
@@ -107,7 +127,11 @@ describe("conditional PUT", () => {
 
 	it("replaces when If-Match holds", async () => {
 		const object = await put("cond/replace", "v1");
-		const response = await gw("/cond/replace", { method: "PUT", body: "v2", headers: { "if-match": `"${object.etag}"` } });
+		const response = await gw("/cond/replace", {
+			method: "PUT",
+			body: "v2",
+			headers: { "if-match": `"${object.etag}"` },
+		});
 		expect(response.status).toBe(200);
 		expect(await (await gw("/cond/replace")).text()).toBe("v2");
 	});

@@ -13,7 +13,11 @@ export function gw(path: string, init: RequestInit & { token?: string | null } =
 }
 
 /** PUT `body` at `key` and return the stored object's JSON. */
-export async function put(key: string, body: BodyInit, headers: HeadersInit = {}): Promise<{ etag: string; uploaded: string; size: number }> {
+export async function put(
+	key: string,
+	body: BodyInit,
+	headers: HeadersInit = {},
+): Promise<{ etag: string; uploaded: string; size: number }> {
 	const response = await gw(`/${key}`, { method: "PUT", body, headers });
 	if (response.status !== 200) throw new Error(`PUT ${key}: ${response.status} ${await response.text()}`);
 	return response.json();

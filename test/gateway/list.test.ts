@@ -81,7 +81,8 @@ describe("GET /?list", () => {
 });
 
 describe("POST /?delete", () => {
-	const post = (body: string) => gw("/?delete", { method: "POST", body, headers: { "content-type": "application/json" } });
+	const post = (body: string) =>
+		gw("/?delete", { method: "POST", body, headers: { "content-type": "application/json" } });
 
 	it("deletes many keys at once, missing ones included", async () => {
 		await env.BUCKET.put("bulk/1", "1");

@@ -125,7 +125,11 @@ describe("checksums", () => {
 
 	it.each(algorithms)("stores a body whose %s matches, and serves the checksum", async (header, algorithm, name) => {
 		const sum = await digest(algorithm, "checked");
-		const response = await gw(`/sum/ok-${name}`, { method: "PUT", body: "checked", headers: { [header]: base64(sum) } });
+		const response = await gw(`/sum/ok-${name}`, {
+			method: "PUT",
+			body: "checked",
+			headers: { [header]: base64(sum) },
+		});
 		expect(response.status).toBe(200);
 		const json = await response.json<{ checksums: Record<string, string> }>();
 		expect(json.checksums[name]).toBe([...new Uint8Array(sum)].map((b) => b.toString(16).padStart(2, "0")).join(""));
@@ -143,7 +147,11 @@ describe("checksums", () => {
 
 	it.each(algorithms)("answers 400 (10037) to a %s mismatch and stores nothing", async (header, algorithm, name) => {
 		const sum = await digest(algorithm, "something else");
-		const response = await gw(`/sum/bad-${name}`, { method: "PUT", body: "checked", headers: { [header]: base64(sum) } });
+		const response = await gw(`/sum/bad-${name}`, {
+			method: "PUT",
+			body: "checked",
+			headers: { [header]: base64(sum) },
+		});
 		expect(response.status).toBe(400);
 		expect((await errorOf(response)).code).toBe(10037);
 		expect(await env.BUCKET.head(`/sum/bad-${name}`.slice(1))).toBeNull();
@@ -174,12 +182,20 @@ describe("checksums", () => {
 
 describe("storage class", () => {
 	it.each(["STANDARD", "Standard", "STANDARD_IA", "InfrequentAccess"])("accepts %s", async (value) => {
-		const response = await gw(`/class/${value}`, { method: "PUT", body: "x", headers: { "x-amz-storage-class": value } });
+		const response = await gw(`/class/${value}`, {
+			method: "PUT",
+			body: "x",
+			headers: { "x-amz-storage-class": value },
+		});
 		expect(response.status).toBe(200);
 	});
 
 	it("answers 400 to a class R2 does not have", async () => {
-		const response = await gw("/class/glacier", { method: "PUT", body: "x", headers: { "x-amz-storage-class": "GLACIER" } });
+		const response = await gw("/class/glacier", {
+			method: "PUT",
+			body: "x",
+			headers: { "x-amz-storage-class": "GLACIER" },
+		});
 		expect(response.status).toBe(400);
 		expect(await env.BUCKET.head("class/glacier")).toBeNull();
 	});

@@ -13,15 +13,39 @@ const seconds = (date: Date) => new Date(Math.floor(date.getTime() / SECOND) * S
  */
 const READ_CONDITIONS: { name: string; onlyIf: (o: R2Object) => R2Conditional | Headers; passes: boolean }[] = [
 	{ name: "etagMatches the etag", onlyIf: (o) => ({ etagMatches: o.etag }), passes: true },
-	{ name: "etagMatches another etag", onlyIf: () => ({ etagMatches: "0123456789abcdef0123456789abcdef" }), passes: false },
+	{
+		name: "etagMatches another etag",
+		onlyIf: () => ({ etagMatches: "0123456789abcdef0123456789abcdef" }),
+		passes: false,
+	},
 	{ name: "etagMatches *", onlyIf: () => ({ etagMatches: "*" }), passes: true },
-	{ name: "etagDoesNotMatch another etag", onlyIf: () => ({ etagDoesNotMatch: "0123456789abcdef0123456789abcdef" }), passes: true },
+	{
+		name: "etagDoesNotMatch another etag",
+		onlyIf: () => ({ etagDoesNotMatch: "0123456789abcdef0123456789abcdef" }),
+		passes: true,
+	},
 	{ name: "etagDoesNotMatch the etag", onlyIf: (o) => ({ etagDoesNotMatch: o.etag }), passes: false },
 	{ name: "etagDoesNotMatch *", onlyIf: () => ({ etagDoesNotMatch: "*" }), passes: false },
-	{ name: "uploadedBefore a later date", onlyIf: (o) => ({ uploadedBefore: new Date(o.uploaded.getTime() + HOUR) }), passes: true },
-	{ name: "uploadedBefore an earlier date", onlyIf: (o) => ({ uploadedBefore: new Date(o.uploaded.getTime() - HOUR) }), passes: false },
-	{ name: "uploadedAfter an earlier date", onlyIf: (o) => ({ uploadedAfter: new Date(o.uploaded.getTime() - HOUR) }), passes: true },
-	{ name: "uploadedAfter a later date", onlyIf: (o) => ({ uploadedAfter: new Date(o.uploaded.getTime() + HOUR) }), passes: false },
+	{
+		name: "uploadedBefore a later date",
+		onlyIf: (o) => ({ uploadedBefore: new Date(o.uploaded.getTime() + HOUR) }),
+		passes: true,
+	},
+	{
+		name: "uploadedBefore an earlier date",
+		onlyIf: (o) => ({ uploadedBefore: new Date(o.uploaded.getTime() - HOUR) }),
+		passes: false,
+	},
+	{
+		name: "uploadedAfter an earlier date",
+		onlyIf: (o) => ({ uploadedAfter: new Date(o.uploaded.getTime() - HOUR) }),
+		passes: true,
+	},
+	{
+		name: "uploadedAfter a later date",
+		onlyIf: (o) => ({ uploadedAfter: new Date(o.uploaded.getTime() + HOUR) }),
+		passes: false,
+	},
 	// A passing etag condition overrides a failing date (RFC 9110 §13.2.2, the binding's rule too).
 	{
 		name: "etagMatches passing with uploadedBefore failing",
@@ -30,22 +54,36 @@ const READ_CONDITIONS: { name: string; onlyIf: (o: R2Object) => R2Conditional | 
 	},
 	{
 		name: "etagDoesNotMatch passing with uploadedAfter failing",
-		onlyIf: (o) => ({ etagDoesNotMatch: "ffffffffffffffffffffffffffffffff", uploadedAfter: new Date(o.uploaded.getTime() + HOUR) }),
+		onlyIf: (o) => ({
+			etagDoesNotMatch: "ffffffffffffffffffffffffffffffff",
+			uploadedAfter: new Date(o.uploaded.getTime() + HOUR),
+		}),
 		passes: true,
 	},
 	{
 		name: "etagMatches failing with etagDoesNotMatch passing",
-		onlyIf: () => ({ etagMatches: "ffffffffffffffffffffffffffffffff", etagDoesNotMatch: "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee" }),
+		onlyIf: () => ({
+			etagMatches: "ffffffffffffffffffffffffffffffff",
+			etagDoesNotMatch: "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee",
+		}),
 		passes: false,
 	},
 	// Whole seconds with secondsGranularity: the binding's comparisons are strict.
-	{ name: "uploadedBefore its own second", onlyIf: (o) => ({ uploadedBefore: seconds(o.uploaded), secondsGranularity: true }), passes: false },
+	{
+		name: "uploadedBefore its own second",
+		onlyIf: (o) => ({ uploadedBefore: seconds(o.uploaded), secondsGranularity: true }),
+		passes: false,
+	},
 	{
 		name: "uploadedBefore the next second",
 		onlyIf: (o) => ({ uploadedBefore: new Date(seconds(o.uploaded).getTime() + SECOND), secondsGranularity: true }),
 		passes: true,
 	},
-	{ name: "uploadedAfter its own second", onlyIf: (o) => ({ uploadedAfter: seconds(o.uploaded), secondsGranularity: true }), passes: false },
+	{
+		name: "uploadedAfter its own second",
+		onlyIf: (o) => ({ uploadedAfter: seconds(o.uploaded), secondsGranularity: true }),
+		passes: false,
+	},
 	{
 		name: "uploadedAfter the second before",
 		onlyIf: (o) => ({ uploadedAfter: new Date(seconds(o.uploaded).getTime() - SECOND), secondsGranularity: true }),
@@ -54,9 +92,21 @@ const READ_CONDITIONS: { name: string; onlyIf: (o: R2Object) => R2Conditional | 
 	// The Headers form: the four conditional headers, dates in whole seconds.
 	{ name: "Headers If-Match the etag", onlyIf: (o) => new Headers({ "if-match": o.httpEtag }), passes: true },
 	{ name: "Headers If-Match another etag", onlyIf: () => new Headers({ "if-match": '"abc"' }), passes: false },
-	{ name: "Headers If-None-Match the etag", onlyIf: (o) => new Headers({ "if-none-match": o.httpEtag }), passes: false },
-	{ name: "Headers If-None-Match the weak etag", onlyIf: (o) => new Headers({ "if-none-match": `W/${o.httpEtag}` }), passes: false },
-	{ name: "Headers If-None-Match another etag", onlyIf: () => new Headers({ "if-none-match": '"abc", "def"' }), passes: true },
+	{
+		name: "Headers If-None-Match the etag",
+		onlyIf: (o) => new Headers({ "if-none-match": o.httpEtag }),
+		passes: false,
+	},
+	{
+		name: "Headers If-None-Match the weak etag",
+		onlyIf: (o) => new Headers({ "if-none-match": `W/${o.httpEtag}` }),
+		passes: false,
+	},
+	{
+		name: "Headers If-None-Match another etag",
+		onlyIf: () => new Headers({ "if-none-match": '"abc", "def"' }),
+		passes: true,
+	},
 	{
 		name: "Headers If-Modified-Since Last-Modified",
 		onlyIf: (o) => new Headers({ "if-modified-since": o.uploaded.toUTCString() }),
@@ -81,7 +131,11 @@ const READ_CONDITIONS: { name: string; onlyIf: (o: R2Object) => R2Conditional | 
 	},
 	{
 		name: "Headers If-Match passing with If-Unmodified-Since failing",
-		onlyIf: (o) => new Headers({ "if-match": o.httpEtag, "if-unmodified-since": new Date(o.uploaded.getTime() - HOUR).toUTCString() }),
+		onlyIf: (o) =>
+			new Headers({
+				"if-match": o.httpEtag,
+				"if-unmodified-since": new Date(o.uploaded.getTime() - HOUR).toUTCString(),
+			}),
 		passes: true,
 	},
 ];
@@ -115,7 +169,10 @@ describe.each(BUCKETS)("conditionals on $name", ({ kind, bucket }) => {
 	it("a failed If-Match-like condition (412 over HTTP) reports the object's size and whole range", async () => {
 		const key = `${prefix}size412`;
 		await bucket.put(key, "0123456789");
-		const object = await bucket.get(key, { onlyIf: { etagMatches: "ffffffffffffffffffffffffffffffff" }, range: { offset: 2 } });
+		const object = await bucket.get(key, {
+			onlyIf: { etagMatches: "ffffffffffffffffffffffffffffffff" },
+			range: { offset: 2 },
+		});
 		expect(object).not.toHaveProperty("body");
 		expect(object?.size).toBe(10);
 		expect(object?.range).toEqual({ offset: 0, length: 10 });

@@ -40,7 +40,11 @@ describe.each(BUCKETS)("list on $name", ({ kind, bucket }) => {
 
 	it("pages with cursor until truncated is false, each key once", async () => {
 		const prefix = scope("list-cursor");
-		const keys = await seed(bucket, prefix, Array.from({ length: 23 }, (_, i) => `k${String(i).padStart(2, "0")}`));
+		const keys = await seed(
+			bucket,
+			prefix,
+			Array.from({ length: 23 }, (_, i) => `k${String(i).padStart(2, "0")}`),
+		);
 		const pages = await listAll(bucket, { prefix, limit: 5 });
 		expect(keysOf(pages)).toEqual(keys);
 		for (const page of pages) expect(page.objects.length).toBeLessThanOrEqual(5);
@@ -85,7 +89,11 @@ describe.each(BUCKETS)("list on $name", ({ kind, bucket }) => {
 
 	it("includes httpMetadata and customMetadata when asked, each on its own", async () => {
 		const prefix = scope("list-include");
-		const httpMetadata = { contentType: "image/png", cacheControl: "no-cache", cacheExpiry: new Date("2031-05-06T07:08:09Z") };
+		const httpMetadata = {
+			contentType: "image/png",
+			cacheControl: "no-cache",
+			cacheExpiry: new Date("2031-05-06T07:08:09Z"),
+		};
 		const customMetadata = { camera: "x100", place: "Genève" };
 		await seed(bucket, prefix, ["photo.png"], { httpMetadata, customMetadata });
 		const both = (await bucket.list({ prefix, include: ["httpMetadata", "customMetadata"] })).objects[0];
@@ -102,7 +110,12 @@ describe.each(BUCKETS)("list on $name", ({ kind, bucket }) => {
 
 	it("pages with include follow the cursor (R2 may answer fewer than limit)", async () => {
 		const prefix = scope("list-include-pages");
-		const keys = await seed(bucket, prefix, Array.from({ length: 12 }, (_, i) => `m${i}`), { customMetadata: { n: "v" } });
+		const keys = await seed(
+			bucket,
+			prefix,
+			Array.from({ length: 12 }, (_, i) => `m${i}`),
+			{ customMetadata: { n: "v" } },
+		);
 		const pages = await listAll(bucket, { prefix, limit: 4, include: ["customMetadata"] });
 		expect(keysOf(pages).sort()).toEqual(keys);
 		for (const page of pages) for (const object of page.objects) expect(object.customMetadata).toEqual({ n: "v" });

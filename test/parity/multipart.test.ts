@@ -5,14 +5,18 @@ import { BUCKETS, bytesOf, concat, expectR2Error, hexDigest, scope } from "./buc
 const MIB = 1024 * 1024;
 const PART = 5 * MIB;
 
-describe.each(BUCKETS)("multipart uploads on $name", ({ kind, bucket }) => {
+describe.each(BUCKETS)("multipart uploads on $name", ({ bucket }) => {
 	const first = bytesOf(PART, 1);
 	const second = bytesOf(PART, 2);
 	const last = bytesOf(1234, 3);
 
 	it("creates with metadata, uploads parts, completes out of order, and serves the whole object", async () => {
 		const key = `${scope("multipart")}video.bin`;
-		const httpMetadata = { contentType: "video/mp4", contentDisposition: "inline", cacheExpiry: new Date("2032-01-01T00:00:00Z") };
+		const httpMetadata = {
+			contentType: "video/mp4",
+			contentDisposition: "inline",
+			cacheExpiry: new Date("2032-01-01T00:00:00Z"),
+		};
 		const customMetadata = { camera: "x100", place: "Genève" };
 		const upload = await bucket.createMultipartUpload(key, { httpMetadata, customMetadata });
 		expect(upload.key).toBe(key);

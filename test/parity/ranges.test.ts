@@ -4,25 +4,85 @@ import { BUCKETS, expectR2Error, scope } from "./buckets";
 const TEXT = "0123456789";
 
 /** One row per range form: what `get` is given, the bytes served, and the range it reports. */
-const RANGES: { name: string; range: () => R2Range | Headers; text: string; served: { offset: number; length: number } }[] = [
+const RANGES: {
+	name: string;
+	range: () => R2Range | Headers;
+	text: string;
+	served: { offset: number; length: number };
+}[] = [
 	{ name: "offset", range: () => ({ offset: 2 }), text: "23456789", served: { offset: 2, length: 8 } },
 	{ name: "offset and length", range: () => ({ offset: 2, length: 3 }), text: "234", served: { offset: 2, length: 3 } },
 	{ name: "length", range: () => ({ length: 4 }), text: "0123", served: { offset: 0, length: 4 } },
-	{ name: "offset + length past the end (clamped)", range: () => ({ offset: 8, length: 10 }), text: "89", served: { offset: 8, length: 2 } },
+	{
+		name: "offset + length past the end (clamped)",
+		range: () => ({ offset: 8, length: 10 }),
+		text: "89",
+		served: { offset: 8, length: 2 },
+	},
 	{ name: "suffix", range: () => ({ suffix: 3 }), text: "789", served: { offset: 7, length: 3 } },
-	{ name: "suffix longer than the object", range: () => ({ suffix: 20 }), text: TEXT, served: { offset: 0, length: 10 } },
+	{
+		name: "suffix longer than the object",
+		range: () => ({ suffix: 20 }),
+		text: TEXT,
+		served: { offset: 0, length: 10 },
+	},
 	{ name: "last byte", range: () => ({ offset: 9 }), text: "9", served: { offset: 9, length: 1 } },
-	{ name: "Headers bytes=a-b", range: () => new Headers({ range: "bytes=1-3" }), text: "123", served: { offset: 1, length: 3 } },
-	{ name: "Headers bytes=a-", range: () => new Headers({ range: "bytes=7-" }), text: "789", served: { offset: 7, length: 3 } },
-	{ name: "Headers bytes=-n", range: () => new Headers({ range: "bytes=-2" }), text: "89", served: { offset: 8, length: 2 } },
-	{ name: "Headers bytes=a-b past the end", range: () => new Headers({ range: "bytes=5-50" }), text: "56789", served: { offset: 5, length: 5 } },
+	{
+		name: "Headers bytes=a-b",
+		range: () => new Headers({ range: "bytes=1-3" }),
+		text: "123",
+		served: { offset: 1, length: 3 },
+	},
+	{
+		name: "Headers bytes=a-",
+		range: () => new Headers({ range: "bytes=7-" }),
+		text: "789",
+		served: { offset: 7, length: 3 },
+	},
+	{
+		name: "Headers bytes=-n",
+		range: () => new Headers({ range: "bytes=-2" }),
+		text: "89",
+		served: { offset: 8, length: 2 },
+	},
+	{
+		name: "Headers bytes=a-b past the end",
+		range: () => new Headers({ range: "bytes=5-50" }),
+		text: "56789",
+		served: { offset: 5, length: 5 },
+	},
 	// A Range header R2 cannot honour gives the whole object on the binding, never an error
 	// (reference r2-over-http §3.6), where the gateway's own HTTP answer is a 400 or a 416.
-	{ name: "Headers, start past the end", range: () => new Headers({ range: "bytes=10-" }), text: TEXT, served: { offset: 0, length: 10 } },
-	{ name: "Headers, inverted", range: () => new Headers({ range: "bytes=5-2" }), text: TEXT, served: { offset: 0, length: 10 } },
-	{ name: "Headers, several ranges", range: () => new Headers({ range: "bytes=0-1,4-5" }), text: TEXT, served: { offset: 0, length: 10 } },
-	{ name: "Headers, bytes=-0", range: () => new Headers({ range: "bytes=-0" }), text: TEXT, served: { offset: 0, length: 10 } },
-	{ name: "Headers, malformed", range: () => new Headers({ range: "lines=1-2" }), text: TEXT, served: { offset: 0, length: 10 } },
+	{
+		name: "Headers, start past the end",
+		range: () => new Headers({ range: "bytes=10-" }),
+		text: TEXT,
+		served: { offset: 0, length: 10 },
+	},
+	{
+		name: "Headers, inverted",
+		range: () => new Headers({ range: "bytes=5-2" }),
+		text: TEXT,
+		served: { offset: 0, length: 10 },
+	},
+	{
+		name: "Headers, several ranges",
+		range: () => new Headers({ range: "bytes=0-1,4-5" }),
+		text: TEXT,
+		served: { offset: 0, length: 10 },
+	},
+	{
+		name: "Headers, bytes=-0",
+		range: () => new Headers({ range: "bytes=-0" }),
+		text: TEXT,
+		served: { offset: 0, length: 10 },
+	},
+	{
+		name: "Headers, malformed",
+		range: () => new Headers({ range: "lines=1-2" }),
+		text: TEXT,
+		served: { offset: 0, length: 10 },
+	},
 	{ name: "Headers without Range", range: () => new Headers(), text: TEXT, served: { offset: 0, length: 10 } },
 ];
 

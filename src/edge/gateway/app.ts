@@ -12,7 +12,7 @@
  */
 import { authorize } from "./auth";
 import { preflight, withCors } from "./cors";
-import { GatewayError, fromBindingError } from "./errors";
+import { fromBindingError, GatewayError } from "./errors";
 import { keyFromUrl } from "./keys";
 import { METHODS, operationOf } from "./operations";
 

@@ -18,9 +18,12 @@ const MAX_TOKEN_BYTES = 1024;
 const encode = (token: string) => new TextEncoder().encode(token);
 
 const Tokens = z.record(
-	z.string().min(1).refine((token) => encode(token).byteLength <= MAX_TOKEN_BYTES, {
-		message: `a token is at most ${MAX_TOKEN_BYTES} bytes`,
-	}),
+	z
+		.string()
+		.min(1)
+		.refine((token) => encode(token).byteLength <= MAX_TOKEN_BYTES, {
+			message: `a token is at most ${MAX_TOKEN_BYTES} bytes`,
+		}),
 	z.enum(["read-write", "read-only"]),
 );
 

@@ -12,7 +12,7 @@
  *   `complete()`; on a mismatch, or any failure, the upload is aborted and nothing is stored.
  */
 import { GatewayError } from "./errors";
-import { toHex, type RequestedChecksum } from "./headers";
+import { type RequestedChecksum, toHex } from "./headers";
 
 /** Bytes per part of a chunked upload: above R2's 5 MiB minimum, small enough to hold in memory. */
 export const PART_SIZE = 8 * 1024 * 1024;

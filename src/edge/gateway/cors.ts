@@ -8,7 +8,14 @@
  */
 
 /** Response headers a script may read without being told (Fetch, CORS-safelisted response headers). */
-const SAFELISTED = new Set(["cache-control", "content-language", "content-length", "content-type", "expires", "last-modified"]);
+const SAFELISTED = new Set([
+	"cache-control",
+	"content-language",
+	"content-length",
+	"content-type",
+	"expires",
+	"last-modified",
+]);
 
 /** The `Access-Control-Allow-Origin` value for `origin`, or null when it is not allowed. */
 function allowedOrigin(origin: string, setting: string): string | null {
@@ -49,7 +56,9 @@ export function withCors(request: Request, env: Env, response: Response): Respon
 	const allowed = allowedOrigin(origin, env.CORS_ORIGINS);
 	if (allowed === null) return response;
 	headers.set("access-control-allow-origin", allowed);
-	const exposed = [...headers.keys()].filter((name) => !SAFELISTED.has(name) && !name.startsWith("access-control-") && name !== "vary");
+	const exposed = [...headers.keys()].filter(
+		(name) => !SAFELISTED.has(name) && !name.startsWith("access-control-") && name !== "vary",
+	);
 	if (exposed.length > 0) headers.set("access-control-expose-headers", exposed.join(", "));
 	return response;
 }

@@ -34,17 +34,10 @@ export const badRequest = (message: string) => new GatewayError(400, 400, messag
 
 export const noSuchKey = () => new GatewayError(404, 10007, "The specified key does not exist.");
 
-export const noSuchUpload = () =>
-	new GatewayError(404, 10024, "The specified multipart upload does not exist.");
+export const noSuchUpload = () => new GatewayError(404, 10024, "The specified multipart upload does not exist.");
 
 export const preconditionFailed = (object?: unknown, headers?: Headers) =>
-	new GatewayError(
-		412,
-		10031,
-		"At least one of the pre-conditions you specified did not hold.",
-		object,
-		headers,
-	);
+	new GatewayError(412, 10031, "At least one of the pre-conditions you specified did not hold.", object, headers);
 
 export const missingContentLength = (message: string) => new GatewayError(411, 10033, message);
 

@@ -7,7 +7,7 @@
  * (developers.cloudflare.com/r2/api/s3/extensions/). These functions use only web-standard APIs,
  * so RemoteBucket (src/client) applies the same mapping backwards, in a Worker or in Node.
  */
-import { GatewayError, badRequest } from "./errors";
+import { badRequest, GatewayError } from "./errors";
 
 /** Checksum algorithms of R2, their `R2Checksums` names, and digest lengths in bytes. */
 export const CHECKSUMS = [
@@ -135,9 +135,9 @@ export function decodeMetadataValue(value: string): string {
 			encoding?.toLowerCase() === "b"
 				? fromBase64(text)
 				: Uint8Array.from(
-						text.replace(/_/g, " ").replace(/=([0-9a-f]{2})/gi, (_, hex: string) =>
-							String.fromCharCode(parseInt(hex, 16)),
-						),
+						text
+							.replace(/_/g, " ")
+							.replace(/=([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
 						(c) => c.charCodeAt(0),
 					);
 		if (bytes) {
@@ -149,6 +149,7 @@ export function decodeMetadataValue(value: string): string {
 		}
 		return value;
 	}
+	// biome-ignore lint/suspicious/noControlCharactersInRegex: the range is every Latin-1 code unit, one per byte.
 	if (/^[\x00-\xff]*$/.test(value) && /[\x80-\xff]/.test(value)) {
 		try {
 			return strictUtf8.decode(Uint8Array.from(value, (c) => c.charCodeAt(0)));
@@ -231,9 +232,7 @@ export function storageClassFromHeaders(headers: Headers): string | undefined {
 	if (value === null) return undefined;
 	const storageClass = STORAGE_CLASSES[value.trim()];
 	if (storageClass === undefined) {
-		throw badRequest(
-			`x-amz-storage-class must be STANDARD, STANDARD_IA, Standard or InfrequentAccess; got ${value}.`,
-		);
+		throw badRequest(`x-amz-storage-class must be STANDARD, STANDARD_IA, Standard or InfrequentAccess; got ${value}.`);
 	}
 	return storageClass;
 }

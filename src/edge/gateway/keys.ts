@@ -1,4 +1,4 @@
-import { GatewayError, badRequest } from "./errors";
+import { badRequest, GatewayError } from "./errors";
 
 /** R2's key limit, in bytes of UTF-8 (developers.cloudflare.com/r2/platform/limits/). */
 export const MAX_KEY_BYTES = 1024;

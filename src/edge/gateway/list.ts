@@ -7,9 +7,9 @@
  */
 import { z } from "zod";
 import type { GatewayContext } from "./context";
-import { GatewayError, badRequest } from "./errors";
+import { badRequest, GatewayError } from "./errors";
+import { type Include, objectToJson, type R2ObjectsJson, readJsonBody } from "./json";
 import { assertKey } from "./keys";
-import { objectToJson, readJsonBody, type Include, type R2ObjectsJson } from "./json";
 
 /** R2's page and batch bound (developers.cloudflare.com/r2/api/workers/workers-api-reference/). */
 const MAX_KEYS = 1000;
@@ -28,7 +28,10 @@ function parseLimit(text: string | null): number | undefined {
 
 /** `include` given as repeated parameters or comma-separated. @throws GatewayError 400 for other values. */
 function parseInclude(values: string[]): Include {
-	const names = values.flatMap((value) => value.split(",")).map((name) => name.trim()).filter(Boolean);
+	const names = values
+		.flatMap((value) => value.split(","))
+		.map((name) => name.trim())
+		.filter(Boolean);
 	for (const name of names) {
 		if (!(INCLUDE_VALUES as readonly string[]).includes(name)) {
 			throw badRequest(`include takes ${INCLUDE_VALUES.join(" and ")}; got ${name}.`);

@@ -10,10 +10,10 @@
 import { putChunked } from "./chunked";
 import { evaluate, failureStatus, hasConditionals, parseConditionals, toOnlyIf } from "./conditionals";
 import type { GatewayContext } from "./context";
-import { GatewayError, badRequest, missingContentLength, noSuchKey, preconditionFailed } from "./errors";
+import { badRequest, GatewayError, missingContentLength, noSuchKey, preconditionFailed } from "./errors";
 import { objectHeaders, requestedChecksums, wantsChecksums, writeMetadataFromHeaders } from "./headers";
 import { objectToJson } from "./json";
-import { contentRange, isSatisfiable, parseRange, servedRange, type ParsedRange } from "./ranges";
+import { contentRange, isSatisfiable, type ParsedRange, parseRange, servedRange } from "./ranges";
 
 /** A 416 naming the object's size, as RFC 9110 §15.5.17 asks. */
 function rangeNotSatisfiable(size: number): GatewayError {

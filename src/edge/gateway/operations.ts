@@ -5,8 +5,8 @@
  */
 import type { Access } from "./auth";
 import type { GatewayContext } from "./context";
-import { GatewayError, badRequest } from "./errors";
-import { listObjects, deleteObjects } from "./list";
+import { badRequest, GatewayError } from "./errors";
+import { deleteObjects, listObjects } from "./list";
 import { abortMultipartUpload, completeMultipartUpload, createMultipartUpload, uploadPart } from "./multipart";
 import { deleteObject, getObject, headObject, putObject } from "./object";
 

@@ -13,7 +13,8 @@ export const HTTP_REQUESTS_FIELDS: Readonly<Record<string, string>> = {
 	BotScore: "Cloudflare Bot Score, 1 (likely a bot) to 99 (likely human). int",
 	BotScoreSrc: "Detection engine that produced the Bot Score. string",
 	BotTags: "Type of bot traffic, if available. array[string]",
-	CacheCacheStatus: "Cache status: unknown, miss, expired, updating, stale, hit, ignored, bypass, revalidated, dynamic, stream_hit, deferred. string",
+	CacheCacheStatus:
+		"Cache status: unknown, miss, expired, updating, stale, hit, ignored, bypass, revalidated, dynamic, stream_hit, deferred. string",
 	CacheReserveUsed: "Whether Cache Reserve served the request. bool",
 	CacheResponseBytes: "Bytes returned by the cache. int",
 	CacheResponseStatus: "HTTP status returned by the cache (deprecated). int",
@@ -124,6 +125,13 @@ export const HTTP_REQUESTS_FIELDS: Readonly<Record<string, string>> = {
  * destination example (docs `enable-destinations/r2.mdx`, reference §4.2).
  */
 export const HTTP_REQUESTS_DEFAULT_FIELDS: readonly string[] = [
-	"ClientIP", "ClientRequestHost", "ClientRequestMethod", "ClientRequestURI", "EdgeEndTimestamp",
-	"EdgeResponseBytes", "EdgeResponseStatus", "EdgeStartTimestamp", "RayID",
+	"ClientIP",
+	"ClientRequestHost",
+	"ClientRequestMethod",
+	"ClientRequestURI",
+	"EdgeEndTimestamp",
+	"EdgeResponseBytes",
+	"EdgeResponseStatus",
+	"EdgeStartTimestamp",
+	"RayID",
 ];

@@ -31,7 +31,13 @@ const requestField = z.strictObject({ name: headerName });
 const responseField = z.strictObject({ name: headerName, preserve_duplicates: z.boolean().optional() });
 const cookieField = z.strictObject({ name: cookieName });
 
-const LISTS = ["request_fields", "transformed_request_fields", "response_fields", "raw_response_fields", "cookie_fields"] as const;
+const LISTS = [
+	"request_fields",
+	"transformed_request_fields",
+	"response_fields",
+	"raw_response_fields",
+	"cookie_fields",
+] as const;
 
 /** `action_parameters` of a `log_custom_field` rule, with every rule above as a zod issue at its field. */
 export const LOG_CUSTOM_FIELD_PARAMETERS = z
@@ -49,21 +55,35 @@ export const LOG_CUSTOM_FIELD_PARAMETERS = z
 		for (const list of LISTS) {
 			const seen = new Set<string>();
 			(params[list] ?? []).forEach(({ name }, i) => {
-				if (seen.has(name)) ctx.addIssue({ code: "custom", path: [list, i, "name"], message: `duplicate field name "${name}"` });
+				if (seen.has(name))
+					ctx.addIssue({ code: "custom", path: [list, i, "name"], message: `duplicate field name "${name}"` });
 				seen.add(name);
 			});
 		}
 		for (const list of ["request_fields", "transformed_request_fields"] as const) {
 			(params[list] ?? []).forEach(({ name }, i) => {
-				if (name === "range") ctx.addIssue({ code: "custom", path: [list, i, "name"], message: "the request header range is not supported as a custom field" });
+				if (name === "range")
+					ctx.addIssue({
+						code: "custom",
+						path: [list, i, "name"],
+						message: "the request header range is not supported as a custom field",
+					});
 			});
 		}
 		// Docs: "You cannot log both raw and transformed values for the same header."
-		const pairs = [["request_fields", "transformed_request_fields"], ["raw_response_fields", "response_fields"]] as const;
+		const pairs = [
+			["request_fields", "transformed_request_fields"],
+			["raw_response_fields", "response_fields"],
+		] as const;
 		for (const [raw, transformed] of pairs) {
 			const rawNames = new Set((params[raw] ?? []).map((f) => f.name));
 			(params[transformed] ?? []).forEach(({ name }, i) => {
-				if (rawNames.has(name)) ctx.addIssue({ code: "custom", path: [transformed, i, "name"], message: `header "${name}" cannot be logged both raw (${raw}) and transformed (${transformed})` });
+				if (rawNames.has(name))
+					ctx.addIssue({
+						code: "custom",
+						path: [transformed, i, "name"],
+						message: `header "${name}" cannot be logged both raw (${raw}) and transformed (${transformed})`,
+					});
 			});
 		}
 	});
@@ -79,14 +99,22 @@ export interface LimitIssue {
  * The spec's limit of 40 custom fields per zone, counted over all rules of the zone's
  * ruleset and all five lists; names the first field over the limit.
  */
-export function checkFieldLimit(rules: readonly { action_parameters: z.output<typeof LOG_CUSTOM_FIELD_PARAMETERS> }[]): LimitIssue[] {
+export function checkFieldLimit(
+	rules: readonly { action_parameters: z.output<typeof LOG_CUSTOM_FIELD_PARAMETERS> }[],
+): LimitIssue[] {
 	let total = 0;
 	for (const [index, rule] of rules.entries()) {
 		for (const list of LISTS) {
 			for (const i of (rule.action_parameters[list] ?? []).keys()) {
 				total += 1;
 				if (total > MAX_CUSTOM_FIELDS) {
-					return [{ rule: index, path: `/action_parameters/${list}/${i}`, message: `at most ${MAX_CUSTOM_FIELDS} custom log fields are allowed per zone` }];
+					return [
+						{
+							rule: index,
+							path: `/action_parameters/${list}/${i}`,
+							message: `at most ${MAX_CUSTOM_FIELDS} custom log fields are allowed per zone`,
+						},
+					];
 				}
 			}
 		}
@@ -96,9 +124,14 @@ export function checkFieldLimit(rules: readonly { action_parameters: z.output<ty
 
 /** A `log_custom_field` rule as sent by a client (read-only fields excluded). */
 export const LOG_CUSTOM_FIELD_RULE = z.strictObject({
-	id: z.string().regex(/^[0-9a-f]{32}$/, "must be a rule id (32 lower-case hex)").optional(),
+	id: z
+		.string()
+		.regex(/^[0-9a-f]{32}$/, "must be a rule id (32 lower-case hex)")
+		.optional(),
 	ref: z.string().min(1).max(64).optional(),
-	action: z.literal("log_custom_field", { error: "log_custom_field is the only action allowed in phase http_log_custom_fields" }),
+	action: z.literal("log_custom_field", {
+		error: "log_custom_field is the only action allowed in phase http_log_custom_fields",
+	}),
 	expression: z.literal("true", { error: 'the expression of a log_custom_field rule must be "true"' }),
 	description: z.string().max(500).default(""),
 	enabled: z.boolean().default(true),

@@ -7,18 +7,34 @@
  */
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import type { z } from "zod";
-import { checkFieldLimit, LOG_CUSTOM_FIELD_RULE, type LimitIssue } from "./log-custom-fields";
+import { checkFieldLimit, type LimitIssue, LOG_CUSTOM_FIELD_RULE } from "./log-custom-fields";
 
 // A Record over the SDK's `Phase` type: the compiler refuses a missing or an unknown phase.
 const PHASE_SET: Record<Phase, true> = {
-	ddos_l4: true, ddos_l7: true,
-	http_config_settings: true, http_custom_errors: true, http_log_custom_fields: true, http_ratelimit: true,
-	http_request_cache_settings: true, http_request_dynamic_redirect: true, http_request_firewall_custom: true,
-	http_request_firewall_managed: true, http_request_late_transform: true, http_request_origin: true,
-	http_request_redirect: true, http_request_sanitize: true, http_request_sbfm: true, http_request_transform: true,
-	http_response_cache_settings: true, http_response_compression: true, http_response_firewall_managed: true,
+	ddos_l4: true,
+	ddos_l7: true,
+	http_config_settings: true,
+	http_custom_errors: true,
+	http_log_custom_fields: true,
+	http_ratelimit: true,
+	http_request_cache_settings: true,
+	http_request_dynamic_redirect: true,
+	http_request_firewall_custom: true,
+	http_request_firewall_managed: true,
+	http_request_late_transform: true,
+	http_request_origin: true,
+	http_request_redirect: true,
+	http_request_sanitize: true,
+	http_request_sbfm: true,
+	http_request_transform: true,
+	http_response_cache_settings: true,
+	http_response_compression: true,
+	http_response_firewall_managed: true,
 	http_response_headers_transform: true,
-	magic_transit: true, magic_transit_ids_managed: true, magic_transit_managed: true, magic_transit_ratelimit: true,
+	magic_transit: true,
+	magic_transit_ids_managed: true,
+	magic_transit_managed: true,
+	magic_transit_ratelimit: true,
 };
 
 /** All phases of the cloudflare SDK 7.x `Phase` type (reference §3.2). */
