@@ -8,6 +8,15 @@ export const TEST_BINDINGS = {
 	API_CREDENTIALS: JSON.stringify(API_CREDENTIALS),
 };
 
+// wrangler.toml declares these secrets as required, and the plugin reads the config as
+// `wrangler dev` does: without them in the environment it warns once per test file. The tests'
+// values are given here so that check passes for real; `bindings` below still decides what the
+// Worker sees, whatever a developer's .dev.vars holds.
+Object.assign(process.env, TEST_BINDINGS);
+// Wrangler's informational lines ("Using secrets defined in process.env", once per file) are
+// left out; its warnings and errors still print.
+process.env.WRANGLER_LOG ??= "warn";
+
 export default defineConfig({
 	plugins: [
 		cloudflareTest({
