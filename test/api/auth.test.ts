@@ -2,9 +2,10 @@
  * Authentication and routing errors of /client/v4: the real API's codes, messages,
  * statuses and envelope shapes (cloudflare-api-v4.md §2.2, §2.3).
  */
-import { exports } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
-import { DEFAULT_ZONE_ID, EMAIL, KEY, SCOPED_TOKEN, TOKEN } from "./credentials";
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
+import { api } from "../../src/api/app";
+import { DEFAULT_ZONE_ID, EMAIL, KEY, OTHER_EMAIL, OTHER_KEY, SCOPED_TOKEN, TOKEN } from "./credentials";
 import { call, freshZone, zonePath } from "./http";
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
@@ -132,6 +133,17 @@ describe("authentication", () => {
 			},
 		},
 		{
+			name: "one pair's email with another pair's key: 403 9103",
+			headers: { "X-Auth-Email": OTHER_EMAIL, "X-Auth-Key": KEY },
+			status: 403,
+			body: {
+				result: null,
+				success: false,
+				errors: [{ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }],
+				messages: [],
+			},
+		},
+		{
 			name: "a well-formed but unknown token: 403 9109",
 			headers: bearer(unknownToken),
 			status: 403,
@@ -152,6 +164,7 @@ describe("authentication", () => {
 			headers: { "X-Auth-Email": EMAIL.toUpperCase(), "X-Auth-Key": KEY },
 		},
 		{ name: "a token scoped to this zone", headers: bearer(SCOPED_TOKEN) },
+		{ name: "a key pair listed after others", headers: { "X-Auth-Email": OTHER_EMAIL, "X-Auth-Key": OTHER_KEY } },
 	])("accepts $name", async ({ headers }) => {
 		const res = await call("GET", zonePath("/rulesets"), undefined, headers);
 		expect(res.status).toBe(200);
@@ -180,6 +193,32 @@ describe("authentication", () => {
 		await freshZone();
 		const res = await call("GET", "/zones", undefined, bearer(SCOPED_TOKEN));
 		expect((res.body.result as { id: string }[]).map((z) => z.id)).toEqual([DEFAULT_ZONE_ID]);
+	});
+});
+
+describe("a malformed API_CREDENTIALS", () => {
+	it.each([
+		{ name: "not JSON", raw: "[{" },
+		{ name: "not an array", raw: JSON.stringify({ token: TOKEN, zones: "*" }) },
+		{ name: "a zone id that is not 32 hex", raw: JSON.stringify([{ token: TOKEN, zones: ["example.com"] }]) },
+		{ name: "an unknown field", raw: JSON.stringify([{ token: TOKEN, zones: "*", role: "admin" }]) },
+		{ name: "a key of the wrong format", raw: JSON.stringify([{ email: EMAIL, key: "short", zones: "*" }]) },
+	])("answers 500 10001 when it is $name, and logs why", async ({ raw }) => {
+		const log = vi.spyOn(console, "error").mockImplementation(() => {});
+		const res = await api.request(
+			`/client/v4${zonePath("/rulesets")}`,
+			{ headers: bearer(TOKEN) },
+			{ ...env, API_CREDENTIALS: raw },
+		);
+		expect(res.status).toBe(500);
+		expect(await res.json()).toStrictEqual({
+			result: null,
+			success: false,
+			errors: [{ code: 10001, message: "API credentials are not configured" }],
+			messages: [],
+		});
+		expect(log).toHaveBeenCalledWith(expect.stringContaining("API_CREDENTIALS is not valid"));
+		log.mockRestore();
 	});
 });
 

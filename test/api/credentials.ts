@@ -13,10 +13,14 @@ export const SCOPED_TOKEN = "test_token_default_zone_only_00000000000";
 /** An X-Auth-Email + X-Auth-Key pair reaching every zone. */
 export const EMAIL = "test@example.com";
 export const KEY = "abcdef0123456789abcdef0123456789abcde";
+/** A second pair, listed after the first, reaching only the default zone. */
+export const OTHER_EMAIL = "other@example.org";
+export const OTHER_KEY = "0123456789abcdef0123456789abcdef01234";
 
 /** The `API_CREDENTIALS` document the tests run with. */
 export const API_CREDENTIALS = [
 	{ token: TOKEN, zones: "*" },
 	{ token: SCOPED_TOKEN, zones: [DEFAULT_ZONE_ID] },
 	{ email: EMAIL, key: KEY, zones: "*" },
+	{ email: OTHER_EMAIL, key: OTHER_KEY, zones: [DEFAULT_ZONE_ID] },
 ];
