@@ -9,7 +9,16 @@
  *
  * Credentials come from the secret `API_CREDENTIALS`, a JSON array such as
  * `[{"token": "...", "zones": "*"}, {"email": "a@b.c", "key": "...", "zones": ["<zone id>"]}]`.
- * `"*"` reaches every zone and may create zones; a list reaches only those zone ids.
+ * `"*"` reaches every zone and may create zones; a list reaches only those zone ids. An entry
+ * may be limited further (`permissions.ts`): `"access": "read"` (default `"write"`) refuses
+ * every endpoint that writes; a token's `"permissions": ["Zone Read", "Logs Edit", ...]`
+ * allows only the endpoints those grant.
+ *
+ * Order: authentication, then permission, both here, then reach (`zone-access.ts`). A token
+ * lacking a permission and one out of reach get the same 403 10000, so which of the two is
+ * decided first cannot be seen; deciding the permission here, before the zone is looked up,
+ * means a credential that may not write learns nothing about which zones exist (no 404
+ * before the 403), as `zone-access.ts` does for reach.
  *
  * Timing: a presented token is compared with every token credential, and a presented email and
  * key with the email and the key of every key credential, each comparison over fixed-size
@@ -21,7 +30,8 @@ import { z } from "zod";
 import { ConfigError, jsonVar } from "../common/config";
 import { HEX_ID_PATTERN } from "../common/ids";
 import { fixedSecret, MAX_SECRET_BYTES, sameSecret } from "../common/secrets";
-import { ApiError, invalidHeaders, invalidToken, missingCredentials, unknownKey } from "./errors";
+import { ApiError, forbidden, invalidHeaders, invalidToken, missingCredentials, unknownKey } from "./errors";
+import { type Grant, PERMISSION, permits } from "./permissions";
 import type { ApiEnv } from "./types";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -29,8 +39,8 @@ const KEY = /^[0-9a-f]{37}$/;
 const TOKEN = /^[A-Za-z0-9_-]{40}$/;
 const BEARER = /^Bearer ([A-Za-z0-9_-]{40})$/i;
 
-/** Who is calling: the zones they may reach. */
-export interface Caller {
+/** Who is calling: the zones they may reach, and what they may do there. */
+export interface Caller extends Grant {
 	/** `"*"`: every zone, and may create zones; otherwise these zone ids only. */
 	zones: "*" | string[];
 	/** Whether the credential may reach this zone id. */
@@ -46,14 +56,22 @@ const secret = (format: z.ZodType<string>) =>
 	});
 
 const ZONES = z.union([z.literal("*"), z.array(z.string().regex(HEX_ID_PATTERN))]);
-const callerOf = (zones: "*" | string[]): Caller => ({
+const ACCESS = z.enum(["read", "write"]).default("write");
+const callerOf = (zones: "*" | string[], access: Grant["access"], permissions?: Grant["permissions"]): Caller => ({
 	zones,
 	canReach: (id) => zones === "*" || zones.includes(id),
+	access,
+	permissions,
 });
 
 const TOKEN_CREDENTIAL = z
-	.strictObject({ token: secret(z.string().regex(TOKEN)), zones: ZONES })
-	.transform(({ token, zones }) => ({ token, caller: callerOf(zones) }));
+	.strictObject({
+		token: secret(z.string().regex(TOKEN)),
+		zones: ZONES,
+		access: ACCESS,
+		permissions: z.array(PERMISSION).min(1).optional(),
+	})
+	.transform(({ token, zones, access, permissions }) => ({ token, caller: callerOf(zones, access, permissions) }));
 const KEY_CREDENTIAL = z
 	.strictObject({
 		// Emails match whatever their case, so both sides are compared in lower case.
@@ -65,8 +83,10 @@ const KEY_CREDENTIAL = z
 		),
 		key: secret(z.string().regex(KEY)),
 		zones: ZONES,
+		// No `permissions`: they belong to API tokens; a global API key can do all its user can.
+		access: ACCESS,
 	})
-	.transform(({ email, key, zones }) => ({ email, key, caller: callerOf(zones) }));
+	.transform(({ email, key, zones, access }) => ({ email, key, caller: callerOf(zones, access) }));
 type TokenCredential = z.output<typeof TOKEN_CREDENTIAL>;
 type KeyCredential = z.output<typeof KEY_CREDENTIAL>;
 
@@ -136,8 +156,13 @@ export function authenticate(headers: Headers, secret: string | undefined): Call
 	return caller;
 }
 
-/** Hono middleware: authenticates and stores the Caller in `c.var.caller`. */
+/**
+ * Hono middleware: authenticates, refuses an endpoint the credential may not call (403 10000,
+ * `permissions.ts`), and stores the Caller in `c.var.caller`.
+ */
 export const auth = createMiddleware<ApiEnv>(async (c, next) => {
-	c.set("caller", authenticate(c.req.raw.headers, c.env.API_CREDENTIALS));
+	const caller = authenticate(c.req.raw.headers, c.env.API_CREDENTIALS);
+	if (!permits(caller, c.req.method, c.req.path)) throw forbidden();
+	c.set("caller", caller);
 	await next();
 });
