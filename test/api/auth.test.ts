@@ -25,6 +25,12 @@ import { BASE, call, freshZone, zonePath } from "./http";
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 const unknownToken = "x".repeat(40);
+const unknownKeyBody = {
+	result: null,
+	success: false,
+	errors: [{ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }],
+	messages: [],
+};
 
 describe("authentication", () => {
 	const cases: { name: string; headers: Record<string, string>; status: number; body: unknown }[] = [
@@ -129,34 +135,19 @@ describe("authentication", () => {
 			name: "a well-formed but unknown key: 403 9103",
 			headers: { "X-Auth-Email": EMAIL, "X-Auth-Key": "f".repeat(37) },
 			status: 403,
-			body: {
-				result: null,
-				success: false,
-				errors: [{ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }],
-				messages: [],
-			},
+			body: unknownKeyBody,
 		},
 		{
 			name: "a known key with another email: 403 9103",
 			headers: { "X-Auth-Email": "someone@example.org", "X-Auth-Key": KEY },
 			status: 403,
-			body: {
-				result: null,
-				success: false,
-				errors: [{ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }],
-				messages: [],
-			},
+			body: unknownKeyBody,
 		},
 		{
 			name: "one pair's email with another pair's key: 403 9103",
 			headers: { "X-Auth-Email": OTHER_EMAIL, "X-Auth-Key": KEY },
 			status: 403,
-			body: {
-				result: null,
-				success: false,
-				errors: [{ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }],
-				messages: [],
-			},
+			body: unknownKeyBody,
 		},
 		{
 			name: "a well-formed but unknown token: 403 9109",
