@@ -9,69 +9,121 @@
  *
  * Credentials come from the secret `API_CREDENTIALS`, a JSON array such as
  * `[{"token": "...", "zones": "*"}, {"email": "a@b.c", "key": "...", "zones": ["<zone id>"]}]`.
- * `"*"` reaches every zone and may create zones; a list reaches only those zone ids.
+ * `"*"` reaches every zone and may create zones; a list reaches only those zone ids. An entry
+ * may be limited further (`permissions.ts`): `"access": "read"` (default `"write"`) refuses
+ * every endpoint that writes; a token's `"permissions": ["Zone Read", "Logs Edit", ...]`
+ * allows only the endpoints those grant.
+ *
+ * Order: authentication, then permission, both here, then reach (`zone-access.ts`). A token
+ * lacking a permission and one out of reach get the same 403 10000, so which of the two is
+ * decided first cannot be seen; deciding the permission here, before the zone is looked up,
+ * means a credential that may not write learns nothing about which zones exist (no 404
+ * before the 403), as `zone-access.ts` does for reach.
+ *
+ * Timing: a presented token is compared with every token credential, and a presented email and
+ * key with the email and the key of every key credential, each comparison over fixed-size
+ * buffers (`common/secrets.ts`) and none skipped on an earlier result, so how long a request
+ * takes tells neither which emails or tokens exist nor which credential matched.
  */
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
-import { ApiError, invalidHeaders, invalidToken, missingCredentials, unknownKey } from "./errors";
+import { ConfigError, jsonVar } from "../common/config";
+import { HEX_ID_PATTERN } from "../common/ids";
+import { fixedSecret, MAX_SECRET_BYTES, sameSecret } from "../common/secrets";
+import { ApiError, forbidden, invalidHeaders, invalidToken, missingCredentials, unknownKey } from "./errors";
+import { type Grant, PERMISSION, permits } from "./permissions";
 import type { ApiEnv } from "./types";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const KEY = /^[0-9a-f]{37}$/;
+const TOKEN = /^[A-Za-z0-9_-]{40}$/;
 const BEARER = /^Bearer ([A-Za-z0-9_-]{40})$/i;
 
-const ZONES = z.union([z.literal("*"), z.array(z.string().regex(/^[0-9a-f]{32}$/))]);
-const CREDENTIALS = z.array(
-	z.union([
-		z.strictObject({ token: z.string().regex(/^[A-Za-z0-9_-]{40}$/), zones: ZONES }),
-		z.strictObject({ email: z.string().regex(EMAIL), key: z.string().regex(KEY), zones: ZONES }),
-	]),
-);
-type Credential = z.output<typeof CREDENTIALS>[number];
-
-/** Who is calling: the zones they may reach. */
-export interface Caller {
+/** Who is calling: the zones they may reach, and what they may do there. */
+export interface Caller extends Grant {
 	/** `"*"`: every zone, and may create zones; otherwise these zone ids only. */
 	zones: "*" | string[];
 	/** Whether the credential may reach this zone id. */
 	canReach(zoneId: string): boolean;
 }
 
-function callerOf({ zones }: Credential): Caller {
-	return { zones, canReach: (id) => zones === "*" || zones.includes(id) };
-}
+/** A secret of the configuration as the fixed-size buffer it is compared in. */
+const secret = (format: z.ZodType<string>) =>
+	format.transform((value, ctx) => {
+		const fixed = fixedSecret(value);
+		if (fixed === undefined) ctx.addIssue({ code: "custom", message: `longer than ${MAX_SECRET_BYTES} bytes` });
+		return fixed ?? z.NEVER;
+	});
 
-/** Parses `API_CREDENTIALS`; a malformed secret is a server misconfiguration (500 with the reason logged). */
-function credentials(secret: string | undefined): Credential[] {
-	let raw: unknown;
+const ZONES = z.union([z.literal("*"), z.array(z.string().regex(HEX_ID_PATTERN))]);
+const ACCESS = z.enum(["read", "write"]).default("write");
+const callerOf = (zones: "*" | string[], access: Grant["access"], permissions?: Grant["permissions"]): Caller => ({
+	zones,
+	canReach: (id) => zones === "*" || zones.includes(id),
+	access,
+	permissions,
+});
+
+const TOKEN_CREDENTIAL = z
+	.strictObject({
+		token: secret(z.string().regex(TOKEN)),
+		zones: ZONES,
+		access: ACCESS,
+		permissions: z.array(PERMISSION).min(1).optional(),
+	})
+	.transform(({ token, zones, access, permissions }) => ({ token, caller: callerOf(zones, access, permissions) }));
+const KEY_CREDENTIAL = z
+	.strictObject({
+		// Emails match whatever their case, so both sides are compared in lower case.
+		email: secret(
+			z
+				.string()
+				.regex(EMAIL)
+				.transform((email) => email.toLowerCase()),
+		),
+		key: secret(z.string().regex(KEY)),
+		zones: ZONES,
+		// No `permissions`: they belong to API tokens; a global API key can do all its user can.
+		access: ACCESS,
+	})
+	.transform(({ email, key, zones, access }) => ({ email, key, caller: callerOf(zones, access) }));
+type TokenCredential = z.output<typeof TOKEN_CREDENTIAL>;
+type KeyCredential = z.output<typeof KEY_CREDENTIAL>;
+
+const CREDENTIALS = z.array(z.union([TOKEN_CREDENTIAL, KEY_CREDENTIAL])).transform((all) => ({
+	tokens: all.filter((c): c is TokenCredential => "token" in c),
+	keys: all.filter((c): c is KeyCredential => "key" in c),
+}));
+
+/** Parses `API_CREDENTIALS` (once per value); a malformed secret is a server misconfiguration (500 with the reason logged). */
+function credentials(raw: string | undefined): z.output<typeof CREDENTIALS> {
 	try {
-		raw = JSON.parse(secret ?? "");
-	} catch {
-		raw = undefined;
-	}
-	const parsed = CREDENTIALS.safeParse(raw);
-	if (!parsed.success) {
-		console.error("edgezone API: API_CREDENTIALS is not a valid credentials document", parsed.error.issues);
+		return jsonVar("API_CREDENTIALS", raw, CREDENTIALS);
+	} catch (error) {
+		if (!(error instanceof ConfigError)) throw error;
+		console.error(`edgezone API: ${error.message}`);
 		throw new ApiError(500, [{ code: 10001, message: "API credentials are not configured" }]);
 	}
-	return parsed.data;
 }
 
-/** Constant-time comparison of two secrets of any length (hashes first so lengths match). */
-async function sameSecret(a: string, b: string): Promise<boolean> {
-	const enc = new TextEncoder();
-	const [ha, hb] = await Promise.all([
-		crypto.subtle.digest("SHA-256", enc.encode(a)),
-		crypto.subtle.digest("SHA-256", enc.encode(b)),
-	]);
-	return crypto.subtle.timingSafeEqual(ha, hb);
+/**
+ * The Caller of the first credential `matches` accepts, or undefined. `matches` runs on every
+ * credential, so the time taken tells neither which credential matched nor whether one did.
+ */
+function firstMatch<C extends { caller: Caller }>(known: C[], matches: (credential: C) => boolean): Caller | undefined {
+	let found: Caller | undefined;
+	for (const credential of known) {
+		if (matches(credential)) found ??= credential.caller;
+	}
+	return found;
 }
 
 /**
  * Authenticates a request: returns the Caller or throws the real API's error.
  * A present `Authorization` header wins over the key pair.
+ * @throws ApiError 400 9106 / 6003, 403 9109 / 9103, or 500 10001 when `API_CREDENTIALS` is not valid.
  */
-export async function authenticate(headers: Headers, secret: string | undefined): Promise<Caller> {
+export function authenticate(headers: Headers, secret: string | undefined): Caller {
 	const authorization = headers.get("Authorization");
 	const email = headers.get("X-Auth-Email");
 	const key = headers.get("X-Auth-Key");
@@ -81,10 +133,10 @@ export async function authenticate(headers: Headers, secret: string | undefined)
 	if (authorization !== null) {
 		const token = BEARER.exec(authorization)?.[1];
 		if (token === undefined) throw invalidHeaders([{ code: 6111, message: "Invalid format for Authorization header" }]);
-		for (const credential of known) {
-			if ("token" in credential && (await sameSecret(credential.token, token))) return callerOf(credential);
-		}
-		throw invalidToken();
+		const presented = fixedSecret(token);
+		const caller = firstMatch(known.tokens, (credential) => sameSecret(presented, credential.token));
+		if (caller === undefined) throw invalidToken();
+		return caller;
 	}
 
 	const chain = [
@@ -92,20 +144,25 @@ export async function authenticate(headers: Headers, secret: string | undefined)
 		...(key !== null && KEY.test(key) ? [] : [{ code: 6103, message: "Invalid format for X-Auth-Key header" }]),
 	];
 	if (chain.length > 0 || email === null || key === null) throw invalidHeaders(chain);
-	for (const credential of known) {
-		if (
-			"key" in credential &&
-			credential.email.toLowerCase() === email.toLowerCase() &&
-			(await sameSecret(credential.key, key))
-		) {
-			return callerOf(credential);
-		}
-	}
-	throw unknownKey();
+	const presentedEmail = fixedSecret(email.toLowerCase());
+	const presentedKey = fixedSecret(key);
+	const caller = firstMatch(known.keys, (credential) => {
+		// Both comparisons run before either result is looked at: a known email costs no more than an unknown one.
+		const sameEmail = sameSecret(presentedEmail, credential.email);
+		const sameKey = sameSecret(presentedKey, credential.key);
+		return sameEmail && sameKey;
+	});
+	if (caller === undefined) throw unknownKey();
+	return caller;
 }
 
-/** Hono middleware: authenticates and stores the Caller in `c.var.caller`. */
+/**
+ * Hono middleware: authenticates, refuses an endpoint the credential may not call (403 10000,
+ * `permissions.ts`), and stores the Caller in `c.var.caller`.
+ */
 export const auth = createMiddleware<ApiEnv>(async (c, next) => {
-	c.set("caller", await authenticate(c.req.raw.headers, c.env.API_CREDENTIALS));
+	const caller = authenticate(c.req.raw.headers, c.env.API_CREDENTIALS);
+	if (!permits(caller, c.req.method, c.req.path)) throw forbidden();
+	c.set("caller", caller);
 	await next();
 });

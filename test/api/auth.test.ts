@@ -2,13 +2,35 @@
  * Authentication and routing errors of /client/v4: the real API's codes, messages,
  * statuses and envelope shapes (cloudflare-api-v4.md §2.2, §2.3).
  */
-import { exports } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
-import { DEFAULT_ZONE_ID, EMAIL, KEY, SCOPED_TOKEN, TOKEN } from "./credentials";
-import { call, freshZone, zonePath } from "./http";
+import { env, exports } from "cloudflare:workers";
+import Cloudflare from "cloudflare";
+import { describe, expect, it, vi } from "vitest";
+import { api } from "../../src/api/app";
+import { ENDPOINTS } from "../../src/api/permissions";
+import {
+	DEFAULT_ZONE_ID,
+	EMAIL,
+	KEY,
+	LOGS_READ_TOKEN,
+	OTHER_EMAIL,
+	OTHER_KEY,
+	READ_EMAIL,
+	READ_KEY,
+	READ_TOKEN,
+	SCOPED_TOKEN,
+	TOKEN,
+	WAF_TOKEN,
+} from "./credentials";
+import { BASE, call, freshZone, zonePath } from "./http";
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 const unknownToken = "x".repeat(40);
+const unknownKeyBody = {
+	result: null,
+	success: false,
+	errors: [{ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }],
+	messages: [],
+};
 
 describe("authentication", () => {
 	const cases: { name: string; headers: Record<string, string>; status: number; body: unknown }[] = [
@@ -113,23 +135,19 @@ describe("authentication", () => {
 			name: "a well-formed but unknown key: 403 9103",
 			headers: { "X-Auth-Email": EMAIL, "X-Auth-Key": "f".repeat(37) },
 			status: 403,
-			body: {
-				result: null,
-				success: false,
-				errors: [{ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }],
-				messages: [],
-			},
+			body: unknownKeyBody,
 		},
 		{
 			name: "a known key with another email: 403 9103",
 			headers: { "X-Auth-Email": "someone@example.org", "X-Auth-Key": KEY },
 			status: 403,
-			body: {
-				result: null,
-				success: false,
-				errors: [{ code: 9103, message: "Unknown X-Auth-Key or X-Auth-Email" }],
-				messages: [],
-			},
+			body: unknownKeyBody,
+		},
+		{
+			name: "one pair's email with another pair's key: 403 9103",
+			headers: { "X-Auth-Email": OTHER_EMAIL, "X-Auth-Key": KEY },
+			status: 403,
+			body: unknownKeyBody,
 		},
 		{
 			name: "a well-formed but unknown token: 403 9109",
@@ -152,6 +170,7 @@ describe("authentication", () => {
 			headers: { "X-Auth-Email": EMAIL.toUpperCase(), "X-Auth-Key": KEY },
 		},
 		{ name: "a token scoped to this zone", headers: bearer(SCOPED_TOKEN) },
+		{ name: "a key pair listed after others", headers: { "X-Auth-Email": OTHER_EMAIL, "X-Auth-Key": OTHER_KEY } },
 	])("accepts $name", async ({ headers }) => {
 		const res = await call("GET", zonePath("/rulesets"), undefined, headers);
 		expect(res.status).toBe(200);
@@ -180,6 +199,239 @@ describe("authentication", () => {
 		await freshZone();
 		const res = await call("GET", "/zones", undefined, bearer(SCOPED_TOKEN));
 		expect((res.body.result as { id: string }[]).map((z) => z.id)).toEqual([DEFAULT_ZONE_ID]);
+	});
+});
+
+describe("read-only and permission-limited credentials", () => {
+	const R2 = "r2://edgezone-logs/logs/{DATE}";
+	const rule = (name: string) => ({
+		action: "log_custom_field",
+		expression: "true",
+		action_parameters: { request_fields: [{ name }] },
+	});
+	const readKey = { "X-Auth-Email": READ_EMAIL, "X-Auth-Key": READ_KEY };
+	const as = (headers: Record<string, string>, body: unknown) =>
+		body === undefined ? headers : { ...headers, "Content-Type": "application/json" };
+
+	/** A fresh zone with a ruleset of one rule and a job, made with the read-write token. */
+	async function world() {
+		const zone = await freshZone();
+		const z = `/zones/${zone}`;
+		const created = await call("POST", `${z}/rulesets`, {
+			name: "fields",
+			kind: "zone",
+			phase: "http_log_custom_fields",
+			rules: [rule("a")],
+		});
+		const ruleset = created.body.result as { id: string; rules: { id: string }[] };
+		const job = (await call("POST", `${z}/logpush/jobs`, { destination_conf: R2 })).body.result as { id: number };
+		return {
+			zone,
+			z,
+			ruleset: `${z}/rulesets/${ruleset.id}`,
+			rule: `${z}/rulesets/${ruleset.id}/rules/${ruleset.rules[0]?.id}`,
+			job: `${z}/logpush/jobs/${job.id}`,
+		};
+	}
+	type World = Awaited<ReturnType<typeof world>>;
+
+	/** Everything a write could have changed, read with the read-write token. */
+	async function snapshot(w: World) {
+		const read = async (path: string) => (await call("GET", path)).body;
+		return {
+			zones: (await read("/zones?per_page=50")).result_info?.total_count,
+			zone: await read(w.z),
+			rulesets: await read(`${w.z}/rulesets`),
+			ruleset: await read(w.ruleset),
+			jobs: await read(`${w.z}/logpush/jobs`),
+			objects: (await env.LOGS.list({ prefix: w.zone })).objects.length,
+		};
+	}
+
+	const writes: { name: string; method: string; path: (w: World) => string; body?: (w: World) => unknown }[] = [
+		{
+			name: "creating a zone",
+			method: "POST",
+			path: () => "/zones",
+			body: () => ({ name: `ro${crypto.randomUUID().slice(0, 8)}.example.net`, account: {} }),
+		},
+		{ name: "editing a zone", method: "PATCH", path: (w) => w.z, body: () => ({ paused: true }) },
+		{ name: "deleting a zone", method: "DELETE", path: (w) => w.z },
+		{
+			name: "creating a ruleset",
+			method: "POST",
+			path: (w) => `${w.z}/rulesets`,
+			body: () => ({ name: "waf", kind: "zone", phase: "http_request_firewall_custom" }),
+		},
+		{ name: "replacing a ruleset", method: "PUT", path: (w) => w.ruleset, body: () => ({ rules: [rule("b")] }) },
+		{ name: "deleting a ruleset", method: "DELETE", path: (w) => w.ruleset },
+		{
+			name: "replacing an entry point",
+			method: "PUT",
+			path: (w) => `${w.z}/rulesets/phases/http_log_custom_fields/entrypoint`,
+			body: () => ({ rules: [rule("c")] }),
+		},
+		{ name: "adding a rule", method: "POST", path: (w) => `${w.ruleset}/rules`, body: () => rule("d") },
+		{ name: "editing a rule", method: "PATCH", path: (w) => w.rule, body: () => ({ enabled: false }) },
+		{ name: "deleting a rule", method: "DELETE", path: (w) => w.rule },
+		{
+			name: "creating a job",
+			method: "POST",
+			path: (w) => `${w.z}/logpush/jobs`,
+			body: () => ({ destination_conf: R2 }),
+		},
+		{ name: "editing a job", method: "PUT", path: (w) => w.job, body: () => ({ name: "renamed" }) },
+		{ name: "deleting a job", method: "DELETE", path: (w) => w.job },
+		{
+			name: "an ownership challenge (writes a file)",
+			method: "POST",
+			path: (w) => `${w.z}/logpush/ownership`,
+			body: (w) => ({ destination_conf: `r2://edgezone-logs/${w.zone}` }),
+		},
+	];
+	it.each(writes)(
+		"refuses $name to read-only credentials with 403 10000, changing nothing; read-write may",
+		async (c) => {
+			const w = await world();
+			const before = await snapshot(w);
+			for (const headers of [bearer(READ_TOKEN), readKey]) {
+				const body = c.body?.(w);
+				const res = await call(c.method, c.path(w), body, as(headers, body));
+				expect(res.status).toBe(403);
+				expect(res.body).toStrictEqual({ success: false, errors: [{ code: 10000, message: "Authentication error" }] });
+			}
+			expect(await snapshot(w)).toStrictEqual(before);
+			const res = await call(c.method, c.path(w), c.body?.(w));
+			// Deleting a ruleset answers 204 without a body, as the real API does (reference §1.4).
+			expect([200, 204], JSON.stringify(res.body)).toContain(res.status);
+		},
+	);
+
+	const reads: { name: string; method?: string; path: (w: World) => string; body?: (w: World) => unknown }[] = [
+		{ name: "zones", path: () => "/zones" },
+		{ name: "a zone", path: (w) => w.z },
+		{ name: "rulesets", path: (w) => `${w.z}/rulesets` },
+		{ name: "a ruleset", path: (w) => w.ruleset },
+		{ name: "an entry point", path: (w) => `${w.z}/rulesets/phases/http_log_custom_fields/entrypoint` },
+		{ name: "versions", path: (w) => `${w.ruleset}/versions` },
+		{ name: "a version", path: (w) => `${w.ruleset}/versions/1` },
+		{ name: "jobs", path: (w) => `${w.z}/logpush/jobs` },
+		{ name: "a job", path: (w) => w.job },
+		{ name: "dataset fields", path: (w) => `${w.z}/logpush/datasets/http_requests/fields` },
+		{
+			name: "an ownership validation (a POST that only reads)",
+			method: "POST",
+			path: (w) => `${w.z}/logpush/ownership/validate`,
+			body: () => ({ destination_conf: R2, ownership_challenge: "x" }),
+		},
+		{ name: "zones, with HEAD", method: "HEAD", path: () => "/zones" },
+	];
+	it.each(reads)("lets read-only credentials read $name", async (c) => {
+		const w = await world();
+		for (const headers of [bearer(READ_TOKEN), readKey]) {
+			const body = c.body?.(w);
+			const res = await call(c.method ?? "GET", c.path(w), body, as(headers, body));
+			expect(res.status, JSON.stringify(res.body)).toBe(200);
+		}
+	});
+
+	it("answers a read-only write to an unknown zone 403 10000, not 404: it learns nothing about zones", async () => {
+		const res = await call("DELETE", `/zones/${"0".repeat(32)}`, undefined, bearer(READ_TOKEN));
+		expect(res.status).toBe(403);
+		expect(res.body.errors).toEqual([{ code: 10000, message: "Authentication error" }]);
+	});
+
+	const permitted: { token: string; method: string; path: (w: World) => string; body?: unknown; status: number }[] = [
+		{ token: WAF_TOKEN, method: "GET", path: () => "/zones", status: 200 },
+		{ token: WAF_TOKEN, method: "GET", path: (w) => w.z, status: 200 },
+		{ token: WAF_TOKEN, method: "PATCH", path: (w) => w.z, body: { paused: true }, status: 403 },
+		{
+			token: WAF_TOKEN,
+			method: "POST",
+			path: () => "/zones",
+			body: { name: "waf.example.net", account: {} },
+			status: 403,
+		},
+		{ token: WAF_TOKEN, method: "GET", path: (w) => w.ruleset, status: 200 },
+		{ token: WAF_TOKEN, method: "POST", path: (w) => `${w.ruleset}/rules`, body: rule("e"), status: 200 },
+		{ token: WAF_TOKEN, method: "GET", path: (w) => `${w.z}/logpush/jobs`, status: 403 },
+		{ token: LOGS_READ_TOKEN, method: "GET", path: () => "/zones", status: 403 },
+		{ token: LOGS_READ_TOKEN, method: "GET", path: (w) => w.ruleset, status: 200 },
+		{ token: LOGS_READ_TOKEN, method: "PUT", path: (w) => w.ruleset, body: { rules: [] }, status: 403 },
+		// Every log-push endpoint, reads included, needs Logs Edit.
+		{ token: LOGS_READ_TOKEN, method: "GET", path: (w) => w.job, status: 403 },
+		{
+			token: LOGS_READ_TOKEN,
+			method: "POST",
+			path: (w) => `${w.z}/logpush/ownership/validate`,
+			body: { destination_conf: R2, ownership_challenge: "x" },
+			status: 403,
+		},
+	];
+	it.each(permitted)("answers $status to $method with permission-limited token $token", async (c) => {
+		const w = await world();
+		const res = await call(c.method, c.path(w), c.body, as(bearer(c.token), c.body));
+		expect(res.status, JSON.stringify(res.body)).toBe(c.status);
+		if (c.status === 403) expect(res.body.errors).toEqual([{ code: 10000, message: "Authentication error" }]);
+	});
+
+	it("lists every endpoint of the app in the permission table, and nothing else", () => {
+		const routed = api.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`);
+		const listed = ENDPOINTS.map((e) => `${e.method} /client/v4${e.path}`);
+		expect([...new Set(listed)].sort()).toEqual([...new Set(routed)].sort());
+	});
+
+	it("makes the SDK raise PermissionDeniedError when a read-only token creates a ruleset", async () => {
+		const cf = new Cloudflare({
+			apiToken: READ_TOKEN,
+			baseURL: BASE,
+			maxRetries: 0,
+			fetch: (input, init) => exports.default.fetch(input, init),
+		});
+		const zone_id = await freshZone();
+		await expect(
+			cf.rulesets.create({ zone_id, name: "waf", kind: "zone", phase: "http_request_firewall_custom" }),
+		).rejects.toBeInstanceOf(Cloudflare.PermissionDeniedError);
+		expect((await cf.rulesets.list({ zone_id })).result).toEqual([]);
+	});
+});
+
+describe("a malformed API_CREDENTIALS", () => {
+	it.each([
+		{ name: "not JSON", raw: "[{" },
+		{ name: "not an array", raw: JSON.stringify({ token: TOKEN, zones: "*" }) },
+		{ name: "a zone id that is not 32 hex", raw: JSON.stringify([{ token: TOKEN, zones: ["example.com"] }]) },
+		{ name: "an unknown field", raw: JSON.stringify([{ token: TOKEN, zones: "*", role: "admin" }]) },
+		{ name: "a key of the wrong format", raw: JSON.stringify([{ email: EMAIL, key: "short", zones: "*" }]) },
+		{
+			name: "an access other than read or write",
+			raw: JSON.stringify([{ token: TOKEN, zones: "*", access: "admin" }]),
+		},
+		{
+			name: "a permission edgezone does not know",
+			raw: JSON.stringify([{ token: TOKEN, zones: "*", permissions: ["Zone Settings Edit"] }]),
+		},
+		{ name: "an empty permission list", raw: JSON.stringify([{ token: TOKEN, zones: "*", permissions: [] }]) },
+		{
+			name: "permissions on a key pair",
+			raw: JSON.stringify([{ email: EMAIL, key: KEY, zones: "*", permissions: ["Zone Read"] }]),
+		},
+	])("answers 500 10001 when it is $name, and logs why", async ({ raw }) => {
+		const log = vi.spyOn(console, "error").mockImplementation(() => {});
+		const res = await api.request(
+			`/client/v4${zonePath("/rulesets")}`,
+			{ headers: bearer(TOKEN) },
+			{ ...env, API_CREDENTIALS: raw },
+		);
+		expect(res.status).toBe(500);
+		expect(await res.json()).toStrictEqual({
+			result: null,
+			success: false,
+			errors: [{ code: 10001, message: "API credentials are not configured" }],
+			messages: [],
+		});
+		expect(log).toHaveBeenCalledWith(expect.stringContaining("API_CREDENTIALS is not valid"));
+		log.mockRestore();
 	});
 });
 

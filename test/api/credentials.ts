@@ -10,13 +10,30 @@ export const DEFAULT_ZONE_ID = "023e105f4ecef8ad9ca31a8372d0c353";
 export const TOKEN = "test_token_all_zones_0000000000000000000";
 /** A bearer token reaching only the default zone. */
 export const SCOPED_TOKEN = "test_token_default_zone_only_00000000000";
+/** A bearer token reaching every zone that only reads (`"access": "read"`). */
+export const READ_TOKEN = "test_token_read_only_all_zones_000000000";
+/** A bearer token with the permissions "Zone Read" and "Zone WAF Edit", every zone. */
+export const WAF_TOKEN = "test_token_zone_read_waf_edit_0000000000";
+/** A bearer token with the permission "Logs Read" only, every zone. */
+export const LOGS_READ_TOKEN = "test_token_logs_read_0000000000000000000";
 /** An X-Auth-Email + X-Auth-Key pair reaching every zone. */
 export const EMAIL = "test@example.com";
 export const KEY = "abcdef0123456789abcdef0123456789abcde";
+/** A second pair, listed after the first, reaching only the default zone. */
+export const OTHER_EMAIL = "other@example.org";
+export const OTHER_KEY = "0123456789abcdef0123456789abcdef01234";
+/** A pair that only reads (`"access": "read"`), every zone. */
+export const READ_EMAIL = "reader@example.org";
+export const READ_KEY = "fedcba9876543210fedcba9876543210fedcb";
 
 /** The `API_CREDENTIALS` document the tests run with. */
 export const API_CREDENTIALS = [
 	{ token: TOKEN, zones: "*" },
 	{ token: SCOPED_TOKEN, zones: [DEFAULT_ZONE_ID] },
 	{ email: EMAIL, key: KEY, zones: "*" },
+	{ email: OTHER_EMAIL, key: OTHER_KEY, zones: [DEFAULT_ZONE_ID] },
+	{ token: READ_TOKEN, zones: "*", access: "read" },
+	{ token: WAF_TOKEN, zones: "*", permissions: ["Zone Read", "Zone WAF Edit"] },
+	{ token: LOGS_READ_TOKEN, zones: "*", permissions: ["Logs Read"] },
+	{ email: READ_EMAIL, key: READ_KEY, zones: "*", access: "read" },
 ];
