@@ -12,10 +12,10 @@
 import type { ZoneDeleteResponse, Zone as ZoneObject } from "cloudflare/resources/zones/zones";
 import { Hono } from "hono";
 import { z } from "zod";
+import { zoneRegistry } from "../zone/addressing";
 import { CODES } from "../zone/failure";
 import { ok } from "./envelope";
 import { forbidden, unwrap } from "./errors";
-import { registry } from "./registry";
 import type { ApiEnv } from "./types";
 import { HEX_ID, parseBody, parseQuery } from "./validate";
 
@@ -63,7 +63,7 @@ export const zones = new Hono<ApiEnv>()
 	.get("/", async (c) => {
 		const q = parseQuery(c, LIST, CODES.zoneInvalid);
 		const { zones: page, total } = unwrap(
-			await registry(c.env).list({
+			await zoneRegistry(c.env).list({
 				visible: c.var.caller.zones,
 				name: q.name,
 				status: q.status,
@@ -87,7 +87,7 @@ export const zones = new Hono<ApiEnv>()
 		if (c.var.caller.zones !== "*") throw forbidden();
 		const body = await parseBody(c, CREATE, CODES.zoneInvalid);
 		const zone = unwrap(
-			await registry(c.env).create({
+			await zoneRegistry(c.env).create({
 				name: body.name,
 				accountId: body.account.id ?? c.env.DEFAULT_ACCOUNT_ID,
 				type: body.type,
@@ -98,10 +98,10 @@ export const zones = new Hono<ApiEnv>()
 	.get("/:zone_id", (c) => ok(c.var.zone satisfies ZoneObject))
 	.patch("/:zone_id", async (c) => {
 		const body = await parseBody(c, EDIT, CODES.zoneInvalid);
-		return ok(unwrap(await registry(c.env).edit(c.var.zone.id, body)) satisfies ZoneObject);
+		return ok(unwrap(await zoneRegistry(c.env).edit(c.var.zone.id, body)) satisfies ZoneObject);
 	})
 	.delete("/:zone_id", async (c) => {
-		const deleted = unwrap(await registry(c.env).delete(c.var.zone.id));
+		const deleted = unwrap(await zoneRegistry(c.env).delete(c.var.zone.id));
 		// The registry no longer lists the zone; its state goes next. A failure here leaves
 		// unreachable data only, because a zone id is never issued twice.
 		await c.var.zoneState.destroy();

@@ -3,6 +3,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { zoneRegistry, zoneState } from "../../src/zone/addressing";
 import { DEFAULT_ZONE_ID } from "./credentials";
 import { call, zonePath } from "./http";
 
@@ -179,9 +180,8 @@ describe("PATCH and DELETE /zones/{zone_id}", () => {
 		expect(res.status).toBe(200);
 		expect(res.body.result).toEqual({ id: zone.id });
 		expect((await call("GET", `/zones/${zone.id}`)).status).toBe(404);
-		const stub = env.ZONE.get(env.ZONE.idFromName(zone.id));
 		const count = await runInDurableObject(
-			stub,
+			zoneState(env, zone.id),
 			(_z, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM rulesets").one().n,
 		);
 		expect(count).toBe(0);
@@ -191,14 +191,14 @@ describe("PATCH and DELETE /zones/{zone_id}", () => {
 describe("storage", () => {
 	it("records each migration of the registry and of a zone", async () => {
 		await call("GET", zonePath("/rulesets"));
-		const names = (ns: DurableObjectNamespace, name: string) =>
-			runInDurableObject(ns.get(ns.idFromName(name)), (_o, state) =>
+		const names = (stub: DurableObjectStub) =>
+			runInDurableObject(stub, (_o, state) =>
 				state.storage.sql
 					.exec<{ name: string }>("SELECT name FROM _migrations ORDER BY id")
 					.toArray()
 					.map((r) => r.name),
 			);
-		expect(await names(env.ZONE_REGISTRY, "registry")).toEqual(["zones"]);
-		expect(await names(env.ZONE, DEFAULT_ZONE_ID)).toEqual(["rulesets", "logpush"]);
+		expect(await names(zoneRegistry(env))).toEqual(["zones"]);
+		expect(await names(zoneState(env, DEFAULT_ZONE_ID))).toEqual(["rulesets", "logpush"]);
 	});
 });
