@@ -29,8 +29,10 @@ export class ZoneRegistry extends DurableObject<Env> {
 			const where: string[] = [];
 			const args: (string | number)[] = [];
 			if (query.visible !== "*") {
-				where.push(`id IN (${query.visible.map(() => "?").join(",") || "NULL"})`);
-				args.push(...query.visible);
+				// One bound JSON array, not one variable per id: Durable Object SQLite allows 100 bound
+				// variables a statement, and a credential may reach any number of zones.
+				where.push("id IN (SELECT value FROM json_each(?))");
+				args.push(JSON.stringify(query.visible));
 			}
 			if (query.name !== undefined) {
 				const [clause, values] = nameFilter(query.name);
