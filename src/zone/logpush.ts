@@ -10,6 +10,7 @@
  * Delivery of log entries is a later issue; `last_complete`, `last_error` and
  * `error_message` stay null until then.
  */
+import { toBase64Url } from "../common/encoding";
 import { HTTP_REQUESTS_DEFAULT_FIELDS } from "./datasets/http-requests";
 import type { Destination } from "./destinations";
 import { expandPath } from "./destinations";
@@ -242,9 +243,5 @@ function toJob(row: { id: number; job: string }): LogpushJob {
 
 /** 32 random bytes, base64url: within the token pattern `^[a-zA-Z0-9/\+\.\-_]*$` (reference §4.2). */
 function randomToken(): string {
-	const bytes = crypto.getRandomValues(new Uint8Array(32));
-	return btoa(String.fromCharCode(...bytes))
-		.replaceAll("+", "-")
-		.replaceAll("/", "_")
-		.replace(/=+$/, "");
+	return toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
 }

@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Zone as ZoneObject } from "cloudflare/resources/zones/zones";
+import { HEX_ID_PATTERN, randomHexId } from "../common/ids";
 import { CODES, invalid, notFound, type Result, transact } from "./failure";
-import { randomHexId } from "./ids";
 import { migrate, REGISTRY_MIGRATIONS } from "./schema";
 
 /**
@@ -117,7 +117,7 @@ export class ZoneRegistry extends DurableObject<Env> {
 	/** Creates the `DEFAULT_ZONE_*` zone unless it was seeded before or its name is taken. */
 	#seedDefault(): void {
 		const id = this.env.DEFAULT_ZONE_ID;
-		if (!/^[0-9a-f]{32}$/.test(id) || !/^[0-9a-f]{32}$/.test(this.env.DEFAULT_ACCOUNT_ID)) {
+		if (!HEX_ID_PATTERN.test(id) || !HEX_ID_PATTERN.test(this.env.DEFAULT_ACCOUNT_ID)) {
 			// A zone with such an id could never be addressed (7003); say so instead of seeding it.
 			console.error(
 				"edgezone: DEFAULT_ZONE_ID and DEFAULT_ACCOUNT_ID must be 32 lower-case hex; no default zone seeded",

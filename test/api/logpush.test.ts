@@ -2,6 +2,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, freshZone } from "./http";
+import { callWithEnv } from "./with-env";
 
 interface Job {
 	id: number;
@@ -354,6 +355,20 @@ describe("GET, PUT and DELETE .../logpush/jobs/{job_id}", () => {
 		expect(res.status).toBe(400);
 		expect(res.body.errors?.[0]?.source?.pointer).toBe(pointer);
 		expect((await call("GET", `${jobs}/${job.id}`)).body.result).toEqual(job);
+	});
+});
+
+describe("a misconfigured LOGPUSH_BUCKETS", () => {
+	it.each([
+		{ name: "not JSON", value: "{edgezone-logs: LOGS" },
+		{ name: "a malformed bucket name", value: '{"Bad_Bucket": "LOGS"}' },
+		{ name: "a list", value: '["edgezone-logs"]' },
+	])("is a server error (500 10001), not the client's, when it is $name; nothing is created", async ({ value }) => {
+		const { jobs } = await jobsOf();
+		const res = await callWithEnv({ LOGPUSH_BUCKETS: value }, "POST", jobs, { body: { destination_conf: R2 } });
+		expect(res.status).toBe(500);
+		expect(res.body.errors).toEqual([{ code: 10001, message: "Internal server error" }]);
+		expect((await call("GET", jobs)).body.result).toEqual([]);
 	});
 });
 

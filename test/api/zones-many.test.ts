@@ -2,12 +2,11 @@
  * `GET /zones` for a credential reaching more zones than SQLite has bound variables (100 a
  * statement in Durable Objects): the registry filters by one JSON array, so any number works.
  */
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import worker from "../../src/index";
 import { zoneRegistry } from "../../src/zone/addressing";
-import { BASE, call, type Envelope } from "./http";
+import { call, type Envelope } from "./http";
+import { callWithEnv } from "./with-env";
 
 const MANY = 150;
 /** A bearer token that exists only in the env these tests pass to the Worker. */
@@ -28,18 +27,14 @@ beforeAll(async () => {
 	}
 });
 
-/** `GET path` through the Worker with a credential reaching exactly `zones` added to API_CREDENTIALS. */
+/** `GET /zones?query` with a credential reaching exactly `zones`, added to API_CREDENTIALS. */
 async function listAs(zones: string[], query: string): Promise<Envelope> {
 	const credentials = [...(JSON.parse(env.API_CREDENTIALS) as unknown[]), { token: MANY_TOKEN, zones }];
-	const ctx = createExecutionContext();
-	const res = await worker.fetch(
-		new Request(`${BASE}/zones?${query}`, { headers: { Authorization: `Bearer ${MANY_TOKEN}` } }),
-		{ ...env, API_CREDENTIALS: JSON.stringify(credentials) },
-		ctx,
-	);
-	await waitOnExecutionContext(ctx);
+	const res = await callWithEnv({ API_CREDENTIALS: JSON.stringify(credentials) }, "GET", `/zones?${query}`, {
+		token: MANY_TOKEN,
+	});
 	expect(res.status).toBe(200);
-	return (await res.json()) as Envelope;
+	return res.body;
 }
 
 describe("zones reachable by one credential, beyond 100", () => {
