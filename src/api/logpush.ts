@@ -11,6 +11,12 @@
  * as the real API does (§4.4).
  * Gaps: only the dataset `http_requests`; `filter`, `logpull_options` and Instant Logs
  * (`kind: edge`) are refused with a 400 saying so; delivery comes in a later issue.
+ * Size limits (a longer value is a 400 1002 at its pointer): `destination_conf` 4096 and
+ * `ownership_challenge` 4096 characters, `name` 512 (reference §4.2: [SPEC-2024] maxLength,
+ * SDK docs "maxLength4096"); not documented, so edgezone's: each `output_options` framing
+ * string (`batch_*`, `record_prefix` / `_suffix` / `_delimiter`, `field_delimiter`) 1024
+ * characters, `record_template` 16384 (a template naming every field of the dataset is about
+ * 8 KB), `field_names` at most the dataset's field count (more must repeat one).
  */
 
 import type { FieldGetResponse } from "cloudflare/resources/logpush/datasets/fields";
@@ -37,9 +43,17 @@ const zeroOr = (min: number, max: number) =>
 		.refine((n) => n === null || n === 0 || (n >= min && n <= max), `must be 0 or between ${min} and ${max}`)
 		.transform((n) => n ?? 0);
 
+const FRAMING_MAX = 1024;
+const TEMPLATE_MAX = 16_384;
+// Worst case job row: 4096 + 512 + 6 * 1024 + 16384 characters of strings plus about 5 K of
+// field names, each character at most 6 bytes of JSON (`\u0000`): under 200 KB, far from the
+// 2 MB a row of Durable Object SQLite may hold.
+
 const FIELD_NAMES = z
 	.array(z.string())
 	.min(1)
+	// `abort`: an oversized list is refused before each name gets an issue of its own.
+	.max(Object.keys(HTTP_REQUESTS_FIELDS).length, { abort: true })
 	.superRefine((names, ctx) => {
 		names.forEach((name, i) => {
 			if (!Object.hasOwn(HTTP_REQUESTS_FIELDS, name))
@@ -55,13 +69,13 @@ const OUTPUT_OPTIONS = z
 		output_type: z.enum(["ndjson", "csv"]).optional(),
 		timestamp_format: z.enum(["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"]).optional(),
 		sample_rate: z.number().gt(0).lte(1).nullable().optional(),
-		batch_prefix: z.string().nullable().optional(),
-		batch_suffix: z.string().nullable().optional(),
-		record_prefix: z.string().nullable().optional(),
-		record_suffix: z.string().nullable().optional(),
-		record_delimiter: z.string().nullable().optional(),
-		field_delimiter: z.string().nullable().optional(),
-		record_template: z.string().nullable().optional(),
+		batch_prefix: z.string().max(FRAMING_MAX).nullable().optional(),
+		batch_suffix: z.string().max(FRAMING_MAX).nullable().optional(),
+		record_prefix: z.string().max(FRAMING_MAX).nullable().optional(),
+		record_suffix: z.string().max(FRAMING_MAX).nullable().optional(),
+		record_delimiter: z.string().max(FRAMING_MAX).nullable().optional(),
+		field_delimiter: z.string().max(FRAMING_MAX).nullable().optional(),
+		record_template: z.string().max(TEMPLATE_MAX).nullable().optional(),
 		"CVE-2021-44228": z.boolean().nullable().optional(),
 		merge_subrequests: z.boolean().nullable().optional(),
 	})
