@@ -4,12 +4,19 @@
  *
  * Emulates: job create / list / get / replace (PUT) / delete with the job object of the
  * SDK's `LogpushJob`; `destination_conf` parsed against the bound buckets
- * (`src/zone/destinations.ts`, an unknown bucket is a 400); `output_options` with the
- * documented defaults and `field_names` checked against the dataset; ownership
+ * (`src/zone/destinations.ts`, an unknown bucket is a 400); `output_options` shape-checked
+ * here, `field_names` checked against the dataset, and the documented defaults of a job and
+ * its output filled in by the Zone's `newJobSettings` / `withOutputDefaults`; ownership
  * challenge and validation answering 200 with `valid: false` for a bad destination,
  * as the real API does (§4.4).
  * Gaps: only the dataset `http_requests`; `filter`, `logpull_options` and Instant Logs
  * (`kind: edge`) are refused with a 400 saying so; delivery comes in a later issue.
+ * Size limits (a longer value is a 400 1002 at its pointer): `destination_conf` 4096 and
+ * `ownership_challenge` 4096 characters, `name` 512 (reference §4.2: [SPEC-2024] maxLength,
+ * SDK docs "maxLength4096"); not documented, so edgezone's: each `output_options` framing
+ * string (`batch_*`, `record_prefix` / `_suffix` / `_delimiter`, `field_delimiter`) 1024
+ * characters, `record_template` 16384 (a template naming every field of the dataset is about
+ * 8 KB), `field_names` at most the dataset's field count (more must repeat one).
  */
 
 import type { FieldGetResponse } from "cloudflare/resources/logpush/datasets/fields";
@@ -18,10 +25,10 @@ import type { OwnershipCreateResponse, OwnershipValidation } from "cloudflare/re
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
-import { HTTP_REQUESTS_DEFAULT_FIELDS, HTTP_REQUESTS_FIELDS } from "../zone/datasets/http-requests";
+import { HTTP_REQUESTS_FIELDS } from "../zone/datasets/http-requests";
 import { bucketMap, type Destination, parseDestination } from "../zone/destinations";
 import { CODES } from "../zone/failure";
-import type { JobSettings, OutputOptions } from "../zone/logpush";
+import { JOB_DEFAULTS, type JobSettings, newJobSettings, withOutputDefaults } from "../zone/logpush";
 import { ok } from "./envelope";
 import { ApiError, unwrap } from "./errors";
 import type { ApiEnv } from "./types";
@@ -36,16 +43,17 @@ const zeroOr = (min: number, max: number) =>
 		.refine((n) => n === null || n === 0 || (n >= min && n <= max), `must be 0 or between ${min} and ${max}`)
 		.transform((n) => n ?? 0);
 
-const nullableString = (fallback: string) =>
-	z
-		.string()
-		.nullable()
-		.optional()
-		.transform((s) => s ?? fallback);
+const FRAMING_MAX = 1024;
+const TEMPLATE_MAX = 16_384;
+// Worst case job row: 4096 + 512 + 6 * 1024 + 16384 characters of strings plus about 5 K of
+// field names, each character at most 6 bytes of JSON (`\u0000`): under 200 KB, far from the
+// 2 MB a row of Durable Object SQLite may hold.
 
 const FIELD_NAMES = z
 	.array(z.string())
 	.min(1)
+	// `abort`: an oversized list is refused before each name gets an issue of its own.
+	.max(Object.keys(HTTP_REQUESTS_FIELDS).length, { abort: true })
 	.superRefine((names, ctx) => {
 		names.forEach((name, i) => {
 			if (!Object.hasOwn(HTTP_REQUESTS_FIELDS, name))
@@ -54,45 +62,24 @@ const FIELD_NAMES = z
 		});
 	});
 
-// Defaults from the docs' log-output-options page (reference §4.5); record framing depends on output_type.
+// Shapes only: `withOutputDefaults` (the Zone's) fills in what is missing or null.
 const OUTPUT_OPTIONS = z
 	.strictObject({
 		field_names: FIELD_NAMES.optional(),
-		output_type: z.enum(["ndjson", "csv"]).default("ndjson"),
-		timestamp_format: z.enum(["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"]).default("unixnano"),
-		sample_rate: z
-			.number()
-			.gt(0)
-			.lte(1)
-			.nullable()
-			.optional()
-			.transform((n) => n ?? 1),
-		batch_prefix: nullableString(""),
-		batch_suffix: nullableString(""),
-		record_prefix: z.string().nullable().optional(),
-		record_suffix: z.string().nullable().optional(),
-		record_delimiter: nullableString(""),
-		field_delimiter: nullableString(","),
-		record_template: nullableString(""),
-		"CVE-2021-44228": z
-			.boolean()
-			.nullable()
-			.optional()
-			.transform((b) => b ?? false),
-		merge_subrequests: z
-			.boolean()
-			.nullable()
-			.optional()
-			.transform((b) => b ?? false),
+		output_type: z.enum(["ndjson", "csv"]).optional(),
+		timestamp_format: z.enum(["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"]).optional(),
+		sample_rate: z.number().gt(0).lte(1).nullable().optional(),
+		batch_prefix: z.string().max(FRAMING_MAX).nullable().optional(),
+		batch_suffix: z.string().max(FRAMING_MAX).nullable().optional(),
+		record_prefix: z.string().max(FRAMING_MAX).nullable().optional(),
+		record_suffix: z.string().max(FRAMING_MAX).nullable().optional(),
+		record_delimiter: z.string().max(FRAMING_MAX).nullable().optional(),
+		field_delimiter: z.string().max(FRAMING_MAX).nullable().optional(),
+		record_template: z.string().max(TEMPLATE_MAX).nullable().optional(),
+		"CVE-2021-44228": z.boolean().nullable().optional(),
+		merge_subrequests: z.boolean().nullable().optional(),
 	})
-	.transform(
-		({ field_names, record_prefix, record_suffix, ...rest }): OutputOptions => ({
-			...rest,
-			field_names: field_names ?? [...HTTP_REQUESTS_DEFAULT_FIELDS],
-			record_prefix: record_prefix ?? (rest.output_type === "ndjson" ? "{" : ""),
-			record_suffix: record_suffix ?? (rest.output_type === "ndjson" ? "}\n" : "\n"),
-		}),
-	);
+	.transform(withOutputDefaults);
 
 const refused = (message: string) =>
 	z
@@ -154,8 +141,8 @@ function settingsOf(body: z.output<typeof JOB_FIELDS>): Partial<JobSettings> {
 	} = body;
 	return {
 		...rest,
-		...(frequency === undefined ? {} : { frequency: frequency ?? "high" }),
-		...(output_options === undefined ? {} : { output_options: output_options ?? OUTPUT_OPTIONS.parse({}) }),
+		...(frequency === undefined ? {} : { frequency: frequency ?? JOB_DEFAULTS.frequency }),
+		...(output_options === undefined ? {} : { output_options: output_options ?? withOutputDefaults({}) }),
 	};
 }
 
@@ -165,19 +152,7 @@ export const logpush = new Hono<ApiEnv>()
 	.post("/jobs", async (c) => {
 		const body = await parseBody(c, JOB_FIELDS.required({ destination_conf: true }), CODES.logpushInvalid);
 		const destination = destinationOf(c, body.destination_conf);
-		const settings: JobSettings = {
-			dataset: "http_requests",
-			enabled: false,
-			name: null,
-			kind: "",
-			frequency: "high",
-			max_upload_bytes: 0,
-			max_upload_records: 0,
-			max_upload_interval_seconds: 0,
-			output_options: OUTPUT_OPTIONS.parse({}),
-			...settingsOf(body),
-			destination_conf: body.destination_conf,
-		};
+		const settings = newJobSettings({ ...settingsOf(body), destination_conf: body.destination_conf });
 		const job = unwrap(
 			await c.var.zoneState.createJob({ settings, destination, ownership_challenge: body.ownership_challenge }),
 		);

@@ -5,8 +5,8 @@
  * `c.var.zoneState` are set.
  */
 import { createMiddleware } from "hono/factory";
+import { zoneRegistry, zoneState } from "../zone/addressing";
 import { forbidden, unwrap } from "./errors";
-import { registry } from "./registry";
 import type { ApiEnv } from "./types";
 import { HEX_ID, parseParam } from "./validate";
 
@@ -14,7 +14,7 @@ import { HEX_ID, parseParam } from "./validate";
 export const zoneAccess = createMiddleware<ApiEnv>(async (c, next) => {
 	const zoneId = parseParam(c, "zone_id", HEX_ID);
 	if (!c.var.caller.canReach(zoneId)) throw forbidden();
-	c.set("zone", unwrap(await registry(c.env).get(zoneId)));
-	c.set("zoneState", c.env.ZONE.get(c.env.ZONE.idFromName(zoneId)));
+	c.set("zone", unwrap(await zoneRegistry(c.env).get(zoneId)));
+	c.set("zoneState", zoneState(c.env, zoneId));
 	await next();
 });

@@ -8,14 +8,20 @@
  * `GET/PATCH/DELETE /zones/{zone_id}`. Only credentials reaching every zone may create
  * zones; lists show only the zones a credential may reach.
  * Gaps: no DNS, plans or name-server checks: zones are active at once.
+ * Size limits (a longer value is a 400 1001 at its pointer): a zone name and each vanity name
+ * server 253 characters (RFC 1035 §2.3.4: 255 octets on the wire; SDK `Zone.name`: "up to
+ * 253 characters"); at most 5
+ * vanity name servers (docs dns/nameservers/custom-nameservers: a set has "no more than five");
+ * the `name` filter a name plus its operator prefix; `account.name` 256, edgezone's choice.
+ * Worst case zone row: about 1 KB of fixed fields plus 6 names of 253 ASCII characters.
  */
 import type { ZoneDeleteResponse, Zone as ZoneObject } from "cloudflare/resources/zones/zones";
 import { Hono } from "hono";
 import { z } from "zod";
+import { zoneRegistry } from "../zone/addressing";
 import { CODES } from "../zone/failure";
 import { ok } from "./envelope";
 import { forbidden, unwrap } from "./errors";
-import { registry } from "./registry";
 import type { ApiEnv } from "./types";
 import { HEX_ID, parseBody, parseQuery } from "./validate";
 
@@ -32,6 +38,8 @@ const ZONE_NAME = z
 				"must be a domain name such as example.com",
 			),
 	);
+// A longest name after the longest operator prefix the filter knows (`nameFilter`, zone/registry.ts).
+const NAME_FILTER_MAX = "starts_with:".length + 253;
 const TYPE = z.enum(["full", "partial", "secondary", "internal"]);
 
 const CREATE = z.strictObject({
@@ -43,15 +51,15 @@ const CREATE = z.strictObject({
 const EDIT = z.strictObject({
 	paused: z.boolean().optional(),
 	type: TYPE.optional(),
-	vanity_name_servers: z.array(ZONE_NAME).optional(),
+	vanity_name_servers: z.array(ZONE_NAME).max(5).optional(),
 });
 
 // The real list: page >= 1, per_page 5..50 (default 20); the SDK sends `account.id` with dots.
 const LIST = z.object({
-	name: z.string().min(1).optional(),
+	name: z.string().min(1).max(NAME_FILTER_MAX).optional(),
 	status: z.enum(["initializing", "pending", "active", "moved"]).optional(),
 	"account.id": HEX_ID.optional(),
-	"account.name": z.string().min(1).optional(),
+	"account.name": z.string().min(1).max(256).optional(),
 	order: z.enum(["name", "status", "account.id", "account.name"]).default("name"),
 	direction: z.enum(["asc", "desc"]).default("asc"),
 	page: z.coerce.number().int().min(1).default(1),
@@ -63,7 +71,7 @@ export const zones = new Hono<ApiEnv>()
 	.get("/", async (c) => {
 		const q = parseQuery(c, LIST, CODES.zoneInvalid);
 		const { zones: page, total } = unwrap(
-			await registry(c.env).list({
+			await zoneRegistry(c.env).list({
 				visible: c.var.caller.zones,
 				name: q.name,
 				status: q.status,
@@ -87,7 +95,7 @@ export const zones = new Hono<ApiEnv>()
 		if (c.var.caller.zones !== "*") throw forbidden();
 		const body = await parseBody(c, CREATE, CODES.zoneInvalid);
 		const zone = unwrap(
-			await registry(c.env).create({
+			await zoneRegistry(c.env).create({
 				name: body.name,
 				accountId: body.account.id ?? c.env.DEFAULT_ACCOUNT_ID,
 				type: body.type,
@@ -98,10 +106,10 @@ export const zones = new Hono<ApiEnv>()
 	.get("/:zone_id", (c) => ok(c.var.zone satisfies ZoneObject))
 	.patch("/:zone_id", async (c) => {
 		const body = await parseBody(c, EDIT, CODES.zoneInvalid);
-		return ok(unwrap(await registry(c.env).edit(c.var.zone.id, body)) satisfies ZoneObject);
+		return ok(unwrap(await zoneRegistry(c.env).edit(c.var.zone.id, body)) satisfies ZoneObject);
 	})
 	.delete("/:zone_id", async (c) => {
-		const deleted = unwrap(await registry(c.env).delete(c.var.zone.id));
+		const deleted = unwrap(await zoneRegistry(c.env).delete(c.var.zone.id));
 		// The registry no longer lists the zone; its state goes next. A failure here leaves
 		// unreachable data only, because a zone id is never issued twice.
 		await c.var.zoneState.destroy();

@@ -9,6 +9,7 @@
  * Other schemes (gs, azure, https, ...) are refused: nothing local could receive them.
  */
 import { z } from "zod";
+import { ConfigError, jsonVar } from "../common/config";
 
 /** A parsed destination; `fingerprint` names bucket and path without the query (reference §4.4). */
 export interface Destination {
@@ -29,20 +30,17 @@ const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const PATH = /^[A-Za-z0-9!_.*'()\-/]*$/;
 const QUERY_KEYS = { r2: ["account-id", "access-key-id", "secret-access-key"], s3: ["region", "sse"] } as const;
 
-const BUCKET_MAP = z.record(z.string().regex(BUCKET), z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/));
+const BUCKET_MAP = z.record(
+	z.string().regex(BUCKET),
+	z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an R2 binding name is an identifier such as LOGS"),
+);
 
-/** Parses `LOGPUSH_BUCKETS`; a malformed entry is a configuration error, thrown with its reason. */
+/**
+ * The var `LOGPUSH_BUCKETS`: destination bucket name -> R2 binding name, parsed once per value.
+ * @throws ConfigError (naming the var) when it is unset, not JSON, or not such an object.
+ */
 export function bucketMap(env: Env): Record<string, string> {
-	let raw: unknown;
-	try {
-		raw = JSON.parse(env.LOGPUSH_BUCKETS);
-	} catch {
-		raw = undefined;
-	}
-	const parsed = BUCKET_MAP.safeParse(raw);
-	if (!parsed.success)
-		throw new Error(`LOGPUSH_BUCKETS must be a JSON object of bucket name -> R2 binding name: ${parsed.error.message}`);
-	return parsed.data;
+	return jsonVar("LOGPUSH_BUCKETS", env.LOGPUSH_BUCKETS, BUCKET_MAP);
 }
 
 /** Parses a `destination_conf` against the bucket map; the failure message says what is wrong. */
@@ -86,12 +84,16 @@ export function expandPath(path: string, now: Date): string {
 	return path.replaceAll("{DATE}", now.toISOString().slice(0, 10).replaceAll("-", ""));
 }
 
-/** The R2 binding a destination writes to; a binding that is not an R2 bucket is a configuration error. */
+/**
+ * The R2 binding a destination writes to.
+ * @throws ConfigError when `LOGPUSH_BUCKETS` maps the bucket to a binding that is not an R2 bucket.
+ */
 export function destinationBucket(env: Env, destination: Destination): R2Bucket {
 	const candidate: unknown = (env as unknown as Record<string, unknown>)[destination.binding];
 	if (!isBucket(candidate))
-		throw new Error(
-			`LOGPUSH_BUCKETS maps "${destination.bucket}" to "${destination.binding}", which is not an R2 binding`,
+		throw new ConfigError(
+			"LOGPUSH_BUCKETS",
+			`it maps "${destination.bucket}" to "${destination.binding}", which is not an R2 binding`,
 		);
 	return candidate;
 }

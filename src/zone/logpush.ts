@@ -10,6 +10,8 @@
  * Delivery of log entries is a later issue; `last_complete`, `last_error` and
  * `error_message` stay null until then.
  */
+import { toBase64Url } from "../common/encoding";
+import { HTTP_REQUESTS_DEFAULT_FIELDS } from "./datasets/http-requests";
 import type { Destination } from "./destinations";
 import { expandPath } from "./destinations";
 import { CODES, invalid, notFound } from "./failure";
@@ -31,6 +33,34 @@ export interface OutputOptions {
 	merge_subrequests: boolean;
 }
 
+/** `output_options` as a client sends them: every field may be missing or null, meaning "the default". */
+export type OutputOptionsInput = { [K in keyof OutputOptions]?: OutputOptions[K] | null | undefined };
+
+/**
+ * `output_options` with every default filled in (docs log-output-options.mdx, reference §4.5):
+ * ndjson, unixnano, sample rate 1, the dataset's default fields, fields joined by ",", no
+ * batch framing or template; records framed by `{` and `}\n` for ndjson, by nothing and `\n` for csv.
+ * Key order is the order the API has always answered with.
+ */
+export function withOutputDefaults(given: OutputOptionsInput): OutputOptions {
+	const output_type = given.output_type ?? "ndjson";
+	return {
+		output_type,
+		timestamp_format: given.timestamp_format ?? "unixnano",
+		sample_rate: given.sample_rate ?? 1,
+		batch_prefix: given.batch_prefix ?? "",
+		batch_suffix: given.batch_suffix ?? "",
+		record_delimiter: given.record_delimiter ?? "",
+		field_delimiter: given.field_delimiter ?? ",",
+		record_template: given.record_template ?? "",
+		"CVE-2021-44228": given["CVE-2021-44228"] ?? false,
+		merge_subrequests: given.merge_subrequests ?? false,
+		field_names: given.field_names ?? [...HTTP_REQUESTS_DEFAULT_FIELDS],
+		record_prefix: given.record_prefix ?? (output_type === "ndjson" ? "{" : ""),
+		record_suffix: given.record_suffix ?? (output_type === "ndjson" ? "}\n" : "\n"),
+	};
+}
+
 /** The settings of a job a client chooses (everything but id and delivery status). */
 export interface JobSettings {
 	dataset: "http_requests";
@@ -43,6 +73,27 @@ export interface JobSettings {
 	max_upload_records: number;
 	max_upload_interval_seconds: number;
 	output_options: OutputOptions;
+}
+
+/**
+ * Defaults of a new job besides its destination and `output_options` (reference §4.2): disabled
+ * ("by default a job is not enabled", docs curl guide), no name, kind "", frequency high, and
+ * the `max_upload_*` batch limits off (0).
+ */
+export const JOB_DEFAULTS = {
+	dataset: "http_requests",
+	enabled: false,
+	name: null,
+	kind: "",
+	frequency: "high",
+	max_upload_bytes: 0,
+	max_upload_records: 0,
+	max_upload_interval_seconds: 0,
+} as const satisfies Omit<JobSettings, "destination_conf" | "output_options">;
+
+/** A new job's settings: `given` over JOB_DEFAULTS and the default `output_options`. */
+export function newJobSettings(given: Partial<JobSettings> & Pick<JobSettings, "destination_conf">): JobSettings {
+	return { ...JOB_DEFAULTS, output_options: withOutputDefaults({}), ...given };
 }
 
 /** A job as stored and returned. */
@@ -192,9 +243,5 @@ function toJob(row: { id: number; job: string }): LogpushJob {
 
 /** 32 random bytes, base64url: within the token pattern `^[a-zA-Z0-9/\+\.\-_]*$` (reference §4.2). */
 function randomToken(): string {
-	const bytes = crypto.getRandomValues(new Uint8Array(32));
-	return btoa(String.fromCharCode(...bytes))
-		.replaceAll("+", "-")
-		.replaceAll("/", "_")
-		.replace(/=+$/, "");
+	return toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
 }

@@ -1,12 +1,12 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Zone as ZoneObject } from "cloudflare/resources/zones/zones";
+import { HEX_ID_PATTERN, randomHexId } from "../common/ids";
 import { CODES, invalid, notFound, type Result, transact } from "./failure";
-import { randomHexId } from "./ids";
 import { migrate, REGISTRY_MIGRATIONS } from "./schema";
 
 /**
  * The list of zones behind `POST /zones` and `GET /zones`: one instance, addressed with
- * `env.ZONE_REGISTRY.idFromName("registry")`.
+ * `zoneRegistry(env)` (`addressing.ts`).
  *
  * A class of its own rather than a special `Zone` instance, so each class has one
  * schema and one RPC surface. The registry holds the zone objects; each zone's
@@ -29,8 +29,10 @@ export class ZoneRegistry extends DurableObject<Env> {
 			const where: string[] = [];
 			const args: (string | number)[] = [];
 			if (query.visible !== "*") {
-				where.push(`id IN (${query.visible.map(() => "?").join(",") || "NULL"})`);
-				args.push(...query.visible);
+				// One bound JSON array, not one variable per id: Durable Object SQLite allows 100 bound
+				// variables a statement, and a credential may reach any number of zones.
+				where.push("id IN (SELECT value FROM json_each(?))");
+				args.push(JSON.stringify(query.visible));
 			}
 			if (query.name !== undefined) {
 				const [clause, values] = nameFilter(query.name);
@@ -115,7 +117,7 @@ export class ZoneRegistry extends DurableObject<Env> {
 	/** Creates the `DEFAULT_ZONE_*` zone unless it was seeded before or its name is taken. */
 	#seedDefault(): void {
 		const id = this.env.DEFAULT_ZONE_ID;
-		if (!/^[0-9a-f]{32}$/.test(id) || !/^[0-9a-f]{32}$/.test(this.env.DEFAULT_ACCOUNT_ID)) {
+		if (!HEX_ID_PATTERN.test(id) || !HEX_ID_PATTERN.test(this.env.DEFAULT_ACCOUNT_ID)) {
 			// A zone with such an id could never be addressed (7003); say so instead of seeding it.
 			console.error(
 				"edgezone: DEFAULT_ZONE_ID and DEFAULT_ACCOUNT_ID must be 32 lower-case hex; no default zone seeded",

@@ -2,6 +2,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, freshZone } from "./http";
+import { callWithEnv } from "./with-env";
 
 interface Job {
 	id: number;
@@ -239,6 +240,74 @@ describe("POST .../logpush/jobs", () => {
 	});
 });
 
+describe("size limits", () => {
+	const text = (n: number) => "a".repeat(n);
+	const framing = [
+		"batch_prefix",
+		"batch_suffix",
+		"record_prefix",
+		"record_suffix",
+		"record_delimiter",
+		"field_delimiter",
+	];
+	const allFields = async (zone: string) =>
+		Object.keys((await call("GET", `/zones/${zone}/logpush/datasets/http_requests/fields`)).body.result as object);
+
+	it.each([
+		{ name: "destination_conf", body: { destination_conf: `r2://edgezone-logs/${text(4097 - 19)}` } },
+		{ name: "name", body: { name: text(513) } },
+		{ name: "ownership_challenge", body: { ownership_challenge: text(4097) } },
+		...framing.map((field) => ({ name: field, body: { output_options: { [field]: text(1025) } } })),
+		{ name: "record_template", body: { output_options: { record_template: text(16_385) } } },
+		{ name: "record_template", body: { output_options: { record_template: text(3_000_000) } } },
+	])(
+		"refuses a $name one character or more over its limit with a 400 1002, creating nothing",
+		async ({ name, body }) => {
+			const { jobs } = await jobsOf();
+			const res = await call("POST", jobs, { destination_conf: R2, ...body });
+			expect(res.status).toBe(400);
+			const pointer = "output_options" in body ? `/output_options/${name}` : `/${name}`;
+			expect(res.body.errors).toEqual([expect.objectContaining({ code: 1002, source: { pointer } })]);
+			expect((await call("GET", jobs)).body.result).toEqual([]);
+		},
+	);
+
+	it("refuses more field names than the dataset has with one error", async () => {
+		const { zone, jobs } = await jobsOf();
+		const fields = [...(await allFields(zone)), "RayID"];
+		const res = await call("POST", jobs, { destination_conf: R2, output_options: { field_names: fields } });
+		expect(res.status).toBe(400);
+		expect(res.body.errors).toEqual([
+			expect.objectContaining({ code: 1002, source: { pointer: "/output_options/field_names" } }),
+		]);
+	});
+
+	it("accepts every value at its limit", async () => {
+		const { zone, jobs } = await jobsOf();
+		const destination_conf = `r2://edgezone-logs/${text(4096 - 19)}`;
+		const output_options = {
+			field_names: await allFields(zone),
+			record_template: text(16_384),
+			...Object.fromEntries(framing.map((field) => [field, text(1024)])),
+		};
+		const res = await call("POST", jobs, { destination_conf, name: text(512), output_options });
+		expect(res.status).toBe(200);
+		expect(res.body.result).toMatchObject({ destination_conf, name: text(512), output_options });
+	});
+
+	it("refuses oversized values on the ownership endpoints", async () => {
+		const { ownership } = await jobsOf();
+		const tooLong = `r2://edgezone-logs/${text(4097 - 19)}`;
+		const create = await call("POST", ownership, { destination_conf: tooLong });
+		expect(create.body.errors?.[0]).toMatchObject({ code: 1002, source: { pointer: "/destination_conf" } });
+		const validate = await call("POST", `${ownership}/validate`, {
+			destination_conf: R2,
+			ownership_challenge: text(4097),
+		});
+		expect(validate.body.errors?.[0]).toMatchObject({ code: 1002, source: { pointer: "/ownership_challenge" } });
+	});
+});
+
 describe("ownership challenges", () => {
 	it("writes a token file into the destination bucket, {DATE} expanded", async () => {
 		const { ownership } = await jobsOf();
@@ -347,6 +416,11 @@ describe("GET, PUT and DELETE .../logpush/jobs/{job_id}", () => {
 			pointer: "/output_options/field_names/0",
 		},
 		{ name: "an unknown field", body: { id: 5 }, pointer: "/id" },
+		{
+			name: "an oversized record_template",
+			body: { output_options: { record_template: "a".repeat(16_385) } },
+			pointer: "/output_options/record_template",
+		},
 	])("refuses $name on PUT, leaving the job unchanged", async ({ body, pointer }) => {
 		const { jobs } = await jobsOf();
 		const job = (await call("POST", jobs, { destination_conf: R2 })).body.result as Job;
@@ -354,6 +428,20 @@ describe("GET, PUT and DELETE .../logpush/jobs/{job_id}", () => {
 		expect(res.status).toBe(400);
 		expect(res.body.errors?.[0]?.source?.pointer).toBe(pointer);
 		expect((await call("GET", `${jobs}/${job.id}`)).body.result).toEqual(job);
+	});
+});
+
+describe("a misconfigured LOGPUSH_BUCKETS", () => {
+	it.each([
+		{ name: "not JSON", value: "{edgezone-logs: LOGS" },
+		{ name: "a malformed bucket name", value: '{"Bad_Bucket": "LOGS"}' },
+		{ name: "a list", value: '["edgezone-logs"]' },
+	])("is a server error (500 10001), not the client's, when it is $name; nothing is created", async ({ value }) => {
+		const { jobs } = await jobsOf();
+		const res = await callWithEnv({ LOGPUSH_BUCKETS: value }, "POST", jobs, { body: { destination_conf: R2 } });
+		expect(res.status).toBe(500);
+		expect(res.body.errors).toEqual([{ code: 10001, message: "Internal server error" }]);
+		expect((await call("GET", jobs)).body.result).toEqual([]);
 	});
 });
 

@@ -3,6 +3,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { zoneRegistry, zoneState } from "../../src/zone/addressing";
 import { DEFAULT_ZONE_ID } from "./credentials";
 import { call, zonePath } from "./http";
 
@@ -132,6 +133,9 @@ describe("GET /zones", () => {
 	});
 
 	it.each([
+		{ query: `name=starts_with:${"a".repeat(254)}`, pointer: "/name" },
+		{ query: `name=${"a".repeat(3_000_000)}`, pointer: "/name" },
+		{ query: `account.name=${"a".repeat(257)}`, pointer: "/account.name" },
 		{ query: "per_page=4", pointer: "/per_page" },
 		{ query: "per_page=51", pointer: "/per_page" },
 		{ query: "page=0", pointer: "/page" },
@@ -140,7 +144,13 @@ describe("GET /zones", () => {
 	])("answers 400 for the query $query", async ({ query, pointer }) => {
 		const res = await call("GET", `/zones?${query}`);
 		expect(res.status).toBe(400);
-		expect(res.body.errors?.[0]?.source?.pointer).toBe(pointer);
+		expect(res.body.errors?.[0]).toMatchObject({ code: 1001, source: { pointer } });
+	});
+
+	it("accepts a name filter of a 253-character name after its operator", async () => {
+		const res = await call("GET", `/zones?name=starts_with:${"a".repeat(253)}`);
+		expect(res.status).toBe(200);
+		expect(res.body.result).toEqual([]);
 	});
 });
 
@@ -162,14 +172,35 @@ describe("PATCH and DELETE /zones/{zone_id}", () => {
 		expect((await call("GET", `/zones/${zone.id}`)).body.result).toMatchObject({ paused: true });
 	});
 
+	it("keeps up to five vanity name servers", async () => {
+		const zone = (await create({ name: unique("five"), account: {} })).body.result as ZoneResult;
+		const five = [1, 2, 3, 4, 5].map((i) => `ns${i}.example.org`);
+		const res = await call("PATCH", `/zones/${zone.id}`, { vanity_name_servers: five });
+		expect((res.body.result as ZoneResult).vanity_name_servers).toEqual(five);
+	});
+
+	const servers = (n: number) => Array.from({ length: n }, (_, i) => `ns${i}.example.org`);
 	it.each([
-		{ body: { paused: "yes" }, pointer: "/paused" },
-		{ body: { name: "renamed.example.org" }, pointer: "/name" },
-		{ body: { vanity_name_servers: ["not a host"] }, pointer: "/vanity_name_servers/0" },
-	])("refuses $body with a 400 at $pointer", async ({ body, pointer }) => {
+		{ name: "paused that is no boolean", body: { paused: "yes" }, pointer: "/paused" },
+		{ name: "a name", body: { name: "renamed.example.org" }, pointer: "/name" },
+		{
+			name: "a server that is no host",
+			body: { vanity_name_servers: ["not a host"] },
+			pointer: "/vanity_name_servers/0",
+		},
+		{ name: "six servers", body: { vanity_name_servers: servers(6) }, pointer: "/vanity_name_servers" },
+		{ name: "100 000 servers", body: { vanity_name_servers: servers(100_000) }, pointer: "/vanity_name_servers" },
+		{
+			name: "a server name of 254 characters",
+			body: { vanity_name_servers: [`${"a".repeat(62)}.${"b".repeat(62)}.${"c".repeat(62)}.${"d".repeat(61)}.org`] },
+			pointer: "/vanity_name_servers/0",
+		},
+	])("refuses $name with a 400 1001 at $pointer, changing nothing", async ({ body, pointer }) => {
+		const before = (await call("GET", zonePath())).body.result;
 		const res = await call("PATCH", zonePath(), body);
 		expect(res.status).toBe(400);
-		expect(res.body.errors?.[0]?.source?.pointer).toBe(pointer);
+		expect(res.body.errors?.[0]).toMatchObject({ code: 1001, source: { pointer } });
+		expect((await call("GET", zonePath())).body.result).toEqual(before);
 	});
 
 	it("deletes a zone with its state, answering {id}", async () => {
@@ -179,9 +210,8 @@ describe("PATCH and DELETE /zones/{zone_id}", () => {
 		expect(res.status).toBe(200);
 		expect(res.body.result).toEqual({ id: zone.id });
 		expect((await call("GET", `/zones/${zone.id}`)).status).toBe(404);
-		const stub = env.ZONE.get(env.ZONE.idFromName(zone.id));
 		const count = await runInDurableObject(
-			stub,
+			zoneState(env, zone.id),
 			(_z, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM rulesets").one().n,
 		);
 		expect(count).toBe(0);
@@ -191,14 +221,14 @@ describe("PATCH and DELETE /zones/{zone_id}", () => {
 describe("storage", () => {
 	it("records each migration of the registry and of a zone", async () => {
 		await call("GET", zonePath("/rulesets"));
-		const names = (ns: DurableObjectNamespace, name: string) =>
-			runInDurableObject(ns.get(ns.idFromName(name)), (_o, state) =>
+		const names = (stub: DurableObjectStub) =>
+			runInDurableObject(stub, (_o, state) =>
 				state.storage.sql
 					.exec<{ name: string }>("SELECT name FROM _migrations ORDER BY id")
 					.toArray()
 					.map((r) => r.name),
 			);
-		expect(await names(env.ZONE_REGISTRY, "registry")).toEqual(["zones"]);
-		expect(await names(env.ZONE, DEFAULT_ZONE_ID)).toEqual(["rulesets", "logpush"]);
+		expect(await names(zoneRegistry(env))).toEqual(["zones"]);
+		expect(await names(zoneState(env, DEFAULT_ZONE_ID))).toEqual(["rulesets", "logpush"]);
 	});
 });
