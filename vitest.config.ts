@@ -8,6 +8,9 @@ export const TEST_BINDINGS = {
 	API_CREDENTIALS: JSON.stringify(API_CREDENTIALS),
 };
 
+/** Node's environment: this file runs in Node, while the project's types are the Worker's. */
+declare const process: { env: Record<string, string | undefined> };
+
 // wrangler.toml declares these secrets as required, and the plugin reads the config as
 // `wrangler dev` does: without them in the environment it warns once per test file. The tests'
 // values are given here so that check passes for real; `bindings` below still decides what the
