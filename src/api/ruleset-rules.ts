@@ -8,13 +8,15 @@
 import type { RulesetGetResponse } from "cloudflare/resources/rulesets/rulesets";
 import { Hono } from "hono";
 import { z } from "zod";
+import { HEX_ID_PATTERN } from "../common/ids";
 import { CODES } from "../zone/failure";
 import { ok } from "./envelope";
 import { unwrap } from "./errors";
 import type { ApiEnv } from "./types";
 import { HEX_ID, parseBody, parseParam } from "./validate";
 
-const RULE_REF = z.string().regex(/^(?:[0-9a-f]{32})?$/, "must be a rule id or empty");
+// Reference §3.3: a rule id, or "" for the top (before) or the bottom (after).
+const RULE_REF = z.string().refine((id) => id === "" || HEX_ID_PATTERN.test(id), "must be a rule id or empty");
 const POSITION = z.union([
 	z.strictObject({ before: RULE_REF }),
 	z.strictObject({ after: RULE_REF }),

@@ -15,6 +15,7 @@ import type { VersionListResponse } from "cloudflare/resources/rulesets/versions
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
+import { fromBase64Url, fromHex, toBase64Url, toHex } from "../common/encoding";
 import { CODES } from "../zone/failure";
 import { PHASES } from "../zone/rules/phases";
 import { noContent, ok } from "./envelope";
@@ -47,7 +48,7 @@ const ENTRYPOINT_UPDATE = z.strictObject({
 	description: z.string().optional(),
 });
 
-// Cursor pagination as the SDK's CursorPagination sends it; the cursor is opaque (base64url of an id).
+// Cursor pagination as the SDK's CursorPagination sends it; the cursor is opaque (base64url of an id's bytes).
 const LIST = z.object({
 	cursor: z
 		.string()
@@ -122,15 +123,13 @@ export const rulesets = new Hono<ApiEnv>()
 		return ok(unwrap(await c.var.zoneState.getRulesetVersion(id, version)) satisfies RulesetGetResponse);
 	});
 
+/** A ruleset id as an opaque cursor: its 16 bytes in base64url (22 characters). */
 function encodeCursor(id: string): string {
-	return btoa(id).replaceAll("=", "");
+	return toBase64Url(fromHex(id) ?? new Uint8Array());
 }
 
+/** The ruleset id of a cursor, or undefined when `cursor` is not one `encodeCursor` makes. */
 function decodeCursor(cursor: string): string | undefined {
-	try {
-		const id = atob(cursor);
-		return HEX_ID.safeParse(id).success ? id : undefined;
-	} catch {
-		return undefined;
-	}
+	const bytes = fromBase64Url(cursor);
+	return bytes?.length === 16 ? toHex(bytes) : undefined;
 }

@@ -4,11 +4,12 @@
  */
 import type { Context } from "hono";
 import { z } from "zod";
+import { HEX_ID_PATTERN } from "../common/ids";
 import { fromZod } from "../zone/failure";
 import { badIdentifier, fromFailures, malformedJson } from "./errors";
 
 /** 32 lower-case hex: zone, ruleset and rule ids (reference §3.2). */
-export const HEX_ID = z.string().regex(/^[0-9a-f]{32}$/);
+export const HEX_ID = z.string().regex(HEX_ID_PATTERN);
 
 /** A decimal integer id in a path (log-push job ids, ruleset versions). */
 // At most 15 digits, so the number is exact in a JavaScript double.

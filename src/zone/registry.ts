@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Zone as ZoneObject } from "cloudflare/resources/zones/zones";
+import { randomHexId } from "../common/ids";
 import { CODES, invalid, notFound, type Result, transact } from "./failure";
-import { randomHexId } from "./ids";
 import { migrate, REGISTRY_MIGRATIONS } from "./schema";
 
 /**

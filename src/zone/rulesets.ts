@@ -12,8 +12,8 @@
  */
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import type { z } from "zod";
+import { randomHexId } from "../common/ids";
 import { CODES, type Failure, FailureSignal, fromZod, invalid, notFound } from "./failure";
-import { randomHexId, timestamp } from "./ids";
 import type { LOG_CUSTOM_FIELD_PARAMETERS } from "./rules/log-custom-fields";
 import { PHASE_RULES } from "./rules/phases";
 
@@ -390,4 +390,12 @@ function canonical(value: unknown): string {
 			? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)))
 			: v,
 	);
+}
+
+/**
+ * An RFC 3339 UTC timestamp with microseconds, as rulesets show (`2021-03-17T15:42:37.917815Z`).
+ * JavaScript clocks have millisecond precision, so the last three digits are zero.
+ */
+function timestamp(date: Date): string {
+	return date.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
 }

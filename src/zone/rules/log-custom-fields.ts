@@ -14,6 +14,7 @@
  * subsumed by the spec's 40 in all.
  */
 import { z } from "zod";
+import { HEX_ID_PATTERN } from "../../common/ids";
 
 /** Custom log fields per zone, across all lists together (spec, "Limits"). */
 export const MAX_CUSTOM_FIELDS = 40;
@@ -124,10 +125,7 @@ export function checkFieldLimit(
 
 /** A `log_custom_field` rule as sent by a client (read-only fields excluded). */
 export const LOG_CUSTOM_FIELD_RULE = z.strictObject({
-	id: z
-		.string()
-		.regex(/^[0-9a-f]{32}$/, "must be a rule id (32 lower-case hex)")
-		.optional(),
+	id: z.string().regex(HEX_ID_PATTERN, "must be a rule id (32 lower-case hex)").optional(),
 	ref: z.string().min(1).max(64).optional(),
 	action: z.literal("log_custom_field", {
 		error: "log_custom_field is the only action allowed in phase http_log_custom_fields",
