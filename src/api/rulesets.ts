@@ -17,7 +17,7 @@ import { createMiddleware } from "hono/factory";
 import { z } from "zod";
 import { fromBase64Url, fromHex, toBase64Url, toHex } from "../common/encoding";
 import { CODES } from "../zone/failure";
-import { PHASES } from "../zone/rules/phases";
+import { PHASES } from "../zone/phases/table";
 import { noContent, ok } from "./envelope";
 import { ApiError, unwrap } from "./errors";
 import type { ApiEnv } from "./types";

@@ -6,29 +6,18 @@
  * every change and every version stays readable (a JSON snapshot per version); rule
  * ids and `ref` (the id by default), `enabled` (true by default), rule `version` bumped
  * only when the rule itself changes (reordering does not bump it); `last_updated` with
- * fractional seconds. Rules are validated by their phase's schema (`rules/phases.ts`).
+ * fractional seconds. A rule is validated by the schema of its action, and its action and
+ * the whole ruleset by its phase's entry in the phase table (`phases/table.ts`).
  * Gaps: `dry_run` and deleting single versions are not emulated; `name`, `kind` and
  * `phase` are immutable (docs: create.mdx), a changed value is a 400 at its field.
  */
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
-import type { z } from "zod";
 import { randomHexId } from "../common/ids";
 import { CODES, type Failure, FailureSignal, fromZod, invalid, notFound } from "./failure";
-import type { LOG_CUSTOM_FIELD_PARAMETERS } from "./rules/log-custom-fields";
-import { PHASE_RULES } from "./rules/phases";
+import { RULE, type Rule } from "./phases/actions";
+import { PHASE_RULES, type PhaseRules } from "./phases/table";
 
-/** A rule as stored and returned: every field the SDK's response rule requires. */
-export interface Rule {
-	id: string;
-	version: string;
-	action: "log_custom_field";
-	expression: string;
-	description: string;
-	last_updated: string;
-	ref: string;
-	enabled: boolean;
-	action_parameters: z.output<typeof LOG_CUSTOM_FIELD_PARAMETERS>;
-}
+export type { Rule } from "./phases/actions";
 
 /** Ruleset kinds a zone may create (docs create.mdx: `root` is account level, `managed` is Cloudflare's). */
 export type ZoneKind = "zone" | "custom";
@@ -295,7 +284,7 @@ export class RulesetStore {
 			if (first === undefined) return [];
 			invalid(
 				CODES.rulesetInvalid,
-				`edgezone does not accept rules in phase ${phase} (only http_log_custom_fields)`,
+				`edgezone does not accept rules in phase ${phase} (only ${Object.keys(PHASE_RULES).join(", ")})`,
 				`${first.pointer}/action`,
 			);
 		}
@@ -303,9 +292,18 @@ export class RulesetStore {
 		const rules: Rule[] = [];
 		const taken = new Set<string>();
 		for (const { input, pointer } of list) {
-			const parsed = phaseRules.rule.safeParse(input);
+			const parsed = RULE.safeParse(input);
 			if (!parsed.success) {
 				failures.push(...fromZod(parsed.error, CODES.rulesetInvalid, pointer));
+				continue;
+			}
+			if (!phaseRules.actions.includes(parsed.data.action)) {
+				failures.push({
+					kind: "invalid",
+					code: CODES.rulesetInvalid,
+					message: notAllowed(phase, phaseRules),
+					pointer: `${pointer}/action`,
+				});
 				continue;
 			}
 			const { id, ref, ...content } = parsed.data;
@@ -350,7 +348,7 @@ export class RulesetStore {
 			);
 		}
 		if (failures.length === 0) {
-			for (const issue of phaseRules.checkAll(rules)) {
+			for (const issue of phaseRules.checkAll?.(rules) ?? []) {
 				failures.push({
 					kind: "invalid",
 					code: CODES.rulesetInvalid,
@@ -362,6 +360,14 @@ export class RulesetStore {
 		if (failures.length > 0) throw new FailureSignal(failures);
 		return rules;
 	}
+}
+
+/** Why an action is refused in `phase`: the actions the phase accepts. */
+function notAllowed(phase: Phase, phaseRules: PhaseRules): string {
+	const [only, ...more] = phaseRules.actions;
+	return more.length === 0
+		? `${only} is the only action allowed in phase ${phase}`
+		: `the actions allowed in phase ${phase} are ${phaseRules.actions.join(", ")}`;
 }
 
 function entries(inputs: unknown[], prefix: string): Entry[] {

@@ -1,5 +1,5 @@
 /**
- * Rules of the phase `http_log_custom_fields`: which headers and cookies log-push
+ * The phase `http_log_custom_fields` and its action `log_custom_field`: which headers and cookies log-push
  * entries carry (spec area A; cloudflare-api-v4.md §3.7; Cloudflare docs
  * `logs/logpush/logpush-job/custom-fields`).
  *
@@ -14,7 +14,8 @@
  * subsumed by the spec's 40 in all.
  */
 import { z } from "zod";
-import { HEX_ID_PATTERN } from "../../common/ids";
+import type { Rule } from "./actions";
+import { actionRule, type RuleIssue } from "./rule";
 
 /** Custom log fields per zone, across all lists together (spec, "Limits"). */
 export const MAX_CUSTOM_FIELDS = 40;
@@ -89,22 +90,24 @@ export const LOG_CUSTOM_FIELD_PARAMETERS = z
 		}
 	});
 
-/** A field-limit violation: the rule (by position) and the path of the first name over the limit. */
-export interface LimitIssue {
-	rule: number;
-	path: string;
-	message: string;
-}
+/** The `action_parameters` of a `log_custom_field` rule. */
+export type LogCustomFieldParameters = z.output<typeof LOG_CUSTOM_FIELD_PARAMETERS>;
+
+/** A `log_custom_field` rule as sent by a client: its expression must be `true` (docs custom-fields.mdx). */
+export const LOG_CUSTOM_FIELD_RULE = actionRule(
+	"log_custom_field",
+	LOG_CUSTOM_FIELD_PARAMETERS,
+	z.literal("true", { error: 'the expression of a log_custom_field rule must be "true"' }),
+);
 
 /**
- * The spec's limit of 40 custom fields per zone, counted over all rules of the zone's
- * ruleset and all five lists; names the first field over the limit.
+ * The spec's limit of 40 custom fields per zone, counted over the `log_custom_field` rules
+ * of the zone's ruleset and all five lists; names the first field over the limit.
  */
-export function checkFieldLimit(
-	rules: readonly { action_parameters: z.output<typeof LOG_CUSTOM_FIELD_PARAMETERS> }[],
-): LimitIssue[] {
+export function checkFieldLimit(rules: readonly Rule[]): RuleIssue[] {
 	let total = 0;
 	for (const [index, rule] of rules.entries()) {
+		if (rule.action !== "log_custom_field") continue;
 		for (const list of LISTS) {
 			for (const i of (rule.action_parameters[list] ?? []).keys()) {
 				total += 1;
@@ -122,16 +125,3 @@ export function checkFieldLimit(
 	}
 	return [];
 }
-
-/** A `log_custom_field` rule as sent by a client (read-only fields excluded). */
-export const LOG_CUSTOM_FIELD_RULE = z.strictObject({
-	id: z.string().regex(HEX_ID_PATTERN, "must be a rule id (32 lower-case hex)").optional(),
-	ref: z.string().min(1).max(64).optional(),
-	action: z.literal("log_custom_field", {
-		error: "log_custom_field is the only action allowed in phase http_log_custom_fields",
-	}),
-	expression: z.literal("true", { error: 'the expression of a log_custom_field rule must be "true"' }),
-	description: z.string().max(500).default(""),
-	enabled: z.boolean().default(true),
-	action_parameters: LOG_CUSTOM_FIELD_PARAMETERS,
-});
