@@ -2,9 +2,10 @@
  * `/zones/{zone_id}/rulesets`: zone-level rulesets, their phase entrypoints and versions
  * (cloudflare-api-v4.md §3.1; SDK `client.rulesets.*`, `.phases.*`, `.versions.*`).
  *
- * This module owns HTTP: it checks the shape of bodies and queries (unknown fields
- * refused, as the real API does) and renders answers; the semantics (one zone ruleset
- * per phase, versions, rule validation per phase) are the Zone's (`src/zone/rulesets.ts`).
+ * This module owns HTTP: it validates bodies and queries fully, each rule by the schema of
+ * its action (unknown fields refused, as the real API does), and renders answers; the
+ * semantics (one zone ruleset per phase, the actions and limits of a phase, versions) are
+ * the Zone's (`src/zone/rulesets.ts`).
  * Lists omit `rules` and page with a cursor (`result_info.cursor`, absent on the last page).
  * Gaps: version deletion and the entrypoint versions endpoints are not served;
  * `?dry_run=true` is refused with a 400 rather than ignored, so no client mistakes a
@@ -17,6 +18,7 @@ import { createMiddleware } from "hono/factory";
 import { z } from "zod";
 import { fromBase64Url, fromHex, toBase64Url, toHex } from "../common/encoding";
 import { CODES } from "../zone/failure";
+import { RULE } from "../zone/phases/actions";
 import { PHASES } from "../zone/phases/table";
 import { noContent, ok } from "./envelope";
 import { ApiError, unwrap } from "./errors";
@@ -24,7 +26,8 @@ import type { ApiEnv } from "./types";
 import { HEX_ID, INT_ID, parseBody, parseParam, parseQuery } from "./validate";
 
 const PHASE = z.enum(PHASES);
-const RULES = z.array(z.unknown());
+// Each rule is checked by its action's schema here, so only typed rules reach the Zone.
+const RULES = z.array(RULE);
 
 const CREATE = z.strictObject({
 	name: z.string().min(1),

@@ -14,10 +14,10 @@
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import { randomHexId } from "../common/ids";
 import { CODES, type Failure, FailureSignal, fromZod, invalid, notFound } from "./failure";
-import { RULE, type Rule } from "./phases/actions";
+import { RULE, type Rule, type RuleInput, type RulePatch } from "./phases/actions";
 import { PHASE_RULES, type PhaseRules } from "./phases/table";
 
-export type { Rule } from "./phases/actions";
+export type { Rule, RuleInput, RulePatch } from "./phases/actions";
 
 /** Ruleset kinds a zone may create (docs create.mdx: `root` is account level, `managed` is Cloudflare's). */
 export type ZoneKind = "zone" | "custom";
@@ -40,18 +40,18 @@ export type RulesetSummary = Omit<Ruleset, "rules">;
 /** Where a new or moved rule goes (reference §3.3): before/after a rule id ("" = top/bottom) or a 1-based index. */
 export type Position = { before: string } | { after: string } | { index: number };
 
-/** Body of `POST /rulesets`, already shape-checked; rules are checked here, by phase. */
+/** Body of `POST /rulesets`, validated by the API (each rule by its action's schema); rules are checked here by phase. */
 export interface RulesetCreate {
 	name: string;
 	kind: ZoneKind;
 	phase: Phase;
 	description: string;
-	rules: unknown[];
+	rules: RuleInput[];
 }
 
 /** Body of `PUT /rulesets/{id}` and of the entrypoint PUT. */
 export interface RulesetUpdate {
-	rules: unknown[];
+	rules: RuleInput[];
 	name?: string;
 	description?: string;
 	kind?: ZoneKind;
@@ -67,8 +67,9 @@ export interface RulesetPage {
 	nextAfter?: string;
 }
 
+/** A rule to place in a ruleset, and the JSON pointer of its failures. */
 interface Entry {
-	input: unknown;
+	input: RuleInput;
 	pointer: string;
 }
 
@@ -178,21 +179,15 @@ export class RulesetStore {
 	}
 
 	/** Adds one rule (at the end unless `position` says otherwise): a new version. */
-	addRule(rulesetId: string, rule: unknown, position: Position | undefined, now: Date): Ruleset {
+	addRule(rulesetId: string, rule: RuleInput, position: Position | undefined, now: Date): Ruleset {
 		const current = this.get(rulesetId);
 		const list: Entry[] = entries(current.rules.map(asInput), "/rules");
 		list.splice(this.#indexOf(current.rules, position, current.rules.length), 0, { input: rule, pointer: "" });
 		return this.#save({ ...current, rules: this.#buildRules(current.phase, list, current.rules, now) }, now);
 	}
 
-	/** Changes the given fields of one rule and/or moves it: a new version; 404 for an unknown rule. */
-	editRule(
-		rulesetId: string,
-		ruleId: string,
-		patch: Record<string, unknown>,
-		position: Position | undefined,
-		now: Date,
-	): Ruleset {
+	/** Changes the given fields of one rule and/or moves it: a new version; 404 for an unknown rule, 400 for an invalid result. */
+	editRule(rulesetId: string, ruleId: string, patch: RulePatch, position: Position | undefined, now: Date): Ruleset {
 		const current = this.get(rulesetId);
 		const at = current.rules.findIndex((r) => r.id === ruleId);
 		const existing = current.rules[at];
@@ -200,9 +195,11 @@ export class RulesetStore {
 			notFound(CODES.rulesetNotFound, `could not find rule ${ruleId} in ruleset ${rulesetId}`);
 		const others = current.rules.filter((r) => r.id !== ruleId);
 		const list: Entry[] = entries(others.map(asInput), "/rules");
-		const edited = { ...asInput(existing), ...patch, id: ruleId };
+		// The edited rule as a whole must be valid: e.g. an expression its action refuses.
+		const edited = RULE.safeParse({ ...asInput(existing), ...patch, id: ruleId });
+		if (!edited.success) throw new FailureSignal(fromZod(edited.error, CODES.rulesetInvalid));
 		list.splice(position === undefined ? at : this.#indexOf(others, position, others.length), 0, {
-			input: edited,
+			input: edited.data,
 			pointer: "",
 		});
 		return this.#save({ ...current, rules: this.#buildRules(current.phase, list, current.rules, now) }, now);
@@ -272,7 +269,7 @@ export class RulesetStore {
 	}
 
 	/**
-	 * Validates `list` with the phase's rule schema and gives each rule its identity:
+	 * Checks `list` against the phase's entry in the phase table and gives each rule its identity:
 	 * an `id` must name a rule of `previous`; otherwise a matching `ref` keeps that rule's
 	 * id; otherwise the rule is new. A rule keeps its version when nothing in it changed.
 	 * Reports every invalid field at once, each with its pointer.
@@ -292,12 +289,7 @@ export class RulesetStore {
 		const rules: Rule[] = [];
 		const taken = new Set<string>();
 		for (const { input, pointer } of list) {
-			const parsed = RULE.safeParse(input);
-			if (!parsed.success) {
-				failures.push(...fromZod(parsed.error, CODES.rulesetInvalid, pointer));
-				continue;
-			}
-			if (!phaseRules.actions.includes(parsed.data.action)) {
+			if (!phaseRules.actions.includes(input.action)) {
 				failures.push({
 					kind: "invalid",
 					code: CODES.rulesetInvalid,
@@ -306,7 +298,7 @@ export class RulesetStore {
 				});
 				continue;
 			}
-			const { id, ref, ...content } = parsed.data;
+			const { id, ref, ...content } = input;
 			const before = id !== undefined ? previous.find((r) => r.id === id) : previous.find((r) => r.ref === ref);
 			if (id !== undefined && before === undefined) {
 				failures.push({
@@ -370,12 +362,12 @@ function notAllowed(phase: Phase, phaseRules: PhaseRules): string {
 		: `the actions allowed in phase ${phase} are ${phaseRules.actions.join(", ")}`;
 }
 
-function entries(inputs: unknown[], prefix: string): Entry[] {
+function entries(inputs: RuleInput[], prefix: string): Entry[] {
 	return inputs.map((input, i) => ({ input, pointer: `${prefix}/${i}` }));
 }
 
 /** A stored rule as the input that would produce it again. */
-function asInput(rule: Rule): Record<string, unknown> {
+function asInput(rule: Rule): RuleInput {
 	const { version: _v, last_updated: _l, ...input } = rule;
 	return input;
 }

@@ -6,6 +6,8 @@ import { type Challenge, type JobSettings, type JobWrite, type LogpushJob, Logpu
 import {
 	type EntrypointUpdate,
 	type Position,
+	type RuleInput,
+	type RulePatch,
 	type Ruleset,
 	type RulesetCreate,
 	type RulesetPage,
@@ -76,12 +78,12 @@ export class Zone extends DurableObject<Env> {
 	}
 
 	/** Adds a rule to a ruleset. */
-	addRule(rulesetId: string, rule: unknown, position?: Position): Result<Ruleset> {
+	addRule(rulesetId: string, rule: RuleInput, position?: Position): Result<Ruleset> {
 		return this.#run(() => this.#rulesets.addRule(rulesetId, rule, position, new Date()));
 	}
 
 	/** Changes and/or moves one rule. */
-	editRule(rulesetId: string, ruleId: string, patch: Record<string, unknown>, position?: Position): Result<Ruleset> {
+	editRule(rulesetId: string, ruleId: string, patch: RulePatch, position?: Position): Result<Ruleset> {
 		return this.#run(() => this.#rulesets.editRule(rulesetId, ruleId, patch, position, new Date()));
 	}
 

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { LOG_CUSTOM_FIELD_RULE } from "./log-custom-fields";
-import type { Stored } from "./rule";
+import { RULE_FIELDS, type Stored } from "./rule";
 
 /** Rule schema per action name. */
 export const ACTIONS = {
@@ -24,13 +24,35 @@ const RULES = Object.values(ACTIONS) as [ActionRule, ...ActionRule[]];
 /** Names of the implemented actions, for messages. */
 export const ACTION_NAMES = Object.keys(ACTIONS) as [ActionName, ...ActionName[]];
 
+const UNKNOWN_ACTION = `the action must be one that edgezone implements: ${ACTION_NAMES.join(", ")}`;
+
 /** A rule as a client sends it, checked by the schema of its action. */
 export const RULE = z.discriminatedUnion("action", RULES, {
-	error: (issue) =>
-		issue.code === "invalid_union"
-			? `the action must be one that edgezone implements: ${ACTION_NAMES.join(", ")}`
-			: undefined,
+	error: (issue) => (issue.code === "invalid_union" ? UNKNOWN_ACTION : undefined),
 });
+
+type Parameters = ActionRule["shape"]["action_parameters"];
+
+/**
+ * The body of a rule edit (PATCH): any of the rule's fields, each checked on its own.
+ * `action_parameters` must be the parameters of some action; whether they fit the rule's
+ * action, and its expression, is checked on the edited rule (`RULE`) in the Zone, which
+ * knows the rule's other fields.
+ */
+export const RULE_PATCH = z.strictObject({
+	id: RULE_FIELDS.id.optional(),
+	ref: RULE_FIELDS.ref.optional(),
+	action: z.enum(ACTION_NAMES, { error: UNKNOWN_ACTION }).optional(),
+	expression: RULE_FIELDS.expression.optional(),
+	description: RULE_FIELDS.description.optional(),
+	enabled: RULE_FIELDS.enabled.optional(),
+	action_parameters: z
+		.union(RULES.map((rule) => rule.shape.action_parameters) as [Parameters, ...Parameters[]])
+		.optional(),
+});
+
+/** A validated rule edit. */
+export type RulePatch = z.output<typeof RULE_PATCH>;
 
 /** A validated rule as sent by a client (read-only fields excluded). */
 export type RuleInput = z.output<typeof RULE>;
