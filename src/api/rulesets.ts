@@ -7,6 +7,9 @@
  * semantics (one zone ruleset per phase, the actions and limits of a phase, versions) are
  * the Zone's (`src/zone/rulesets.ts`).
  * Lists omit `rules` and page with a cursor (`result_info.cursor`, absent on the last page).
+ * The versions list is one page, as the SDK reads it (`versions.list` is a `SinglePage`):
+ * it is bounded by keeping only the latest 100 versions (`KEPT_VERSIONS`, zone/limits.ts);
+ * reading an older one is a 404 that says so.
  * Gaps: version deletion and the entrypoint versions endpoints are not served;
  * `?dry_run=true` is refused with a 400 rather than ignored, so no client mistakes a
  * write for a dry run.
@@ -18,6 +21,7 @@ import { createMiddleware } from "hono/factory";
 import { z } from "zod";
 import { fromBase64Url, fromHex, toBase64Url, toHex } from "../common/encoding";
 import { CODES } from "../zone/failure";
+import { MAX_RULESET_DESCRIPTION, MAX_RULESET_NAME } from "../zone/limits";
 import { RULE } from "../zone/phases/actions";
 import { PHASES } from "../zone/phases/table";
 import { noContent, ok } from "./envelope";
@@ -29,26 +33,29 @@ const PHASE = z.enum(PHASES);
 // Each rule is checked by its action's schema here, so only typed rules reach the Zone.
 const RULES = z.array(RULE);
 
+const NAME = z.string().min(1).max(MAX_RULESET_NAME);
+const DESCRIPTION = z.string().max(MAX_RULESET_DESCRIPTION);
+
 const CREATE = z.strictObject({
-	name: z.string().min(1),
+	name: NAME,
 	kind: z.enum(["zone", "custom"], { error: "kind must be zone or custom for a zone-level ruleset" }),
 	phase: PHASE,
-	description: z.string().default(""),
+	description: DESCRIPTION.default(""),
 	rules: RULES.default([]),
 });
 
 const UPDATE = z.strictObject({
 	rules: RULES,
-	name: z.string().min(1).optional(),
-	description: z.string().optional(),
+	name: NAME.optional(),
+	description: DESCRIPTION.optional(),
 	kind: z.enum(["zone", "custom"]).optional(),
 	phase: PHASE.optional(),
 });
 
 const ENTRYPOINT_UPDATE = z.strictObject({
 	rules: RULES,
-	name: z.string().min(1).optional(),
-	description: z.string().optional(),
+	name: NAME.optional(),
+	description: DESCRIPTION.optional(),
 });
 
 // Cursor pagination as the SDK's CursorPagination sends it; the cursor is opaque (base64url of an id's bytes).

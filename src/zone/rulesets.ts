@@ -3,7 +3,7 @@
  *
  * Follows spec area A and cloudflare-api-v4.md §3: one `kind: zone` ruleset per phase
  * (20217 at `/kind`); a PUT replaces all rules; the ruleset `version` grows by one on
- * every change and every version stays readable (a JSON snapshot per version); rule
+ * every change and the latest KEPT_VERSIONS (100) stay readable, a JSON snapshot each; rule
  * ids and `ref` (the id by default), `enabled` (true by default), rule `version` bumped
  * only when the rule itself changes (reordering does not bump it); `last_updated` with
  * fractional seconds. A rule is validated by the schema of its action, and its action and
@@ -14,6 +14,7 @@
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import { randomHexId } from "../common/ids";
 import { CODES, type Failure, FailureSignal, fromZod, invalid, notFound } from "./failure";
+import { KEPT_VERSIONS } from "./limits";
 import { RULE, type Rule, type RuleInput, type RulePatch } from "./phases/actions";
 import { PHASE_RULES, type PhaseRules } from "./phases/table";
 
@@ -117,11 +118,7 @@ export class RulesetStore {
 			rules: this.#buildRules(input.phase, entries(input.rules, "/rules"), [], now),
 		};
 		this.#sql.exec("INSERT INTO rulesets (id, kind, phase, version) VALUES (?, ?, ?, 1)", id, input.kind, input.phase);
-		this.#sql.exec(
-			"INSERT INTO ruleset_versions (ruleset_id, version, snapshot) VALUES (?, 1, ?)",
-			id,
-			JSON.stringify(ruleset),
-		);
+		this.#insertVersion(ruleset, 1);
 		return ruleset;
 	}
 
@@ -213,7 +210,7 @@ export class RulesetStore {
 		return this.#save({ ...current, rules: current.rules.filter((r) => r.id !== ruleId) }, now);
 	}
 
-	/** Every version of a ruleset, oldest first, without rules; 404 when unknown. */
+	/** The kept versions of a ruleset (the latest KEPT_VERSIONS), oldest first, without rules; 404 when unknown. */
 	versions(id: string): RulesetSummary[] {
 		this.get(id);
 		return this.#sql
@@ -222,9 +219,9 @@ export class RulesetStore {
 			.map((row) => summary(JSON.parse(row.snapshot) as Ruleset));
 	}
 
-	/** One version of a ruleset, with its rules as they were; 404 when unknown. */
+	/** One version of a ruleset, with its rules as they were; 404 when unknown or no longer kept. */
 	version(id: string, version: number): Ruleset {
-		this.get(id);
+		const latest = Number(this.get(id).version);
 		const row = this.#sql
 			.exec<{ snapshot: string }>(
 				"SELECT snapshot FROM ruleset_versions WHERE ruleset_id = ? AND version = ?",
@@ -232,7 +229,14 @@ export class RulesetStore {
 				version,
 			)
 			.toArray()[0];
-		if (row === undefined) notFound(CODES.rulesetNotFound, `could not find version ${version} of ruleset ${id}`);
+		if (row === undefined) {
+			notFound(
+				CODES.rulesetNotFound,
+				version <= latest - KEPT_VERSIONS
+					? `version ${version} of ruleset ${id} is no longer kept (edgezone keeps the latest ${KEPT_VERSIONS} versions)`
+					: `could not find version ${version} of ruleset ${id}`,
+			);
+		}
 		return JSON.parse(row.snapshot) as Ruleset;
 	}
 
@@ -247,13 +251,23 @@ export class RulesetStore {
 		const version = Number(next.version) + 1;
 		const saved: Ruleset = { ...next, version: String(version), last_updated: timestamp(now) };
 		this.#sql.exec("UPDATE rulesets SET version = ? WHERE id = ?", version, saved.id);
+		this.#insertVersion(saved, version);
+		return saved;
+	}
+
+	/** Stores the snapshot of `ruleset` at `version`, and forgets versions beyond the latest KEPT_VERSIONS. */
+	#insertVersion(ruleset: Ruleset, version: number): void {
 		this.#sql.exec(
 			"INSERT INTO ruleset_versions (ruleset_id, version, snapshot) VALUES (?, ?, ?)",
-			saved.id,
+			ruleset.id,
 			version,
-			JSON.stringify(saved),
+			JSON.stringify(ruleset),
 		);
-		return saved;
+		this.#sql.exec(
+			"DELETE FROM ruleset_versions WHERE ruleset_id = ? AND version <= ?",
+			ruleset.id,
+			version - KEPT_VERSIONS,
+		);
 	}
 
 	/** Where `position` puts a rule in `rules`; `fallback` when absent. A 400 at the position for unknown ids. */

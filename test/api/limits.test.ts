@@ -1,6 +1,7 @@
 /**
  * Bodies are bounded before anything parses them: a body nested too deep is a 400 and a
- * body too large a 413, both in the envelope, and neither changes the ruleset.
+ * body too large a 413, both in the envelope, and neither changes the ruleset. Fields are
+ * bounded in length (zone/limits.ts), and a ruleset keeps its latest 100 versions.
  */
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -95,5 +96,92 @@ describe("a request body", () => {
 		expect(res.status).toBe(413);
 		expect(sent).toBeLessThan(64);
 		expect((await call("GET", path)).body.result).toEqual(before);
+	});
+});
+
+const params = (list: string, names: string[]) => ({
+	...rule,
+	action_parameters: { [list]: names.map((name) => ({ name })) },
+});
+const many = (n: number) => Array.from({ length: n }, (_, i) => `f${i}`);
+
+describe("field lengths", () => {
+	it.each([
+		{ name: "a ruleset name", field: "name", max: 256, body: (v: string) => ({ rules: [rule], name: v }) },
+		{
+			name: "a ruleset description",
+			field: "description",
+			max: 500,
+			body: (v: string) => ({ rules: [rule], description: v }),
+		},
+		{
+			name: "a rule description",
+			field: "rules/0/description",
+			max: 500,
+			body: (v: string) => ({ rules: [{ ...rule, description: v }] }),
+		},
+		{ name: "a rule ref", field: "rules/0/ref", max: 64, body: (v: string) => ({ rules: [{ ...rule, ref: v }] }) },
+		{
+			name: "a request header name",
+			field: "rules/0/action_parameters/request_fields/0/name",
+			max: 256,
+			body: (v: string) => ({ rules: [params("request_fields", [v])] }),
+		},
+		{
+			name: "a cookie name",
+			field: "rules/0/action_parameters/cookie_fields/0/name",
+			max: 256,
+			body: (v: string) => ({ rules: [params("cookie_fields", [v])] }),
+		},
+	])("$name is accepted at its limit and refused one character over it", async ({ field, max, body }) => {
+		const zone = await freshZone();
+		const entrypoint = `/zones/${zone}/rulesets/phases/http_log_custom_fields/entrypoint`;
+		const atLimit = await call("PUT", entrypoint, body("a".repeat(max)));
+		expect(atLimit.status).toBe(200);
+		const over = await call("PUT", entrypoint, body("a".repeat(max + 1)));
+		expect(over.status).toBe(400);
+		expect(over.body.errors?.map((e) => e.source?.pointer)).toContain(`/${field}`);
+		expect((await call("GET", entrypoint)).body.result).toEqual(atLimit.body.result);
+	});
+
+	it("refuses a ruleset name over its limit on create", async () => {
+		const zone = await freshZone();
+		const res = await call("POST", `/zones/${zone}/rulesets`, {
+			name: "n".repeat(257),
+			kind: "zone",
+			phase: "http_log_custom_fields",
+		});
+		expect(res.status).toBe(400);
+		expect(res.body.errors?.[0]?.source?.pointer).toBe("/name");
+		expect((await call("GET", `/zones/${zone}/rulesets`)).body.result).toEqual([]);
+	});
+
+	it("refuses a custom-field list of more than 100 names, at the list", async () => {
+		const zone = await freshZone();
+		const res = await call("PUT", `/zones/${zone}/rulesets/phases/http_log_custom_fields/entrypoint`, {
+			rules: [params("cookie_fields", many(101))],
+		});
+		expect(res.status).toBe(400);
+		expect(res.body.errors?.map((e) => e.source?.pointer)).toEqual(["/rules/0/action_parameters/cookie_fields"]);
+	});
+});
+
+describe("version history", () => {
+	it("keeps the latest 100 versions; an older one is a 404 that says so", async () => {
+		const { path } = await ruleset();
+		for (let i = 0; i < 104; i++) expect((await call("PUT", path, { rules: [rule] })).status).toBe(200);
+		const versions = (await call("GET", `${path}/versions`)).body.result as { version: string }[];
+		expect(versions.length).toBe(100);
+		expect(versions[0]?.version).toBe("6");
+		expect(versions.at(-1)?.version).toBe("105");
+		const gone = await call("GET", `${path}/versions/5`);
+		expect(gone.status).toBe(404);
+		expect(gone.body.errors?.[0]?.message).toBe(
+			`version 5 of ruleset ${path.split("/").at(-1)} is no longer kept (edgezone keeps the latest 100 versions)`,
+		);
+		expect((await call("GET", `${path}/versions/6`)).status).toBe(200);
+		expect((await call("GET", `${path}/versions/106`)).body.errors?.[0]?.message).toMatch(
+			/^could not find version 106/,
+		);
 	});
 });

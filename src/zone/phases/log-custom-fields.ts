@@ -10,10 +10,11 @@
  * names per zone, over all rules and lists (spec "Limits"); a header not both raw and
  * transformed.
  * Gaps: the real API's error codes and messages for these violations are not public,
- * so the messages here are edgezone's own; the 100-per-list limit of the newer docs is
- * subsumed by the spec's 40 in all.
+ * so the messages here are edgezone's own. Size limits (100 names per list, name
+ * length) and their sources: `zone/limits.ts`.
  */
 import { z } from "zod";
+import { MAX_FIELD_NAME, MAX_FIELDS_PER_LIST } from "../limits";
 import type { Rule } from "./actions";
 import { actionRule, type RuleIssue } from "./rule";
 
@@ -25,9 +26,10 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 const headerName = z
 	.string()
+	.max(MAX_FIELD_NAME)
 	.regex(TOKEN, "must be an HTTP header name (RFC 9110 token)")
 	.refine((name) => name === name.toLowerCase(), "header names must be lower case");
-const cookieName = z.string().regex(TOKEN, "must be a cookie name (RFC 6265 token)");
+const cookieName = z.string().max(MAX_FIELD_NAME).regex(TOKEN, "must be a cookie name (RFC 6265 token)");
 
 const requestField = z.strictObject({ name: headerName });
 const responseField = z.strictObject({ name: headerName, preserve_duplicates: z.boolean().optional() });
@@ -44,11 +46,11 @@ const LISTS = [
 /** `action_parameters` of a `log_custom_field` rule, with every rule above as a zod issue at its field. */
 export const LOG_CUSTOM_FIELD_PARAMETERS = z
 	.strictObject({
-		request_fields: z.array(requestField).min(1).optional(),
-		transformed_request_fields: z.array(requestField).min(1).optional(),
-		response_fields: z.array(responseField).min(1).optional(),
-		raw_response_fields: z.array(responseField).min(1).optional(),
-		cookie_fields: z.array(cookieField).min(1).optional(),
+		request_fields: z.array(requestField).min(1).max(MAX_FIELDS_PER_LIST).optional(),
+		transformed_request_fields: z.array(requestField).min(1).max(MAX_FIELDS_PER_LIST).optional(),
+		response_fields: z.array(responseField).min(1).max(MAX_FIELDS_PER_LIST).optional(),
+		raw_response_fields: z.array(responseField).min(1).max(MAX_FIELDS_PER_LIST).optional(),
+		cookie_fields: z.array(cookieField).min(1).max(MAX_FIELDS_PER_LIST).optional(),
 	})
 	.superRefine((params, ctx) => {
 		if (LISTS.every((list) => params[list] === undefined)) {

@@ -7,13 +7,14 @@
  */
 import { z } from "zod";
 import { HEX_ID_PATTERN } from "../../common/ids";
+import { MAX_EXPRESSION, MAX_REF, MAX_RULE_DESCRIPTION } from "../limits";
 
 /** The fields every rule has, whatever its action; defaults are filled in by `actionRule`. */
 export const RULE_FIELDS = {
 	id: z.string().regex(HEX_ID_PATTERN, "must be a rule id (32 lower-case hex)"),
-	ref: z.string().min(1).max(64),
-	expression: z.string().min(1),
-	description: z.string().max(500),
+	ref: z.string().min(1).max(MAX_REF),
+	expression: z.string().min(1).max(MAX_EXPRESSION),
+	description: z.string().max(MAX_RULE_DESCRIPTION),
 	enabled: z.boolean(),
 };
 
