@@ -165,6 +165,12 @@ export class RulesetStore {
 		return this.get(id);
 	}
 
+	/** The rules of a phase's entrypoint ruleset; none when the phase has no entrypoint. */
+	entrypointRules(phase: Phase): Rule[] {
+		const id = this.#zoneRulesetId(phase);
+		return id === undefined ? [] : this.get(id).rules;
+	}
+
 	/** Updates the entrypoint of a phase, creating it (named "default" unless given) when missing (docs create.mdx). */
 	putEntrypoint(phase: Phase, input: EntrypointUpdate, now: Date): Ruleset {
 		const id = this.#zoneRulesetId(phase);

@@ -127,3 +127,8 @@ export function checkFieldLimit(rules: readonly Rule[]): RuleIssue[] {
 	}
 	return [];
 }
+
+/** The `action_parameters` of the enabled `log_custom_field` rules of `rules`, in order: what the edge logs. */
+export function enabledCustomFields(rules: readonly Rule[]): LogCustomFieldParameters[] {
+	return rules.flatMap((rule) => (rule.enabled && rule.action === "log_custom_field" ? [rule.action_parameters] : []));
+}
