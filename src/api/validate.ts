@@ -24,14 +24,14 @@ export const INT_ID = z
  * Largest body the API reads, in bytes. The real API's limit is not public; 1 MiB is far
  * above any ruleset, rule or log-push job a client sends.
  */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * Deepest nesting of arrays and objects in a body. The deepest valid body today is a
  * rule's `action_parameters` list entry (depth 5); 32 leaves room for later actions and
  * keeps zod and RPC serialisation, which recurse, far from the stack limit.
  */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 /**
  * Parses the JSON body against `schema`. Over MAX_BODY_BYTES: 413; nested deeper than

@@ -22,7 +22,7 @@ type ActionRule = (typeof ACTIONS)[ActionName];
 const RULES = Object.values(ACTIONS) as [ActionRule, ...ActionRule[]];
 
 /** Names of the implemented actions, for messages. */
-export const ACTION_NAMES = Object.keys(ACTIONS) as [ActionName, ...ActionName[]];
+const ACTION_NAMES = Object.keys(ACTIONS) as [ActionName, ...ActionName[]];
 
 const UNKNOWN_ACTION = `the action must be one that edgezone implements: ${ACTION_NAMES.join(", ")}`;
 
