@@ -9,7 +9,7 @@ import { failure, type ResponseInfo } from "./envelope";
 /** An error that already knows its HTTP status and its envelope entries. */
 export class ApiError extends Error {
 	constructor(
-		readonly status: 400 | 403 | 404 | 405 | 500,
+		readonly status: 400 | 403 | 404 | 405 | 413 | 500,
 		readonly errors: ResponseInfo[],
 		/** Leave `result` and `messages` out, as the real API does for 9106 and 10000. */
 		readonly bare = false,
@@ -56,6 +56,17 @@ export const badIdentifier = (path: string) =>
 /** 400 for a body that is not JSON at all. */
 export const malformedJson = (code: number) =>
 	new ApiError(400, [{ code, message: "invalid JSON: malformed request body" }]);
+
+/**
+ * 413 for a body over `limit` bytes: the status Cloudflare's edge answers for a request body
+ * over its limit (workers/platform/limits), here in the API's envelope with the module's code.
+ */
+export const bodyTooLarge = (code: number, limit: number) =>
+	new ApiError(413, [{ code, message: `request body is larger than ${limit} bytes` }]);
+
+/** 400 for a body nested deeper than `limit` arrays and objects. */
+export const nestedTooDeep = (code: number, limit: number) =>
+	new ApiError(400, [{ code, message: `invalid JSON: nested deeper than ${limit} levels` }]);
 
 /** Turns zone failures into an ApiError: 404 if any is a missing object, else 400. */
 export function fromFailures(failures: Failure[]): ApiError {

@@ -2,10 +2,14 @@
  * `/zones/{zone_id}/rulesets`: zone-level rulesets, their phase entrypoints and versions
  * (cloudflare-api-v4.md §3.1; SDK `client.rulesets.*`, `.phases.*`, `.versions.*`).
  *
- * This module owns HTTP: it checks the shape of bodies and queries (unknown fields
- * refused, as the real API does) and renders answers; the semantics (one zone ruleset
- * per phase, versions, rule validation per phase) are the Zone's (`src/zone/rulesets.ts`).
+ * This module owns HTTP: it validates bodies and queries fully, each rule by the schema of
+ * its action (unknown fields refused, as the real API does), and renders answers; the
+ * semantics (one zone ruleset per phase, the actions and limits of a phase, versions) are
+ * the Zone's (`src/zone/rulesets.ts`).
  * Lists omit `rules` and page with a cursor (`result_info.cursor`, absent on the last page).
+ * The versions list is one page, as the SDK reads it (`versions.list` is a `SinglePage`):
+ * it is bounded by keeping only the latest 100 versions (`KEPT_VERSIONS`, zone/limits.ts);
+ * reading an older one is a 404 that says so.
  * Gaps: version deletion and the entrypoint versions endpoints are not served;
  * `?dry_run=true` is refused with a 400 rather than ignored, so no client mistakes a
  * write for a dry run.
@@ -15,39 +19,46 @@ import type { VersionListResponse } from "cloudflare/resources/rulesets/versions
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
+import { fromBase64Url, fromHex, toBase64Url, toHex } from "../common/encoding";
 import { CODES } from "../zone/failure";
-import { PHASES } from "../zone/rules/phases";
+import { MAX_RULESET_DESCRIPTION, MAX_RULESET_NAME } from "../zone/limits";
+import { RULE } from "../zone/phases/actions";
+import { PHASES } from "../zone/phases/table";
 import { noContent, ok } from "./envelope";
 import { ApiError, unwrap } from "./errors";
 import type { ApiEnv } from "./types";
 import { HEX_ID, INT_ID, parseBody, parseParam, parseQuery } from "./validate";
 
 const PHASE = z.enum(PHASES);
-const RULES = z.array(z.unknown());
+// Each rule is checked by its action's schema here, so only typed rules reach the Zone.
+const RULES = z.array(RULE);
+
+const NAME = z.string().min(1).max(MAX_RULESET_NAME);
+const DESCRIPTION = z.string().max(MAX_RULESET_DESCRIPTION);
 
 const CREATE = z.strictObject({
-	name: z.string().min(1),
+	name: NAME,
 	kind: z.enum(["zone", "custom"], { error: "kind must be zone or custom for a zone-level ruleset" }),
 	phase: PHASE,
-	description: z.string().default(""),
+	description: DESCRIPTION.default(""),
 	rules: RULES.default([]),
 });
 
 const UPDATE = z.strictObject({
 	rules: RULES,
-	name: z.string().min(1).optional(),
-	description: z.string().optional(),
+	name: NAME.optional(),
+	description: DESCRIPTION.optional(),
 	kind: z.enum(["zone", "custom"]).optional(),
 	phase: PHASE.optional(),
 });
 
 const ENTRYPOINT_UPDATE = z.strictObject({
 	rules: RULES,
-	name: z.string().min(1).optional(),
-	description: z.string().optional(),
+	name: NAME.optional(),
+	description: DESCRIPTION.optional(),
 });
 
-// Cursor pagination as the SDK's CursorPagination sends it; the cursor is opaque (base64url of an id).
+// Cursor pagination as the SDK's CursorPagination sends it; the cursor is opaque (base64url of an id's bytes).
 const LIST = z.object({
 	cursor: z
 		.string()
@@ -122,15 +133,13 @@ export const rulesets = new Hono<ApiEnv>()
 		return ok(unwrap(await c.var.zoneState.getRulesetVersion(id, version)) satisfies RulesetGetResponse);
 	});
 
+/** A ruleset id as an opaque cursor: its 16 bytes in base64url (22 characters). */
 function encodeCursor(id: string): string {
-	return btoa(id).replaceAll("=", "");
+	return toBase64Url(fromHex(id) ?? new Uint8Array());
 }
 
+/** The ruleset id of a cursor, or undefined when `cursor` is not one `encodeCursor` makes. */
 function decodeCursor(cursor: string): string | undefined {
-	try {
-		const id = atob(cursor);
-		return HEX_ID.safeParse(id).success ? id : undefined;
-	} catch {
-		return undefined;
-	}
+	const bytes = fromBase64Url(cursor);
+	return bytes?.length === 16 ? toHex(bytes) : undefined;
 }

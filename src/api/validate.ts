@@ -1,14 +1,17 @@
 /**
  * Request parsing with zod: bodies and queries become 400s in the envelope naming the
- * field (`source.pointer`), path identifiers become the routing error 7003.
+ * field (`source.pointer`), path identifiers become the routing error 7003. A body is
+ * bounded in size (413) and in nesting depth (400) before it is parsed, so no client
+ * JSON can exhaust the stack of the parsers or of RPC serialisation behind them.
  */
 import type { Context } from "hono";
 import { z } from "zod";
+import { HEX_ID_PATTERN } from "../common/ids";
 import { fromZod } from "../zone/failure";
-import { badIdentifier, fromFailures, malformedJson } from "./errors";
+import { badIdentifier, bodyTooLarge, fromFailures, malformedJson, nestedTooDeep } from "./errors";
 
 /** 32 lower-case hex: zone, ruleset and rule ids (reference §3.2). */
-export const HEX_ID = z.string().regex(/^[0-9a-f]{32}$/);
+export const HEX_ID = z.string().regex(HEX_ID_PATTERN);
 
 /** A decimal integer id in a path (log-push job ids, ruleset versions). */
 // At most 15 digits, so the number is exact in a JavaScript double.
@@ -18,19 +21,68 @@ export const INT_ID = z
 	.transform(Number);
 
 /**
- * Parses the JSON body against `schema`. Not JSON: 400 "invalid JSON"; schema
- * violations: one 400 entry per issue, each with its `source.pointer`.
+ * Largest body the API reads, in bytes. The real API's limit is not public; 1 MiB is far
+ * above any ruleset, rule or log-push job a client sends.
+ */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Deepest nesting of arrays and objects in a body. The deepest valid body today is a
+ * rule's `action_parameters` list entry (depth 5); 32 leaves room for later actions and
+ * keeps zod and RPC serialisation, which recurse, far from the stack limit.
+ */
+const MAX_JSON_DEPTH = 32;
+
+/**
+ * Parses the JSON body against `schema`. Over MAX_BODY_BYTES: 413; nested deeper than
+ * MAX_JSON_DEPTH or not JSON: 400 "invalid JSON"; schema violations: one 400 entry per
+ * issue, each with its `source.pointer`. Size and depth are checked before anything parses.
  */
 export async function parseBody<S extends z.ZodType>(c: Context, schema: S, code: number): Promise<z.output<S>> {
+	const text = await readText(c.req.raw, code);
+	if (deeperThan(text, MAX_JSON_DEPTH)) throw nestedTooDeep(code, MAX_JSON_DEPTH);
 	let raw: unknown;
 	try {
-		raw = await c.req.json();
+		raw = JSON.parse(text);
 	} catch {
 		throw malformedJson(code);
 	}
 	const parsed = schema.safeParse(raw);
 	if (!parsed.success) throw fromFailures(fromZod(parsed.error, code));
 	return parsed.data;
+}
+
+/** The body as text, read no further than MAX_BODY_BYTES (413 beyond, or when Content-Length says so). */
+async function readText(request: Request, code: number): Promise<string> {
+	if (Number(request.headers.get("Content-Length")) > MAX_BODY_BYTES) throw bodyTooLarge(code, MAX_BODY_BYTES);
+	if (request.body === null) return "";
+	const decoder = new TextDecoder();
+	let text = "";
+	let bytes = 0;
+	for await (const chunk of request.body) {
+		bytes += chunk.byteLength;
+		if (bytes > MAX_BODY_BYTES) throw bodyTooLarge(code, MAX_BODY_BYTES);
+		text += decoder.decode(chunk, { stream: true });
+	}
+	return text + decoder.decode();
+}
+
+/** Whether arrays and objects in JSON `text` nest deeper than `limit`; one pass, strings skipped. */
+function deeperThan(text: string, limit: number): boolean {
+	let depth = 0;
+	let inString = false;
+	for (let i = 0; i < text.length; i++) {
+		const char = text[i];
+		if (inString) {
+			if (char === "\\") i++;
+			else if (char === '"') inString = false;
+		} else if (char === '"') inString = true;
+		else if (char === "[" || char === "{") {
+			depth++;
+			if (depth > limit) return true;
+		} else if (char === "]" || char === "}") depth--;
+	}
+	return false;
 }
 
 /** Parses the query string (first value of each name) against `schema`; pointers name the parameter. */

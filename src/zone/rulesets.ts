@@ -3,32 +3,22 @@
  *
  * Follows spec area A and cloudflare-api-v4.md §3: one `kind: zone` ruleset per phase
  * (20217 at `/kind`); a PUT replaces all rules; the ruleset `version` grows by one on
- * every change and every version stays readable (a JSON snapshot per version); rule
+ * every change and the latest KEPT_VERSIONS (100) stay readable, a JSON snapshot each; rule
  * ids and `ref` (the id by default), `enabled` (true by default), rule `version` bumped
  * only when the rule itself changes (reordering does not bump it); `last_updated` with
- * fractional seconds. Rules are validated by their phase's schema (`rules/phases.ts`).
+ * fractional seconds. A rule is validated by the schema of its action, and its action and
+ * the whole ruleset by its phase's entry in the phase table (`phases/table.ts`).
  * Gaps: `dry_run` and deleting single versions are not emulated; `name`, `kind` and
  * `phase` are immutable (docs: create.mdx), a changed value is a 400 at its field.
  */
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
-import type { z } from "zod";
+import { randomHexId } from "../common/ids";
 import { CODES, type Failure, FailureSignal, fromZod, invalid, notFound } from "./failure";
-import { randomHexId, timestamp } from "./ids";
-import type { LOG_CUSTOM_FIELD_PARAMETERS } from "./rules/log-custom-fields";
-import { PHASE_RULES } from "./rules/phases";
+import { KEPT_VERSIONS } from "./limits";
+import { RULE, type Rule, type RuleInput, type RulePatch } from "./phases/actions";
+import { PHASE_RULES, type PhaseRules } from "./phases/table";
 
-/** A rule as stored and returned: every field the SDK's response rule requires. */
-export interface Rule {
-	id: string;
-	version: string;
-	action: "log_custom_field";
-	expression: string;
-	description: string;
-	last_updated: string;
-	ref: string;
-	enabled: boolean;
-	action_parameters: z.output<typeof LOG_CUSTOM_FIELD_PARAMETERS>;
-}
+export type { Rule, RuleInput, RulePatch } from "./phases/actions";
 
 /** Ruleset kinds a zone may create (docs create.mdx: `root` is account level, `managed` is Cloudflare's). */
 export type ZoneKind = "zone" | "custom";
@@ -51,18 +41,18 @@ export type RulesetSummary = Omit<Ruleset, "rules">;
 /** Where a new or moved rule goes (reference §3.3): before/after a rule id ("" = top/bottom) or a 1-based index. */
 export type Position = { before: string } | { after: string } | { index: number };
 
-/** Body of `POST /rulesets`, already shape-checked; rules are checked here, by phase. */
+/** Body of `POST /rulesets`, validated by the API (each rule by its action's schema); rules are checked here by phase. */
 export interface RulesetCreate {
 	name: string;
 	kind: ZoneKind;
 	phase: Phase;
 	description: string;
-	rules: unknown[];
+	rules: RuleInput[];
 }
 
 /** Body of `PUT /rulesets/{id}` and of the entrypoint PUT. */
 export interface RulesetUpdate {
-	rules: unknown[];
+	rules: RuleInput[];
 	name?: string;
 	description?: string;
 	kind?: ZoneKind;
@@ -78,8 +68,9 @@ export interface RulesetPage {
 	nextAfter?: string;
 }
 
+/** A rule to place in a ruleset, and the JSON pointer of its failures. */
 interface Entry {
-	input: unknown;
+	input: RuleInput;
 	pointer: string;
 }
 
@@ -127,11 +118,7 @@ export class RulesetStore {
 			rules: this.#buildRules(input.phase, entries(input.rules, "/rules"), [], now),
 		};
 		this.#sql.exec("INSERT INTO rulesets (id, kind, phase, version) VALUES (?, ?, ?, 1)", id, input.kind, input.phase);
-		this.#sql.exec(
-			"INSERT INTO ruleset_versions (ruleset_id, version, snapshot) VALUES (?, 1, ?)",
-			id,
-			JSON.stringify(ruleset),
-		);
+		this.#insertVersion(ruleset, 1);
 		return ruleset;
 	}
 
@@ -178,6 +165,12 @@ export class RulesetStore {
 		return this.get(id);
 	}
 
+	/** The rules of a phase's entrypoint ruleset; none when the phase has no entrypoint. */
+	entrypointRules(phase: Phase): Rule[] {
+		const id = this.#zoneRulesetId(phase);
+		return id === undefined ? [] : this.get(id).rules;
+	}
+
 	/** Updates the entrypoint of a phase, creating it (named "default" unless given) when missing (docs create.mdx). */
 	putEntrypoint(phase: Phase, input: EntrypointUpdate, now: Date): Ruleset {
 		const id = this.#zoneRulesetId(phase);
@@ -189,21 +182,15 @@ export class RulesetStore {
 	}
 
 	/** Adds one rule (at the end unless `position` says otherwise): a new version. */
-	addRule(rulesetId: string, rule: unknown, position: Position | undefined, now: Date): Ruleset {
+	addRule(rulesetId: string, rule: RuleInput, position: Position | undefined, now: Date): Ruleset {
 		const current = this.get(rulesetId);
 		const list: Entry[] = entries(current.rules.map(asInput), "/rules");
 		list.splice(this.#indexOf(current.rules, position, current.rules.length), 0, { input: rule, pointer: "" });
 		return this.#save({ ...current, rules: this.#buildRules(current.phase, list, current.rules, now) }, now);
 	}
 
-	/** Changes the given fields of one rule and/or moves it: a new version; 404 for an unknown rule. */
-	editRule(
-		rulesetId: string,
-		ruleId: string,
-		patch: Record<string, unknown>,
-		position: Position | undefined,
-		now: Date,
-	): Ruleset {
+	/** Changes the given fields of one rule and/or moves it: a new version; 404 for an unknown rule, 400 for an invalid result. */
+	editRule(rulesetId: string, ruleId: string, patch: RulePatch, position: Position | undefined, now: Date): Ruleset {
 		const current = this.get(rulesetId);
 		const at = current.rules.findIndex((r) => r.id === ruleId);
 		const existing = current.rules[at];
@@ -211,9 +198,11 @@ export class RulesetStore {
 			notFound(CODES.rulesetNotFound, `could not find rule ${ruleId} in ruleset ${rulesetId}`);
 		const others = current.rules.filter((r) => r.id !== ruleId);
 		const list: Entry[] = entries(others.map(asInput), "/rules");
-		const edited = { ...asInput(existing), ...patch, id: ruleId };
+		// The edited rule as a whole must be valid: e.g. an expression its action refuses.
+		const edited = RULE.safeParse({ ...asInput(existing), ...patch, id: ruleId });
+		if (!edited.success) throw new FailureSignal(fromZod(edited.error, CODES.rulesetInvalid));
 		list.splice(position === undefined ? at : this.#indexOf(others, position, others.length), 0, {
-			input: edited,
+			input: edited.data,
 			pointer: "",
 		});
 		return this.#save({ ...current, rules: this.#buildRules(current.phase, list, current.rules, now) }, now);
@@ -227,7 +216,7 @@ export class RulesetStore {
 		return this.#save({ ...current, rules: current.rules.filter((r) => r.id !== ruleId) }, now);
 	}
 
-	/** Every version of a ruleset, oldest first, without rules; 404 when unknown. */
+	/** The kept versions of a ruleset (the latest KEPT_VERSIONS), oldest first, without rules; 404 when unknown. */
 	versions(id: string): RulesetSummary[] {
 		this.get(id);
 		return this.#sql
@@ -236,9 +225,9 @@ export class RulesetStore {
 			.map((row) => summary(JSON.parse(row.snapshot) as Ruleset));
 	}
 
-	/** One version of a ruleset, with its rules as they were; 404 when unknown. */
+	/** One version of a ruleset, with its rules as they were; 404 when unknown or no longer kept. */
 	version(id: string, version: number): Ruleset {
-		this.get(id);
+		const latest = Number(this.get(id).version);
 		const row = this.#sql
 			.exec<{ snapshot: string }>(
 				"SELECT snapshot FROM ruleset_versions WHERE ruleset_id = ? AND version = ?",
@@ -246,7 +235,14 @@ export class RulesetStore {
 				version,
 			)
 			.toArray()[0];
-		if (row === undefined) notFound(CODES.rulesetNotFound, `could not find version ${version} of ruleset ${id}`);
+		if (row === undefined) {
+			notFound(
+				CODES.rulesetNotFound,
+				version <= latest - KEPT_VERSIONS
+					? `version ${version} of ruleset ${id} is no longer kept (edgezone keeps the latest ${KEPT_VERSIONS} versions)`
+					: `could not find version ${version} of ruleset ${id}`,
+			);
+		}
 		return JSON.parse(row.snapshot) as Ruleset;
 	}
 
@@ -261,13 +257,23 @@ export class RulesetStore {
 		const version = Number(next.version) + 1;
 		const saved: Ruleset = { ...next, version: String(version), last_updated: timestamp(now) };
 		this.#sql.exec("UPDATE rulesets SET version = ? WHERE id = ?", version, saved.id);
+		this.#insertVersion(saved, version);
+		return saved;
+	}
+
+	/** Stores the snapshot of `ruleset` at `version`, and forgets versions beyond the latest KEPT_VERSIONS. */
+	#insertVersion(ruleset: Ruleset, version: number): void {
 		this.#sql.exec(
 			"INSERT INTO ruleset_versions (ruleset_id, version, snapshot) VALUES (?, ?, ?)",
-			saved.id,
+			ruleset.id,
 			version,
-			JSON.stringify(saved),
+			JSON.stringify(ruleset),
 		);
-		return saved;
+		this.#sql.exec(
+			"DELETE FROM ruleset_versions WHERE ruleset_id = ? AND version <= ?",
+			ruleset.id,
+			version - KEPT_VERSIONS,
+		);
 	}
 
 	/** Where `position` puts a rule in `rules`; `fallback` when absent. A 400 at the position for unknown ids. */
@@ -283,7 +289,7 @@ export class RulesetStore {
 	}
 
 	/**
-	 * Validates `list` with the phase's rule schema and gives each rule its identity:
+	 * Checks `list` against the phase's entry in the phase table and gives each rule its identity:
 	 * an `id` must name a rule of `previous`; otherwise a matching `ref` keeps that rule's
 	 * id; otherwise the rule is new. A rule keeps its version when nothing in it changed.
 	 * Reports every invalid field at once, each with its pointer.
@@ -295,7 +301,7 @@ export class RulesetStore {
 			if (first === undefined) return [];
 			invalid(
 				CODES.rulesetInvalid,
-				`edgezone does not accept rules in phase ${phase} (only http_log_custom_fields)`,
+				`edgezone does not accept rules in phase ${phase} (only ${Object.keys(PHASE_RULES).join(", ")})`,
 				`${first.pointer}/action`,
 			);
 		}
@@ -303,12 +309,16 @@ export class RulesetStore {
 		const rules: Rule[] = [];
 		const taken = new Set<string>();
 		for (const { input, pointer } of list) {
-			const parsed = phaseRules.rule.safeParse(input);
-			if (!parsed.success) {
-				failures.push(...fromZod(parsed.error, CODES.rulesetInvalid, pointer));
+			if (!phaseRules.actions.includes(input.action)) {
+				failures.push({
+					kind: "invalid",
+					code: CODES.rulesetInvalid,
+					message: notAllowed(phase, phaseRules),
+					pointer: `${pointer}/action`,
+				});
 				continue;
 			}
-			const { id, ref, ...content } = parsed.data;
+			const { id, ref, ...content } = input;
 			const before = id !== undefined ? previous.find((r) => r.id === id) : previous.find((r) => r.ref === ref);
 			if (id !== undefined && before === undefined) {
 				failures.push({
@@ -350,7 +360,7 @@ export class RulesetStore {
 			);
 		}
 		if (failures.length === 0) {
-			for (const issue of phaseRules.checkAll(rules)) {
+			for (const issue of phaseRules.checkAll?.(rules) ?? []) {
 				failures.push({
 					kind: "invalid",
 					code: CODES.rulesetInvalid,
@@ -364,12 +374,20 @@ export class RulesetStore {
 	}
 }
 
-function entries(inputs: unknown[], prefix: string): Entry[] {
+/** Why an action is refused in `phase`: the actions the phase accepts. */
+function notAllowed(phase: Phase, phaseRules: PhaseRules): string {
+	const [only, ...more] = phaseRules.actions;
+	return more.length === 0
+		? `${only} is the only action allowed in phase ${phase}`
+		: `the actions allowed in phase ${phase} are ${phaseRules.actions.join(", ")}`;
+}
+
+function entries(inputs: RuleInput[], prefix: string): Entry[] {
 	return inputs.map((input, i) => ({ input, pointer: `${prefix}/${i}` }));
 }
 
 /** A stored rule as the input that would produce it again. */
-function asInput(rule: Rule): Record<string, unknown> {
+function asInput(rule: Rule): RuleInput {
 	const { version: _v, last_updated: _l, ...input } = rule;
 	return input;
 }
@@ -390,4 +408,12 @@ function canonical(value: unknown): string {
 			? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)))
 			: v,
 	);
+}
+
+/**
+ * An RFC 3339 UTC timestamp with microseconds, as rulesets show (`2021-03-17T15:42:37.917815Z`).
+ * JavaScript clocks have millisecond precision, so the last three digits are zero.
+ */
+function timestamp(date: Date): string {
+	return date.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
 }

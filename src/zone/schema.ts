@@ -54,6 +54,18 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 			);
 		`,
 	},
+	{
+		id: 3,
+		name: "zone_config",
+		sql: `
+			-- One row: the zone's configuration version, bumped by every edge-relevant write (edge-config.ts).
+			CREATE TABLE zone_config (
+				id INTEGER PRIMARY KEY CHECK (id = 1),
+				version INTEGER NOT NULL
+			);
+			INSERT INTO zone_config (id, version) VALUES (1, 0);
+		`,
+	},
 ];
 
 /** Tables of the zone registry (the `ZoneRegistry` Durable Object). */

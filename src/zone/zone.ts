@@ -1,11 +1,15 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import { type Destination, destinationBucket } from "./destinations";
+import { ConfigVersion, type EdgeConfig } from "./edge-config";
 import { type Result, transact } from "./failure";
 import { type Challenge, type JobSettings, type JobWrite, type LogpushJob, LogpushStore } from "./logpush";
+import { enabledCustomFields } from "./phases/log-custom-fields";
 import {
 	type EntrypointUpdate,
 	type Position,
+	type RuleInput,
+	type RulePatch,
 	type Ruleset,
 	type RulesetCreate,
 	type RulesetPage,
@@ -17,9 +21,11 @@ import { migrate, ZONE_MIGRATIONS } from "./schema";
 
 /**
  * All state of one zone: rulesets and log-push jobs today; filters, firewall rules,
- * custom hostnames and certificate packs join as further stores and migrations.
+ * custom hostnames and certificate packs join as further stores and migrations. Writes
+ * the edge depends on bump the zone's config version in their transaction (`#write`),
+ * and `edgeConfig()` answers the edge's view with that version.
  *
- * One instance per zone, addressed with `env.ZONE.idFromName(zone_id)`. Each public
+ * One instance per zone, addressed with `zoneState(env, zone_id)` (`addressing.ts`). Each public
  * method is one RPC call; each write runs in one SQLite transaction
  * (`ctx.storage.transactionSync`), so a failed validation leaves nothing changed
  * (ARCHITECTURE.md, "A zone is a Durable Object"). Methods answer a `Result` rather
@@ -29,11 +35,13 @@ import { migrate, ZONE_MIGRATIONS } from "./schema";
 export class Zone extends DurableObject<Env> {
 	readonly #rulesets: RulesetStore;
 	readonly #logpush: LogpushStore;
+	readonly #config: ConfigVersion;
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
 		this.#rulesets = new RulesetStore(ctx.storage.sql);
 		this.#logpush = new LogpushStore(ctx.storage.sql);
+		this.#config = new ConfigVersion(ctx.storage.sql);
 		void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, ZONE_MIGRATIONS));
 	}
 
@@ -44,7 +52,7 @@ export class Zone extends DurableObject<Env> {
 
 	/** Creates a ruleset (20217 for a second `zone` ruleset in a phase). */
 	createRuleset(input: RulesetCreate): Result<Ruleset> {
-		return this.#run(() => this.#rulesets.create(input, new Date()));
+		return this.#write(() => this.#rulesets.create(input, new Date()));
 	}
 
 	/** The latest version of a ruleset. */
@@ -54,12 +62,12 @@ export class Zone extends DurableObject<Env> {
 
 	/** Replaces the rules of a ruleset: a new version. */
 	updateRuleset(id: string, input: RulesetUpdate): Result<Ruleset> {
-		return this.#run(() => this.#rulesets.update(id, input, new Date()));
+		return this.#write(() => this.#rulesets.update(id, input, new Date()));
 	}
 
 	/** Deletes a ruleset with all its versions. */
 	deleteRuleset(id: string): Result<null> {
-		return this.#run(() => {
+		return this.#write(() => {
 			this.#rulesets.delete(id);
 			return null;
 		});
@@ -72,22 +80,22 @@ export class Zone extends DurableObject<Env> {
 
 	/** Replaces the rules of a phase's entrypoint, creating it when missing. */
 	putEntrypoint(phase: Phase, input: EntrypointUpdate): Result<Ruleset> {
-		return this.#run(() => this.#rulesets.putEntrypoint(phase, input, new Date()));
+		return this.#write(() => this.#rulesets.putEntrypoint(phase, input, new Date()));
 	}
 
 	/** Adds a rule to a ruleset. */
-	addRule(rulesetId: string, rule: unknown, position?: Position): Result<Ruleset> {
-		return this.#run(() => this.#rulesets.addRule(rulesetId, rule, position, new Date()));
+	addRule(rulesetId: string, rule: RuleInput, position?: Position): Result<Ruleset> {
+		return this.#write(() => this.#rulesets.addRule(rulesetId, rule, position, new Date()));
 	}
 
 	/** Changes and/or moves one rule. */
-	editRule(rulesetId: string, ruleId: string, patch: Record<string, unknown>, position?: Position): Result<Ruleset> {
-		return this.#run(() => this.#rulesets.editRule(rulesetId, ruleId, patch, position, new Date()));
+	editRule(rulesetId: string, ruleId: string, patch: RulePatch, position?: Position): Result<Ruleset> {
+		return this.#write(() => this.#rulesets.editRule(rulesetId, ruleId, patch, position, new Date()));
 	}
 
 	/** Removes one rule. */
 	deleteRule(rulesetId: string, ruleId: string): Result<Ruleset> {
-		return this.#run(() => this.#rulesets.deleteRule(rulesetId, ruleId, new Date()));
+		return this.#write(() => this.#rulesets.deleteRule(rulesetId, ruleId, new Date()));
 	}
 
 	/** All versions of a ruleset, without rules. */
@@ -107,7 +115,7 @@ export class Zone extends DurableObject<Env> {
 
 	/** Creates a log-push job. */
 	createJob(write: JobWrite<JobSettings>): Result<LogpushJob> {
-		return this.#run(() => this.#logpush.create(write, new Date()));
+		return this.#write(() => this.#logpush.create(write, new Date()));
 	}
 
 	/** One log-push job. */
@@ -117,12 +125,12 @@ export class Zone extends DurableObject<Env> {
 
 	/** Changes the given settings of a log-push job. */
 	updateJob(id: number, write: JobWrite<Partial<JobSettings>>): Result<LogpushJob> {
-		return this.#run(() => this.#logpush.update(id, write, new Date()));
+		return this.#write(() => this.#logpush.update(id, write, new Date()));
 	}
 
 	/** Deletes a log-push job. */
 	deleteJob(id: number): Result<{ id: number }> {
-		return this.#run(() => this.#logpush.delete(id));
+		return this.#write(() => this.#logpush.delete(id));
 	}
 
 	/**
@@ -148,7 +156,28 @@ export class Zone extends DurableObject<Env> {
 		migrate(this.ctx.storage, ZONE_MIGRATIONS);
 	}
 
+	/**
+	 * What the edge needs of this zone, with the version to cache it by (`edge-config.ts`).
+	 * Read in one transaction, so the version matches the data. Never fails.
+	 */
+	edgeConfig(): EdgeConfig {
+		return this.ctx.storage.transactionSync(() => ({
+			version: this.#config.current(),
+			logCustomFields: enabledCustomFields(this.#rulesets.entrypointRules("http_log_custom_fields")),
+			logpushJobs: this.#logpush.list().filter((job) => job.enabled),
+		}));
+	}
+
 	#run<T>(op: () => T): Result<T> {
 		return transact(this.ctx.storage, op);
+	}
+
+	/** A write that changes what the edge does: `op` and a bump of the config version, in one transaction. */
+	#write<T>(op: () => T): Result<T> {
+		return transact(this.ctx.storage, () => {
+			const value = op();
+			this.#config.bump();
+			return value;
+		});
 	}
 }

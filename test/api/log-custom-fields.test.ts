@@ -57,10 +57,10 @@ describe("a log_custom_field rule", () => {
 
 	const cases: { name: string; rule: unknown; pointer: string; message?: string }[] = [
 		{
-			name: "another action",
+			name: "an action edgezone does not implement",
 			rule: { ...valid, action: "log" },
 			pointer: "/rules/0/action",
-			message: "log_custom_field is the only action allowed in phase http_log_custom_fields",
+			message: "the action must be one that edgezone implements: log_custom_field",
 		},
 		{
 			name: "no action",

@@ -259,7 +259,7 @@ describe("size limits", () => {
 		{ name: "ownership_challenge", body: { ownership_challenge: text(4097) } },
 		...framing.map((field) => ({ name: field, body: { output_options: { [field]: text(1025) } } })),
 		{ name: "record_template", body: { output_options: { record_template: text(16_385) } } },
-		{ name: "record_template", body: { output_options: { record_template: text(3_000_000) } } },
+		{ name: "record_template", body: { output_options: { record_template: text(1_000_000) } } },
 	])(
 		"refuses a $name one character or more over its limit with a 400 1002, creating nothing",
 		async ({ name, body }) => {

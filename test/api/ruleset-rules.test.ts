@@ -122,6 +122,24 @@ describe("PATCH .../rules/{rule_id}", () => {
 		expect((await call("GET", rules.replace(/\/rules$/, ""))).body.result).toEqual(ruleset);
 	});
 
+	it.each([
+		{ name: "a malformed id", body: { id: "nope" }, pointer: "/id" },
+		{ name: "an unknown field", body: { enabled: false, colour: "red" }, pointer: "/colour" },
+		{ name: "an action edgezone does not implement", body: { action: "block" }, pointer: "/action" },
+		{
+			name: "invalid action_parameters",
+			body: { action_parameters: { request_fields: [{ name: "Upper" }] } },
+			pointer: "/action_parameters/request_fields/0/name",
+		},
+		{ name: "a description that is no string", body: { description: 7 }, pointer: "/description" },
+	])("refuses $name in the body with 20200 at its field, as POST does", async ({ body, pointer }) => {
+		const { ruleset, rules } = await rulesetWith("a");
+		const res = await call("PATCH", `${rules}/${ruleset.rules[0]?.id}`, body);
+		expect(res.status).toBe(400);
+		expect(res.body.errors).toContainEqual(expect.objectContaining({ code: 20200, source: { pointer } }));
+		expect((await call("GET", rules.replace(/\/rules$/, ""))).body.result).toEqual(ruleset);
+	});
+
 	it("answers 404 for an unknown rule and 7003 for a malformed rule id", async () => {
 		const { rules } = await rulesetWith("a");
 		const missing = await call("PATCH", `${rules}/${"0".repeat(32)}`, { enabled: false });

@@ -189,7 +189,7 @@ describe("PATCH and DELETE /zones/{zone_id}", () => {
 			pointer: "/vanity_name_servers/0",
 		},
 		{ name: "six servers", body: { vanity_name_servers: servers(6) }, pointer: "/vanity_name_servers" },
-		{ name: "100 000 servers", body: { vanity_name_servers: servers(100_000) }, pointer: "/vanity_name_servers" },
+		{ name: "10 000 servers", body: { vanity_name_servers: servers(10_000) }, pointer: "/vanity_name_servers" },
 		{
 			name: "a server name of 254 characters",
 			body: { vanity_name_servers: [`${"a".repeat(62)}.${"b".repeat(62)}.${"c".repeat(62)}.${"d".repeat(61)}.org`] },
@@ -229,6 +229,6 @@ describe("storage", () => {
 					.map((r) => r.name),
 			);
 		expect(await names(zoneRegistry(env))).toEqual(["zones"]);
-		expect(await names(zoneState(env, DEFAULT_ZONE_ID))).toEqual(["rulesets", "logpush"]);
+		expect(await names(zoneState(env, DEFAULT_ZONE_ID))).toEqual(["rulesets", "logpush", "zone_config"]);
 	});
 });

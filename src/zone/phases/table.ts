@@ -1,13 +1,17 @@
 /**
- * Ruleset phases and the rule schema each phase accepts.
+ * The phase table: every ruleset phase, and for the phases that accept rules, the actions
+ * they accept and their checks over a whole ruleset.
  *
  * Every phase of the SDK's `Phase` type can hold a ruleset; rules are accepted only in
- * phases whose rule schema edgezone implements (today `http_log_custom_fields`). A rule
- * in any other phase is a 400 at its `action`, so no rule is stored that nothing checks.
+ * phases with an entry in `PHASE_RULES` (today `http_log_custom_fields`). A rule in any
+ * other phase, or with an action its phase does not accept, is a 400 at its `action`, so
+ * no rule is stored that nothing checks. A new phase is one entry here (plus its actions
+ * in `actions.ts`), with no change in `zone/rulesets.ts`.
  */
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
-import type { z } from "zod";
-import { checkFieldLimit, type LimitIssue, LOG_CUSTOM_FIELD_RULE } from "./log-custom-fields";
+import type { ActionName, Rule } from "./actions";
+import { checkFieldLimit } from "./log-custom-fields";
+import type { RuleIssue } from "./rule";
 
 // A Record over the SDK's `Phase` type: the compiler refuses a missing or an unknown phase.
 const PHASE_SET: Record<Phase, true> = {
@@ -40,16 +44,13 @@ const PHASE_SET: Record<Phase, true> = {
 /** All phases of the cloudflare SDK 7.x `Phase` type (reference §3.2). */
 export const PHASES = Object.keys(PHASE_SET) as [Phase, ...Phase[]];
 
-/** What a phase accepts: the schema of one rule, and the checks over all rules of a ruleset. */
+/** What a phase accepts: the actions of its rules, and the checks over all rules of one ruleset. */
 export interface PhaseRules {
-	rule: typeof LOG_CUSTOM_FIELD_RULE;
-	checkAll(rules: readonly Pick<RuleInput, "action_parameters">[]): LimitIssue[];
+	actions: readonly ActionName[];
+	checkAll?(rules: readonly Rule[]): RuleIssue[];
 }
 
 /** The phases that accept rules; a rule in any other phase is refused. */
 export const PHASE_RULES: Partial<Record<Phase, PhaseRules>> = {
-	http_log_custom_fields: { rule: LOG_CUSTOM_FIELD_RULE, checkAll: checkFieldLimit },
+	http_log_custom_fields: { actions: ["log_custom_field"], checkAll: checkFieldLimit },
 };
-
-/** A validated rule as sent by a client: what the schemas above output. */
-export type RuleInput = z.output<typeof LOG_CUSTOM_FIELD_RULE>;

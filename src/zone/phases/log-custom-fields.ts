@@ -1,5 +1,5 @@
 /**
- * Rules of the phase `http_log_custom_fields`: which headers and cookies log-push
+ * The phase `http_log_custom_fields` and its action `log_custom_field`: which headers and cookies log-push
  * entries carry (spec area A; cloudflare-api-v4.md §3.7; Cloudflare docs
  * `logs/logpush/logpush-job/custom-fields`).
  *
@@ -10,10 +10,13 @@
  * names per zone, over all rules and lists (spec "Limits"); a header not both raw and
  * transformed.
  * Gaps: the real API's error codes and messages for these violations are not public,
- * so the messages here are edgezone's own; the 100-per-list limit of the newer docs is
- * subsumed by the spec's 40 in all.
+ * so the messages here are edgezone's own. Size limits (100 names per list, name
+ * length) and their sources: `zone/limits.ts`.
  */
 import { z } from "zod";
+import { MAX_FIELD_NAME, MAX_FIELDS_PER_LIST } from "../limits";
+import type { Rule } from "./actions";
+import { actionRule, type RuleIssue } from "./rule";
 
 /** Custom log fields per zone, across all lists together (spec, "Limits"). */
 export const MAX_CUSTOM_FIELDS = 40;
@@ -23,9 +26,10 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 const headerName = z
 	.string()
+	.max(MAX_FIELD_NAME)
 	.regex(TOKEN, "must be an HTTP header name (RFC 9110 token)")
 	.refine((name) => name === name.toLowerCase(), "header names must be lower case");
-const cookieName = z.string().regex(TOKEN, "must be a cookie name (RFC 6265 token)");
+const cookieName = z.string().max(MAX_FIELD_NAME).regex(TOKEN, "must be a cookie name (RFC 6265 token)");
 
 const requestField = z.strictObject({ name: headerName });
 const responseField = z.strictObject({ name: headerName, preserve_duplicates: z.boolean().optional() });
@@ -42,11 +46,11 @@ const LISTS = [
 /** `action_parameters` of a `log_custom_field` rule, with every rule above as a zod issue at its field. */
 export const LOG_CUSTOM_FIELD_PARAMETERS = z
 	.strictObject({
-		request_fields: z.array(requestField).min(1).optional(),
-		transformed_request_fields: z.array(requestField).min(1).optional(),
-		response_fields: z.array(responseField).min(1).optional(),
-		raw_response_fields: z.array(responseField).min(1).optional(),
-		cookie_fields: z.array(cookieField).min(1).optional(),
+		request_fields: z.array(requestField).min(1).max(MAX_FIELDS_PER_LIST).optional(),
+		transformed_request_fields: z.array(requestField).min(1).max(MAX_FIELDS_PER_LIST).optional(),
+		response_fields: z.array(responseField).min(1).max(MAX_FIELDS_PER_LIST).optional(),
+		raw_response_fields: z.array(responseField).min(1).max(MAX_FIELDS_PER_LIST).optional(),
+		cookie_fields: z.array(cookieField).min(1).max(MAX_FIELDS_PER_LIST).optional(),
 	})
 	.superRefine((params, ctx) => {
 		if (LISTS.every((list) => params[list] === undefined)) {
@@ -88,22 +92,24 @@ export const LOG_CUSTOM_FIELD_PARAMETERS = z
 		}
 	});
 
-/** A field-limit violation: the rule (by position) and the path of the first name over the limit. */
-export interface LimitIssue {
-	rule: number;
-	path: string;
-	message: string;
-}
+/** The `action_parameters` of a `log_custom_field` rule. */
+export type LogCustomFieldParameters = z.output<typeof LOG_CUSTOM_FIELD_PARAMETERS>;
+
+/** A `log_custom_field` rule as sent by a client: its expression must be `true` (docs custom-fields.mdx). */
+export const LOG_CUSTOM_FIELD_RULE = actionRule(
+	"log_custom_field",
+	LOG_CUSTOM_FIELD_PARAMETERS,
+	z.literal("true", { error: 'the expression of a log_custom_field rule must be "true"' }),
+);
 
 /**
- * The spec's limit of 40 custom fields per zone, counted over all rules of the zone's
- * ruleset and all five lists; names the first field over the limit.
+ * The spec's limit of 40 custom fields per zone, counted over the `log_custom_field` rules
+ * of the zone's ruleset and all five lists; names the first field over the limit.
  */
-export function checkFieldLimit(
-	rules: readonly { action_parameters: z.output<typeof LOG_CUSTOM_FIELD_PARAMETERS> }[],
-): LimitIssue[] {
+export function checkFieldLimit(rules: readonly Rule[]): RuleIssue[] {
 	let total = 0;
 	for (const [index, rule] of rules.entries()) {
+		if (rule.action !== "log_custom_field") continue;
 		for (const list of LISTS) {
 			for (const i of (rule.action_parameters[list] ?? []).keys()) {
 				total += 1;
@@ -122,18 +128,7 @@ export function checkFieldLimit(
 	return [];
 }
 
-/** A `log_custom_field` rule as sent by a client (read-only fields excluded). */
-export const LOG_CUSTOM_FIELD_RULE = z.strictObject({
-	id: z
-		.string()
-		.regex(/^[0-9a-f]{32}$/, "must be a rule id (32 lower-case hex)")
-		.optional(),
-	ref: z.string().min(1).max(64).optional(),
-	action: z.literal("log_custom_field", {
-		error: "log_custom_field is the only action allowed in phase http_log_custom_fields",
-	}),
-	expression: z.literal("true", { error: 'the expression of a log_custom_field rule must be "true"' }),
-	description: z.string().max(500).default(""),
-	enabled: z.boolean().default(true),
-	action_parameters: LOG_CUSTOM_FIELD_PARAMETERS,
-});
+/** The `action_parameters` of the enabled `log_custom_field` rules of `rules`, in order: what the edge logs. */
+export function enabledCustomFields(rules: readonly Rule[]): LogCustomFieldParameters[] {
+	return rules.flatMap((rule) => (rule.enabled && rule.action === "log_custom_field" ? [rule.action_parameters] : []));
+}

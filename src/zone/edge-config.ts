@@ -1,0 +1,43 @@
+/**
+ * The zone's configuration version and the edge's view of the zone.
+ *
+ * ARCHITECTURE.md: "The edge reads a zone's compiled firewall rules and custom fields
+ * through one RPC, cached in the isolate by the zone's config version." Every write that
+ * changes what the edge must do (rulesets; log-push job create, update, delete) bumps one
+ * per-zone counter in the same transaction, so a cached view is current exactly when its
+ * version equals the stored one. Reads and refused writes (rolled back) leave it as it is.
+ */
+import type { LogpushJob } from "./logpush";
+import type { LogCustomFieldParameters } from "./phases/log-custom-fields";
+
+/** What the edge of one zone needs, as `Zone.edgeConfig()` answers it. */
+export interface EdgeConfig {
+	/** The zone's configuration version: 0 for a new zone, one more after every edge-relevant write. */
+	version: number;
+	/**
+	 * `action_parameters` of the enabled `log_custom_field` rules of the zone's
+	 * `http_log_custom_fields` entrypoint ruleset, in rule order; empty when there is none.
+	 */
+	logCustomFields: LogCustomFieldParameters[];
+	/** The zone's enabled log-push jobs, by id. */
+	logpushJobs: LogpushJob[];
+}
+
+/** The one-row `zone_config` table. Every method runs inside the caller's transaction. */
+export class ConfigVersion {
+	readonly #sql: SqlStorage;
+
+	constructor(sql: SqlStorage) {
+		this.#sql = sql;
+	}
+
+	/** The current version. */
+	current(): number {
+		return this.#sql.exec<{ version: number }>("SELECT version FROM zone_config WHERE id = 1").one().version;
+	}
+
+	/** Adds one to the version: call it in the transaction of the write it versions. */
+	bump(): void {
+		this.#sql.exec("UPDATE zone_config SET version = version + 1 WHERE id = 1");
+	}
+}

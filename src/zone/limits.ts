@@ -1,0 +1,50 @@
+/**
+ * Size limits of a zone's rulesets, each with its source. Cloudflare documents few of them;
+ * the others are edgezone's, generous for real configurations, and small enough that no
+ * stored row nears the 2 MB a deployed SQLite Durable Object accepts.
+ *
+ * | limit                               | value        | source |
+ * |-------------------------------------|--------------|--------|
+ * | rule expression                     | 4,096 chars  | docs ruleset-engine/rules-language/expressions, "Maximum rule expression length" |
+ * | names per custom-field list         | 100          | docs logs/logpush/logpush-job/custom-fields ("100 headers per field type") |
+ * | custom fields per zone              | 40           | spec area A, "Limits" (`phases/log-custom-fields.ts`) |
+ * | header or cookie name               | 256 chars    | edgezone (no documented limit) |
+ * | ruleset name                        | 256 chars    | edgezone |
+ * | ruleset description                 | 500 chars    | edgezone, as a rule's |
+ * | rule description                    | 500 chars    | edgezone |
+ * | rule ref                            | 64 chars     | edgezone |
+ * | versions kept per ruleset           | 100          | edgezone (the real API keeps all; no paging in the SDK) |
+ *
+ * Worst case of the largest row, a `ruleset_versions.snapshot`: rules are accepted only in
+ * `http_log_custom_fields`, where every rule names at least one of the zone's 40 fields, so
+ * a ruleset has at most 40 rules. JSON.stringify writes at most 6 bytes per character (a
+ * control character as `\u001f`); names are RFC 9110 tokens, 1 byte each. Per rule: id,
+ * version, dates and keys ~250 B, ref 64 × 6, description 500 × 6, expression "true": ~3.7 kB;
+ * 40 rules ~148 kB, 40 names ~10 kB, ruleset name and description ~4.6 kB: under 170 kB,
+ * a twelfth of 2 MB. A phase that accepts many rules with long expressions must bound
+ * their number in its `checkAll` (phase table) to keep this true.
+ */
+
+/** Characters of a rule expression (docs: "The maximum length of a rule expression is 4,096 characters"). */
+export const MAX_EXPRESSION = 4096;
+
+/** Names per custom-field list (docs: "100 headers per field type"). */
+export const MAX_FIELDS_PER_LIST = 100;
+
+/** Characters of a header or cookie name in a custom-field list. */
+export const MAX_FIELD_NAME = 256;
+
+/** Characters of a ruleset name. */
+export const MAX_RULESET_NAME = 256;
+
+/** Characters of a ruleset description. */
+export const MAX_RULESET_DESCRIPTION = 500;
+
+/** Characters of a rule description. */
+export const MAX_RULE_DESCRIPTION = 500;
+
+/** Characters of a rule ref. */
+export const MAX_REF = 64;
+
+/** Versions of a ruleset kept readable; older ones are deleted as new ones are written. */
+export const KEPT_VERSIONS = 100;

@@ -1,0 +1,61 @@
+/**
+ * The rule actions edgezone implements, each with the schema of a rule taking it (its
+ * `action_parameters` and any constraint on its `expression`). Parameters are global per
+ * action, as in the SDK's rule types (one type per action, whatever the phase); which
+ * phase accepts which action is the phase table's (`table.ts`). A new action is one entry.
+ */
+import { z } from "zod";
+import { LOG_CUSTOM_FIELD_RULE } from "./log-custom-fields";
+import { RULE_FIELDS, type Stored } from "./rule";
+
+/** Rule schema per action name. */
+export const ACTIONS = {
+	log_custom_field: LOG_CUSTOM_FIELD_RULE,
+};
+
+/** An action edgezone implements. */
+export type ActionName = keyof typeof ACTIONS;
+
+type ActionRule = (typeof ACTIONS)[ActionName];
+
+// Object.values of a literal object with at least one entry: never empty.
+const RULES = Object.values(ACTIONS) as [ActionRule, ...ActionRule[]];
+
+/** Names of the implemented actions, for messages. */
+const ACTION_NAMES = Object.keys(ACTIONS) as [ActionName, ...ActionName[]];
+
+const UNKNOWN_ACTION = `the action must be one that edgezone implements: ${ACTION_NAMES.join(", ")}`;
+
+/** A rule as a client sends it, checked by the schema of its action. */
+export const RULE = z.discriminatedUnion("action", RULES, {
+	error: (issue) => (issue.code === "invalid_union" ? UNKNOWN_ACTION : undefined),
+});
+
+type Parameters = ActionRule["shape"]["action_parameters"];
+
+/**
+ * The body of a rule edit (PATCH): any of the rule's fields, each checked on its own.
+ * `action_parameters` must be the parameters of some action; whether they fit the rule's
+ * action, and its expression, is checked on the edited rule (`RULE`) in the Zone, which
+ * knows the rule's other fields.
+ */
+export const RULE_PATCH = z.strictObject({
+	id: RULE_FIELDS.id.optional(),
+	ref: RULE_FIELDS.ref.optional(),
+	action: z.enum(ACTION_NAMES, { error: UNKNOWN_ACTION }).optional(),
+	expression: RULE_FIELDS.expression.optional(),
+	description: RULE_FIELDS.description.optional(),
+	enabled: RULE_FIELDS.enabled.optional(),
+	action_parameters: z
+		.union(RULES.map((rule) => rule.shape.action_parameters) as [Parameters, ...Parameters[]])
+		.optional(),
+});
+
+/** A validated rule edit. */
+export type RulePatch = z.output<typeof RULE_PATCH>;
+
+/** A validated rule as sent by a client (read-only fields excluded). */
+export type RuleInput = z.output<typeof RULE>;
+
+/** A rule as stored and returned: every field the SDK's response rule requires. */
+export type Rule = Stored<RuleInput>;

@@ -1,0 +1,111 @@
+/**
+ * The zone's configuration version (zone/edge-config.ts): every write the edge depends on
+ * moves it by one, in the same transaction; reads and refused writes leave it; the edge's
+ * view (`Zone.edgeConfig()`) carries the enabled custom fields and log-push jobs.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { zoneState } from "../../src/zone/addressing";
+import { call, freshZone } from "./http";
+
+const rule = (name: string, extra: Record<string, unknown> = {}) => ({
+	action: "log_custom_field",
+	expression: "true",
+	action_parameters: { request_fields: [{ name }] },
+	...extra,
+});
+const R2 = "r2://edgezone-logs/logs/{DATE}";
+
+/** The edge's view of a zone, over RPC as the edge reads it. */
+const edgeConfig = (zone: string) => zoneState(env, zone).edgeConfig();
+const version = async (zone: string) => (await edgeConfig(zone)).version;
+
+describe("the zone's config version", () => {
+	it("moves by one on every ruleset and log-push job write", async () => {
+		const zone = await freshZone();
+		const base = `/zones/${zone}/rulesets`;
+		expect(await version(zone)).toBe(0);
+		const ruleset = (await call("POST", base, { name: "r", kind: "zone", phase: "http_log_custom_fields" })).body
+			.result as { id: string };
+		const writes: [string, string, unknown][] = [
+			["PUT", `${base}/${ruleset.id}`, { rules: [rule("a")] }],
+			["PUT", `${base}/phases/http_log_custom_fields/entrypoint`, { rules: [rule("a"), rule("b")] }],
+			["POST", `${base}/${ruleset.id}/rules`, rule("c")],
+			["POST", `/zones/${zone}/logpush/jobs`, { destination_conf: R2 }],
+			["PUT", `/zones/${zone}/logpush/jobs/1`, { enabled: true }],
+			["DELETE", `/zones/${zone}/logpush/jobs/1`, undefined],
+		];
+		expect(await version(zone)).toBe(1);
+		for (const [i, [method, path, body]] of writes.entries()) {
+			const res = await call(method, path, body);
+			expect(res.status, `${method} ${path}`).toBe(200);
+			expect(await version(zone), `${method} ${path}`).toBe(i + 2);
+		}
+		const rules = (await call("GET", `${base}/${ruleset.id}`)).body.result as { rules: { id: string }[] };
+		await call("PATCH", `${base}/${ruleset.id}/rules/${rules.rules[0]?.id}`, { enabled: false });
+		expect(await version(zone)).toBe(8);
+		await call("DELETE", `${base}/${ruleset.id}/rules/${rules.rules[0]?.id}`);
+		expect(await version(zone)).toBe(9);
+		expect((await call("DELETE", `${base}/${ruleset.id}`)).status).toBe(204);
+		expect(await version(zone)).toBe(10);
+	});
+
+	it("stays put on reads and on refused writes", async () => {
+		const zone = await freshZone();
+		const base = `/zones/${zone}/rulesets`;
+		const ruleset = (
+			await call("POST", base, { name: "r", kind: "zone", phase: "http_log_custom_fields", rules: [rule("a")] })
+		).body.result as { id: string };
+		const before = await version(zone);
+		const requests: [string, string, unknown, number][] = [
+			["GET", base, undefined, 200],
+			["GET", `${base}/${ruleset.id}`, undefined, 200],
+			["GET", `${base}/${ruleset.id}/versions`, undefined, 200],
+			["GET", `${base}/phases/http_log_custom_fields/entrypoint`, undefined, 200],
+			["GET", `/zones/${zone}/logpush/jobs`, undefined, 200],
+			["POST", base, { name: "again", kind: "zone", phase: "http_log_custom_fields" }, 400],
+			["PUT", `${base}/${ruleset.id}`, { rules: [rule("Upper")] }, 400],
+			["PUT", `${base}/${ruleset.id}`, { rules: [rule("a", { id: "f".repeat(32) })] }, 400],
+			["PUT", `${base}/${ruleset.id}`, `{"rules":${"[".repeat(3586)}${"]".repeat(3586)}}`, 400],
+			["PATCH", `${base}/${ruleset.id}/rules/${"0".repeat(32)}`, { enabled: false }, 404],
+			["DELETE", `${base}/${"0".repeat(32)}`, undefined, 404],
+			["PUT", `/zones/${zone}/logpush/jobs/99`, { enabled: true }, 404],
+			["POST", `/zones/${zone}/logpush/jobs`, { destination_conf: "s3://bucket/path?region=us-east-1" }, 400],
+		];
+		for (const [method, path, body, status] of requests) {
+			expect((await call(method, path, body)).status, `${method} ${path}`).toBe(status);
+		}
+		expect(await version(zone)).toBe(before);
+	});
+});
+
+describe("the edge's view of a zone", () => {
+	it("holds the enabled custom fields of the entrypoint and the enabled jobs", async () => {
+		const zone = await freshZone();
+		expect(await edgeConfig(zone)).toEqual({ version: 0, logCustomFields: [], logpushJobs: [] });
+		await call("PUT", `/zones/${zone}/rulesets/phases/http_log_custom_fields/entrypoint`, {
+			rules: [
+				rule("a"),
+				rule("b", { enabled: false }),
+				{ ...rule("c"), action_parameters: { cookie_fields: [{ name: "C" }] } },
+			],
+		});
+		await call("POST", `/zones/${zone}/logpush/jobs`, { destination_conf: R2, name: "off" });
+		await call("POST", `/zones/${zone}/logpush/jobs`, { destination_conf: R2, name: "on", enabled: true });
+		const config = await edgeConfig(zone);
+		expect(config.version).toBe(3);
+		expect(config.logCustomFields).toEqual([{ request_fields: [{ name: "a" }] }, { cookie_fields: [{ name: "C" }] }]);
+		expect(config.logpushJobs.map((job) => job.name)).toEqual(["on"]);
+	});
+
+	it("ignores custom rulesets of the phase: only the entrypoint counts", async () => {
+		const zone = await freshZone();
+		await call("POST", `/zones/${zone}/rulesets`, {
+			name: "custom",
+			kind: "custom",
+			phase: "http_log_custom_fields",
+			rules: [rule("a")],
+		});
+		expect((await edgeConfig(zone)).logCustomFields).toEqual([]);
+	});
+});
