@@ -15,6 +15,7 @@
  * - SSE-C (`ssecKey`) is not supported.
  */
 import type { R2ObjectJson, R2ObjectsJson } from "../edge/gateway/json";
+import { isIncludeValue, isPartNumber, MAX_PART_NUMBER, MIN_PART_NUMBER } from "../wire/limits";
 import { fieldsFromHeaders, fieldsFromJson, RemoteObject, RemoteObjectBody } from "./objects";
 import {
 	type BodyValue,
@@ -27,8 +28,6 @@ import {
 	writeMetadata,
 } from "./options";
 import { type Action, errorBody, errorOf, type RemoteBucketOptions, Transport } from "./transport";
-
-const INCLUDE_VALUES = ["httpMetadata", "customMetadata"];
 
 /** Asks a read for the stored checksums, which the gateway sends only when asked (as S3 does). */
 function withChecksums(headers: Headers): Headers {
@@ -210,7 +209,7 @@ export class RemoteBucket implements R2Bucket {
 		if (options.limit !== undefined) query.limit = String(options.limit);
 		if (options.include !== undefined && options.include.length > 0) {
 			for (const name of options.include) {
-				if (!INCLUDE_VALUES.includes(name)) throw new RangeError(`Unsupported include value ${String(name)}`);
+				if (!isIncludeValue(name)) throw new RangeError(`Unsupported include value ${String(name)}`);
 			}
 			query.include = options.include.join(",");
 		}
@@ -246,8 +245,10 @@ class RemoteMultipartUpload implements R2MultipartUpload {
 		options: R2UploadPartOptions = {},
 	): Promise<R2UploadedPart> {
 		if (options.ssecKey !== undefined) throw unsupportedSsec();
-		if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10000) {
-			throw new TypeError(`Part number must be between 1 and 10000 (inclusive). Actual value was: ${partNumber}`);
+		if (!isPartNumber(partNumber)) {
+			throw new TypeError(
+				`Part number must be between ${MIN_PART_NUMBER} and ${MAX_PART_NUMBER} (inclusive). Actual value was: ${partNumber}`,
+			);
 		}
 		const response = await this.#transport.send({
 			method: "PUT",

@@ -7,12 +7,12 @@
  * Sources: the object headers and JSON shapes of docs/gateway.md, read with the gateway's own
  * header mapping (src/edge/gateway/headers.ts) so both directions stay one mapping.
  */
+
+import { fromBase64, fromHex } from "../common/encoding";
 import {
 	CHECKSUMS,
 	type ChecksumName,
 	customMetadataFromHeaders,
-	fromBase64,
-	fromHex,
 	httpMetadataFromHeaders,
 	httpMetadataToHeaders,
 	storageClassFromAnswer,
@@ -160,7 +160,8 @@ export function fieldsFromJson(json: R2ObjectJson): ObjectFields {
 	const digests: Partial<Record<ChecksumName, ArrayBuffer>> = {};
 	for (const { name } of CHECKSUMS) {
 		const hex = json.checksums[name];
-		if (hex !== undefined) digests[name] = fromHex(hex);
+		const bytes = hex === undefined ? undefined : fromHex(hex);
+		if (bytes !== undefined) digests[name] = bytes.buffer;
 	}
 	let httpMetadata: R2HTTPMetadata | undefined;
 	if (json.httpMetadata !== undefined) {

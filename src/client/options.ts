@@ -6,25 +6,17 @@
  * `r2-bucket.c++`, reference r2-over-http §3.3), these functions throw the same TypeError or
  * RangeError, so a RemoteBucket fails the way the binding does without a round trip.
  */
+
+import { fromHex, toBase64 } from "../common/encoding";
 import {
 	CHECKSUMS,
 	type ChecksumName,
 	checksumHeader,
 	customMetadataToHeaders,
+	HTTP_METADATA_HEADERS,
 	httpMetadataToHeaders,
-	toBase64,
 } from "../edge/gateway/headers";
 import { parseRange } from "../edge/gateway/ranges";
-
-/** The six headers of R2HTTPMetadata (workerd `HttpMetadata::fromRequestHeaders`). */
-const HTTP_METADATA_HEADERS = [
-	"content-type",
-	"content-language",
-	"content-disposition",
-	"content-encoding",
-	"cache-control",
-	"expires",
-] as const;
 
 /**
  * The `Range` header for an R2Range, or null for none.
@@ -158,10 +150,9 @@ export function unsupportedSsec(): TypeError {
 /** A digest given as hex or bytes, as bytes. @throws TypeError for the wrong length, as workerd. */
 function digestBytes(label: string, size: number, value: ArrayBuffer | ArrayBufferView | string): Uint8Array {
 	if (typeof value === "string") {
-		if (value.length !== size * 2 || !/^[0-9a-f]*$/i.test(value)) {
-			throw new TypeError(`${label} is ${size * 2} hex characters, not ${value.length}`);
-		}
-		return Uint8Array.from(value.match(/../g) ?? [], (byte) => parseInt(byte, 16));
+		const bytes = value.length === size * 2 ? fromHex(value) : undefined;
+		if (bytes === undefined) throw new TypeError(`${label} is ${size * 2} hex characters, not ${value.length}`);
+		return bytes;
 	}
 	const bytes = ArrayBuffer.isView(value)
 		? new Uint8Array(value.buffer, value.byteOffset, value.byteLength)

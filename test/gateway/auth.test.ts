@@ -34,6 +34,30 @@ describe("bearer tokens", () => {
 		expect(response.status).toBe(401);
 	});
 
+	it.each([
+		["not JSON", "{"],
+		["not an object of token to access", JSON.stringify({ "t-1": "admin" })],
+		["holding an empty token", JSON.stringify({ "": "read-write" })],
+	])("answers 500 (10001) when GATEWAY_TOKENS is %s", async (_, secret) => {
+		const response = await withVars({ GATEWAY_TOKENS: secret }, "/auth/x", {
+			headers: { authorization: "Bearer t-1" },
+		});
+		expect(response.status).toBe(500);
+		const error = await errorOf(response);
+		expect(error.code).toBe(10001);
+		expect(error.message).toMatch(
+			/^The GATEWAY_TOKENS secret must be a JSON object of token to "read-write" or "read-only": /,
+		);
+	});
+
+	it("knows no token when GATEWAY_TOKENS is empty", async () => {
+		const response = await withVars({ GATEWAY_TOKENS: "" }, "/auth/x", {
+			headers: { authorization: "Bearer test-rw" },
+		});
+		expect(response.status).toBe(401);
+		expect((await errorOf(response)).code).toBe(10002);
+	});
+
 	it("lets a read-only token read and list but not write", async () => {
 		await put("auth/readable", "r");
 		expect((await gw("/auth/readable", { token: RO })).status).toBe(200);

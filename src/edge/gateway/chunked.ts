@@ -11,8 +11,10 @@
  *   checksums for it. Requested checksums are computed while streaming and compared before
  *   `complete()`; on a mismatch, or any failure, the upload is aborted and nothing is stored.
  */
+
+import { toHex } from "../../common/encoding";
 import { GatewayError } from "./errors";
-import { type RequestedChecksum, toHex } from "./headers";
+import type { RequestedChecksum } from "./headers";
 
 /** Bytes per part of a chunked upload: above R2's 5 MiB minimum, small enough to hold in memory. */
 export const PART_SIZE = 8 * 1024 * 1024;

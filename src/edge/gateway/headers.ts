@@ -7,6 +7,7 @@
  * (developers.cloudflare.com/r2/api/s3/extensions/). These functions use only web-standard APIs,
  * so RemoteBucket (src/client) applies the same mapping backwards, in a Worker or in Node.
  */
+import { fromBase64, toBase64 } from "../../common/encoding";
 import { badRequest, GatewayError } from "./errors";
 
 /** Checksum algorithms of R2, their `R2Checksums` names, and digest lengths in bytes. */
@@ -40,33 +41,15 @@ export function storedChecksumHeader(name: ChecksumName): string {
 	return `x-amz-checksum-${name}`;
 }
 
-/** Bytes to base64. */
-export function toBase64(bytes: Uint8Array): string {
-	let binary = "";
-	for (const byte of bytes) binary += String.fromCharCode(byte);
-	return btoa(binary);
-}
-
-/** Base64 to bytes, or undefined when `text` is not base64. */
-export function fromBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
-	try {
-		return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-	} catch {
-		return undefined;
-	}
-}
-
-/** Hex to bytes. */
-export function fromHex(hex: string): ArrayBuffer {
-	const bytes = new Uint8Array(hex.length / 2);
-	for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-	return bytes.buffer;
-}
-
-/** Bytes to lower-case hex. */
-export function toHex(bytes: Uint8Array): string {
-	return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
+/** The six headers of R2HTTPMetadata (workerd `HttpMetadata::fromRequestHeaders`). */
+export const HTTP_METADATA_HEADERS = [
+	"content-type",
+	"content-language",
+	"content-disposition",
+	"content-encoding",
+	"cache-control",
+	"expires",
+] as const;
 
 /** Marks a Content-Type the gateway sent because the object has none (see `objectHeaders`). */
 const DEFAULT_CONTENT_TYPE = "x-r2-content-type-default";

@@ -3,8 +3,9 @@
  * shapes"): dates as ISO 8601, checksums as hex (what `R2Checksums.toJSON` gives).
  */
 import { z } from "zod";
+import { toHex } from "../../common/encoding";
 import { badRequest } from "./errors";
-import { CHECKSUMS, toHex } from "./headers";
+import { CHECKSUMS } from "./headers";
 
 /** httpMetadata with `cacheExpiry` as ISO 8601. */
 export type R2HTTPMetadataJson = Omit<R2HTTPMetadata, "cacheExpiry"> & { cacheExpiry?: string };

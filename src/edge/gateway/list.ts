@@ -6,15 +6,11 @@
  * follow `truncated`/`cursor` and never the count (spec area C, list rules 1 and 2).
  */
 import { z } from "zod";
+import { INCLUDE_VALUES, isIncludeValue, MAX_KEYS } from "../../wire/limits";
 import type { GatewayContext } from "./context";
 import { badRequest, GatewayError } from "./errors";
 import { type Include, objectToJson, type R2ObjectsJson, readJsonBody } from "./json";
 import { assertKey } from "./keys";
-
-/** R2's page and batch bound (developers.cloudflare.com/r2/api/workers/workers-api-reference/). */
-const MAX_KEYS = 1000;
-
-const INCLUDE_VALUES = ["httpMetadata", "customMetadata"] as const;
 
 /** @throws GatewayError 400 (10022) unless `text` is an integer from 1 to 1000. */
 function parseLimit(text: string | null): number | undefined {
@@ -33,7 +29,7 @@ function parseInclude(values: string[]): Include {
 		.map((name) => name.trim())
 		.filter(Boolean);
 	for (const name of names) {
-		if (!(INCLUDE_VALUES as readonly string[]).includes(name)) {
+		if (!isIncludeValue(name)) {
 			throw badRequest(`include takes ${INCLUDE_VALUES.join(" and ")}; got ${name}.`);
 		}
 	}

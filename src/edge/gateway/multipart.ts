@@ -8,6 +8,7 @@
  * abort fail with an internal error (10001) while uploadPart says 10024; all three answer 404 10024.
  */
 import { z } from "zod";
+import { isPartNumber, MAX_PART_NUMBER, MIN_PART_NUMBER } from "../../wire/limits";
 import type { GatewayContext } from "./context";
 import { badRequest, missingContentLength, noSuchUpload } from "./errors";
 import { writeMetadataFromHeaders } from "./headers";
@@ -42,8 +43,8 @@ const PART_NUMBER = /^\d{1,5}$/;
 export async function uploadPart(c: GatewayContext): Promise<Response> {
 	const text = c.url.searchParams.get("partNumber") ?? "";
 	const partNumber = Number(text);
-	if (!PART_NUMBER.test(text) || partNumber < 1 || partNumber > 10000) {
-		throw badRequest(`partNumber must be an integer from 1 to 10000; got ${text}.`);
+	if (!PART_NUMBER.test(text) || !isPartNumber(partNumber)) {
+		throw badRequest(`partNumber must be an integer from ${MIN_PART_NUMBER} to ${MAX_PART_NUMBER}; got ${text}.`);
 	}
 	const { request } = c;
 	if (request.body !== null && request.headers.get("content-length") === null) {
@@ -55,9 +56,14 @@ export async function uploadPart(c: GatewayContext): Promise<Response> {
 
 const CompleteRequest = z.object({
 	parts: z
-		.array(z.object({ partNumber: z.number().int().min(1).max(10000), etag: z.string().min(1) }))
+		.array(
+			z.object({
+				partNumber: z.number().int().min(MIN_PART_NUMBER).max(MAX_PART_NUMBER),
+				etag: z.string().min(1),
+			}),
+		)
 		// An empty list is allowed: R2 then stores an empty object (etag `d41d8…-0`).
-		.max(10000),
+		.max(MAX_PART_NUMBER),
 });
 
 /** `POST /{key}?uploadId=` with `{"parts": [{partNumber, etag}]}`: completes; answers the object as JSON. */
