@@ -15,6 +15,7 @@
  * - SSE-C (`ssecKey`) is not supported.
  */
 import type { R2ObjectJson, R2ObjectsJson } from "../edge/gateway/json";
+import { R2_ERRORS } from "../wire/error-codes";
 import { isIncludeValue, isPartNumber, MAX_PART_NUMBER, MIN_PART_NUMBER } from "../wire/limits";
 import { fieldsFromHeaders, fieldsFromJson, RemoteObject, RemoteObjectBody } from "./objects";
 import {
@@ -70,7 +71,7 @@ export class RemoteBucket implements R2Bucket {
 	/** `HEAD /{key}`: the object's metadata, or null when the key does not exist. */
 	async head(key: string): Promise<R2Object | null> {
 		const response = await this.#transport.send({ method: "HEAD", key, headers: withChecksums(new Headers()) });
-		if (response.status === 404) return null;
+		if (response.status === R2_ERRORS.NoSuchKey.status) return null;
 		if (!response.ok) throw errorOf("head", response, await errorBody(response));
 		const size = Number(response.headers.get("content-length") ?? 0);
 		return new RemoteObject(fieldsFromHeaders(key, response.headers, size, { offset: 0, length: size }));
@@ -99,7 +100,7 @@ export class RemoteBucket implements R2Bucket {
 					: rangeHeader(options.range);
 		if (range !== null) headers.set("range", range);
 		let response = await this.#transport.send({ method: "GET", key, headers });
-		if (response.status === 416 && options.range instanceof Headers) {
+		if (response.status === R2_ERRORS.InvalidRange.status && options.range instanceof Headers) {
 			// A Range header R2 cannot satisfy gets the whole object from the binding, not an error.
 			await response.body?.cancel();
 			headers.delete("range");
@@ -122,10 +123,10 @@ export class RemoteBucket implements R2Bucket {
 				const size = Number(response.headers.get("content-length") ?? 0);
 				return new RemoteObject(fieldsFromHeaders(key, response.headers, size, { offset: 0, length: size }));
 			}
-			case 404:
+			case R2_ERRORS.NoSuchKey.status:
 				await response.body?.cancel();
 				return null;
-			case 412: {
+			case R2_ERRORS.PreconditionFailed.status: {
 				// A read's 412 carries the object as JSON: its headers' Content-Type is the error body's.
 				const body = await errorBody(response);
 				const json = body.object as R2ObjectJson | undefined;
@@ -156,7 +157,7 @@ export class RemoteBucket implements R2Bucket {
 		writeChecksum(options, headers);
 		if (options.onlyIf !== undefined) writeConditionals(options.onlyIf, headers);
 		const response = await this.#transport.send({ method: "PUT", key, headers, body: requestBody(value) });
-		if (response.status === 412) {
+		if (response.status === R2_ERRORS.PreconditionFailed.status) {
 			await response.body?.cancel();
 			return null;
 		}

@@ -1,14 +1,6 @@
-import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import worker from "../../src/index";
-import { errorOf, gw, put, RO } from "./helpers";
-
-/** The Worker with some vars changed, for settings the test config does not have. */
-const withVars = (vars: Partial<Env>, path: string, init: RequestInit = {}) => {
-	const request = new Request(`http://gateway.test${path}`, init) as Request<unknown, IncomingRequestCfProperties>;
-	return worker.fetch(request, { ...env, ...vars }, createExecutionContext());
-};
+import { errorOf, gw, put, RO, withVars } from "./helpers";
 
 describe("bearer tokens", () => {
 	it("answers 401 with WWW-Authenticate and R2's code without a token", async () => {

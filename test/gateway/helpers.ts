@@ -1,4 +1,6 @@
-import { exports } from "cloudflare:workers";
+import { createExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import worker from "../../src/index";
 
 /** The read-write and read-only tokens vitest.config.ts binds in GATEWAY_TOKENS. */
 export const RW = "test-rw";
@@ -10,6 +12,12 @@ export function gw(path: string, init: RequestInit & { token?: string | null } =
 	const headers = new Headers(rest.headers);
 	if (token !== null) headers.set("authorization", `Bearer ${token}`);
 	return exports.default.fetch(`http://gateway.test${path}`, { ...rest, headers });
+}
+
+/** A request to the Worker with some vars changed, for settings the test config does not have. */
+export async function withVars(vars: Partial<Env>, path: string, init: RequestInit = {}): Promise<Response> {
+	const request = new Request(`http://gateway.test${path}`, init) as Request<unknown, IncomingRequestCfProperties>;
+	return worker.fetch(request, { ...env, ...vars }, createExecutionContext());
 }
 
 /** PUT `body` at `key` and return the stored object's JSON. */

@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { ConfigError, jsonVar } from "../../common/config";
 import { fixedSecret, MAX_SECRET_BYTES, sameSecret } from "../../common/secrets";
-import { GatewayError } from "./errors";
+import { accessDenied, internalError, unauthorized } from "./errors";
 
 /** What an operation needs: reading objects (open with PUBLIC_READ), listing, or writing. */
 export type Access = "read" | "list" | "write";
@@ -44,9 +44,7 @@ function knownTokens(secret: string | undefined): KnownToken[] {
 			parsed = jsonVar("GATEWAY_TOKENS", secret, Tokens);
 		} catch (error) {
 			if (!(error instanceof ConfigError)) throw error;
-			throw new GatewayError(
-				500,
-				10001,
+			throw internalError(
 				`The GATEWAY_TOKENS secret must be a JSON object of token to "read-write" or "read-only": ${error.message}`,
 			);
 		}
@@ -59,10 +57,6 @@ function knownTokens(secret: string | undefined): KnownToken[] {
 	}
 	return cache.tokens;
 }
-
-/** RFC 6750 §3: a 401 names the scheme it wants. */
-const unauthorized = (message: string) =>
-	new GatewayError(401, 10002, message, undefined, new Headers({ "www-authenticate": 'Bearer realm="edgezone"' }));
 
 /**
  * Lets a request through for `access`, or throws.
@@ -82,6 +76,6 @@ export function authorize(request: Request, env: Env, access: Access): void {
 	}
 	if (found === undefined) throw unauthorized("The token is not valid.");
 	if (access === "write" && !found.canWrite) {
-		throw new GatewayError(403, 10003, "The token may read but not write.");
+		throw accessDenied();
 	}
 }

@@ -13,7 +13,7 @@
  */
 
 import { toHex } from "../../common/encoding";
-import { GatewayError } from "./errors";
+import { badDigest, type GatewayError } from "./errors";
 import type { RequestedChecksum } from "./headers";
 
 /** Bytes per part of a chunked upload: above R2's 5 MiB minimum, small enough to hold in memory. */
@@ -69,9 +69,7 @@ function digesters(checksums: RequestedChecksum[]) {
 				const actual = new Uint8Array(await stream.digest);
 				const expected = toHex(checksum.digest);
 				if (toHex(actual) !== expected) {
-					return new GatewayError(
-						400,
-						10037,
+					return badDigest(
 						`The ${checksum.label} checksum you specified did not match what we received.\n` +
 							`You provided a ${checksum.label} checksum with value: ${expected}\n` +
 							`Actual ${checksum.label} was: ${toHex(actual)}`,

@@ -8,7 +8,7 @@
  * so RemoteBucket (src/client) applies the same mapping backwards, in a Worker or in Node.
  */
 import { fromBase64, toBase64 } from "../../common/encoding";
-import { badRequest, GatewayError } from "./errors";
+import { badRequest, invalidDigest } from "./errors";
 
 /** Checksum algorithms of R2, their `R2Checksums` names, and digest lengths in bytes. */
 export const CHECKSUMS = [
@@ -171,11 +171,7 @@ export function requestedChecksums(headers: Headers): RequestedChecksum[] {
 		if (value === null) continue;
 		const digest = fromBase64(value.trim());
 		if (digest?.byteLength !== bytes) {
-			throw new GatewayError(
-				400,
-				10014,
-				`${header} must be the base64 of a ${bytes}-byte ${label} digest; got ${value}.`,
-			);
+			throw invalidDigest(`${header} must be the base64 of a ${bytes}-byte ${label} digest; got ${value}.`);
 		}
 		requested.push({ name, algorithm, label, digest });
 	}

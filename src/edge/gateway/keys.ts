@@ -3,7 +3,7 @@
  * key limit before any binding call.
  */
 import { MAX_KEY_BYTES } from "../../wire/limits";
-import { badRequest, GatewayError } from "./errors";
+import { badRequest, invalidObjectName } from "./errors";
 
 const encoder = new TextEncoder();
 
@@ -27,6 +27,6 @@ export function keyFromUrl(url: URL): string {
 /** @throws GatewayError 400 (10020) when `key` is over MAX_KEY_BYTES of UTF-8. */
 export function assertKey(key: string): void {
 	if (encoder.encode(key).byteLength > MAX_KEY_BYTES) {
-		throw new GatewayError(400, 10020, "The specified object name is not valid.");
+		throw invalidObjectName();
 	}
 }

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { INCLUDE_VALUES, isIncludeValue, MAX_KEYS } from "../../wire/limits";
 import type { GatewayContext } from "./context";
-import { badRequest, GatewayError } from "./errors";
+import { badRequest, invalidMaxKeys } from "./errors";
 import { type Include, objectToJson, type R2ObjectsJson, readJsonBody } from "./json";
 import { assertKey } from "./keys";
 
@@ -17,7 +17,7 @@ function parseLimit(text: string | null): number | undefined {
 	if (text === null) return undefined;
 	const limit = Number(text);
 	if (!/^\d+$/.test(text) || limit < 1 || limit > MAX_KEYS) {
-		throw new GatewayError(400, 10022, `limit must be an integer from 1 to ${MAX_KEYS}; got ${text}.`);
+		throw invalidMaxKeys(`limit must be an integer from 1 to ${MAX_KEYS}; got ${text}.`);
 	}
 	return limit;
 }

@@ -8,6 +8,7 @@
  * abort fail with an internal error (10001) while uploadPart says 10024; all three answer 404 10024.
  */
 import { z } from "zod";
+import { parseBindingMessage, R2_ERRORS } from "../../wire/error-codes";
 import { isPartNumber, MAX_PART_NUMBER, MIN_PART_NUMBER } from "../../wire/limits";
 import type { GatewayContext } from "./context";
 import { badRequest, missingContentLength, noSuchUpload } from "./errors";
@@ -26,7 +27,8 @@ async function onUpload<T>(call: () => Promise<T>): Promise<T> {
 	try {
 		return await call();
 	} catch (error) {
-		if (error instanceof Error && /\(10001\)$/.test(error.message)) throw noSuchUpload();
+		const code = error instanceof Error ? parseBindingMessage(error.message)?.code : undefined;
+		if (code === R2_ERRORS.InternalError.code) throw noSuchUpload();
 		throw error;
 	}
 }

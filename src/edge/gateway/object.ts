@@ -10,17 +10,10 @@
 import { putChunked } from "./chunked";
 import { evaluate, failureStatus, hasConditionals, parseConditionals, toOnlyIf } from "./conditionals";
 import type { GatewayContext } from "./context";
-import { badRequest, GatewayError, missingContentLength, noSuchKey, preconditionFailed } from "./errors";
+import { badRequest, missingContentLength, noSuchKey, preconditionFailed, rangeNotSatisfiable } from "./errors";
 import { objectHeaders, requestedChecksums, wantsChecksums, writeMetadataFromHeaders } from "./headers";
 import { objectToJson } from "./json";
 import { contentRange, isSatisfiable, type ParsedRange, parseRange, servedRange } from "./ranges";
-
-/** A 416 naming the object's size, as RFC 9110 §15.5.17 asks. */
-function rangeNotSatisfiable(size: number): GatewayError {
-	const error = new GatewayError(416, 10039, "The requested range is not satisfiable");
-	error.headers.set("content-range", `bytes */${size}`);
-	return error;
-}
 
 /** The parsed Range of a request; malformed ones end here with a 400. */
 function requestedRange(request: Request): Exclude<ParsedRange, { kind: "invalid" }> {
