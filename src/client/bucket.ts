@@ -14,9 +14,11 @@
  *   upload past 8 MiB) where the binding throws; a conditional put of one is refused with 10033;
  * - SSE-C (`ssecKey`) is not supported.
  */
-import type { R2ObjectJson, R2ObjectsJson } from "../edge/gateway/json";
+import { askForChecksums } from "../wire/checksums";
 import { R2_ERRORS } from "../wire/error-codes";
 import { isIncludeValue, isPartNumber, MAX_PART_NUMBER, MIN_PART_NUMBER } from "../wire/limits";
+import type { R2ObjectJson, R2ObjectsJson } from "../wire/object-json";
+import { parseContentRange } from "../wire/ranges";
 import { fieldsFromHeaders, fieldsFromJson, RemoteObject, RemoteObjectBody } from "./objects";
 import {
 	type BodyValue,
@@ -30,18 +32,11 @@ import {
 } from "./options";
 import { type Action, errorBody, errorOf, type RemoteBucketOptions, Transport } from "./transport";
 
-/** Asks a read for the stored checksums, which the gateway sends only when asked (as S3 does). */
-function withChecksums(headers: Headers): Headers {
-	headers.set("x-amz-checksum-mode", "ENABLED");
+/** Headers that ask a read for the stored checksums, which the gateway sends only when asked (as S3 does). */
+function withChecksums(): Headers {
+	const headers = new Headers();
+	askForChecksums(headers);
 	return headers;
-}
-
-/** The bytes a 206 answer holds, from `Content-Range: bytes first-last/size`. */
-function contentRange(header: string | null): { offset: number; length: number; size: number } | undefined {
-	const match = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(header ?? "");
-	if (!match) return undefined;
-	const [first, last, size] = match.slice(1).map(Number) as [number, number, number];
-	return { offset: first, length: last - first + 1, size };
 }
 
 /** Reads a JSON answer, or throws the error a non-2xx answer stands for. */
@@ -70,7 +65,7 @@ export class RemoteBucket implements R2Bucket {
 
 	/** `HEAD /{key}`: the object's metadata, or null when the key does not exist. */
 	async head(key: string): Promise<R2Object | null> {
-		const response = await this.#transport.send({ method: "HEAD", key, headers: withChecksums(new Headers()) });
+		const response = await this.#transport.send({ method: "HEAD", key, headers: withChecksums() });
 		if (response.status === R2_ERRORS.NoSuchKey.status) return null;
 		if (!response.ok) throw errorOf("head", response, await errorBody(response));
 		const size = Number(response.headers.get("content-length") ?? 0);
@@ -90,7 +85,7 @@ export class RemoteBucket implements R2Bucket {
 	get(key: string, options?: R2GetOptions): Promise<R2ObjectBody | null>;
 	async get(key: string, options: R2GetOptions = {}): Promise<R2ObjectBody | R2Object | null> {
 		if (options.ssecKey !== undefined) throw unsupportedSsec();
-		const headers = withChecksums(new Headers());
+		const headers = withChecksums();
 		if (options.onlyIf !== undefined) writeConditionals(options.onlyIf, headers);
 		const range =
 			options.range === undefined
@@ -113,7 +108,7 @@ export class RemoteBucket implements R2Bucket {
 				return new RemoteObjectBody(fieldsFromHeaders(key, response.headers, size, range), response);
 			}
 			case 206: {
-				const served = contentRange(response.headers.get("content-range"));
+				const served = parseContentRange(response.headers.get("content-range"));
 				if (served === undefined) throw errorOf("get", response, { error: { message: "206 without a Content-Range" } });
 				const range = { offset: served.offset, length: served.length };
 				return new RemoteObjectBody(fieldsFromHeaders(key, response.headers, served.size, range), response);

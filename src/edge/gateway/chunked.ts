@@ -13,8 +13,9 @@
  */
 
 import { toHex } from "../../common/encoding";
+import type { RequestedChecksum } from "../../wire/checksums";
 import { badDigest, type GatewayError } from "./errors";
-import type { RequestedChecksum } from "./headers";
+import { withChecksums } from "./headers";
 
 /** Bytes per part of a chunked upload: above R2's 5 MiB minimum, small enough to hold in memory. */
 export const PART_SIZE = 8 * 1024 * 1024;
@@ -103,9 +104,7 @@ export async function putChunked(
 	const buffer = new Uint8Array(PART_SIZE);
 	const first = await fill(reader, buffer, pending);
 	if (first.done) {
-		const putOptions: R2PutOptions = { ...options };
-		for (const { name, digest } of checksums) putOptions[name] = digest;
-		return bucket.put(key, buffer.subarray(0, first.filled), putOptions);
+		return bucket.put(key, buffer.subarray(0, first.filled), withChecksums({ ...options }, checksums));
 	}
 
 	const upload = await bucket.createMultipartUpload(key, options);

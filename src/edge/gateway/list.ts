@@ -7,9 +7,10 @@
  */
 import { z } from "zod";
 import { INCLUDE_VALUES, isIncludeValue, MAX_KEYS } from "../../wire/limits";
+import { type Include, objectToJson, type R2ObjectsJson } from "../../wire/object-json";
 import type { GatewayContext } from "./context";
 import { badRequest, invalidMaxKeys } from "./errors";
-import { type Include, objectToJson, type R2ObjectsJson, readJsonBody } from "./json";
+import { readJsonBody } from "./json-body";
 import { assertKey } from "./keys";
 
 /** @throws GatewayError 400 (10022) unless `text` is an integer from 1 to 1000. */

@@ -10,10 +10,11 @@
 import { z } from "zod";
 import { parseBindingMessage, R2_ERRORS } from "../../wire/error-codes";
 import { isPartNumber, MAX_PART_NUMBER, MIN_PART_NUMBER } from "../../wire/limits";
+import { objectToJson } from "../../wire/object-json";
 import type { GatewayContext } from "./context";
 import { badRequest, missingContentLength, noSuchUpload } from "./errors";
 import { writeMetadataFromHeaders } from "./headers";
-import { objectToJson, readJsonBody } from "./json";
+import { readJsonBody } from "./json-body";
 
 /** The upload a request names with `?uploadId=`. */
 function upload(c: GatewayContext): R2MultipartUpload {
