@@ -1,5 +1,6 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
+import { expect } from "vitest";
 import worker from "../../src/index";
 
 /** The read-write and read-only tokens vitest.config.ts binds in GATEWAY_TOKENS. */
@@ -35,6 +36,20 @@ export async function put(
 export async function errorOf(response: Response): Promise<{ code: number; message: string }> {
 	const body = await response.json<{ error: { code: number; message: string } }>();
 	return body.error;
+}
+
+/**
+ * Asserts an error answer: its status, and its code in `x-r2-error-code` and, but for HEAD (which
+ * has no body), in the JSON body. Consumes the body.
+ * @returns the message of the body, or undefined for HEAD.
+ */
+export async function expectError(response: Response, status: number, code: number): Promise<string | undefined> {
+	expect(response.status).toBe(status);
+	expect(response.headers.get("x-r2-error-code")).toBe(String(code));
+	if (response.body === null) return undefined;
+	const error = await errorOf(response);
+	expect(error.code).toBe(code);
+	return error.message;
 }
 
 /** A stream of `size` bytes in chunks of `chunk`, with no known length (sent chunked). */

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { errorOf, gw, put } from "./helpers";
+import { errorOf, expectError, gw, put } from "./helpers";
 
 const base64 = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes)));
 const digest = async (algorithm: string, text: string) =>
@@ -92,7 +92,7 @@ describe("PUT and GET of one object", () => {
 
 	it("answers 400 to an Expires that is not a date, storing nothing", async () => {
 		const response = await gw("/obj/bad-expires", { method: "PUT", body: "x", headers: { expires: "tomorrow" } });
-		expect(response.status).toBe(400);
+		await expectError(response, 400, 400);
 		expect(await env.BUCKET.head("obj/bad-expires")).toBeNull();
 	});
 
@@ -175,20 +175,29 @@ describe("checksums", () => {
 				"x-amz-checksum-sha256": base64(await digest("SHA-256", "x")),
 			},
 		});
-		expect(response.status).toBe(400);
+		await expectError(response, 400, 400);
 		expect(await env.BUCKET.head("sum/two")).toBeNull();
 	});
 });
 
 describe("storage class", () => {
-	it.each(["STANDARD", "Standard", "STANDARD_IA", "InfrequentAccess"])("accepts %s", async (value) => {
-		const response = await gw(`/class/${value}`, {
-			method: "PUT",
-			body: "x",
-			headers: { "x-amz-storage-class": value },
-		});
-		expect(response.status).toBe(200);
-	});
+	// Gap, Miniflare's: the binding accepts the class but stores none and reports "" (reference
+	// r2-over-http §3.1), so the answers carry no class; on R2 they would say STANDARD or STANDARD_IA.
+	it.each(["STANDARD", "Standard", "STANDARD_IA", "InfrequentAccess"])(
+		"accepts %s; under Miniflare the object reports no class",
+		async (value) => {
+			const response = await gw(`/class/${value}`, {
+				method: "PUT",
+				body: "x",
+				headers: { "x-amz-storage-class": value },
+			});
+			expect(response.status).toBe(200);
+			expect((await response.json<{ storageClass: string }>()).storageClass).toBe("");
+			const head = await gw(`/class/${value}`, { method: "HEAD" });
+			expect(head.status).toBe(200);
+			expect(head.headers.has("x-amz-storage-class")).toBe(false);
+		},
+	);
 
 	it("answers 400 to a class R2 does not have", async () => {
 		const response = await gw("/class/glacier", {
@@ -196,7 +205,7 @@ describe("storage class", () => {
 			body: "x",
 			headers: { "x-amz-storage-class": "GLACIER" },
 		});
-		expect(response.status).toBe(400);
+		await expectError(response, 400, 400);
 		expect(await env.BUCKET.head("class/glacier")).toBeNull();
 	});
 });
@@ -236,7 +245,7 @@ describe("keys", () => {
 	});
 
 	it("answers 400 to a malformed escape", async () => {
-		expect((await gw("/bad%zzescape")).status).toBe(400);
+		await expectError(await gw("/bad%zzescape"), 400, 400);
 	});
 });
 
@@ -260,6 +269,6 @@ describe("methods", () => {
 	});
 
 	it("answers 400 to a bucket operation on an object path", async () => {
-		expect((await gw("/photos?list")).status).toBe(400);
+		await expectError(await gw("/photos?list"), 400, 400);
 	});
 });
