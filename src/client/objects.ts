@@ -92,8 +92,12 @@ export class RemoteObjectBody extends RemoteObject implements R2ObjectBody {
 		return new Uint8Array(await this.#response.arrayBuffer());
 	}
 
-	text(): Promise<string> {
-		return this.#response.text();
+	/**
+	 * The body as UTF-8 text, as the binding's. Decoded here rather than by `Response.text()`,
+	 * which warns for every object typed `application/octet-stream` (any object stored without a type).
+	 */
+	async text(): Promise<string> {
+		return new TextDecoder().decode(await this.#response.arrayBuffer());
 	}
 
 	json<T>(): Promise<T> {

@@ -21,6 +21,14 @@ export async function withVars(vars: Partial<Env>, path: string, init: RequestIn
 	return worker.fetch(request, { ...env, ...vars }, createExecutionContext());
 }
 
+/**
+ * An answer's body as UTF-8 text. `Response.text()` would warn about a body typed
+ * `application/octet-stream` (what the gateway sends for objects without a type); these are text.
+ */
+export async function textOf(response: Response): Promise<string> {
+	return new TextDecoder().decode(await response.arrayBuffer());
+}
+
 /** PUT `body` at `key` and return the stored object's JSON. */
 export async function put(
 	key: string,
@@ -28,7 +36,7 @@ export async function put(
 	headers: HeadersInit = {},
 ): Promise<{ etag: string; uploaded: string; size: number }> {
 	const response = await gw(`/${key}`, { method: "PUT", body, headers });
-	if (response.status !== 200) throw new Error(`PUT ${key}: ${response.status} ${await response.text()}`);
+	if (response.status !== 200) throw new Error(`PUT ${key}: ${response.status} ${await textOf(response)}`);
 	return response.json();
 }
 

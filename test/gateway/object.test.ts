@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { errorOf, expectError, gw, put } from "./helpers";
+import { errorOf, expectError, gw, put, textOf } from "./helpers";
 
 const base64 = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes)));
 const digest = async (algorithm: string, text: string) =>
@@ -63,7 +63,7 @@ describe("PUT and GET of one object", () => {
 			"x-r2-uploaded": json.uploaded,
 		});
 		expect(get.headers.get("last-modified")).toBe(new Date(json.uploaded as string).toUTCString());
-		expect(await get.text()).toBe("hello");
+		expect(await textOf(get)).toBe("hello");
 	});
 
 	it("serves an object stored without Content-Type as application/octet-stream, marked as the default", async () => {
@@ -87,7 +87,7 @@ describe("PUT and GET of one object", () => {
 		expect(get.headers.get("content-encoding")).toBe("gzip");
 		// fetch decodes Content-Encoding: one layer gives the text back; a runtime that compressed
 		// the stored gzip again would leave gzip bytes here.
-		expect(await get.text()).toBe(text);
+		expect(await textOf(get)).toBe(text);
 	});
 
 	it("answers 400 to an Expires that is not a date, storing nothing", async () => {
@@ -102,7 +102,7 @@ describe("PUT and GET of one object", () => {
 		expect(await errorOf(response)).toEqual({ code: 10007, message: "The specified key does not exist." });
 		const head = await gw("/obj/missing", { method: "HEAD" });
 		expect(head.status).toBe(404);
-		expect(await head.text()).toBe("");
+		expect(await textOf(head)).toBe("");
 	});
 
 	it("stores an empty body", async () => {
@@ -110,7 +110,7 @@ describe("PUT and GET of one object", () => {
 		expect(object.size).toBe(0);
 		const get = await gw("/obj/empty");
 		expect(get.headers.get("content-length")).toBe("0");
-		expect(await get.text()).toBe("");
+		expect(await textOf(get)).toBe("");
 	});
 });
 
@@ -223,18 +223,18 @@ describe("keys", () => {
 		expect(response.status).toBe(200);
 		expect((await response.json<{ key: string }>()).key).toBe(key);
 		expect(await (await env.BUCKET.get(key))?.text()).toBe(key);
-		expect(await (await gw(path)).text()).toBe(key);
+		expect(await textOf(await gw(path))).toBe(key);
 	});
 
 	it("decodes a percent sign exactly once", async () => {
 		await env.BUCKET.put("100%25", "literal");
-		expect(await (await gw("/100%2525")).text()).toBe("literal");
+		expect(await textOf(await gw("/100%2525"))).toBe("literal");
 	});
 
 	it("reads and writes the empty key at /", async () => {
 		expect((await gw("/", { method: "PUT", body: "root" })).status).toBe(200);
 		expect(await (await env.BUCKET.get(""))?.text()).toBe("root");
-		expect(await (await gw("/")).text()).toBe("root");
+		expect(await textOf(await gw("/"))).toBe("root");
 	});
 
 	it("answers 400 (10020) to a key over 1024 bytes", async () => {
