@@ -9,7 +9,8 @@
  * - custom metadata names arrive lower case (header names are case-insensitive);
  * - dates travel in whole seconds: `cacheExpiry`, and conditions within the upload's second
  *   (options.ts `writeConditionals`);
- * - an answer to HEAD has no body, so a failed `head()` reports the HTTP status as its code;
+ * - an answer to HEAD has no body, so a failed `head()` has its code (from `x-r2-error-code`) but
+ *   the HTTP status as its message;
  * - a ReadableStream of unknown length is accepted (the gateway streams it into a multipart
  *   upload past 8 MiB) where the binding throws; a conditional put of one is refused with 10033;
  * - SSE-C (`ssecKey`) is not supported.
@@ -33,7 +34,7 @@ import {
 import { type Action, errorBody, errorOf, type RemoteBucketOptions, Transport } from "./transport";
 
 /** Headers that ask a read for the stored checksums, which the gateway sends only when asked (as S3 does). */
-function withChecksums(): Headers {
+function askingForChecksums(): Headers {
 	const headers = new Headers();
 	askForChecksums(headers);
 	return headers;
@@ -65,7 +66,7 @@ export class RemoteBucket implements R2Bucket {
 
 	/** `HEAD /{key}`: the object's metadata, or null when the key does not exist. */
 	async head(key: string): Promise<R2Object | null> {
-		const response = await this.#transport.send({ method: "HEAD", key, headers: withChecksums() });
+		const response = await this.#transport.send({ method: "HEAD", key, headers: askingForChecksums() });
 		if (response.status === R2_ERRORS.NoSuchKey.status) return null;
 		if (!response.ok) throw errorOf("head", response, await errorBody(response));
 		const size = Number(response.headers.get("content-length") ?? 0);
@@ -85,7 +86,7 @@ export class RemoteBucket implements R2Bucket {
 	get(key: string, options?: R2GetOptions): Promise<R2ObjectBody | null>;
 	async get(key: string, options: R2GetOptions = {}): Promise<R2ObjectBody | R2Object | null> {
 		if (options.ssecKey !== undefined) throw unsupportedSsec();
-		const headers = withChecksums();
+		const headers = askingForChecksums();
 		if (options.onlyIf !== undefined) writeConditionals(options.onlyIf, headers);
 		const range =
 			options.range === undefined

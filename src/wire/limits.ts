@@ -9,8 +9,10 @@ export const MAX_KEY_BYTES = 1024;
 /** The most keys a list page holds and a bulk delete takes (workers-api-reference, `list` and `delete`). */
 export const MAX_KEYS = 1000;
 
-/** Part numbers of a multipart upload run from 1 to 10000 (r2/objects/multipart-objects). */
+/** The first part number of a multipart upload (r2/objects/multipart-objects). */
 export const MIN_PART_NUMBER = 1;
+
+/** The last part number of a multipart upload: at most 10000 parts. */
 export const MAX_PART_NUMBER = 10000;
 
 /** Whether `n` is a part number R2 accepts: an integer from 1 to 10000. */
