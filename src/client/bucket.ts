@@ -9,12 +9,17 @@
  * - custom metadata names arrive lower case (header names are case-insensitive);
  * - dates travel in whole seconds: `cacheExpiry`, and conditions within the upload's second
  *   (options.ts `writeConditionals`);
- * - an answer to HEAD has no body, so a failed `head()` reports the HTTP status as its code;
+ * - an answer to HEAD has no body, so a failed `head()` has its code (from `x-r2-error-code`) but
+ *   the HTTP status as its message;
  * - a ReadableStream of unknown length is accepted (the gateway streams it into a multipart
  *   upload past 8 MiB) where the binding throws; a conditional put of one is refused with 10033;
  * - SSE-C (`ssecKey`) is not supported.
  */
-import type { R2ObjectJson, R2ObjectsJson } from "../edge/gateway/json";
+import { askForChecksums } from "../wire/checksums";
+import { R2_ERRORS } from "../wire/error-codes";
+import { isIncludeValue, isPartNumber, MAX_PART_NUMBER, MIN_PART_NUMBER } from "../wire/limits";
+import type { R2ObjectJson, R2ObjectsJson } from "../wire/object-json";
+import { parseContentRange } from "../wire/ranges";
 import { fieldsFromHeaders, fieldsFromJson, RemoteObject, RemoteObjectBody } from "./objects";
 import {
 	type BodyValue,
@@ -28,20 +33,11 @@ import {
 } from "./options";
 import { type Action, errorBody, errorOf, type RemoteBucketOptions, Transport } from "./transport";
 
-const INCLUDE_VALUES = ["httpMetadata", "customMetadata"];
-
-/** Asks a read for the stored checksums, which the gateway sends only when asked (as S3 does). */
-function withChecksums(headers: Headers): Headers {
-	headers.set("x-amz-checksum-mode", "ENABLED");
+/** Headers that ask a read for the stored checksums, which the gateway sends only when asked (as S3 does). */
+function askingForChecksums(): Headers {
+	const headers = new Headers();
+	askForChecksums(headers);
 	return headers;
-}
-
-/** The bytes a 206 answer holds, from `Content-Range: bytes first-last/size`. */
-function contentRange(header: string | null): { offset: number; length: number; size: number } | undefined {
-	const match = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(header ?? "");
-	if (!match) return undefined;
-	const [first, last, size] = match.slice(1).map(Number) as [number, number, number];
-	return { offset: first, length: last - first + 1, size };
 }
 
 /** Reads a JSON answer, or throws the error a non-2xx answer stands for. */
@@ -70,8 +66,8 @@ export class RemoteBucket implements R2Bucket {
 
 	/** `HEAD /{key}`: the object's metadata, or null when the key does not exist. */
 	async head(key: string): Promise<R2Object | null> {
-		const response = await this.#transport.send({ method: "HEAD", key, headers: withChecksums(new Headers()) });
-		if (response.status === 404) return null;
+		const response = await this.#transport.send({ method: "HEAD", key, headers: askingForChecksums() });
+		if (response.status === R2_ERRORS.NoSuchKey.status) return null;
 		if (!response.ok) throw errorOf("head", response, await errorBody(response));
 		const size = Number(response.headers.get("content-length") ?? 0);
 		return new RemoteObject(fieldsFromHeaders(key, response.headers, size, { offset: 0, length: size }));
@@ -90,7 +86,7 @@ export class RemoteBucket implements R2Bucket {
 	get(key: string, options?: R2GetOptions): Promise<R2ObjectBody | null>;
 	async get(key: string, options: R2GetOptions = {}): Promise<R2ObjectBody | R2Object | null> {
 		if (options.ssecKey !== undefined) throw unsupportedSsec();
-		const headers = withChecksums(new Headers());
+		const headers = askingForChecksums();
 		if (options.onlyIf !== undefined) writeConditionals(options.onlyIf, headers);
 		const range =
 			options.range === undefined
@@ -100,7 +96,7 @@ export class RemoteBucket implements R2Bucket {
 					: rangeHeader(options.range);
 		if (range !== null) headers.set("range", range);
 		let response = await this.#transport.send({ method: "GET", key, headers });
-		if (response.status === 416 && options.range instanceof Headers) {
+		if (response.status === R2_ERRORS.InvalidRange.status && options.range instanceof Headers) {
 			// A Range header R2 cannot satisfy gets the whole object from the binding, not an error.
 			await response.body?.cancel();
 			headers.delete("range");
@@ -113,7 +109,7 @@ export class RemoteBucket implements R2Bucket {
 				return new RemoteObjectBody(fieldsFromHeaders(key, response.headers, size, range), response);
 			}
 			case 206: {
-				const served = contentRange(response.headers.get("content-range"));
+				const served = parseContentRange(response.headers.get("content-range"));
 				if (served === undefined) throw errorOf("get", response, { error: { message: "206 without a Content-Range" } });
 				const range = { offset: served.offset, length: served.length };
 				return new RemoteObjectBody(fieldsFromHeaders(key, response.headers, served.size, range), response);
@@ -123,10 +119,10 @@ export class RemoteBucket implements R2Bucket {
 				const size = Number(response.headers.get("content-length") ?? 0);
 				return new RemoteObject(fieldsFromHeaders(key, response.headers, size, { offset: 0, length: size }));
 			}
-			case 404:
+			case R2_ERRORS.NoSuchKey.status:
 				await response.body?.cancel();
 				return null;
-			case 412: {
+			case R2_ERRORS.PreconditionFailed.status: {
 				// A read's 412 carries the object as JSON: its headers' Content-Type is the error body's.
 				const body = await errorBody(response);
 				const json = body.object as R2ObjectJson | undefined;
@@ -157,7 +153,7 @@ export class RemoteBucket implements R2Bucket {
 		writeChecksum(options, headers);
 		if (options.onlyIf !== undefined) writeConditionals(options.onlyIf, headers);
 		const response = await this.#transport.send({ method: "PUT", key, headers, body: requestBody(value) });
-		if (response.status === 412) {
+		if (response.status === R2_ERRORS.PreconditionFailed.status) {
 			await response.body?.cancel();
 			return null;
 		}
@@ -210,7 +206,7 @@ export class RemoteBucket implements R2Bucket {
 		if (options.limit !== undefined) query.limit = String(options.limit);
 		if (options.include !== undefined && options.include.length > 0) {
 			for (const name of options.include) {
-				if (!INCLUDE_VALUES.includes(name)) throw new RangeError(`Unsupported include value ${String(name)}`);
+				if (!isIncludeValue(name)) throw new RangeError(`Unsupported include value ${String(name)}`);
 			}
 			query.include = options.include.join(",");
 		}
@@ -246,8 +242,10 @@ class RemoteMultipartUpload implements R2MultipartUpload {
 		options: R2UploadPartOptions = {},
 	): Promise<R2UploadedPart> {
 		if (options.ssecKey !== undefined) throw unsupportedSsec();
-		if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10000) {
-			throw new TypeError(`Part number must be between 1 and 10000 (inclusive). Actual value was: ${partNumber}`);
+		if (!isPartNumber(partNumber)) {
+			throw new TypeError(
+				`Part number must be between ${MIN_PART_NUMBER} and ${MAX_PART_NUMBER} (inclusive). Actual value was: ${partNumber}`,
+			);
 		}
 		const response = await this.#transport.send({
 			method: "PUT",

@@ -4,21 +4,14 @@
  * objects), `Date`s for `uploaded` and `cacheExpiry`, `ArrayBuffer` checksums with a hex `toJSON`,
  * and body methods on the prototype.
  *
- * Sources: the object headers and JSON shapes of docs/gateway.md, read with the gateway's own
- * header mapping (src/edge/gateway/headers.ts) so both directions stay one mapping.
+ * Sources: the object headers and JSON shapes of docs/gateway.md, read with the wire mapping the
+ * gateway writes them with (src/wire), so both directions stay one mapping.
  */
-import {
-	CHECKSUMS,
-	type ChecksumName,
-	customMetadataFromHeaders,
-	fromBase64,
-	fromHex,
-	httpMetadataFromHeaders,
-	httpMetadataToHeaders,
-	storageClassFromAnswer,
-	storedChecksumHeader,
-} from "../edge/gateway/headers";
-import { checksumsToJson, type R2ObjectJson } from "../edge/gateway/json";
+import { checksumsFromHeaders, checksumsFromJson, checksumsToJson, type Digests } from "../wire/checksums";
+import { customMetadataFromHeaders } from "../wire/custom-metadata";
+import { httpMetadataFromHeaders, httpMetadataFromJson, httpMetadataToHeaders } from "../wire/http-metadata";
+import type { R2ObjectJson } from "../wire/object-json";
+import { storageClassFromAnswer } from "../wire/storage-class";
 
 /** The data fields of an R2Object. */
 export type ObjectFields = Omit<R2Object, "writeHttpMetadata">;
@@ -32,7 +25,7 @@ export class RemoteChecksums implements R2Checksums {
 	declare readonly sha512?: ArrayBuffer;
 
 	/** @param digests the stored digests; absent algorithms stay absent, as on the binding. */
-	constructor(digests: Partial<Record<ChecksumName, ArrayBuffer>>) {
+	constructor(digests: Digests) {
 		Object.assign(this, digests);
 	}
 
@@ -99,8 +92,12 @@ export class RemoteObjectBody extends RemoteObject implements R2ObjectBody {
 		return new Uint8Array(await this.#response.arrayBuffer());
 	}
 
-	text(): Promise<string> {
-		return this.#response.text();
+	/**
+	 * The body as UTF-8 text, as the binding's. Decoded here rather than by `Response.text()`,
+	 * which warns for every object typed `application/octet-stream` (any object stored without a type).
+	 */
+	async text(): Promise<string> {
+		return new TextDecoder().decode(await this.#response.arrayBuffer());
 	}
 
 	json<T>(): Promise<T> {
@@ -111,11 +108,6 @@ export class RemoteObjectBody extends RemoteObject implements R2ObjectBody {
 	async blob(): Promise<Blob> {
 		return new Blob([await this.#response.arrayBuffer()], { type: this.httpMetadata?.contentType ?? "" });
 	}
-}
-
-/** An ArrayBuffer holding exactly `bytes`. */
-function bufferOf(bytes: Uint8Array): ArrayBuffer {
-	return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
 
 /**
@@ -129,11 +121,9 @@ export function fieldsFromHeaders(
 	range: R2Range | undefined,
 ): ObjectFields {
 	const httpEtag = headers.get("etag") ?? "";
-	const digests: Partial<Record<ChecksumName, ArrayBuffer>> = {};
-	for (const { name } of CHECKSUMS) {
-		const digest = fromBase64(headers.get(storedChecksumHeader(name)) ?? "");
-		if (digest !== undefined && digest.byteLength > 0) digests[name] = bufferOf(digest);
-	}
+	const httpMetadata = httpMetadataFromHeaders(headers);
+	if (httpMetadata.kind === "invalid")
+		throw new TypeError(`The gateway answered an Expires that is not a date: ${httpMetadata.expires}`);
 	// x-r2-uploaded keeps milliseconds; Last-Modified is the fallback for other servers.
 	const uploaded = headers.get("x-r2-uploaded") ?? headers.get("last-modified") ?? "";
 	return {
@@ -142,9 +132,9 @@ export function fieldsFromHeaders(
 		size,
 		etag: httpEtag.replace(/^(W\/)?"|"$/g, ""),
 		httpEtag,
-		checksums: new RemoteChecksums(digests),
+		checksums: new RemoteChecksums(checksumsFromHeaders(headers)),
 		uploaded: new Date(uploaded),
-		httpMetadata: httpMetadataFromHeaders(headers),
+		httpMetadata: httpMetadata.metadata,
 		customMetadata: customMetadataFromHeaders(headers),
 		range,
 		storageClass: storageClassFromAnswer(headers.get("x-amz-storage-class")),
@@ -157,25 +147,15 @@ export function fieldsFromHeaders(
  * metadata left out by a list without `include` stays undefined, as on R2.
  */
 export function fieldsFromJson(json: R2ObjectJson): ObjectFields {
-	const digests: Partial<Record<ChecksumName, ArrayBuffer>> = {};
-	for (const { name } of CHECKSUMS) {
-		const hex = json.checksums[name];
-		if (hex !== undefined) digests[name] = fromHex(hex);
-	}
-	let httpMetadata: R2HTTPMetadata | undefined;
-	if (json.httpMetadata !== undefined) {
-		const { cacheExpiry, ...rest } = json.httpMetadata;
-		httpMetadata = cacheExpiry === undefined ? rest : { ...rest, cacheExpiry: new Date(cacheExpiry) };
-	}
 	return {
 		key: json.key,
 		version: json.version,
 		size: json.size,
 		etag: json.etag,
 		httpEtag: json.httpEtag,
-		checksums: new RemoteChecksums(digests),
+		checksums: new RemoteChecksums(checksumsFromJson(json.checksums)),
 		uploaded: new Date(json.uploaded),
-		httpMetadata,
+		httpMetadata: json.httpMetadata === undefined ? undefined : httpMetadataFromJson(json.httpMetadata),
 		customMetadata: json.customMetadata,
 		range: undefined,
 		storageClass: json.storageClass,

@@ -6,25 +6,12 @@
  * `r2-bucket.c++`, reference r2-over-http §3.3), these functions throw the same TypeError or
  * RangeError, so a RemoteBucket fails the way the binding does without a round trip.
  */
-import {
-	CHECKSUMS,
-	type ChecksumName,
-	checksumHeader,
-	customMetadataToHeaders,
-	httpMetadataToHeaders,
-	toBase64,
-} from "../edge/gateway/headers";
-import { parseRange } from "../edge/gateway/ranges";
-
-/** The six headers of R2HTTPMetadata (workerd `HttpMetadata::fromRequestHeaders`). */
-const HTTP_METADATA_HEADERS = [
-	"content-type",
-	"content-language",
-	"content-disposition",
-	"content-encoding",
-	"cache-control",
-	"expires",
-] as const;
+import { fromHex } from "../common/encoding";
+import { CHECKSUMS, type ChecksumName, checksumToRequest } from "../wire/checksums";
+import { customMetadataToHeaders } from "../wire/custom-metadata";
+import { copyHttpMetadataHeaders, httpMetadataToHeaders } from "../wire/http-metadata";
+import { parseRange } from "../wire/ranges";
+import { STORAGE_CLASS_HEADER } from "../wire/storage-class";
 
 /**
  * The `Range` header for an R2Range, or null for none.
@@ -139,15 +126,12 @@ export function writeMetadata(options: R2MultipartOptions, headers: Headers): vo
 	if (options.ssecKey !== undefined) throw unsupportedSsec();
 	const { httpMetadata, customMetadata, storageClass } = options;
 	if (httpMetadata instanceof Headers) {
-		for (const name of HTTP_METADATA_HEADERS) {
-			const value = httpMetadata.get(name);
-			if (value !== null) headers.set(name, value);
-		}
+		copyHttpMetadataHeaders(httpMetadata, headers);
 	} else if (httpMetadata !== undefined) {
 		httpMetadataToHeaders(httpMetadata, headers);
 	}
 	if (customMetadata !== undefined) customMetadataToHeaders(customMetadata, headers);
-	if (storageClass !== undefined) headers.set("x-amz-storage-class", storageClass);
+	if (storageClass !== undefined) headers.set(STORAGE_CLASS_HEADER, storageClass);
 }
 
 /** SSE-C has no spelling in docs/gateway.md. */
@@ -158,10 +142,9 @@ export function unsupportedSsec(): TypeError {
 /** A digest given as hex or bytes, as bytes. @throws TypeError for the wrong length, as workerd. */
 function digestBytes(label: string, size: number, value: ArrayBuffer | ArrayBufferView | string): Uint8Array {
 	if (typeof value === "string") {
-		if (value.length !== size * 2 || !/^[0-9a-f]*$/i.test(value)) {
-			throw new TypeError(`${label} is ${size * 2} hex characters, not ${value.length}`);
-		}
-		return Uint8Array.from(value.match(/../g) ?? [], (byte) => parseInt(byte, 16));
+		const bytes = value.length === size * 2 ? fromHex(value) : undefined;
+		if (bytes === undefined) throw new TypeError(`${label} is ${size * 2} hex characters, not ${value.length}`);
+		return bytes;
 	}
 	const bytes = ArrayBuffer.isView(value)
 		? new Uint8Array(value.buffer, value.byteOffset, value.byteLength)
@@ -179,7 +162,7 @@ export function writeChecksum(options: Pick<R2PutOptions, ChecksumName>, headers
 	if (given.length > 1) throw new TypeError("You cannot specify multiple hashing algorithms.");
 	for (const { name, label, bytes } of given) {
 		const value = options[name];
-		if (value !== undefined) headers.set(checksumHeader(name), toBase64(digestBytes(label, bytes, value)));
+		if (value !== undefined) checksumToRequest(name, digestBytes(label, bytes, value), headers);
 	}
 }
 

@@ -3,8 +3,9 @@
  *
  * The gateway's wire reference is docs/gateway.md; this file knows its addressing (the path is
  * the key, the query picks the operation) and its error body `{"error": {"code", "message"}}`,
- * and nothing about R2 objects.
+ * and nothing about R2 objects. Error messages take the binding's form from src/wire/error-codes.ts.
  */
+import { bindingMessage } from "../wire/error-codes";
 
 /**
  * A `fetch` the client can use: `globalThis.fetch` in Node 22 or a Worker, a service binding's
@@ -53,7 +54,7 @@ export class RemoteBucketError extends Error {
 		readonly detail: string,
 		readonly status: number,
 	) {
-		super(`${action}: ${detail} (${code})`);
+		super(bindingMessage(action, detail, code));
 	}
 }
 

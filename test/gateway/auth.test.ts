@@ -1,14 +1,6 @@
-import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import worker from "../../src/index";
-import { errorOf, gw, put, RO } from "./helpers";
-
-/** The Worker with some vars changed, for settings the test config does not have. */
-const withVars = (vars: Partial<Env>, path: string, init: RequestInit = {}) => {
-	const request = new Request(`http://gateway.test${path}`, init) as Request<unknown, IncomingRequestCfProperties>;
-	return worker.fetch(request, { ...env, ...vars }, createExecutionContext());
-};
+import { errorOf, gw, put, RO, withVars } from "./helpers";
 
 describe("bearer tokens", () => {
 	it("answers 401 with WWW-Authenticate and R2's code without a token", async () => {
@@ -32,6 +24,30 @@ describe("bearer tokens", () => {
 	it("answers 401 to a malformed Authorization header", async () => {
 		const response = await gw("/auth/x", { token: null, headers: { authorization: "Basic dXNlcjpwYXNz" } });
 		expect(response.status).toBe(401);
+	});
+
+	it.each([
+		["not JSON", "{"],
+		["not an object of token to access", JSON.stringify({ "t-1": "admin" })],
+		["holding an empty token", JSON.stringify({ "": "read-write" })],
+	])("answers 500 (10001) when GATEWAY_TOKENS is %s", async (_, secret) => {
+		const response = await withVars({ GATEWAY_TOKENS: secret }, "/auth/x", {
+			headers: { authorization: "Bearer t-1" },
+		});
+		expect(response.status).toBe(500);
+		const error = await errorOf(response);
+		expect(error.code).toBe(10001);
+		expect(error.message).toMatch(
+			/^The GATEWAY_TOKENS secret must be a JSON object of token to "read-write" or "read-only": /,
+		);
+	});
+
+	it("knows no token when GATEWAY_TOKENS is empty", async () => {
+		const response = await withVars({ GATEWAY_TOKENS: "" }, "/auth/x", {
+			headers: { authorization: "Bearer test-rw" },
+		});
+		expect(response.status).toBe(401);
+		expect((await errorOf(response)).code).toBe(10002);
 	});
 
 	it("lets a read-only token read and list but not write", async () => {

@@ -1,4 +1,7 @@
-import { exports } from "cloudflare:workers";
+import { createExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { expect } from "vitest";
+import worker from "../../src/index";
 
 /** The read-write and read-only tokens vitest.config.ts binds in GATEWAY_TOKENS. */
 export const RW = "test-rw";
@@ -12,6 +15,20 @@ export function gw(path: string, init: RequestInit & { token?: string | null } =
 	return exports.default.fetch(`http://gateway.test${path}`, { ...rest, headers });
 }
 
+/** A request to the Worker with some vars changed, for settings the test config does not have. */
+export async function withVars(vars: Partial<Env>, path: string, init: RequestInit = {}): Promise<Response> {
+	const request = new Request(`http://gateway.test${path}`, init) as Request<unknown, IncomingRequestCfProperties>;
+	return worker.fetch(request, { ...env, ...vars }, createExecutionContext());
+}
+
+/**
+ * An answer's body as UTF-8 text. `Response.text()` would warn about a body typed
+ * `application/octet-stream` (what the gateway sends for objects without a type); these are text.
+ */
+export async function textOf(response: Response): Promise<string> {
+	return new TextDecoder().decode(await response.arrayBuffer());
+}
+
 /** PUT `body` at `key` and return the stored object's JSON. */
 export async function put(
 	key: string,
@@ -19,7 +36,7 @@ export async function put(
 	headers: HeadersInit = {},
 ): Promise<{ etag: string; uploaded: string; size: number }> {
 	const response = await gw(`/${key}`, { method: "PUT", body, headers });
-	if (response.status !== 200) throw new Error(`PUT ${key}: ${response.status} ${await response.text()}`);
+	if (response.status !== 200) throw new Error(`PUT ${key}: ${response.status} ${await textOf(response)}`);
 	return response.json();
 }
 
@@ -27,6 +44,20 @@ export async function put(
 export async function errorOf(response: Response): Promise<{ code: number; message: string }> {
 	const body = await response.json<{ error: { code: number; message: string } }>();
 	return body.error;
+}
+
+/**
+ * Asserts an error answer: its status, and its code in `x-r2-error-code` and, but for HEAD (which
+ * has no body), in the JSON body. Consumes the body.
+ * @returns the message of the body, or undefined for HEAD.
+ */
+export async function expectError(response: Response, status: number, code: number): Promise<string | undefined> {
+	expect(response.status).toBe(status);
+	expect(response.headers.get("x-r2-error-code")).toBe(String(code));
+	if (response.body === null) return undefined;
+	const error = await errorOf(response);
+	expect(error.code).toBe(code);
+	return error.message;
 }
 
 /** A stream of `size` bytes in chunks of `chunk`, with no known length (sent chunked). */

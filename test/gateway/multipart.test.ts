@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { bytesOf, errorOf, gw, sha256Hex, streamOf } from "./helpers";
+import { bytesOf, errorOf, expectError, gw, sha256Hex, streamOf } from "./helpers";
 
 const MiB = 1024 * 1024;
 
@@ -83,19 +83,24 @@ describe("multipart uploads", () => {
 		expect((await errorOf(response)).code).toBe(10025);
 	});
 
-	it.each(["0", "10001", "1.5", "-1", "one", ""])("answers 400 to partNumber=%s", async (partNumber) => {
-		const { key, uploadId } = await create("mp/bad-number");
-		expect((await uploadPart(key, uploadId, partNumber, "x")).status).toBe(400);
-	});
+	it.each(["0", "10001", "1.5", "-1", "one", ""])(
+		"answers 400 to partNumber=%s, storing nothing",
+		async (partNumber) => {
+			const { key, uploadId } = await create("mp/bad-number");
+			await expectError(await uploadPart(key, uploadId, partNumber, "x"), 400, 400);
+			expect(await env.BUCKET.head(key)).toBeNull();
+		},
+	);
 
 	it.each([
 		["not JSON", "{parts"],
 		["no parts", "{}"],
 		["a part without etag", JSON.stringify({ parts: [{ partNumber: 1 }] })],
-	])("answers 400 to a complete body with %s", async (_, body) => {
+	])("answers 400 to a complete body with %s, storing nothing", async (_, body) => {
 		const { key, uploadId } = await create("mp/bad-body");
 		const response = await gw(`/${key}?uploadId=${encodeURIComponent(uploadId)}`, { method: "POST", body });
-		expect(response.status).toBe(400);
+		await expectError(response, 400, 400);
+		expect(await env.BUCKET.head(key)).toBeNull();
 	});
 
 	it("needs Content-Length on a part (411)", async () => {
@@ -106,11 +111,12 @@ describe("multipart uploads", () => {
 			body,
 			duplex: "half",
 		} as RequestInit);
-		expect(response.status).toBe(411);
+		await expectError(response, 411, 10033);
 	});
 
-	it("answers 400 to a part upload without its uploadId or partNumber", async () => {
-		expect((await gw("/mp/x?partNumber=1", { method: "PUT", body: "x" })).status).toBe(400);
-		expect((await gw("/mp/x?uploadId=abc", { method: "PUT", body: "x" })).status).toBe(400);
+	it("answers 400 to a part upload without its uploadId or partNumber, storing nothing", async () => {
+		await expectError(await gw("/mp/x?partNumber=1", { method: "PUT", body: "x" }), 400, 400);
+		await expectError(await gw("/mp/x?uploadId=abc", { method: "PUT", body: "x" }), 400, 400);
+		expect(await env.BUCKET.head("mp/x")).toBeNull();
 	});
 });

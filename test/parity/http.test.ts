@@ -66,8 +66,10 @@ describe("RemoteBucket over HTTP only", () => {
 		expect(await env.BUCKET.head(key)).toBeNull();
 	});
 
-	it("refuses a storage class R2 does not have", async () => {
-		await expectR2Error(bucket.put(`${scope("class")}x`, "x", { storageClass: "Glacier" }), "put", 400);
+	it("refuses a storage class R2 does not have, storing nothing", async () => {
+		const key = `${scope("class")}x`;
+		await expectR2Error(bucket.put(key, "x", { storageClass: "Glacier" }), "put", 400);
+		expect(await bucket.head(key)).toBeNull();
 	});
 
 	it("refuses SSE-C keys, which the gateway cannot carry", async () => {

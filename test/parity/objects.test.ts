@@ -40,7 +40,8 @@ describe.each(BUCKETS)("objects on $name", ({ kind, bucket }) => {
 		expect(object.uploaded.getTime()).toBeGreaterThanOrEqual(before - 1000);
 		expect(object.uploaded.getTime()).toBeLessThanOrEqual(after + 1000);
 		expect(object.range).toBeUndefined();
-		expect(typeof object.storageClass).toBe("string");
+		// Miniflare reports no storage class (""), where R2 reports "Standard": see the storage-class case.
+		expect(object.storageClass).toBe("");
 		expect(object.customMetadata).toEqual({});
 	});
 
@@ -58,7 +59,7 @@ describe.each(BUCKETS)("objects on $name", ({ kind, bucket }) => {
 			expect(object?.checksums.toJSON()).toEqual(put.checksums.toJSON());
 		}
 		expect(head).not.toHaveProperty("body");
-		await get?.body.cancel();
+		await get?.arrayBuffer();
 	});
 
 	it("a new put of the key replaces the object with a new version", async () => {
@@ -116,7 +117,7 @@ describe.each(BUCKETS)("objects on $name", ({ kind, bucket }) => {
 			object?.writeHttpMetadata(headers);
 			expect(Object.fromEntries(headers)).toEqual(HTTP_HEADERS);
 		}
-		await get?.body.cancel();
+		await get?.arrayBuffer();
 	});
 
 	it("accepts every value type put takes", async () => {
@@ -180,14 +181,15 @@ describe.each(BUCKETS)("objects on $name", ({ kind, bucket }) => {
 		expect(left.objects.map((object) => object.key)).toEqual([`${prefix}keep`]);
 	});
 
-	it("accepts both storage classes and reports the bucket's", async () => {
+	// Gap, Miniflare's: it accepts a storage class but stores none, and reports "" for every object
+	// (reference r2-over-http §3.1), where R2 reports the class written. This pins what runs here.
+	it('accepts both storage classes, and reports "" for them as Miniflare does (R2 reports the class)', async () => {
 		const prefix = scope("storage-class");
 		for (const storageClass of ["Standard", "InfrequentAccess"]) {
 			const put = await store(bucket, `${prefix}${storageClass}`, "s", { storageClass });
 			const head = await bucket.head(`${prefix}${storageClass}`);
-			// Miniflare ignores storage classes and reports "" (reference r2-over-http §3.1); R2 reports the class.
-			expect(["", storageClass]).toContain(put.storageClass);
-			expect(head?.storageClass).toBe(put.storageClass);
+			expect(put.storageClass).toBe("");
+			expect(head?.storageClass).toBe("");
 		}
 	});
 

@@ -102,7 +102,7 @@ describe.each(BUCKETS)("ranges on $name", ({ bucket }) => {
 		await bucket.put(key, TEXT);
 		const get = await bucket.get(key);
 		expect(get?.range).toEqual({ offset: 0, length: 10 });
-		await get?.body.cancel();
+		await get?.arrayBuffer();
 		expect((await bucket.head(key))?.range).toEqual({ offset: 0, length: 10 });
 	});
 

@@ -12,7 +12,7 @@
  */
 import { authorize } from "./auth";
 import { preflight, withCors } from "./cors";
-import { fromBindingError, GatewayError } from "./errors";
+import { fromBindingError, type GatewayError, internalError } from "./errors";
 import { keyFromUrl } from "./keys";
 import { METHODS, operationOf } from "./operations";
 
@@ -40,7 +40,7 @@ async function dispatch(request: Request, url: URL, env: Env): Promise<Response>
 		const known = fromBindingError(error);
 		if (known) return errorResponse(known, request.method);
 		console.error("gateway: unexpected error", error);
-		return errorResponse(new GatewayError(500, 10001, "We encountered an internal error."), request.method);
+		return errorResponse(internalError(), request.method);
 	}
 }
 

@@ -2,73 +2,61 @@
  * Bearer-token authorization of the gateway (RFC 6750 §2.1).
  *
  * Tokens come from the `GATEWAY_TOKENS` secret, a JSON object of token to `"read-write"` or
- * `"read-only"`. A presented token is compared with every known token in constant time
- * (`crypto.subtle.timingSafeEqual`) over fixed-size buffers that hold its length and bytes, so
- * neither the comparison, nor where it stops, nor the tokens' lengths tell an attacker anything.
+ * `"read-only"`, parsed once per value (src/common/config.ts). A presented token is compared with
+ * every known token by src/common/secrets.ts (fixed-size buffers, `timingSafeEqual`, no early
+ * exit), so neither the comparison, nor where it stops, nor the tokens' lengths tell anything.
  */
 import { z } from "zod";
-import { GatewayError } from "./errors";
+import { ConfigError, jsonVar } from "../../common/config";
+import { fixedSecret, MAX_SECRET_BYTES, sameSecret } from "../../common/secrets";
+import { accessDenied, internalError, unauthorized } from "./errors";
 
 /** What an operation needs: reading objects (open with PUBLIC_READ), listing, or writing. */
 export type Access = "read" | "list" | "write";
-
-/** The longest token accepted, in bytes of UTF-8. */
-const MAX_TOKEN_BYTES = 1024;
-
-const encode = (token: string) => new TextEncoder().encode(token);
 
 const Tokens = z.record(
 	z
 		.string()
 		.min(1)
-		.refine((token) => encode(token).byteLength <= MAX_TOKEN_BYTES, {
-			message: `a token is at most ${MAX_TOKEN_BYTES} bytes`,
+		.refine((token) => fixedSecret(token) !== undefined, {
+			message: `a token is at most ${MAX_SECRET_BYTES} bytes`,
 		}),
 	z.enum(["read-write", "read-only"]),
 );
 
 interface KnownToken {
-	padded: Uint8Array;
+	fixed: Uint8Array;
 	canWrite: boolean;
 }
 
-/** A token's bytes (at most MAX_TOKEN_BYTES) as a fixed-size buffer: two bytes of length, the bytes, zeros. */
-function pad(bytes: Uint8Array): Uint8Array {
-	const padded = new Uint8Array(2 + MAX_TOKEN_BYTES);
-	padded[0] = bytes.byteLength >> 8;
-	padded[1] = bytes.byteLength & 0xff;
-	padded.set(bytes, 2);
-	return padded;
-}
-
-/** Parsed tokens per secret value: the secret is the same for the isolate's life, parsing it once is enough. */
+/** Tokens per secret value, built once: the secret is the same for the isolate's life. */
 let cache: { secret: string; tokens: KnownToken[] } | undefined;
 
+/**
+ * The tokens of the GATEWAY_TOKENS secret; none when it is unset or empty.
+ * @throws GatewayError 500 (10001) when the secret is not a JSON object of token to access.
+ */
 function knownTokens(secret: string | undefined): KnownToken[] {
 	if (secret === undefined || secret === "") return [];
 	if (cache?.secret !== secret) {
-		let parsed: Record<string, "read-write" | "read-only">;
+		let parsed: z.output<typeof Tokens>;
 		try {
-			parsed = Tokens.parse(JSON.parse(secret));
+			parsed = jsonVar("GATEWAY_TOKENS", secret, Tokens);
 		} catch (error) {
-			throw new GatewayError(
-				500,
-				10001,
-				`The GATEWAY_TOKENS secret must be a JSON object of token to "read-write" or "read-only": ${String(error)}`,
+			if (!(error instanceof ConfigError)) throw error;
+			throw internalError(
+				`The GATEWAY_TOKENS secret must be a JSON object of token to "read-write" or "read-only": ${error.message}`,
 			);
 		}
-		const tokens = Object.entries(parsed).map(([token, access]) => ({
-			padded: pad(encode(token)),
-			canWrite: access === "read-write",
-		}));
+		const tokens = Object.entries(parsed).flatMap(([token, access]) => {
+			const fixed = fixedSecret(token);
+			// The schema already refused tokens too long for a fixed buffer; this only narrows the type.
+			return fixed === undefined ? [] : [{ fixed, canWrite: access === "read-write" }];
+		});
 		cache = { secret, tokens };
 	}
 	return cache.tokens;
 }
-
-/** RFC 6750 §3: a 401 names the scheme it wants. */
-const unauthorized = (message: string) =>
-	new GatewayError(401, 10002, message, undefined, new Headers({ "www-authenticate": 'Bearer realm="edgezone"' }));
 
 /**
  * Lets a request through for `access`, or throws.
@@ -80,17 +68,14 @@ export function authorize(request: Request, env: Env, access: Access): void {
 	const header = request.headers.get("authorization");
 	const token = header?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
 	if (token === undefined) throw unauthorized("Send Authorization: Bearer <token>.");
-	const known = knownTokens(env.GATEWAY_TOKENS);
-	const bytes = encode(token);
+	const presented = fixedSecret(token);
 	let found: KnownToken | undefined;
-	if (bytes.byteLength <= MAX_TOKEN_BYTES) {
-		const presented = pad(bytes);
-		for (const candidate of known) {
-			if (crypto.subtle.timingSafeEqual(presented, candidate.padded)) found = candidate;
-		}
+	// Every known token is compared, with no early exit: the time taken says nothing of which matched.
+	for (const candidate of knownTokens(env.GATEWAY_TOKENS)) {
+		if (sameSecret(presented, candidate.fixed)) found = candidate;
 	}
 	if (found === undefined) throw unauthorized("The token is not valid.");
 	if (access === "write" && !found.canWrite) {
-		throw new GatewayError(403, 10003, "The token may read but not write.");
+		throw accessDenied();
 	}
 }

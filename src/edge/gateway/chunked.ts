@@ -11,8 +11,11 @@
  *   checksums for it. Requested checksums are computed while streaming and compared before
  *   `complete()`; on a mismatch, or any failure, the upload is aborted and nothing is stored.
  */
-import { GatewayError } from "./errors";
-import { type RequestedChecksum, toHex } from "./headers";
+
+import { toHex } from "../../common/encoding";
+import type { RequestedChecksum } from "../../wire/checksums";
+import { badDigest, type GatewayError } from "./errors";
+import { withChecksums } from "./headers";
 
 /** Bytes per part of a chunked upload: above R2's 5 MiB minimum, small enough to hold in memory. */
 export const PART_SIZE = 8 * 1024 * 1024;
@@ -67,9 +70,7 @@ function digesters(checksums: RequestedChecksum[]) {
 				const actual = new Uint8Array(await stream.digest);
 				const expected = toHex(checksum.digest);
 				if (toHex(actual) !== expected) {
-					return new GatewayError(
-						400,
-						10037,
+					return badDigest(
 						`The ${checksum.label} checksum you specified did not match what we received.\n` +
 							`You provided a ${checksum.label} checksum with value: ${expected}\n` +
 							`Actual ${checksum.label} was: ${toHex(actual)}`,
@@ -103,9 +104,7 @@ export async function putChunked(
 	const buffer = new Uint8Array(PART_SIZE);
 	const first = await fill(reader, buffer, pending);
 	if (first.done) {
-		const putOptions: R2PutOptions = { ...options };
-		for (const { name, digest } of checksums) putOptions[name] = digest;
-		return bucket.put(key, buffer.subarray(0, first.filled), putOptions);
+		return bucket.put(key, buffer.subarray(0, first.filled), withChecksums({ ...options }, checksums));
 	}
 
 	const upload = await bucket.createMultipartUpload(key, options);

@@ -1,69 +1,88 @@
 /**
- * Typed gateway errors and the mapping of R2 binding errors onto HTTP.
+ * Gateway errors as HTTP answers: one constructor per error of the table in
+ * src/wire/error-codes.ts, and the mapping of R2 binding errors onto the same table.
  *
  * The binding throws plain `Error`s whose message is `"<op>: <message> (<v4 code>)"`
  * (workerd `R2Result::throwIfError`): the code in the trailing parentheses is the only
- * structured part, so it is parsed out here. Codes and statuses follow R2's error-code
- * table (developers.cloudflare.com/r2/api/error-codes/); where R2 has no code for a case,
- * the HTTP status is the code (docs/gateway.md, "Errors").
+ * structured part, so it is parsed out and looked up in the table.
  */
+import { bindingError, parseBindingMessage, R2_ERRORS, type R2ErrorName } from "../../wire/error-codes";
 
 /** An error with its HTTP status and wire code; `app.ts` turns it into the JSON error body. */
 export class GatewayError extends Error {
+	/** HTTP status of the answer. */
+	readonly status: number;
+	/** R2 v4 error code, or the HTTP status where R2 has none. */
+	readonly code: number;
+
 	/**
-	 * @param status HTTP status of the answer.
-	 * @param code R2 v4 error code, or the HTTP status where R2 has none.
-	 * @param message Human-readable text, sent as is.
+	 * @param kind the row of the error table this error is.
+	 * @param message Human-readable text, sent as is; the table's default when absent.
 	 * @param object A JSON R2Object to send along (412 answers to reads carry the object).
 	 * @param headers Headers of the answer (Content-Range of a 416, the object's headers on a 412).
 	 */
 	constructor(
-		readonly status: number,
-		readonly code: number,
-		message: string,
+		readonly kind: R2ErrorName,
+		message: string = R2_ERRORS[kind].message,
 		readonly object?: unknown,
 		readonly headers: Headers = new Headers(),
 	) {
 		super(message);
 		this.name = "GatewayError";
+		this.status = R2_ERRORS[kind].status;
+		this.code = R2_ERRORS[kind].code;
 	}
 }
 
 /** 400 for a malformed request: range, query, JSON body or header. */
-export const badRequest = (message: string) => new GatewayError(400, 400, message);
+export const badRequest = (message: string) => new GatewayError("InvalidRequest", message);
 
-export const noSuchKey = () => new GatewayError(404, 10007, "The specified key does not exist.");
+/** 500 (10001) for what the gateway did not expect, or a deployment mistake it can name. */
+export const internalError = (message?: string) => new GatewayError("InternalError", message);
 
-export const noSuchUpload = () => new GatewayError(404, 10024, "The specified multipart upload does not exist.");
+/** 401 (10002) without a valid token; RFC 6750 §3: it names the scheme it wants. */
+export const unauthorized = (message: string) =>
+	new GatewayError("Unauthorized", message, undefined, new Headers({ "www-authenticate": 'Bearer realm="edgezone"' }));
 
+/** 403 (10003) for a read-only token writing. */
+export const accessDenied = () => new GatewayError("AccessDenied");
+
+/** 404 (10007). */
+export const noSuchKey = () => new GatewayError("NoSuchKey");
+
+/** 400 (10014) for a checksum header that is not a digest. */
+export const invalidDigest = (message: string) => new GatewayError("InvalidDigest", message);
+
+/** 400 (10020) for a key R2 does not take. */
+export const invalidObjectName = () => new GatewayError("InvalidObjectName");
+
+/** 400 (10022) for a list `limit` out of range. */
+export const invalidMaxKeys = (message: string) => new GatewayError("InvalidMaxKeys", message);
+
+/** 404 (10024). */
+export const noSuchUpload = () => new GatewayError("NoSuchUpload");
+
+/** 412 (10031); a read's carries the object as JSON and its headers. */
 export const preconditionFailed = (object?: unknown, headers?: Headers) =>
-	new GatewayError(412, 10031, "At least one of the pre-conditions you specified did not hold.", object, headers);
+	new GatewayError("PreconditionFailed", undefined, object, headers);
 
-export const missingContentLength = (message: string) => new GatewayError(411, 10033, message);
+/** 411 (10033) for a body without Content-Length where one is needed. */
+export const missingContentLength = (message: string) => new GatewayError("MissingContentLength", message);
 
-/** HTTP status for each R2 code the binding raises; R2's table, with 10024 as 404 as R2's S3 API answers. */
-const STATUS_OF_CODE: Record<number, number> = {
-	10007: 404,
-	10011: 400,
-	10012: 400,
-	10014: 400,
-	10020: 400,
-	10022: 400,
-	10024: 404,
-	10025: 400,
-	10029: 400,
-	10031: 412,
-	10037: 400,
-	10039: 416,
-	10048: 400,
-	100100: 400,
-};
+/** 400 (10037) for a body that does not match the checksum sent with it. */
+export const badDigest = (message: string) => new GatewayError("BadDigest", message);
 
-const BINDING_MESSAGE = /^(?<op>\w+): (?<message>[\s\S]*) \((?<code>\d+)\)$/;
+/** 416 (10039) naming the object's size in Content-Range, as RFC 9110 §15.5.17 asks. */
+export const rangeNotSatisfiable = (size: number) =>
+	new GatewayError("InvalidRange", undefined, undefined, new Headers({ "content-range": `bytes */${size}` }));
+
+/** 405 with the methods the path takes in `Allow` (RFC 9110 §15.5.6). */
+export const methodNotAllowed = (method: string, allow: string) =>
+	new GatewayError("MethodNotAllowed", `Method ${method} is not allowed here.`, undefined, new Headers({ allow }));
 
 /**
  * Turns an error thrown by the R2 binding into a GatewayError, or returns undefined when it is
- * not a binding error with a code this gateway maps (the caller rethrows it as a 500).
+ * not a binding error with a code this gateway passes through (the caller answers 500).
  *
  * `TypeError`/`RangeError`s thrown by the binding's own argument checks (bad hash length,
  * several hash algorithms) are the client's fault and become 400s.
@@ -72,9 +91,7 @@ export function fromBindingError(error: unknown): GatewayError | undefined {
 	if (error instanceof GatewayError) return error;
 	if (error instanceof TypeError || error instanceof RangeError) return badRequest(error.message);
 	if (!(error instanceof Error)) return undefined;
-	const match = BINDING_MESSAGE.exec(error.message);
-	if (!match?.groups) return undefined;
-	const code = Number(match.groups.code);
-	const status = STATUS_OF_CODE[code];
-	return status === undefined ? undefined : new GatewayError(status, code, match.groups.message ?? "");
+	const parsed = parseBindingMessage(error.message);
+	const kind = parsed === undefined ? undefined : bindingError(parsed.code);
+	return kind === undefined ? undefined : new GatewayError(kind, parsed?.message);
 }

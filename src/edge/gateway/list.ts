@@ -6,22 +6,19 @@
  * follow `truncated`/`cursor` and never the count (spec area C, list rules 1 and 2).
  */
 import { z } from "zod";
+import { INCLUDE_VALUES, isIncludeValue, MAX_KEYS } from "../../wire/limits";
+import { type Include, objectToJson, type R2ObjectsJson } from "../../wire/object-json";
 import type { GatewayContext } from "./context";
-import { badRequest, GatewayError } from "./errors";
-import { type Include, objectToJson, type R2ObjectsJson, readJsonBody } from "./json";
+import { badRequest, invalidMaxKeys } from "./errors";
+import { readJsonBody } from "./json-body";
 import { assertKey } from "./keys";
-
-/** R2's page and batch bound (developers.cloudflare.com/r2/api/workers/workers-api-reference/). */
-const MAX_KEYS = 1000;
-
-const INCLUDE_VALUES = ["httpMetadata", "customMetadata"] as const;
 
 /** @throws GatewayError 400 (10022) unless `text` is an integer from 1 to 1000. */
 function parseLimit(text: string | null): number | undefined {
 	if (text === null) return undefined;
 	const limit = Number(text);
 	if (!/^\d+$/.test(text) || limit < 1 || limit > MAX_KEYS) {
-		throw new GatewayError(400, 10022, `limit must be an integer from 1 to ${MAX_KEYS}; got ${text}.`);
+		throw invalidMaxKeys(`limit must be an integer from 1 to ${MAX_KEYS}; got ${text}.`);
 	}
 	return limit;
 }
@@ -33,7 +30,7 @@ function parseInclude(values: string[]): Include {
 		.map((name) => name.trim())
 		.filter(Boolean);
 	for (const name of names) {
-		if (!(INCLUDE_VALUES as readonly string[]).includes(name)) {
+		if (!isIncludeValue(name)) {
 			throw badRequest(`include takes ${INCLUDE_VALUES.join(" and ")}; got ${name}.`);
 		}
 	}

@@ -8,10 +8,13 @@
  * abort fail with an internal error (10001) while uploadPart says 10024; all three answer 404 10024.
  */
 import { z } from "zod";
+import { parseBindingMessage, R2_ERRORS } from "../../wire/error-codes";
+import { isPartNumber, MAX_PART_NUMBER, MIN_PART_NUMBER } from "../../wire/limits";
+import { objectToJson } from "../../wire/object-json";
 import type { GatewayContext } from "./context";
 import { badRequest, missingContentLength, noSuchUpload } from "./errors";
 import { writeMetadataFromHeaders } from "./headers";
-import { objectToJson, readJsonBody } from "./json";
+import { readJsonBody } from "./json-body";
 
 /** The upload a request names with `?uploadId=`. */
 function upload(c: GatewayContext): R2MultipartUpload {
@@ -25,7 +28,8 @@ async function onUpload<T>(call: () => Promise<T>): Promise<T> {
 	try {
 		return await call();
 	} catch (error) {
-		if (error instanceof Error && /\(10001\)$/.test(error.message)) throw noSuchUpload();
+		const code = error instanceof Error ? parseBindingMessage(error.message)?.code : undefined;
+		if (code === R2_ERRORS.InternalError.code) throw noSuchUpload();
 		throw error;
 	}
 }
@@ -42,8 +46,8 @@ const PART_NUMBER = /^\d{1,5}$/;
 export async function uploadPart(c: GatewayContext): Promise<Response> {
 	const text = c.url.searchParams.get("partNumber") ?? "";
 	const partNumber = Number(text);
-	if (!PART_NUMBER.test(text) || partNumber < 1 || partNumber > 10000) {
-		throw badRequest(`partNumber must be an integer from 1 to 10000; got ${text}.`);
+	if (!PART_NUMBER.test(text) || !isPartNumber(partNumber)) {
+		throw badRequest(`partNumber must be an integer from ${MIN_PART_NUMBER} to ${MAX_PART_NUMBER}; got ${text}.`);
 	}
 	const { request } = c;
 	if (request.body !== null && request.headers.get("content-length") === null) {
@@ -55,9 +59,14 @@ export async function uploadPart(c: GatewayContext): Promise<Response> {
 
 const CompleteRequest = z.object({
 	parts: z
-		.array(z.object({ partNumber: z.number().int().min(1).max(10000), etag: z.string().min(1) }))
+		.array(
+			z.object({
+				partNumber: z.number().int().min(MIN_PART_NUMBER).max(MAX_PART_NUMBER),
+				etag: z.string().min(1),
+			}),
+		)
 		// An empty list is allowed: R2 then stores an empty object (etag `d41d8…-0`).
-		.max(10000),
+		.max(MAX_PART_NUMBER),
 });
 
 /** `POST /{key}?uploadId=` with `{"parts": [{partNumber, etag}]}`: completes; answers the object as JSON. */

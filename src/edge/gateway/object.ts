@@ -7,20 +7,15 @@
  * Content-Encoding goes out byte for byte instead of being compressed again by the runtime.
  * Gaps: `If-Range` (the binding has none), multiple ranges (R2 serves one).
  */
+
+import { wantsChecksums } from "../../wire/checksums";
+import { objectToJson } from "../../wire/object-json";
+import { contentRange, isSatisfiable, type ParsedRange, parseRange, servedRange } from "../../wire/ranges";
 import { putChunked } from "./chunked";
 import { evaluate, failureStatus, hasConditionals, parseConditionals, toOnlyIf } from "./conditionals";
 import type { GatewayContext } from "./context";
-import { badRequest, GatewayError, missingContentLength, noSuchKey, preconditionFailed } from "./errors";
-import { objectHeaders, requestedChecksums, wantsChecksums, writeMetadataFromHeaders } from "./headers";
-import { objectToJson } from "./json";
-import { contentRange, isSatisfiable, type ParsedRange, parseRange, servedRange } from "./ranges";
-
-/** A 416 naming the object's size, as RFC 9110 §15.5.17 asks. */
-function rangeNotSatisfiable(size: number): GatewayError {
-	const error = new GatewayError(416, 10039, "The requested range is not satisfiable");
-	error.headers.set("content-range", `bytes */${size}`);
-	return error;
-}
+import { badRequest, missingContentLength, noSuchKey, preconditionFailed, rangeNotSatisfiable } from "./errors";
+import { objectHeaders, requestedChecksums, withChecksums, writeMetadataFromHeaders } from "./headers";
 
 /** The parsed Range of a request; malformed ones end here with a 400. */
 function requestedRange(request: Request): Exclude<ParsedRange, { kind: "invalid" }> {
@@ -118,7 +113,7 @@ export async function putObject(c: GatewayContext): Promise<Response> {
 		}
 		object = await putChunked(c.env.BUCKET, c.key, request.body, options, checksums);
 	} else {
-		for (const { name, digest } of checksums) options[name] = digest;
+		withChecksums(options, checksums);
 		options.onlyIf = toOnlyIf(conditions);
 		object = await c.env.BUCKET.put(c.key, request.body ?? "", options);
 	}

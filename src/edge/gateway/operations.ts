@@ -5,7 +5,7 @@
  */
 import type { Access } from "./auth";
 import type { GatewayContext } from "./context";
-import { badRequest, GatewayError } from "./errors";
+import { badRequest, methodNotAllowed } from "./errors";
 import { deleteObjects, listObjects } from "./list";
 import { abortMultipartUpload, completeMultipartUpload, createMultipartUpload, uploadPart } from "./multipart";
 import { deleteObject, getObject, headObject, putObject } from "./object";
@@ -31,12 +31,6 @@ const OPERATIONS = {
 
 /** The methods the gateway answers, for `Allow` and CORS. */
 export const METHODS = ["GET", "HEAD", "PUT", "POST", "DELETE"];
-
-function methodNotAllowed(method: string, allow: string): GatewayError {
-	const error = new GatewayError(405, 405, `Method ${method} is not allowed here.`);
-	error.headers.set("allow", allow);
-	return error;
-}
 
 /**
  * The operation of a request.

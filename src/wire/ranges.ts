@@ -1,9 +1,11 @@
 /**
- * Parses the `Range` request header (RFC 9110 §14.1.2, §14.2) into what `R2Bucket.get` takes.
+ * Byte ranges on the wire (RFC 9110 §14): the `Range` request header parsed into what
+ * `R2Bucket.get` takes, and `Content-Range` written by the gateway and read by RemoteBucket.
  *
  * R2 serves exactly one byte range of the forms `bytes=a-b`, `bytes=a-` and `bytes=-n`; the
  * binding itself never reports a bad range (it falls back to the whole body), so the gateway
- * decides 400 and 416 here, as R2's public buckets do (reference r2-over-http §2.6, §3.6).
+ * decides 400 and 416 from `parseRange`, as R2's public buckets do (reference r2-over-http §2.6,
+ * §3.6), and RemoteBucket sends only the ranges it says the gateway serves.
  */
 
 /** The outcome of parsing a `Range` header. */
@@ -60,7 +62,15 @@ export function servedRange(range: R2Range, size: number): { offset: number; len
 	return { offset, length: Math.min(range.length ?? size - offset, size - offset) };
 }
 
-/** The `Content-Range` value for the bytes R2 served, `bytes first-last/size`. */
+/** The `Content-Range` value for the bytes R2 served, `bytes first-last/size` (RFC 9110 §14.4). */
 export function contentRange(served: { offset: number; length: number }, size: number): string {
 	return `bytes ${served.offset}-${served.offset + served.length - 1}/${size}`;
+}
+
+/** The bytes a 206 answer holds, from its `Content-Range`; the inverse of `contentRange`, undefined for anything else. */
+export function parseContentRange(header: string | null): { offset: number; length: number; size: number } | undefined {
+	const match = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(header ?? "");
+	if (!match) return undefined;
+	const [first, last, size] = match.slice(1).map(Number) as [number, number, number];
+	return { offset: first, length: last - first + 1, size };
 }
