@@ -4,10 +4,12 @@
  *
  * Order of checks for every request, each with the real API's answer:
  * 1. routing: unknown path 400 7000, known path with another method 405 7001;
- * 2. authentication: 9106, 6003 (+ 6102 / 6103 / 6111), 9103, 9109 (`auth.ts`);
+ * 2. authentication: 9106, 6003 (+ 6102 / 6103 / 6111), 9103, 9109 (`auth.ts`), then the
+ *    credential's permission for the endpoint: 403 10000 (`permissions.ts`);
  * 3. the zone of `/zones/{zone_id}/...`: malformed id 400 7003, out of the credential's
  *    reach 403 10000, unknown 404 (`zone-access.ts`);
- * 4. other path ids (7003), then body and query (400 naming the field).
+ * 4. other path ids (7003), then body and query: 413 over 1 MiB, 400 naming the field
+ *    (`validate.ts`).
  * Every error, typed or not, becomes the envelope in `onError`.
  */
 import { Hono } from "hono";
