@@ -1,6 +1,6 @@
 /** Log-push jobs, destinations, ownership challenges and the http_requests field list. */
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { call, freshZone } from "./http";
 import { callWithEnv } from "./with-env";
 
@@ -436,13 +436,20 @@ describe("a misconfigured LOGPUSH_BUCKETS", () => {
 		{ name: "not JSON", value: "{edgezone-logs: LOGS" },
 		{ name: "a malformed bucket name", value: '{"Bad_Bucket": "LOGS"}' },
 		{ name: "a list", value: '["edgezone-logs"]' },
-	])("is a server error (500 10001), not the client's, when it is $name; nothing is created", async ({ value }) => {
-		const { jobs } = await jobsOf();
-		const res = await callWithEnv({ LOGPUSH_BUCKETS: value }, "POST", jobs, { body: { destination_conf: R2 } });
-		expect(res.status).toBe(500);
-		expect(res.body.errors).toEqual([{ code: 10001, message: "Internal server error" }]);
-		expect((await call("GET", jobs)).body.result).toEqual([]);
-	});
+	])(
+		"is a server error (500 10001), not the client's, when it is $name; nothing is created and the log says why",
+		async ({ value }) => {
+			const { jobs } = await jobsOf();
+			const log = vi.spyOn(console, "error").mockImplementation(() => {});
+			const res = await callWithEnv({ LOGPUSH_BUCKETS: value }, "POST", jobs, { body: { destination_conf: R2 } });
+			const logged = log.mock.calls.flat().map(String).join(" ");
+			log.mockRestore();
+			expect(res.status).toBe(500);
+			expect(res.body.errors).toEqual([{ code: 10001, message: "Internal server error" }]);
+			expect(logged).toContain("LOGPUSH_BUCKETS is not valid");
+			expect((await call("GET", jobs)).body.result).toEqual([]);
+		},
+	);
 });
 
 describe("GET .../logpush/datasets/{dataset}/fields", () => {
