@@ -81,38 +81,3 @@ describe("PUBLIC_READ", () => {
 		expect((await withVars({ PUBLIC_READ: "true" }, "/auth/public", { method: "PUT", body: "x" })).status).toBe(401);
 	});
 });
-
-describe("CORS", () => {
-	const preflight = (origin: string, vars: Partial<Env> = {}) =>
-		withVars(vars, "/auth/x", {
-			method: "OPTIONS",
-			headers: {
-				origin,
-				"access-control-request-method": "PUT",
-				"access-control-request-headers": "authorization, content-type",
-			},
-		});
-
-	it("answers a preflight without a token", async () => {
-		const response = await preflight("https://app.example");
-		expect(response.status).toBe(204);
-		expect(response.headers.get("access-control-allow-origin")).toBe("*");
-		expect(response.headers.get("access-control-allow-methods")).toContain("PUT");
-		expect(response.headers.get("access-control-allow-headers")).toMatch(/authorization/i);
-	});
-
-	it("allows only the configured origins", async () => {
-		const vars = { CORS_ORIGINS: "https://a.example, https://b.example" };
-		expect((await preflight("https://b.example", vars)).headers.get("access-control-allow-origin")).toBe(
-			"https://b.example",
-		);
-		expect((await preflight("https://evil.example", vars)).headers.get("access-control-allow-origin")).toBeNull();
-	});
-
-	it("exposes the object's headers to scripts", async () => {
-		await put("auth/cors", "c", { "x-amz-meta-team": "web" });
-		const response = await gw("/auth/cors", { headers: { origin: "https://app.example" } });
-		const exposed = response.headers.get("access-control-expose-headers")?.split(", ") ?? [];
-		expect(exposed).toEqual(expect.arrayContaining(["etag", "x-amz-meta-team", "x-r2-version", "accept-ranges"]));
-	});
-});
