@@ -16,6 +16,7 @@ import { randomHexId } from "../common/ids";
 import { expressionError } from "./expressions";
 import { CODES, type Failure, FailureSignal, invalid } from "./failure";
 import { MAX_FILTERS } from "./limits";
+import { pageOf } from "./pages";
 
 /** A filter as the API answers it (SDK `FirewallFilter`). */
 export interface Filter {
@@ -152,30 +153,21 @@ export class FilterStore {
 
 	/** One page of filters in creation order, and how many match in all. */
 	list(query: FilterQuery): Page<Filter> {
-		const where: string[] = [];
-		const bindings: SqlStorageValue[] = [];
-		const add = (clause: string, value: SqlStorageValue | undefined) => {
-			if (value === undefined) return;
-			where.push(clause);
-			bindings.push(value);
-		};
-		add("id = ?", query.id);
-		add("ref = ?", query.ref);
-		add("instr(lower(expression), lower(?)) > 0", query.expression);
-		add("instr(description, ?) > 0", query.description);
-		add("paused = ?", query.paused === undefined ? undefined : Number(query.paused));
-		const clause = where.length === 0 ? "" : `WHERE ${where.join(" AND ")}`;
-		const total = this.#sql.exec<{ n: number }>(`SELECT count(*) AS n FROM filters ${clause}`, ...bindings).one().n;
-		const items = this.#sql
-			.exec<FilterRow>(
-				`SELECT * FROM filters ${clause} ORDER BY seq LIMIT ? OFFSET ?`,
-				...bindings,
-				query.perPage,
-				(query.page - 1) * query.perPage,
-			)
-			.toArray()
-			.map(toFilter);
-		return { items, total };
+		const { rows, total } = pageOf<FilterRow>(
+			this.#sql,
+			"filters",
+			[
+				["id = ?", query.id],
+				["ref = ?", query.ref],
+				["instr(lower(expression), lower(?)) > 0", query.expression],
+				["instr(description, ?) > 0", query.description],
+				["paused = ?", query.paused === undefined ? undefined : Number(query.paused)],
+			],
+			"seq",
+			query.page,
+			query.perPage,
+		);
+		return { items: rows.map(toFilter), total };
 	}
 
 	/** Changes filters through the filters API: unknown (404), locked, invalid or duplicate entries refuse the whole batch. */

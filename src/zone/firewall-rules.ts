@@ -29,6 +29,7 @@ import {
 	type FilterStore,
 	type Page,
 } from "./filters";
+import { pageOf } from "./pages";
 
 /** The actions of a firewall rule (SDK `RateLimitsAPI.Action`, reference §5.3). */
 export type FirewallAction = Action;
@@ -94,6 +95,9 @@ export interface FirewallRuleQuery {
 	perPage: number;
 }
 
+/** Lower priorities first, null last, then creation order (reference §5.3). */
+const EVALUATION_ORDER = "priority IS NULL, priority, seq";
+
 interface RuleRow extends Record<string, SqlStorageValue> {
 	id: string;
 	filter_id: string;
@@ -147,37 +151,26 @@ export class FirewallRuleStore {
 
 	/** One page of rules in evaluation order, and how many match in all. */
 	list(query: FirewallRuleQuery): Page<FirewallRule> {
-		const where: string[] = [];
-		const bindings: SqlStorageValue[] = [];
-		const add = (clause: string, value: SqlStorageValue | undefined) => {
-			if (value === undefined) return;
-			where.push(clause);
-			bindings.push(value);
-		};
-		add("id = ?", query.id);
-		add("action = ?", query.action);
-		add("instr(description, ?) > 0", query.description);
-		add("paused = ?", query.paused === undefined ? undefined : Number(query.paused));
-		const clause = where.length === 0 ? "" : `WHERE ${where.join(" AND ")}`;
-		const total = this.#sql
-			.exec<{ n: number }>(`SELECT count(*) AS n FROM firewall_rules ${clause}`, ...bindings)
-			.one().n;
-		const items = this.#sql
-			.exec<RuleRow>(
-				`SELECT * FROM firewall_rules ${clause} ORDER BY priority IS NULL, priority, seq LIMIT ? OFFSET ?`,
-				...bindings,
-				query.perPage,
-				(query.page - 1) * query.perPage,
-			)
-			.toArray()
-			.map((row) => this.#toRule(row));
-		return { items, total };
+		const { rows, total } = pageOf<RuleRow>(
+			this.#sql,
+			"firewall_rules",
+			[
+				["id = ?", query.id],
+				["action = ?", query.action],
+				["instr(description, ?) > 0", query.description],
+				["paused = ?", query.paused === undefined ? undefined : Number(query.paused)],
+			],
+			EVALUATION_ORDER,
+			query.page,
+			query.perPage,
+		);
+		return { items: rows.map((row) => this.#toRule(row)), total };
 	}
 
 	/** Every rule in evaluation order: what the edge enforces. */
 	all(): EnforcedFirewallRule[] {
 		return this.#sql
-			.exec<RuleRow>("SELECT * FROM firewall_rules ORDER BY priority IS NULL, priority, seq")
+			.exec<RuleRow>(`SELECT * FROM firewall_rules ORDER BY ${EVALUATION_ORDER}`)
 			.toArray()
 			.map((row) => this.#toRule(row));
 	}
