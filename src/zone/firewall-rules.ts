@@ -13,6 +13,8 @@
  * keeps that filter, another expression makes a new locked filter. DELETE leaves the filter
  * unless `delete_filter_if_unused`, then answers it as `{id, deleted: true}` (SDK `DeletedFilter`).
  * Lists are in evaluation order (priority, null last, then creation).
+ * A locked filter a rule no longer uses (PUT to another filter, DELETE without the flag) stays,
+ * locked, as the filters API may not delete it; MAX_FILTERS bounds how many can pile up.
  * Gaps: plan entitlements (`log` is Enterprise only) are not checked; the real codes and
  * texts of the refusals are not public (reference §5.4); edgezone's are in `failure.ts`.
  */
