@@ -55,6 +55,9 @@ function lengthError(expression: string, length: number): FilterError {
 	return renderError(expression, error);
 }
 
+/** The whole expression `true`, with the engine's whitespace (space, CR, LF) around it. */
+const MATCH_ALL = /^[ \r\n]*true[ \r\n]*$/;
+
 /** Parses, type-checks and compiles. Over 4,096 characters, empty, or invalid: `{ ok: false }` with the engine's error. */
 export function compile(
 	expression: string,
@@ -62,6 +65,9 @@ export function compile(
 ): { ok: true; filter: Filter } | { ok: false; error: FilterError } {
 	const length = [...expression].length;
 	if (length > MAX_EXPRESSION_LENGTH) return { ok: false, error: lengthError(expression, length) };
+	// The engine has no Bool literal, but Cloudflare's rulesets take the expression `true`: the
+	// dashboard writes it for "All incoming requests", and log custom fields require it.
+	if (MATCH_ALL.test(expression)) return { ok: true, filter: { expression, fields: [], matches: () => true } };
 	let root: ReturnType<typeof parseExpression>;
 	try {
 		root = parseExpression(expression, options.lists ? { lists: options.lists } : {});

@@ -56,3 +56,18 @@ describe("the nesting limit of 128", () => {
 		expect(result.ok ? "" : result.error.reason).toBe("maximum nesting depth exceeded (limit: 128)");
 	});
 });
+
+describe("the expression true", () => {
+	it.each(["true", " true\n", "\r\ntrue "])(
+		"matches every request for %j, as Cloudflare's rulesets take it",
+		(expression) => {
+			const compiled = compile(expression);
+			expect(compiled.ok).toBe(true);
+			if (compiled.ok) expect(compiled.filter.matches({})).toBe(true);
+		},
+	);
+
+	it.each(["TRUE", "\ttrue", "true and ssl", "(true)"])("is nothing special in %j", (expression) => {
+		expect(compile(expression).ok).toBe(false);
+	});
+});
