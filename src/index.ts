@@ -3,6 +3,7 @@
  */
 import { api } from "./api/app";
 import { gateway } from "./edge/gateway/app";
+import { reportMissingSecrets } from "./startup";
 
 export { ZoneRegistry } from "./zone/registry";
 export { Zone } from "./zone/zone";
@@ -14,6 +15,7 @@ function isApiPath(pathname: string): boolean {
 
 export default {
 	fetch(request, env, ctx) {
+		reportMissingSecrets(env);
 		const url = new URL(request.url);
 		if (isApiPath(url.pathname)) return api.fetch(request, env, ctx);
 		return gateway(request, url, env);

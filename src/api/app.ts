@@ -15,6 +15,8 @@
 import { Hono } from "hono";
 import { auth } from "./auth";
 import { noRoute, toErrorResponse } from "./errors";
+import { filters } from "./filters";
+import { firewallRules } from "./firewall-rules";
 import { logpush } from "./logpush";
 import { routeGuard } from "./routing";
 import { rulesetRules } from "./ruleset-rules";
@@ -39,6 +41,8 @@ api.route("/zones", zones);
 api.route("/zones/:zone_id/rulesets", rulesets);
 api.route("/zones/:zone_id/rulesets/:ruleset_id/rules", rulesetRules);
 api.route("/zones/:zone_id/logpush", logpush);
+api.route("/zones/:zone_id/filters", filters);
+api.route("/zones/:zone_id/firewall/rules", firewallRules);
 
 api.notFound(() => noRoute().toResponse());
 api.onError((error) => toErrorResponse(error));

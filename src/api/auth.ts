@@ -30,6 +30,7 @@ import { z } from "zod";
 import { ConfigError, jsonVar } from "../common/config";
 import { HEX_ID_PATTERN } from "../common/ids";
 import { fixedSecret, MAX_SECRET_BYTES, sameSecret } from "../common/secrets";
+import { notConfigured } from "../startup";
 import { ApiError, forbidden, invalidHeaders, invalidToken, missingCredentials, unknownKey } from "./errors";
 import { type Grant, PERMISSION, permits } from "./permissions";
 import type { ApiEnv } from "./types";
@@ -95,8 +96,14 @@ const CREDENTIALS = z.array(z.union([TOKEN_CREDENTIAL, KEY_CREDENTIAL])).transfo
 	keys: all.filter((c): c is KeyCredential => "key" in c),
 }));
 
-/** Parses `API_CREDENTIALS` (once per value); a malformed secret is a server misconfiguration (500 with the reason logged). */
+/**
+ * Parses `API_CREDENTIALS` (once per value). Unset: 500 saying what is missing and how to get
+ * it locally; malformed: a server misconfiguration, 500 with the reason logged.
+ */
 function credentials(raw: string | undefined): z.output<typeof CREDENTIALS> {
+	if (raw === undefined || raw === "") {
+		throw new ApiError(500, [{ code: 10001, message: notConfigured("API_CREDENTIALS") }]);
+	}
 	try {
 		return jsonVar("API_CREDENTIALS", raw, CREDENTIALS);
 	} catch (error) {

@@ -13,6 +13,8 @@ export interface ResponseInfo {
 	message: string;
 	source?: { pointer: string };
 	error_chain?: { code: number; message: string }[];
+	/** Facts of the error: 10102 names the existing filter in `meta.id` (cloudflare-api-v4.md §1.3). */
+	meta?: Record<string, string>;
 }
 
 /** Page-based `result_info` (zones): the SDK's V4PagePaginationArray reads `page` and `per_page`. */

@@ -73,9 +73,12 @@ export function fromFailures(failures: Failure[]): ApiError {
 	const status = failures.some((f) => f.kind === "not_found") ? 404 : 400;
 	return new ApiError(
 		status,
-		failures.map(({ code, message, pointer }) =>
-			pointer === undefined ? { code, message } : { code, message, source: { pointer } },
-		),
+		failures.map(({ code, message, pointer, meta }) => ({
+			code,
+			message,
+			...(pointer === undefined ? {} : { source: { pointer } }),
+			...(meta === undefined ? {} : { meta }),
+		})),
 	);
 }
 

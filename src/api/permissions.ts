@@ -17,7 +17,8 @@
  * the API reference: zones need Zone; rulesets accept any of their phase families, of which
  * edgezone knows Zone WAF and Logs (the family of `http_log_custom_fields`); all of log-push,
  * reads included, needs Logs Edit, "because Logpush jobs contain sensitive information"
- * (/logs/logpush/permissions/).
+ * (/logs/logpush/permissions/); filters and firewall rules need Firewall Services, the group
+ * their API reference pages accept.
  * Gaps: the real API then checks that a ruleset's phase belongs to the family granted (a
  * "Logs Edit" token may not write a WAF ruleset); edgezone does not. Permissions name no zone
  * of their own: the credential's `zones` say which zones they apply to.
@@ -26,7 +27,7 @@ import { PatternRouter } from "hono/router/pattern-router";
 import { z } from "zod";
 
 /** The permission groups edgezone's endpoints use. */
-const GROUPS = ["Zone", "Zone WAF", "Logs"] as const;
+const GROUPS = ["Zone", "Zone WAF", "Firewall Services", "Logs"] as const;
 type Group = (typeof GROUPS)[number];
 
 /** A permission of an API token: a group and "Read" or "Edit". */
@@ -93,6 +94,22 @@ export const ENDPOINTS: readonly { method: string; path: string; needs: Requirem
 	// A POST that only reads: compares a token with the challenge file, changes nothing.
 	{ method: "POST", path: "/zones/:zone_id/logpush/ownership/validate", needs: readsLogpush },
 	{ method: "GET", path: "/zones/:zone_id/logpush/datasets/:dataset_id/fields", needs: readsLogpush },
+	{ method: "GET", path: "/zones/:zone_id/filters", needs: reads("Firewall Services") },
+	{ method: "POST", path: "/zones/:zone_id/filters", needs: writes("Firewall Services") },
+	{ method: "PUT", path: "/zones/:zone_id/filters", needs: writes("Firewall Services") },
+	{ method: "DELETE", path: "/zones/:zone_id/filters", needs: writes("Firewall Services") },
+	{ method: "GET", path: "/zones/:zone_id/filters/:filter_id", needs: reads("Firewall Services") },
+	{ method: "PUT", path: "/zones/:zone_id/filters/:filter_id", needs: writes("Firewall Services") },
+	{ method: "DELETE", path: "/zones/:zone_id/filters/:filter_id", needs: writes("Firewall Services") },
+	{ method: "GET", path: "/zones/:zone_id/firewall/rules", needs: reads("Firewall Services") },
+	{ method: "POST", path: "/zones/:zone_id/firewall/rules", needs: writes("Firewall Services") },
+	{ method: "PUT", path: "/zones/:zone_id/firewall/rules", needs: writes("Firewall Services") },
+	{ method: "PATCH", path: "/zones/:zone_id/firewall/rules", needs: writes("Firewall Services") },
+	{ method: "DELETE", path: "/zones/:zone_id/firewall/rules", needs: writes("Firewall Services") },
+	{ method: "GET", path: "/zones/:zone_id/firewall/rules/:rule_id", needs: reads("Firewall Services") },
+	{ method: "PUT", path: "/zones/:zone_id/firewall/rules/:rule_id", needs: writes("Firewall Services") },
+	{ method: "PATCH", path: "/zones/:zone_id/firewall/rules/:rule_id", needs: writes("Firewall Services") },
+	{ method: "DELETE", path: "/zones/:zone_id/firewall/rules/:rule_id", needs: writes("Firewall Services") },
 ];
 
 const router = new PatternRouter<Requirement>();

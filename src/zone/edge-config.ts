@@ -3,11 +3,14 @@
  *
  * ARCHITECTURE.md: "The edge reads a zone's compiled firewall rules and custom fields
  * through one RPC, cached in the isolate by the zone's config version." Every write that
- * changes what the edge must do (rulesets; log-push job create, update, delete) bumps one
+ * changes what the edge must do (rulesets; log-push job create, update, delete; filters
+ * and firewall rules, including a quota-refused POST that kept its filters) bumps one
  * per-zone counter in the same transaction, so a cached view is current exactly when its
  * version equals the stored one. Reads and refused writes (rolled back) leave it as it is.
  */
+import type { EnforcedFirewallRule } from "./firewall-rules";
 import type { LogpushJob } from "./logpush";
+import type { Rule } from "./phases/actions";
 import type { LogCustomFieldParameters } from "./phases/log-custom-fields";
 
 /** What the edge of one zone needs, as `Zone.edgeConfig()` answers it. */
@@ -21,6 +24,14 @@ export interface EdgeConfig {
 	logCustomFields: LogCustomFieldParameters[];
 	/** The zone's enabled log-push jobs, by id. */
 	logpushJobs: LogpushJob[];
+	/**
+	 * Every firewall rule (legacy Firewall Rules API), in evaluation order (priority, null last,
+	 * then creation), each with its filter's expression; paused rules and rules of paused filters
+	 * are included with their `paused` flags, which the edge must honour.
+	 */
+	firewallRules: EnforcedFirewallRule[];
+	/** The enabled rules of the zone's `http_request_firewall_custom` entrypoint ruleset, in rule order. */
+	firewallCustomRules: Rule[];
 }
 
 /** The one-row `zone_config` table. Every method runs inside the caller's transaction. */

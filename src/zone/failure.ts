@@ -19,6 +19,8 @@ export interface Failure {
 	code: number;
 	message: string;
 	pointer?: string;
+	/** Extra facts of the error, as the real API sends them (10102: `{id}` of the existing filter). */
+	meta?: Record<string, string>;
 }
 
 /** The outcome of a zone operation. */
@@ -44,6 +46,30 @@ export const CODES = {
 	zoneInvalid: 1001,
 	/** Zone name already taken ("<name> already exists"). */
 	zoneExists: 1061,
+	/** Chosen (reference §1.10, §9: not public): an expression the Rules language refuses, rulesets API. */
+	rulesetExpression: 20125,
+	/** Chosen: any invalid filters body or query; the message and `source.pointer` tell which field. */
+	filterInvalid: 10100,
+	/** Chosen: unknown filter id. */
+	filterNotFound: 10101,
+	/** Observed: a filter with this expression exists; `meta.id` names it (reference §5.2). */
+	filterDuplicate: 10102,
+	/** Chosen: a filter that firewall rules reference cannot be deleted. */
+	filterInUse: 10103,
+	/** Chosen: a filter created by the firewall rules API (locked) cannot be changed or deleted through the filters API. */
+	filterLocked: 10104,
+	/** Chosen (reference §5.4 calls 10014 an unconfirmed guess): an expression the Rules language refuses, filters API. */
+	filterExpression: 10014,
+	/** Chosen: any invalid firewall rules body or query. */
+	firewallRuleInvalid: 10200,
+	/** Chosen: unknown firewall rule id. */
+	firewallRuleNotFound: 10201,
+	/** Observed: the filter of a firewall rule is invalid or a duplicate, "filter at index N" (reference §5.4). */
+	firewallRuleFilter: 10202,
+	/** Chosen: the zone's firewall rule quota would be exceeded (spec area B, "Limits"). */
+	firewallRuleQuota: 10203,
+	/** Chosen: too many filters in the zone (edgezone's bound, `limits.ts`). */
+	filterQuota: 10105,
 } as const;
 
 /**
@@ -61,7 +87,11 @@ export function fromZod(error: z.ZodError, code: number, prefix = ""): Failure[]
 				pointer: `${pointer}/${key}`,
 			}));
 		}
-		return [{ kind: "invalid", code, message: issue.message, pointer: pointer || "/" }];
+		// A refinement may carry its own code (`params: {code}`), e.g. 20125 for an expression.
+		const own = issue.code === "custom" ? (issue.params as { code?: unknown } | undefined)?.code : undefined;
+		return [
+			{ kind: "invalid", code: typeof own === "number" ? own : code, message: issue.message, pointer: pointer || "/" },
+		];
 	});
 }
 

@@ -14,6 +14,12 @@
  * | rule description                    | 500 chars    | edgezone |
  * | rule ref                            | 64 chars     | edgezone |
  * | versions kept per ruleset           | 100          | edgezone (the real API keeps all; no paging in the SDK) |
+ * | filter / firewall rule description  | 500 chars    | reference §5.2, §5.3 ([SPEC-2024] maxLength) |
+ * | filter / firewall rule ref          | 50 chars     | reference §5.3 ([SPEC-2024] maxLength) |
+ * | filters per zone                    | 5,000        | edgezone (rule quota 1,000 plus filters shared by other features) |
+ * | custom rules per ruleset            | 100          | edgezone, the Business plan's (docs waf/custom-rules: 5 / 20 / 100 / 1,000 by plan) |
+ * | custom rules per ruleset, as JSON   | 1 MiB        | edgezone, so a version snapshot stays far under 2 MB |
+ * | block response `content`            | 10,240 chars | edgezone (docs waf/custom-rules/create-api mention a 10 KB body; unverified) |
  *
  * Worst case of the largest row, a `ruleset_versions.snapshot`: rules are accepted only in
  * `http_log_custom_fields`, where every rule names at least one of the zone's 40 fields, so
@@ -22,7 +28,8 @@
  * version, dates and keys ~250 B, ref 64 × 6, description 500 × 6, expression "true": ~3.7 kB;
  * 40 rules ~148 kB, 40 names ~10 kB, ruleset name and description ~4.6 kB: under 170 kB,
  * a twelfth of 2 MB. A phase that accepts many rules with long expressions must bound
- * their number in its `checkAll` (phase table) to keep this true.
+ * their number in its `checkAll` (phase table) to keep this true: `http_request_firewall_custom`
+ * bounds both its rule count and the JSON size of its rules (`phases/firewall-custom.ts`).
  */
 
 /** Characters of a rule expression (docs: "The maximum length of a rule expression is 4,096 characters"). */
@@ -48,3 +55,21 @@ export const MAX_REF = 64;
 
 /** Versions of a ruleset kept readable; older ones are deleted as new ones are written. */
 export const KEPT_VERSIONS = 100;
+
+/** Characters of a filter's or a firewall rule's description ([SPEC-2024] maxLength 500). */
+export const MAX_FIREWALL_DESCRIPTION = 500;
+
+/** Characters of a filter's or a firewall rule's ref ([SPEC-2024] maxLength 50). */
+export const MAX_FIREWALL_REF = 50;
+
+/** Filters of one zone: each is a row of its own (at most ~30 kB), so 5,000 stay far from any storage limit. */
+export const MAX_FILTERS = 5000;
+
+/** Rules of one `http_request_firewall_custom` ruleset. */
+export const MAX_CUSTOM_RULES = 100;
+
+/** UTF-8 bytes of the JSON of one ruleset's custom rules: keeps a version snapshot under 2 MB whatever the rules hold. */
+export const MAX_CUSTOM_RULES_BYTES = 1024 * 1024;
+
+/** Characters of a custom block response's `content`. */
+export const MAX_RESPONSE_CONTENT = 10_240;

@@ -66,6 +66,35 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 			INSERT INTO zone_config (id, version) VALUES (1, 0);
 		`,
 	},
+	{
+		id: 4,
+		name: "filters_and_firewall_rules",
+		sql: `
+			-- Filters (reference §5.2): one per expression; locked = created by a firewall rules POST.
+			CREATE TABLE filters (
+				seq INTEGER PRIMARY KEY AUTOINCREMENT,
+				id TEXT NOT NULL UNIQUE,
+				expression TEXT NOT NULL UNIQUE,
+				paused INTEGER NOT NULL,
+				description TEXT,
+				ref TEXT,
+				locked INTEGER NOT NULL
+			);
+			-- Firewall rules (reference §5.3); a referenced filter cannot be deleted, by the database too.
+			CREATE TABLE firewall_rules (
+				seq INTEGER PRIMARY KEY AUTOINCREMENT,
+				id TEXT NOT NULL UNIQUE,
+				filter_id TEXT NOT NULL REFERENCES filters (id),
+				action TEXT NOT NULL,
+				priority INTEGER,
+				paused INTEGER NOT NULL,
+				description TEXT NOT NULL,
+				ref TEXT NOT NULL,
+				products TEXT
+			);
+			CREATE INDEX firewall_rules_by_filter ON firewall_rules (filter_id);
+		`,
+	},
 ];
 
 /** Tables of the zone registry (the `ZoneRegistry` Durable Object). */

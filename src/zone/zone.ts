@@ -3,6 +3,24 @@ import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import { type Destination, destinationBucket } from "./destinations";
 import { ConfigVersion, type EdgeConfig } from "./edge-config";
 import { type Result, transact } from "./failure";
+import {
+	type Entry,
+	type Filter,
+	type FilterEdit,
+	type FilterInput,
+	type FilterQuery,
+	FilterStore,
+	type Page,
+} from "./filters";
+import {
+	type DeletedRule,
+	type FirewallRule,
+	type FirewallRuleEdit,
+	type FirewallRuleInput,
+	type FirewallRuleQuery,
+	type FirewallRuleReplace,
+	FirewallRuleStore,
+} from "./firewall-rules";
 import { type Challenge, type JobSettings, type JobWrite, type LogpushJob, LogpushStore } from "./logpush";
 import { enabledCustomFields } from "./phases/log-custom-fields";
 import {
@@ -20,8 +38,8 @@ import {
 import { migrate, ZONE_MIGRATIONS } from "./schema";
 
 /**
- * All state of one zone: rulesets and log-push jobs today; filters, firewall rules,
- * custom hostnames and certificate packs join as further stores and migrations. Writes
+ * All state of one zone: rulesets, log-push jobs, filters and firewall rules today; custom
+ * hostnames and certificate packs join as further stores and migrations. Writes
  * the edge depends on bump the zone's config version in their transaction (`#write`),
  * and `edgeConfig()` answers the edge's view with that version.
  *
@@ -35,12 +53,16 @@ import { migrate, ZONE_MIGRATIONS } from "./schema";
 export class Zone extends DurableObject<Env> {
 	readonly #rulesets: RulesetStore;
 	readonly #logpush: LogpushStore;
+	readonly #filters: FilterStore;
+	readonly #firewall: FirewallRuleStore;
 	readonly #config: ConfigVersion;
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
 		this.#rulesets = new RulesetStore(ctx.storage.sql);
 		this.#logpush = new LogpushStore(ctx.storage.sql);
+		this.#filters = new FilterStore(ctx.storage.sql);
+		this.#firewall = new FirewallRuleStore(ctx.storage.sql, this.#filters);
 		this.#config = new ConfigVersion(ctx.storage.sql);
 		void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, ZONE_MIGRATIONS));
 	}
@@ -150,6 +172,66 @@ export class Zone extends DurableObject<Env> {
 		return this.#run(() => this.#logpush.isValidChallenge(destination, token, new Date()));
 	}
 
+	/** One page of filters. */
+	listFilters(query: FilterQuery): Result<Page<Filter>> {
+		return this.#run(() => this.#filters.list(query));
+	}
+
+	/** Creates filters, all or none (10014 invalid expression, 10102 duplicate). */
+	createFilters(entries: Entry<FilterInput>[]): Result<Filter[]> {
+		return this.#write(() => this.#filters.create(entries));
+	}
+
+	/** One filter. */
+	getFilter(id: string): Result<Filter> {
+		return this.#run(() => this.#filters.get(id));
+	}
+
+	/** Changes filters, all or none (locked filters refused). */
+	updateFilters(entries: Entry<FilterEdit>[]): Result<Filter[]> {
+		return this.#write(() => this.#filters.update(entries));
+	}
+
+	/** Deletes filters, all or none (locked or referenced filters refused). */
+	deleteFilters(entries: Entry<string>[]): Result<{ id: string }[]> {
+		return this.#write(() => this.#filters.delete(entries));
+	}
+
+	/** One page of firewall rules, in evaluation order. */
+	listFirewallRules(query: FirewallRuleQuery): Result<Page<FirewallRule>> {
+		return this.#run(() => this.#firewall.list(query));
+	}
+
+	/**
+	 * Creates firewall rules and their new filters in one transaction, all or none, except past
+	 * the zone's `quota` of rules: the new filters are then committed without their rules and the
+	 * answer is the quota failure (spec B, "Rules" 2).
+	 */
+	createFirewallRules(entries: Entry<FirewallRuleInput>[], quota: number): Result<FirewallRule[]> {
+		const outcome = this.#write(() => this.#firewall.create(entries, quota));
+		return outcome.ok ? outcome.value : outcome;
+	}
+
+	/** One firewall rule. */
+	getFirewallRule(id: string): Result<FirewallRule> {
+		return this.#run(() => this.#firewall.get(id));
+	}
+
+	/** Replaces firewall rules (PUT), all or none. */
+	replaceFirewallRules(entries: Entry<FirewallRuleReplace>[]): Result<FirewallRule[]> {
+		return this.#write(() => this.#firewall.replace(entries));
+	}
+
+	/** Changes the given fields of firewall rules (PATCH), all or none. */
+	editFirewallRules(entries: Entry<FirewallRuleEdit>[]): Result<FirewallRule[]> {
+		return this.#write(() => this.#firewall.edit(entries));
+	}
+
+	/** Deletes firewall rules, all or none; with `deleteFilterIfUnused`, their filters left unused too. */
+	deleteFirewallRules(ids: string[], deleteFilterIfUnused: boolean): Result<DeletedRule[]> {
+		return this.#write(() => this.#firewall.delete(ids, deleteFilterIfUnused));
+	}
+
 	/** Deletes everything of this zone (the zone itself was removed from the registry), leaving an empty schema. */
 	async destroy(): Promise<void> {
 		await this.ctx.storage.deleteAll();
@@ -165,6 +247,10 @@ export class Zone extends DurableObject<Env> {
 			version: this.#config.current(),
 			logCustomFields: enabledCustomFields(this.#rulesets.entrypointRules("http_log_custom_fields")),
 			logpushJobs: this.#logpush.list().filter((job) => job.enabled),
+			firewallRules: this.#firewall.all(),
+			firewallCustomRules: this.#rulesets
+				.entrypointRules("http_request_firewall_custom")
+				.filter((rule) => rule.enabled),
 		}));
 	}
 

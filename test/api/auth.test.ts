@@ -396,6 +396,26 @@ describe("read-only and permission-limited credentials", () => {
 	});
 });
 
+describe("an unset API_CREDENTIALS", () => {
+	it.each([
+		["unset", undefined],
+		["empty", ""],
+	])("answers 500 10001 saying what is missing when it is %s", async (_, raw) => {
+		const res = await api.request(
+			`/client/v4${zonePath("/rulesets")}`,
+			{ headers: bearer(TOKEN) },
+			{ ...env, API_CREDENTIALS: raw },
+		);
+		expect(res.status).toBe(500);
+		expect(await res.json()).toStrictEqual({
+			result: null,
+			success: false,
+			errors: [{ code: 10001, message: "API_CREDENTIALS is not configured; run npm run dev or see .dev.vars.example" }],
+			messages: [],
+		});
+	});
+});
+
 describe("a malformed API_CREDENTIALS", () => {
 	it.each([
 		{ name: "not JSON", raw: "[{" },

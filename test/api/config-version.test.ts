@@ -6,6 +6,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { zoneState } from "../../src/zone/addressing";
+import { INVALID } from "./expressions";
 import { call, freshZone } from "./http";
 
 const rule = (name: string, extra: Record<string, unknown> = {}) => ({
@@ -79,10 +80,87 @@ describe("the zone's config version", () => {
 	});
 });
 
+describe("the config version and filters and firewall rules", () => {
+	it("moves by one on every filter and firewall rule write, and stays on refused ones", async () => {
+		const zone = await freshZone();
+		const filters = `/zones/${zone}/filters`;
+		const rules = `/zones/${zone}/firewall/rules`;
+		const filter = (await call("POST", filters, [{ expression: 'http.host contains "shop"' }])).body.result as {
+			id: string;
+		}[];
+		expect(await version(zone)).toBe(1);
+		const fid = filter[0]?.id;
+		const created = (await call("POST", rules, [{ filter: { id: fid }, action: "block" }])).body.result as {
+			id: string;
+		}[];
+		const rid = created[0]?.id;
+		const writes: [string, string, unknown][] = [
+			["PUT", `${filters}/${fid}`, { description: "shop" }],
+			["PUT", `${rules}/${rid}`, { filter: { id: fid }, action: "challenge" }],
+			["PATCH", `${rules}/${rid}`, { priority: 5 }],
+			["DELETE", `${rules}/${rid}`, undefined],
+			["DELETE", `${filters}/${fid}`, undefined],
+		];
+		for (const [i, [method, path, body]] of writes.entries()) {
+			expect((await call(method, path, body)).status, `${method} ${path}`).toBe(200);
+			expect(await version(zone), `${method} ${path}`).toBe(i + 3);
+		}
+		const refused: [string, string, unknown, number][] = [
+			["POST", filters, [{ expression: INVALID }], 400],
+			["POST", rules, [{ filter: { expression: INVALID }, action: "block" }], 400],
+			["DELETE", `${filters}/${"0".repeat(32)}`, undefined, 404],
+			["GET", filters, undefined, 200],
+			["GET", rules, undefined, 200],
+		];
+		for (const [method, path, body, status] of refused) {
+			expect((await call(method, path, body)).status, `${method} ${path}`).toBe(status);
+		}
+		expect(await version(zone)).toBe(7);
+	});
+});
+
 describe("the edge's view of a zone", () => {
+	it("holds the firewall rules in evaluation order and the enabled custom rules", async () => {
+		const zone = await freshZone();
+		await call("POST", `/zones/${zone}/firewall/rules`, [
+			{ filter: { expression: 'http.request.uri.path eq "/admin"' }, action: "block" },
+			{ filter: { expression: "ip.src in {192.0.2.0/24}" }, action: "allow", priority: 1, paused: true },
+		]);
+		await call("PUT", `/zones/${zone}/rulesets/phases/http_request_firewall_custom/entrypoint`, {
+			rules: [
+				{ action: "block", expression: 'http.host contains "shop"' },
+				{ action: "log", expression: "ip.src in {192.0.2.0/24}", enabled: false },
+			],
+		});
+		const config = await edgeConfig(zone);
+		expect(config.firewallRules).toEqual([
+			expect.objectContaining({
+				action: "allow",
+				priority: 1,
+				paused: true,
+				filter: expect.objectContaining({ expression: "ip.src in {192.0.2.0/24}", paused: false }),
+			}),
+			expect.objectContaining({
+				action: "block",
+				priority: null,
+				paused: false,
+				filter: expect.objectContaining({ expression: 'http.request.uri.path eq "/admin"' }),
+			}),
+		]);
+		expect(config.firewallCustomRules).toEqual([
+			expect.objectContaining({ action: "block", expression: 'http.host contains "shop"', enabled: true }),
+		]);
+	});
+
 	it("holds the enabled custom fields of the entrypoint and the enabled jobs", async () => {
 		const zone = await freshZone();
-		expect(await edgeConfig(zone)).toEqual({ version: 0, logCustomFields: [], logpushJobs: [] });
+		expect(await edgeConfig(zone)).toEqual({
+			version: 0,
+			logCustomFields: [],
+			logpushJobs: [],
+			firewallRules: [],
+			firewallCustomRules: [],
+		});
 		await call("PUT", `/zones/${zone}/rulesets/phases/http_log_custom_fields/entrypoint`, {
 			rules: [
 				rule("a"),

@@ -58,9 +58,16 @@ describe("a log_custom_field rule", () => {
 	const cases: { name: string; rule: unknown; pointer: string; message?: string }[] = [
 		{
 			name: "an action edgezone does not implement",
-			rule: { ...valid, action: "log" },
+			rule: { ...valid, action: "rewrite" },
 			pointer: "/rules/0/action",
-			message: "the action must be one that edgezone implements: log_custom_field",
+			message:
+				"the action must be one that edgezone implements: log_custom_field, block, challenge, js_challenge, managed_challenge, log, skip",
+		},
+		{
+			name: "an action of another phase",
+			rule: { action: "log", expression: "true" },
+			pointer: "/rules/0/action",
+			message: "log_custom_field is the only action allowed in phase http_log_custom_fields",
 		},
 		{
 			name: "no action",

@@ -4,20 +4,13 @@
  * `http_log_custom_fields` ruleset if missing, PUT the rule, create the job. Also the
  * SDK's auto-pagination of `rulesets.list` and its error classes for 400 / 403 / 404.
  */
-import { exports } from "cloudflare:workers";
 import Cloudflare from "cloudflare";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_ZONE_ID, SCOPED_TOKEN, TOKEN } from "./credentials";
+import { DEFAULT_ZONE_ID, SCOPED_TOKEN } from "./credentials";
 import { freshZone } from "./http";
+import { sdkClient } from "./sdk";
 
-function client(apiToken = TOKEN): Cloudflare {
-	return new Cloudflare({
-		apiToken,
-		baseURL: "http://localhost/client/v4",
-		maxRetries: 0,
-		fetch: (input, init) => exports.default.fetch(input, init),
-	});
-}
+const client = sdkClient;
 
 describe("the cloudflare SDK", () => {
 	it("configures custom log fields and a job, as the spec's flow does", async () => {

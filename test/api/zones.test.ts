@@ -229,6 +229,11 @@ describe("storage", () => {
 					.map((r) => r.name),
 			);
 		expect(await names(zoneRegistry(env))).toEqual(["zones"]);
-		expect(await names(zoneState(env, DEFAULT_ZONE_ID))).toEqual(["rulesets", "logpush", "zone_config"]);
+		expect(await names(zoneState(env, DEFAULT_ZONE_ID))).toEqual([
+			"rulesets",
+			"logpush",
+			"zone_config",
+			"filters_and_firewall_rules",
+		]);
 	});
 });

@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { errorOf, gw, put, RO, withVars } from "./helpers";
 
 describe("bearer tokens", () => {
+	afterEach(() => vi.restoreAllMocks());
+
 	it("answers 401 with WWW-Authenticate and R2's code without a token", async () => {
 		const response = await gw("/auth/x", { token: null });
 		expect(response.status).toBe(401);
@@ -42,12 +44,21 @@ describe("bearer tokens", () => {
 		);
 	});
 
-	it("knows no token when GATEWAY_TOKENS is empty", async () => {
-		const response = await withVars({ GATEWAY_TOKENS: "" }, "/auth/x", {
-			headers: { authorization: "Bearer test-rw" },
-		});
-		expect(response.status).toBe(401);
-		expect((await errorOf(response)).code).toBe(10002);
+	it.each([
+		["unset", undefined],
+		["empty", ""],
+	])("answers 401 saying what is missing when GATEWAY_TOKENS is %s", async (_, secret) => {
+		// The first request of the isolate logs the same once (startup.test.ts); not printed here.
+		vi.spyOn(console, "warn").mockImplementation(() => {});
+		const requests: HeadersInit[] = [{ authorization: "Bearer test-rw" }, {}];
+		for (const headers of requests) {
+			const response = await withVars({ GATEWAY_TOKENS: secret }, "/auth/x", { headers });
+			expect(response.status).toBe(401);
+			expect(await errorOf(response)).toEqual({
+				code: 10002,
+				message: "GATEWAY_TOKENS is not configured; run npm run dev or see .dev.vars.example.",
+			});
+		}
 	});
 
 	it("lets a read-only token read and list but not write", async () => {
@@ -68,6 +79,36 @@ describe("bearer tokens", () => {
 	});
 });
 
+describe("authentication before routing", () => {
+	// Without a valid token, every request is the same 401: no 405, 400 or 404 tells which
+	// methods, paths or queries the gateway takes.
+	it.each([
+		["POST", "/auth/x"],
+		["PATCH", "/auth/x"],
+		["OPTIONS", "/auth/x"],
+		["DELETE", "/auth/x?partNumber=1"],
+		["GET", "/auth/x?list"],
+		["GET", "/?list&bogus=1"],
+		["PUT", "/%zz"],
+		["PUT", `/${"k".repeat(2000)}`],
+		["HEAD", "/auth/missing"],
+	])("answers %s %s without a token with 401", async (method, path) => {
+		const response = await gw(path, { method, token: null });
+		expect(response.status).toBe(401);
+		expect(response.headers.get("x-r2-error-code")).toBe("10002");
+		const unknown = await gw(path, { method, token: "not-a-token" });
+		expect(unknown.status).toBe(401);
+		await unknown.body?.cancel();
+		await response.body?.cancel();
+	});
+
+	it("answers a valid token's wrong method with 405, after authentication", async () => {
+		const response = await gw("/auth/x", { method: "PATCH", token: RO });
+		expect(response.status).toBe(405);
+		await response.body?.cancel();
+	});
+});
+
 describe("PUBLIC_READ", () => {
 	it("lets GET and HEAD of objects through without a token when true", async () => {
 		await put("auth/public", "p");
@@ -76,43 +117,17 @@ describe("PUBLIC_READ", () => {
 		expect((await withVars({ PUBLIC_READ: "false" }, "/auth/public")).status).toBe(401);
 	});
 
+	it("refuses a token it does not know, rather than reading anonymously", async () => {
+		await put("auth/public", "p");
+		const response = await withVars({ PUBLIC_READ: "true" }, "/auth/public", {
+			headers: { authorization: "Bearer stale" },
+		});
+		expect(response.status).toBe(401);
+		expect((await errorOf(response)).message).toBe("The token is not valid.");
+	});
+
 	it("still asks a token for listing and writing", async () => {
 		expect((await withVars({ PUBLIC_READ: "true" }, "/?list")).status).toBe(401);
 		expect((await withVars({ PUBLIC_READ: "true" }, "/auth/public", { method: "PUT", body: "x" })).status).toBe(401);
-	});
-});
-
-describe("CORS", () => {
-	const preflight = (origin: string, vars: Partial<Env> = {}) =>
-		withVars(vars, "/auth/x", {
-			method: "OPTIONS",
-			headers: {
-				origin,
-				"access-control-request-method": "PUT",
-				"access-control-request-headers": "authorization, content-type",
-			},
-		});
-
-	it("answers a preflight without a token", async () => {
-		const response = await preflight("https://app.example");
-		expect(response.status).toBe(204);
-		expect(response.headers.get("access-control-allow-origin")).toBe("*");
-		expect(response.headers.get("access-control-allow-methods")).toContain("PUT");
-		expect(response.headers.get("access-control-allow-headers")).toMatch(/authorization/i);
-	});
-
-	it("allows only the configured origins", async () => {
-		const vars = { CORS_ORIGINS: "https://a.example, https://b.example" };
-		expect((await preflight("https://b.example", vars)).headers.get("access-control-allow-origin")).toBe(
-			"https://b.example",
-		);
-		expect((await preflight("https://evil.example", vars)).headers.get("access-control-allow-origin")).toBeNull();
-	});
-
-	it("exposes the object's headers to scripts", async () => {
-		await put("auth/cors", "c", { "x-amz-meta-team": "web" });
-		const response = await gw("/auth/cors", { headers: { origin: "https://app.example" } });
-		const exposed = response.headers.get("access-control-expose-headers")?.split(", ") ?? [];
-		expect(exposed).toEqual(expect.arrayContaining(["etag", "x-amz-meta-team", "x-r2-version", "accept-ranges"]));
 	});
 });

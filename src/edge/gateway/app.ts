@@ -1,8 +1,10 @@
 /**
  * The bucket gateway: the `BUCKET` binding over HTTP (docs/gateway.md).
  *
- * Order per request: a CORS preflight ends at once; otherwise the operation from method and
- * query, the key, authorization, the handler, and CORS headers on its answer. Every error,
+ * Order per request: a CORS preflight ends at once (browsers send it without credentials, Fetch
+ * standard §3.2.2); otherwise who is calling (a 401 before anything that would tell the route
+ * table: which methods, paths and queries exist), the operation from method and query, whether
+ * the caller may do it, the key, the handler, and CORS headers on its answer. Every error,
  * thrown by a handler or by the binding, becomes `{"error": {"code", "message"}}` with its status
  * here; a binding error is never a 500.
  *
@@ -10,7 +12,7 @@
  * the handler's Response (as Hono does for HEAD and after middleware) drops its
  * `encodeBody: "manual"`, which keeps object bodies as stored on the wire.
  */
-import { authorize } from "./auth";
+import { authenticate, authorize } from "./auth";
 import { preflight, withCors } from "./cors";
 import { fromBindingError, type GatewayError, internalError } from "./errors";
 import { keyFromUrl } from "./keys";
@@ -32,9 +34,10 @@ function errorResponse(error: GatewayError, method: string): Response {
 /** Runs the operation a request asks for; errors of any kind come back as their answer. */
 async function dispatch(request: Request, url: URL, env: Env): Promise<Response> {
 	try {
+		const caller = authenticate(request, env);
 		const operation = operationOf(request.method, url);
+		authorize(caller, operation.access, env);
 		const key = keyFromUrl(url);
-		authorize(request, env, operation.access);
 		return await operation.handle({ request, url, key, env });
 	} catch (error) {
 		const known = fromBindingError(error);

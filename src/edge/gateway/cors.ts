@@ -1,21 +1,67 @@
 /**
  * CORS for the gateway (Fetch standard, "CORS protocol"): browsers may call it from the origins
- * in `CORS_ORIGINS` (`*` or a comma-separated list).
+ * in `CORS_ORIGINS` (`*` or a comma-separated list), and a page's `fetch` can then do all that
+ * RemoteBucket does: every method, every request header the gateway reads, and every answer
+ * header it sends readable by the script.
+ *
+ * What R2 leaves to a bucket's CORS policy (`AllowedHeaders`, `ExposeHeaders`;
+ * developers.cloudflare.com/r2/buckets/cors/) is fixed here to what the gateway uses, as listed
+ * in docs/gateway.md. Request headers outside that list are left out of a preflight's answer, so a
+ * browser refuses the request before sending it rather than the gateway ignoring the header.
  *
  * Applied to the handler's own Response, in place, rather than through a router's middleware:
  * re-creating a Response drops its `encodeBody: "manual"`, and the runtime would then compress
  * or decode object bodies on the way out (docs/gateway.md).
  */
+import { CHECKSUMS, checksumHeader, storedChecksumHeader } from "../../wire/checksums";
+import { DEFAULT_CONTENT_TYPE, HTTP_METADATA_HEADERS } from "../../wire/http-metadata";
+import { STORAGE_CLASS_HEADER } from "../../wire/storage-class";
 
-/** Response headers a script may read without being told (Fetch, CORS-safelisted response headers). */
-const SAFELISTED = new Set([
-	"cache-control",
-	"content-language",
-	"content-length",
-	"content-type",
-	"expires",
+/** Custom metadata travels in headers of this prefix, one per name, in both directions. */
+const META_PREFIX = "x-amz-meta-";
+
+/**
+ * Request headers the gateway reads. `Authorization` must be named: Fetch's `*` wildcard in
+ * `Access-Control-Allow-Headers` never covers it (Fetch standard, "CORS-preflight fetch").
+ */
+const REQUEST_HEADERS = [
+	"authorization",
+	"range",
+	"if-match",
+	"if-none-match",
+	"if-modified-since",
+	"if-unmodified-since",
+	...HTTP_METADATA_HEADERS,
+	...CHECKSUMS.map(({ name }) => checksumHeader(name)),
+	// S3's switch for checksums on reads (src/wire/checksums.ts `wantsChecksums`).
+	"x-amz-checksum-mode",
+	STORAGE_CLASS_HEADER,
+];
+
+/**
+ * Answer headers a script may need, exposed on every answer, with the `x-amz-meta-*` names of the
+ * answer at hand added. Fetch's CORS-safelisted ones (Content-Length, Last-Modified, …) are named
+ * too: older browsers predate Content-Length joining that list.
+ */
+const EXPOSED_HEADERS = [
+	"etag",
 	"last-modified",
-]);
+	"content-length",
+	"content-range",
+	"accept-ranges",
+	...HTTP_METADATA_HEADERS,
+	"x-r2-version",
+	"x-r2-uploaded",
+	DEFAULT_CONTENT_TYPE,
+	STORAGE_CLASS_HEADER,
+	...CHECKSUMS.map(({ name }) => storedChecksumHeader(name)),
+	"x-r2-error-code",
+	"www-authenticate",
+	"allow",
+];
+
+/** How long a browser may keep a preflight's answer, in seconds (R2's `MaxAgeSeconds` tops out at a day). */
+const MAX_AGE = 86_400;
 
 /** The `Access-Control-Allow-Origin` value for `origin`, or null when it is not allowed. */
 function allowedOrigin(origin: string, setting: string): string | null {
@@ -23,30 +69,40 @@ function allowedOrigin(origin: string, setting: string): string | null {
 	return setting.split(",").some((allowed) => allowed.trim() === origin) ? origin : null;
 }
 
+/** The request headers a preflight allows: the gateway's own, and the custom metadata names asked for. */
+function allowedHeaders(requested: string | null): string {
+	const metadata = (requested ?? "")
+		.split(",")
+		.map((name) => name.trim().toLowerCase())
+		.filter((name) => name.startsWith(META_PREFIX) && name.length > META_PREFIX.length);
+	return [...new Set([...REQUEST_HEADERS, ...metadata])].join(", ");
+}
+
 /**
- * The answer to a CORS preflight (`OPTIONS` with `Access-Control-Request-Method`), or null when
- * the request is not one: 204 allowing the gateway's methods and the requested headers, for a day.
+ * The answer to a CORS preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`), or
+ * null when the request is not one: 204 allowing the gateway's methods and request headers, for a
+ * day; for an origin not allowed, 204 without them, which the browser takes as a refusal.
  */
 export function preflight(request: Request, env: Env, methods: readonly string[]): Response | null {
 	const origin = request.headers.get("origin");
 	if (request.method !== "OPTIONS" || origin === null || !request.headers.has("access-control-request-method")) {
 		return null;
 	}
-	const headers = new Headers({ vary: "Origin" });
+	// The answer depends on the origin and on the custom metadata names requested.
+	const headers = new Headers({ vary: "Origin, Access-Control-Request-Headers" });
 	const allowed = allowedOrigin(origin, env.CORS_ORIGINS);
 	if (allowed !== null) {
 		headers.set("access-control-allow-origin", allowed);
 		headers.set("access-control-allow-methods", methods.join(", "));
-		const requested = request.headers.get("access-control-request-headers");
-		if (requested) headers.set("access-control-allow-headers", requested);
-		headers.set("access-control-max-age", "86400");
+		headers.set("access-control-allow-headers", allowedHeaders(request.headers.get("access-control-request-headers")));
+		headers.set("access-control-max-age", String(MAX_AGE));
 	}
 	return new Response(null, { status: 204, headers });
 }
 
 /**
- * Adds the CORS headers of an actual request to `response`, in place: the allowed origin, and
- * every header the answer carries as exposed (the set varies per object: ETag, x-amz-meta-*, …).
+ * Adds the CORS headers of an actual request to `response`, in place: the allowed origin, and the
+ * answer headers a script may read (EXPOSED_HEADERS and the answer's own `x-amz-meta-*`).
  */
 export function withCors(request: Request, env: Env, response: Response): Response {
 	const origin = request.headers.get("origin");
@@ -56,9 +112,7 @@ export function withCors(request: Request, env: Env, response: Response): Respon
 	const allowed = allowedOrigin(origin, env.CORS_ORIGINS);
 	if (allowed === null) return response;
 	headers.set("access-control-allow-origin", allowed);
-	const exposed = [...headers.keys()].filter(
-		(name) => !SAFELISTED.has(name) && !name.startsWith("access-control-") && name !== "vary",
-	);
-	if (exposed.length > 0) headers.set("access-control-expose-headers", exposed.join(", "));
+	const metadata = [...headers.keys()].filter((name) => name.startsWith(META_PREFIX));
+	headers.set("access-control-expose-headers", [...EXPOSED_HEADERS, ...metadata].join(", "));
 	return response;
 }

@@ -5,12 +5,26 @@
  * phase accepts which action is the phase table's (`table.ts`). A new action is one entry.
  */
 import { z } from "zod";
+import {
+	BLOCK_RULE,
+	CHALLENGE_RULE,
+	JS_CHALLENGE_RULE,
+	LOG_RULE,
+	MANAGED_CHALLENGE_RULE,
+	SKIP_RULE,
+} from "./firewall-custom";
 import { LOG_CUSTOM_FIELD_RULE } from "./log-custom-fields";
 import { RULE_FIELDS, type Stored } from "./rule";
 
 /** Rule schema per action name. */
 export const ACTIONS = {
 	log_custom_field: LOG_CUSTOM_FIELD_RULE,
+	block: BLOCK_RULE,
+	challenge: CHALLENGE_RULE,
+	js_challenge: JS_CHALLENGE_RULE,
+	managed_challenge: MANAGED_CHALLENGE_RULE,
+	log: LOG_RULE,
+	skip: SKIP_RULE,
 };
 
 /** An action edgezone implements. */
@@ -31,13 +45,12 @@ export const RULE = z.discriminatedUnion("action", RULES, {
 	error: (issue) => (issue.code === "invalid_union" ? UNKNOWN_ACTION : undefined),
 });
 
-type Parameters = ActionRule["shape"]["action_parameters"];
-
 /**
  * The body of a rule edit (PATCH): any of the rule's fields, each checked on its own.
- * `action_parameters` must be the parameters of some action; whether they fit the rule's
- * action, and its expression, is checked on the edited rule (`RULE`) in the Zone, which
- * knows the rule's other fields.
+ * `action_parameters` must be an object here; whether they fit the rule's action, and its
+ * expression, is checked on the edited rule (`RULE`) in the Zone, which knows the rule's other
+ * fields, so each error points at its own field (a union of every action's parameters could
+ * only point at `action_parameters`).
  */
 export const RULE_PATCH = z.strictObject({
 	id: RULE_FIELDS.id.optional(),
@@ -46,9 +59,7 @@ export const RULE_PATCH = z.strictObject({
 	expression: RULE_FIELDS.expression.optional(),
 	description: RULE_FIELDS.description.optional(),
 	enabled: RULE_FIELDS.enabled.optional(),
-	action_parameters: z
-		.union(RULES.map((rule) => rule.shape.action_parameters) as [Parameters, ...Parameters[]])
-		.optional(),
+	action_parameters: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** A validated rule edit. */

@@ -3,13 +3,15 @@
  * they accept and their checks over a whole ruleset.
  *
  * Every phase of the SDK's `Phase` type can hold a ruleset; rules are accepted only in
- * phases with an entry in `PHASE_RULES` (today `http_log_custom_fields`). A rule in any
+ * phases with an entry in `PHASE_RULES` (today `http_log_custom_fields` and
+ * `http_request_firewall_custom`). A rule in any
  * other phase, or with an action its phase does not accept, is a 400 at its `action`, so
  * no rule is stored that nothing checks. A new phase is one entry here (plus its actions
  * in `actions.ts`), with no change in `zone/rulesets.ts`.
  */
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import type { ActionName, Rule } from "./actions";
+import { checkCustomRules } from "./firewall-custom";
 import { checkFieldLimit } from "./log-custom-fields";
 import type { RuleIssue } from "./rule";
 
@@ -53,4 +55,8 @@ export interface PhaseRules {
 /** The phases that accept rules; a rule in any other phase is refused. */
 export const PHASE_RULES: Partial<Record<Phase, PhaseRules>> = {
 	http_log_custom_fields: { actions: ["log_custom_field"], checkAll: checkFieldLimit },
+	http_request_firewall_custom: {
+		actions: ["block", "challenge", "js_challenge", "managed_challenge", "log", "skip"],
+		checkAll: checkCustomRules,
+	},
 };

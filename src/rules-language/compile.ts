@@ -1,0 +1,343 @@
+/**
+ * The compiler: a typed tree to closures, and the values they read.
+ *
+ * Emulates: wirefilter's compiler (engine/src/compiler.rs, `compile_with_compiler` of each AST
+ * node): a comparison under `[*]` yields one boolean per element, `and`/`or`/`xor` over such
+ * arrays combine element-wise and truncate to the shorter, a function whose first argument is
+ * mapped returns an array of its results without the missing ones. Missing values follow
+ * cloudflare-docs (reference §1.8): every comparison on a missing value is false, `!=` included
+ * (the engine's own default makes `!=` true). `any(x)`/`all(x)` of a missing array are false;
+ * `all(m["missing"][*] == …)` is true, as wirefilter's tests assert (the mapped comparison is empty).
+ * No `eval`/`new Function`: Workers forbid both.
+ * Gaps: Int values are JS numbers (exact to 2^53); named bytes lists match exactly (no hostname
+ * wildcard semantics).
+ */
+import type { Arg, ComparisonOp, Identifier, IndexExpr, Literal, Logical } from "./ast.ts";
+import { toByteString } from "./bytes.ts";
+import type { Impl } from "./functions.ts";
+import { compareIp, type IpRange, isIpFailure, parseIp, parseIpRangeItem } from "./ip.ts";
+import { type FieldType, type IpValue, innerType, type Runtime } from "./types.ts";
+import { wildcardMatches } from "./wildcard.ts";
+
+/** A value of a field as the edge supplies it (see index.ts). */
+export type Value = boolean | number | string | readonly Value[] | { readonly [key: string]: readonly string[] };
+
+/** Field name -> value for one request. */
+export type FieldValues = { readonly [field: string]: Value | undefined };
+
+/** Named list name -> items, for `in $name`. */
+export type ListValues = ReadonlyMap<string, readonly Value[]>;
+
+/** What closures read while one request is evaluated. */
+export interface Ctx {
+	readonly values: FieldValues;
+	readonly lists: ListValues | undefined;
+	/** Field values already converted for this call. */
+	readonly cache: Map<string, Runtime | undefined>;
+}
+
+type ValueFn = (ctx: Ctx) => Runtime | undefined;
+type ElementsFn = (ctx: Ctx) => readonly Runtime[] | undefined;
+type Compiled = { readonly one: (ctx: Ctx) => boolean } | { readonly vec: (ctx: Ctx) => boolean[] };
+
+/** Converts a supplied value to its runtime form; a value of the wrong shape is missing. */
+export function convert(raw: Value | undefined, type: FieldType): Runtime | undefined {
+	if (raw === undefined) return undefined;
+	if (type === "Bool") return typeof raw === "boolean" ? raw : undefined;
+	if (type === "Int") return typeof raw === "number" && Number.isInteger(raw) ? raw : undefined;
+	if (type === "Bytes") return typeof raw === "string" ? toByteString(raw) : undefined;
+	if (type === "Ip") return typeof raw === "string" ? parseIp(raw) : undefined;
+	const inner = innerType(type) ?? "Bool";
+	if ("array" in type) {
+		if (!Array.isArray(raw)) return undefined;
+		const out: Runtime[] = [];
+		for (const item of raw as readonly Value[]) {
+			const v = convert(item, inner);
+			if (v === undefined) return undefined;
+			out.push(v);
+		}
+		return out;
+	}
+	if (typeof raw !== "object" || Array.isArray(raw)) return undefined;
+	const map = new Map<string, Runtime>();
+	for (const [key, item] of Object.entries(raw as { readonly [key: string]: readonly string[] })) {
+		const v = convert(item, inner);
+		if (v !== undefined) map.set(key, v);
+	}
+	return map;
+}
+
+function fieldGetter(name: string, type: FieldType): ValueFn {
+	return (ctx) => {
+		if (ctx.cache.has(name)) return ctx.cache.get(name);
+		const v = convert(ctx.values[name], type);
+		ctx.cache.set(name, v);
+		return v;
+	};
+}
+
+function isMapValue(v: Runtime | undefined): v is ReadonlyMap<string, Runtime> {
+	return v instanceof Map;
+}
+
+function literalValue(l: Literal): Runtime {
+	return l.value;
+}
+
+function compileIdentifier(head: Identifier): ValueFn {
+	if (head.kind === "field") return fieldGetter(head.name, head.type);
+	return compileCall(head.args, head.fn.compile(head.args.map(toParam)));
+}
+
+function toParam(a: Arg) {
+	return a.kind === "literal"
+		? { kind: "Literal" as const, type: a.type, literal: a.literal }
+		: { kind: "Field" as const, type: a.type };
+}
+
+function compileArg(arg: Arg): ValueFn {
+	if (arg.kind === "literal") {
+		const v = literalValue(arg.literal);
+		return () => v;
+	}
+	if (arg.kind === "index") return compileIndexValue(arg.expr);
+	const c = compileLogical(arg.expr);
+	return "one" in c ? c.one : c.vec;
+}
+
+function compileCall(args: readonly Arg[], impl: Impl): ValueFn {
+	const first = args[0];
+	if (first?.kind === "index" && first.expr.eachCount > 0) {
+		const elements = compileElements(first.expr);
+		const rest = args.slice(1).map(compileArg);
+		return (ctx) => {
+			const items = elements(ctx);
+			if (items === undefined) return undefined;
+			const others = rest.map((f) => f(ctx));
+			const out: Runtime[] = [];
+			for (const item of items) {
+				const r = impl([item, ...others]);
+				if (r !== undefined) out.push(r);
+			}
+			return out;
+		};
+	}
+	const fns = args.map(compileArg);
+	return (ctx) => impl(fns.map((f) => f(ctx)));
+}
+
+function step(v: Runtime | undefined, s: IndexExpr["steps"][number]): Runtime | undefined {
+	if (s.kind === "index") return Array.isArray(v) ? (v as readonly Runtime[])[s.index] : undefined;
+	if (s.kind === "key") return isMapValue(v) ? v.get(s.key) : undefined;
+	return undefined;
+}
+
+/** An index expression without `[*]`: one value or missing. */
+function compileIndexValue(expr: IndexExpr): ValueFn {
+	const head = compileIdentifier(expr.head);
+	const steps = expr.steps;
+	if (steps.length === 0) return head;
+	return (ctx) => {
+		let v = head(ctx);
+		for (const s of steps) v = step(v, s);
+		return v;
+	};
+}
+
+/** An index expression with `[*]`: every element reached, or missing when the head is. */
+function compileElements(expr: IndexExpr): ElementsFn {
+	const head = compileIdentifier(expr.head);
+	const steps = expr.steps;
+	return (ctx) => {
+		const v = head(ctx);
+		if (v === undefined) return undefined;
+		let items: Runtime[] = [v];
+		for (const s of steps) {
+			const next: Runtime[] = [];
+			for (const item of items) {
+				if (s.kind === "each") {
+					if (Array.isArray(item)) next.push(...(item as readonly Runtime[]));
+					else if (isMapValue(item)) next.push(...item.values());
+				} else {
+					const r = step(item, s);
+					if (r !== undefined) next.push(r);
+				}
+			}
+			items = next;
+		}
+		return items;
+	};
+}
+
+function inRanges(ranges: readonly IpRange[], ip: IpValue): boolean {
+	for (const r of ranges) if (r.v6 === ip.v6 && ip.n >= r.lo && ip.n <= r.hi) return true;
+	return false;
+}
+
+const listCache = new WeakMap<readonly Value[], { ips: IpRange[]; items: Set<string | number> }>();
+
+function listItems(items: readonly Value[]) {
+	let compiled = listCache.get(items);
+	if (compiled === undefined) {
+		const ips: IpRange[] = [];
+		const set = new Set<string | number>();
+		for (const item of items) {
+			if (typeof item === "number") set.add(item);
+			else if (typeof item === "string") {
+				set.add(toByteString(item));
+				const range = parseIpRangeItem(item);
+				if (!isIpFailure(range)) ips.push(range);
+			}
+		}
+		compiled = { ips, items: set };
+		listCache.set(items, compiled);
+	}
+	return compiled;
+}
+
+/** The test a comparison applies to one present value. */
+function predicate(op: ComparisonOp): (v: Runtime, ctx: Ctx) => boolean {
+	switch (op.kind) {
+		case "isTrue":
+			return (v) => v === true;
+		case "ordering": {
+			const rhs = op.rhs.value;
+			const cmp =
+				typeof rhs === "object"
+					? (v: Runtime) => compareIp(v as IpValue, rhs)
+					: (v: Runtime) => ((v as string | number) < rhs ? -1 : (v as string | number) > rhs ? 1 : 0);
+			switch (op.op) {
+				case "eq":
+					return (v) => cmp(v) === 0;
+				case "ne":
+					// Incomparable values (IPv4 against IPv6) are only "not equal".
+					return (v) => cmp(v) !== 0;
+				case "lt":
+					return (v) => cmp(v) === -1;
+				case "le":
+					return (v) => {
+						const c = cmp(v);
+						return c === -1 || c === 0;
+					};
+				case "gt":
+					return (v) => cmp(v) === 1;
+				default:
+					return (v) => {
+						const c = cmp(v);
+						return c === 1 || c === 0;
+					};
+			}
+		}
+		case "bitwiseAnd": {
+			const rhs = BigInt(op.rhs);
+			return (v) => (BigInt(v as number) & rhs) !== 0n;
+		}
+		case "contains":
+			return (v) => (v as string).includes(op.rhs);
+		case "matches":
+			return (v) => op.regex.test(v as string);
+		case "wildcard":
+			return (v) => wildcardMatches(op.wildcard, v as string);
+		case "inBytes": {
+			const set = new Set(op.values);
+			return (v) => set.has(v as string);
+		}
+		case "inInts":
+			return (v) => op.ranges.some(([lo, hi]) => (v as number) >= lo && (v as number) <= hi);
+		case "inIps":
+			return (v) => inRanges(op.ranges, v as IpValue);
+		case "inList":
+			return (v, ctx) => {
+				const items = ctx.lists?.get(op.name);
+				if (items === undefined) return false;
+				const list = listItems(items);
+				return typeof v === "object" ? inRanges(list.ips, v as IpValue) : list.items.has(v as string | number);
+			};
+	}
+}
+
+function combineVec(op: "and" | "or" | "xor", items: readonly ((ctx: Ctx) => boolean[])[]): (ctx: Ctx) => boolean[] {
+	const [first, ...rest] = items;
+	return (ctx) => {
+		const out = first ? first(ctx) : [];
+		for (const item of rest) {
+			const values = item(ctx);
+			for (let i = 0; i < out.length && i < values.length; i++) {
+				const l = out[i] === true;
+				const r = values[i] === true;
+				out[i] = op === "and" ? l && r : op === "or" ? l || r : l !== r;
+			}
+			if (values.length < out.length) out.length = values.length;
+		}
+		return out;
+	};
+}
+
+/** Compiles a logical expression: a boolean for `Bool`, booleans for `Array<Bool>`. */
+export function compileLogical(node: Logical): Compiled {
+	switch (node.kind) {
+		case "not": {
+			const arg = compileLogical(node.arg);
+			if ("one" in arg) return { one: (ctx) => !arg.one(ctx) };
+			return { vec: (ctx) => arg.vec(ctx).map((b) => !b) };
+		}
+		case "combine": {
+			const items = node.items.map(compileLogical);
+			const ones = items.flatMap((c) => ("one" in c ? [c.one] : []));
+			if (ones.length !== items.length)
+				return {
+					vec: combineVec(
+						node.op,
+						items.flatMap((c) => ("vec" in c ? [c.vec] : [])),
+					),
+				};
+			if (node.op === "and") return { one: (ctx) => ones.every((f) => f(ctx)) };
+			if (node.op === "or") return { one: (ctx) => ones.some((f) => f(ctx)) };
+			return { one: (ctx) => ones.reduce((acc, f) => acc !== f(ctx), false) };
+		}
+		case "compare": {
+			const test = predicate(node.op);
+			if (node.lhs.eachCount > 0) {
+				const elements = compileElements(node.lhs);
+				return { vec: (ctx) => (elements(ctx) ?? []).map((v) => test(v, ctx)) };
+			}
+			const value = compileIndexValue(node.lhs);
+			if (node.type !== "Bool") {
+				// `IsTrue` on an `Array<Bool>` (or `Map<Bool>`): its elements, empty when missing.
+				return {
+					vec: (ctx) => {
+						const v = value(ctx);
+						const items = Array.isArray(v) ? (v as readonly Runtime[]) : isMapValue(v) ? [...v.values()] : [];
+						return items.map((b) => b === true);
+					},
+				};
+			}
+			return {
+				one: (ctx) => {
+					const v = value(ctx);
+					return v !== undefined && test(v, ctx);
+				},
+			};
+		}
+	}
+}
+
+/** The field names an expression reads, in order of first use. */
+export function fieldsOf(node: Logical): string[] {
+	const out = new Set<string>();
+	const visitIdentifier = (head: Identifier) => {
+		if (head.kind === "field") out.add(head.name);
+		else for (const a of head.args) visitArg(a);
+	};
+	const visitArg = (a: Arg) => {
+		if (a.kind === "index") visitIdentifier(a.expr.head);
+		else if (a.kind === "logical") visitLogical(a.expr);
+	};
+	const visitLogical = (n: Logical) => {
+		if (n.kind === "compare") visitIdentifier(n.lhs.head);
+		else if (n.kind === "not") visitLogical(n.arg);
+		else for (const i of n.items) visitLogical(i);
+	};
+	visitLogical(node);
+	return [...out];
+}

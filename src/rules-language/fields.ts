@@ -1,0 +1,72 @@
+/**
+ * The field scheme: Cloudflare's request fields and their types.
+ *
+ * Emulates: the fields of the Rules language as Cloudflare documents them (cloudflare-docs
+ * `ruleset-engine/rules-language/fields/*.mdx`; reference §1.3). "String" there is the engine's
+ * `Bytes`, "Number" is `Int`.
+ * Gaps: Enterprise-only and phase-restricted fields beyond those listed here are unknown to the
+ * scheme, so they are `unknown identifier`, as on a zone without the feature.
+ */
+import type { FieldType } from "./types.ts";
+
+const STRING_ARRAY: FieldType = { array: "Bytes" };
+const STRING_ARRAY_MAP: FieldType = { map: { array: "Bytes" } };
+
+/** Field name -> type. */
+export const FIELDS: Readonly<Record<string, FieldType>> = Object.freeze({
+	"http.host": "Bytes",
+	"http.cookie": "Bytes",
+	"http.referer": "Bytes",
+	"http.user_agent": "Bytes",
+	"http.x_forwarded_for": "Bytes",
+	"http.request.method": "Bytes",
+	"http.request.version": "Bytes",
+	"http.request.uri": "Bytes",
+	"http.request.uri.path": "Bytes",
+	"http.request.uri.path.extension": "Bytes",
+	"http.request.uri.query": "Bytes",
+	"http.request.uri.args": STRING_ARRAY_MAP,
+	"http.request.uri.args.names": STRING_ARRAY,
+	"http.request.uri.args.values": STRING_ARRAY,
+	"http.request.full_uri": "Bytes",
+	"raw.http.request.full_uri": "Bytes",
+	"raw.http.request.uri": "Bytes",
+	"raw.http.request.uri.path": "Bytes",
+	"raw.http.request.uri.path.extension": "Bytes",
+	"raw.http.request.uri.query": "Bytes",
+	"raw.http.request.uri.args": STRING_ARRAY_MAP,
+	"raw.http.request.uri.args.names": STRING_ARRAY,
+	"raw.http.request.uri.args.values": STRING_ARRAY,
+	"http.request.headers": STRING_ARRAY_MAP,
+	"http.request.headers.names": STRING_ARRAY,
+	"http.request.headers.values": STRING_ARRAY,
+	"http.request.headers.truncated": "Bool",
+	"http.request.cookies": STRING_ARRAY_MAP,
+	"http.request.timestamp.sec": "Int",
+	"http.request.timestamp.msec": "Int",
+	"ip.src": "Ip",
+	"ip.src.country": "Bytes",
+	"ip.geoip.country": "Bytes",
+	"ip.src.asnum": "Int",
+	"ip.geoip.asnum": "Int",
+	"ip.src.continent": "Bytes",
+	"ip.geoip.continent": "Bytes",
+	"ip.src.city": "Bytes",
+	"ip.src.region": "Bytes",
+	"ip.src.region_code": "Bytes",
+	"ip.src.postal_code": "Bytes",
+	"ip.src.metro_code": "Bytes",
+	"ip.src.lat": "Bytes",
+	"ip.src.lon": "Bytes",
+	"ip.src.subdivision_1_iso_code": "Bytes",
+	"ip.src.subdivision_2_iso_code": "Bytes",
+	"ip.src.is_in_european_union": "Bool",
+	ssl: "Bool",
+	"cf.client.bot": "Bool",
+	"cf.bot_management.verified_bot": "Bool",
+	"cf.threat_score": "Int",
+	"cf.edge.server_port": "Int",
+	"cf.edge.server_ip": "Ip",
+	"cf.ray_id": "Bytes",
+	"cf.zone.name": "Bytes",
+});

@@ -1,0 +1,131 @@
+/**
+ * IP addresses, CIDR networks and ranges.
+ *
+ * Emulates: Rust's `IpAddr::from_str` (strict: four decimal octets without leading zeros, or
+ * RFC 4291 text with one `::` and an optional dotted tail) for single addresses and range bounds,
+ * and the `cidr` crate's `IpCidr::from_str` for set items, with its `NetworkParseError` texts
+ * (engine/src/rhs_types/ip.rs). Addresses are held as bigints, so IPv4 and IPv6 share one code path.
+ * Gaps: a set item's IPv4 octets may have leading zeros (read as decimal), as wirefilter's own
+ * test `1.1.1.01` shows; whether the crate reads `010` as 10 or 8 is not recorded (we read 10).
+ */
+import { parseRustInt } from "./bytes.ts";
+import type { IpValue } from "./types.ts";
+
+function parseV4(text: string, looseZeros: boolean): bigint | undefined {
+	const parts = text.split(".");
+	if (parts.length !== 4) return undefined;
+	let n = 0n;
+	for (const part of parts) {
+		if (!/^[0-9]{1,3}$/.test(part)) return undefined;
+		if (!looseZeros && part.length > 1 && part[0] === "0") return undefined;
+		const octet = Number(part);
+		if (octet > 255) return undefined;
+		n = (n << 8n) | BigInt(octet);
+	}
+	return n;
+}
+
+function parseGroups(text: string): bigint[] | undefined {
+	if (text === "") return [];
+	const groups: bigint[] = [];
+	const parts = text.split(":");
+	for (let i = 0; i < parts.length; i++) {
+		const part = parts[i] ?? "";
+		if (i === parts.length - 1 && part.includes(".")) {
+			const v4 = parseV4(part, false);
+			if (v4 === undefined) return undefined;
+			groups.push(v4 >> 16n, v4 & 0xffffn);
+		} else {
+			if (!/^[0-9a-fA-F]{1,4}$/.test(part)) return undefined;
+			groups.push(BigInt(`0x${part}`));
+		}
+	}
+	return groups;
+}
+
+function parseV6(text: string): bigint | undefined {
+	const halves = text.split("::");
+	if (halves.length > 2) return undefined;
+	const head = parseGroups(halves[0] ?? "");
+	const tail = halves.length === 2 ? parseGroups(halves[1] ?? "") : [];
+	if (head === undefined || tail === undefined) return undefined;
+	// A dotted tail is only allowed at the very end of the address.
+	if (halves.length === 2 && (halves[0] ?? "").includes(".")) return undefined;
+	const count = head.length + tail.length;
+	if (halves.length === 2 ? count > 7 : count !== 8) return undefined;
+	const groups = [...head, ...new Array<bigint>(8 - count).fill(0n), ...tail];
+	return groups.reduce((n, g) => (n << 16n) | g, 0n);
+}
+
+/** Rust's strict `IpAddr::from_str`, or undefined for `invalid IP address syntax`. */
+export function parseIp(text: string): IpValue | undefined {
+	const v4 = parseV4(text, false);
+	if (v4 !== undefined) return { v6: false, n: v4 };
+	const v6 = text.includes(":") ? parseV6(text) : undefined;
+	return v6 === undefined ? undefined : { v6: true, n: v6 };
+}
+
+/** An inclusive range of addresses of one family. */
+export interface IpRange {
+	readonly v6: boolean;
+	readonly lo: bigint;
+	readonly hi: bigint;
+}
+
+/** A failed parse: the reason and the failing part of the text, [start, end). */
+export interface IpFailure {
+	readonly reason: string;
+	readonly start: number;
+	readonly end: number;
+}
+
+const ADDR_SYNTAX = "couldn't parse address in network: invalid IP address syntax";
+
+/** A set item (`a..b`, `a/len` or `a`), as `IpRange::lex` reads it. */
+export function parseIpRangeItem(chunk: string): IpRange | IpFailure {
+	const dots = chunk.indexOf("..");
+	if (dots !== -1) {
+		const first = parseIp(chunk.slice(0, dots));
+		if (first === undefined) return { reason: ADDR_SYNTAX, start: 0, end: dots };
+		const last = parseIp(chunk.slice(dots + 2));
+		if (last === undefined) return { reason: ADDR_SYNTAX, start: dots + 2, end: chunk.length };
+		if (first.v6 !== last.v6 || first.n > last.n)
+			return { reason: "incompatible range bounds", start: 0, end: chunk.length };
+		return { v6: first.v6, lo: first.n, hi: last.n };
+	}
+	const slash = chunk.indexOf("/");
+	const addrText = slash === -1 ? chunk : chunk.slice(0, slash);
+	const v4 = parseV4(addrText, true);
+	const addr: IpValue | undefined = v4 !== undefined ? { v6: false, n: v4 } : parseIp(addrText);
+	if (addr === undefined) return { reason: ADDR_SYNTAX, start: 0, end: addrText.length };
+	const bits = addr.v6 ? 128 : 32;
+	if (slash === -1) return { v6: addr.v6, lo: addr.n, hi: addr.n };
+	const len = parseRustInt(chunk.slice(slash + 1), 10, 0n, 255n);
+	if (!len.ok) return { reason: `couldn't parse length in network: ${len.error}`, start: slash + 1, end: chunk.length };
+	if (len.value > BigInt(bits)) {
+		const family = addr.v6 ? "Ipv6" : "Ipv4";
+		return {
+			reason: `invalid length for network: Network length ${len.value} is too long for ${family} (maximum: ${bits})`,
+			start: 0,
+			end: chunk.length,
+		};
+	}
+	const hostBits = BigInt(bits) - len.value;
+	const hostMask = (1n << hostBits) - 1n;
+	if ((addr.n & hostMask) !== 0n) return { reason: "host part of address was not zero", start: 0, end: slash };
+	return { v6: addr.v6, lo: addr.n, hi: addr.n | hostMask };
+}
+
+/** True when the failure branch of {@link parseIpRangeItem} was taken. */
+export function isIpFailure(r: IpRange | IpFailure): r is IpFailure {
+	return "reason" in r;
+}
+
+/** The error text of an address that does not parse (exported for the single-address path). */
+export const IP_SYNTAX_ERROR = ADDR_SYNTAX;
+
+/** Orders two addresses; undefined when the families differ (the engine's `strict_partial_cmp`). */
+export function compareIp(a: IpValue, b: IpValue): number | undefined {
+	if (a.v6 !== b.v6) return undefined;
+	return a.n < b.n ? -1 : a.n > b.n ? 1 : 0;
+}

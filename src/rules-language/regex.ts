@@ -1,0 +1,473 @@
+/**
+ * `matches` / `~`: Rust regex syntax translated to a JS `RegExp` over byte strings.
+ *
+ * Emulates: wirefilter's regex (engine/src/rhs_types/regex/imp_real.rs): Rust `regex` syntax,
+ * `unicode(false)` and `utf8(false)`, an unanchored `is_match` on the value's bytes. The subject
+ * is a byte string (one char per byte), and the translation keeps byte semantics exactly:
+ * `.` is any byte but `\n`; `\d \w \s` and `(?i)` are ASCII-only; a non-ASCII literal matches its
+ * UTF-8 bytes; `^`/`$` are text bounds and, under `(?m)`, line bounds at `\n` only; `\A`/`\z` are
+ * text bounds; groups are non-capturing (captures do not matter to `is_match`); `(?P<n>…)`,
+ * `(?<n>…)`, inline flags `i m s U x` (global or scoped), POSIX classes `[[:alpha:]]`. Every class
+ * is emitted as an explicit set of byte ranges, and case-insensitivity as explicit `[aA]` sets, so
+ * no JS flag changes the meaning. Errors use regex-syntax's `Display` (`regex parse error:\n    …`)
+ * and its texts where known (look-around, backreferences, unclosed group, …).
+ * Gaps: refused with our own texts (the engine accepts them): class set operations (`&&`, `--`,
+ * `~~`) and nested classes, the `u` and `R` flags, `\b{start}`-style boundaries, non-ASCII
+ * characters inside a class. JS backtracks, so a pathological pattern can be slow where the
+ * engine's automaton is linear; the engine's 10 MiB compiled-size limit is not checked.
+ */
+
+/** The translation: a RegExp for byte strings, or the regex-syntax style error text. */
+export type RegexResult = { ok: true; regex: RegExp } | { ok: false; error: string };
+
+interface Flags {
+	i: boolean;
+	m: boolean;
+	s: boolean;
+	U: boolean;
+	x: boolean;
+}
+
+class RegexSyntaxError {
+	constructor(
+		readonly message: string,
+		readonly start: number,
+		readonly end: number,
+	) {}
+}
+
+const MISSING_REPEAT = "repetition operator missing expression";
+
+function byteSet(): boolean[] {
+	return new Array<boolean>(256).fill(false);
+}
+
+function addRange(set: boolean[], lo: number, hi: number): void {
+	for (let c = lo; c <= hi; c++) set[c] = true;
+}
+
+const PERL: Record<string, (set: boolean[]) => void> = {
+	d: (s) => addRange(s, 48, 57),
+	w: (s) => {
+		addRange(s, 48, 57);
+		addRange(s, 65, 90);
+		addRange(s, 97, 122);
+		s[95] = true;
+	},
+	s: (s) => {
+		addRange(s, 9, 13);
+		s[32] = true;
+	},
+};
+
+const POSIX: Record<string, (set: boolean[]) => void> = {
+	alnum: (s) => {
+		addRange(s, 48, 57);
+		addRange(s, 65, 90);
+		addRange(s, 97, 122);
+	},
+	alpha: (s) => {
+		addRange(s, 65, 90);
+		addRange(s, 97, 122);
+	},
+	ascii: (s) => addRange(s, 0, 127),
+	blank: (s) => {
+		s[9] = true;
+		s[32] = true;
+	},
+	cntrl: (s) => {
+		addRange(s, 0, 31);
+		s[127] = true;
+	},
+	digit: (s) => addRange(s, 48, 57),
+	graph: (s) => addRange(s, 33, 126),
+	lower: (s) => addRange(s, 97, 122),
+	print: (s) => addRange(s, 32, 126),
+	punct: (s) => {
+		addRange(s, 33, 47);
+		addRange(s, 58, 64);
+		addRange(s, 91, 96);
+		addRange(s, 123, 126);
+	},
+	space: (s) => {
+		addRange(s, 9, 13);
+		s[32] = true;
+	},
+	upper: (s) => addRange(s, 65, 90),
+	word: (s) => PERL.w?.(s),
+	xdigit: (s) => {
+		addRange(s, 48, 57);
+		addRange(s, 65, 70);
+		addRange(s, 97, 102);
+	},
+};
+
+const SIMPLE_ESCAPES: Record<string, number> = { a: 7, f: 12, t: 9, n: 10, r: 13, v: 11 };
+
+function hex(c: number): string {
+	return `\\x${c.toString(16).padStart(2, "0")}`;
+}
+
+/** Emits a byte set as a JS class of `\xHH` ranges (safe in any position). */
+function emitSet(set: readonly boolean[]): string {
+	let out = "";
+	for (let c = 0; c < 256; c++) {
+		if (!set[c]) continue;
+		let end = c;
+		while (end + 1 < 256 && set[end + 1]) end++;
+		out += end === c ? hex(c) : `${hex(c)}-${hex(end)}`;
+		c = end;
+	}
+	return `[${out}]`;
+}
+
+function foldCase(set: boolean[]): void {
+	for (let c = 65; c <= 90; c++) {
+		if (set[c] || set[c + 32]) {
+			set[c] = true;
+			set[c + 32] = true;
+		}
+	}
+}
+
+class Translator {
+	pos = 0;
+	constructor(readonly src: string) {}
+
+	error(message: string, start: number, end = start + 1): never {
+		throw new RegexSyntaxError(message, start, end);
+	}
+
+	peek(offset = 0): string | undefined {
+		return this.src[this.pos + offset];
+	}
+
+	skipVerbose(flags: Flags): void {
+		if (!flags.x) return;
+		for (;;) {
+			const c = this.peek();
+			if (c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\f" || c === "\v") this.pos++;
+			else if (c === "#") {
+				while (this.pos < this.src.length && this.peek() !== "\n") this.pos++;
+			} else return;
+		}
+	}
+
+	/** Alternation up to `)` or the end; `flags` may be changed by `(?i)` inside. */
+	alternation(flags: Flags, depth: number): string {
+		const branches: string[] = [];
+		let current = "";
+		let last: { text: string; repeatable: boolean; repeated: boolean } | undefined;
+		const flush = () => {
+			if (last) current += last.text;
+			last = undefined;
+		};
+		for (;;) {
+			this.skipVerbose(flags);
+			const c = this.peek();
+			if (c === undefined || c === ")") break;
+			const start = this.pos;
+			if (c === "|") {
+				this.pos++;
+				flush();
+				branches.push(current);
+				current = "";
+				continue;
+			}
+			if (c === "*" || c === "+" || c === "?" || c === "{") {
+				const op = this.repetition(flags);
+				if (op === undefined) {
+					// `{` that is not a counted repetition is an error in Rust.
+					this.error("repetition quantifier expects a valid decimal", start);
+				}
+				if (!last) this.error(MISSING_REPEAT, start, this.pos);
+				const base = last.repeated || !last.repeatable ? `(?:${last.text})` : last.text;
+				last = { text: base + op, repeatable: true, repeated: true };
+				continue;
+			}
+			flush();
+			last = this.atom(flags, depth);
+		}
+		flush();
+		branches.push(current);
+		return branches.join("|");
+	}
+
+	/** A repetition operator with its lazy suffix, already swapped under `U`. */
+	repetition(flags: Flags): string | undefined {
+		const c = this.peek();
+		let op: string;
+		if (c === "{") {
+			const m = /^\{\s*(\d*)\s*(?:(,)\s*(\d*)\s*)?\}/.exec(this.src.slice(this.pos));
+			if (!m) {
+				const close = this.src.indexOf("}", this.pos);
+				if (close === -1) this.error("unclosed counted repetition", this.pos, this.src.length);
+				return undefined;
+			}
+			const [all, min = "", comma, max = ""] = m;
+			if (min === "") return undefined;
+			if (max !== "" && Number(max) < Number(min))
+				this.error("invalid repetition count range, the start must be <= the end", this.pos, this.pos + all.length);
+			op = `{${min}${comma ?? ""}${max}}`;
+			this.pos += all.length;
+		} else {
+			op = c ?? "";
+			this.pos++;
+		}
+		let lazy = false;
+		if (this.peek() === "?") {
+			lazy = true;
+			this.pos++;
+		}
+		if (flags.U) lazy = !lazy;
+		return lazy ? `${op}?` : op;
+	}
+
+	atom(flags: Flags, depth: number): { text: string; repeatable: boolean; repeated: boolean } {
+		const start = this.pos;
+		const c = this.peek() ?? "";
+		this.pos++;
+		const plain = (text: string) => ({ text, repeatable: true, repeated: false });
+		switch (c) {
+			case "(":
+				return this.group(flags, depth, start);
+			case "[":
+				return plain(this.klass(flags, start));
+			case ".": {
+				const set = byteSet();
+				addRange(set, 0, 255);
+				if (!flags.s) set[10] = false;
+				return plain(emitSet(set));
+			}
+			case "^":
+				return { text: flags.m ? "(?:^|(?<=\\n))" : "^", repeatable: false, repeated: false };
+			case "$":
+				return { text: flags.m ? "(?=\\n|$)" : "$", repeatable: false, repeated: false };
+			case "\\":
+				return this.escape(flags, start);
+			default:
+				return plain(this.literal(c, flags));
+		}
+	}
+
+	literal(c: string, flags: Flags): string {
+		const code = c.codePointAt(0) ?? 0;
+		if (code > 127) {
+			if (code > 0xffff) this.pos++;
+			// With Unicode off, a literal matches its UTF-8 bytes.
+			const bytes = new TextEncoder().encode(String.fromCodePoint(code));
+			return `(?:${Array.from(bytes, hex).join("")})`;
+		}
+		return this.byte(code, flags);
+	}
+
+	byte(code: number, flags: Flags): string {
+		const set = byteSet();
+		set[code] = true;
+		if (flags.i) foldCase(set);
+		if (set.filter(Boolean).length === 1)
+			return /[A-Za-z0-9]/.test(String.fromCharCode(code)) ? String.fromCharCode(code) : hex(code);
+		return emitSet(set);
+	}
+
+	group(outer: Flags, depth: number, start: number): { text: string; repeatable: boolean; repeated: boolean } {
+		let inner: Flags = { ...outer };
+		if (this.peek() === "?") {
+			const rest = this.src.slice(this.pos);
+			if (rest.startsWith("?=") || rest.startsWith("?!"))
+				this.error("look-around, including look-ahead and look-behind, is not supported", start, start + 3);
+			if (rest.startsWith("?<=") || rest.startsWith("?<!"))
+				this.error("look-around, including look-ahead and look-behind, is not supported", start, start + 4);
+			const named = /^\?P?<([^>]*)>/.exec(rest);
+			if (named) {
+				const name = named[1] ?? "";
+				if (name === "") this.error("empty capture group name", this.pos + named[0].length - 1);
+				if (!/^[A-Za-z_][A-Za-z0-9_.[\]]*$/.test(name))
+					this.error("invalid capture group character", this.pos + named[0].indexOf(name));
+				this.pos += named[0].length;
+			} else {
+				this.pos++;
+				const flagsStart = this.pos;
+				let negate = false;
+				for (;;) {
+					const f = this.peek();
+					if (f === undefined) this.error("expected flag but got end of regex", this.pos);
+					this.pos++;
+					if (f === ")" || f === ":") {
+						if (negate && this.src[this.pos - 2] === "-") this.error("dangling flag negation operator", this.pos - 2);
+						if (f === ")") {
+							// `(?flags)`: applies to the rest of the enclosing group.
+							Object.assign(outer, inner);
+							return { text: "", repeatable: false, repeated: false };
+						}
+						break;
+					}
+					if (f === "-") {
+						if (negate) this.error("flag negation operator repeated", this.pos - 1);
+						negate = true;
+					} else if (f === "i" || f === "m" || f === "s" || f === "U" || f === "x") {
+						inner = { ...inner, [f]: !negate };
+					} else if (f === "u" || f === "R") {
+						this.error(`the ${f} flag is not supported by this emulator`, this.pos - 1);
+					} else this.error("unrecognized flag", this.pos - 1);
+				}
+				if (this.pos - 1 === flagsStart) inner = { ...outer };
+			}
+		}
+		if (depth >= 250) this.error("exceed the maximum number of nested parentheses/brackets (250)", start);
+		const body = this.alternation(inner, depth + 1);
+		if (this.peek() !== ")") this.error("unclosed group", start);
+		this.pos++;
+		return { text: `(?:${body})`, repeatable: true, repeated: false };
+	}
+
+	/** An escape outside a class. */
+	escape(flags: Flags, start: number): { text: string; repeatable: boolean; repeated: boolean } {
+		const c = this.peek();
+		if (c === undefined) this.error("incomplete escape sequence, reached end of pattern prematurely", start);
+		const plain = (text: string) => ({ text, repeatable: true, repeated: false });
+		if (c === "A" || c === "z") {
+			this.pos++;
+			return { text: c === "A" ? "(?<![\\s\\S])" : "(?![\\s\\S])", repeatable: false, repeated: false };
+		}
+		if (c === "b" || c === "B") {
+			this.pos++;
+			if (this.peek() === "{")
+				this.error("word boundary assertions like \\b{start} are not supported by this emulator", start, this.pos + 1);
+			return { text: `\\${c}`, repeatable: false, repeated: false };
+		}
+		if (c >= "1" && c <= "9") this.error("backreferences are not supported", start, start + 2);
+		const set = this.classEscape(start);
+		if (flags.i) foldCase(set);
+		return plain(emitSet(set));
+	}
+
+	/** An escape that stands for a set of bytes (inside or outside a class); `pos` is after the `\`. */
+	classEscape(start: number): boolean[] {
+		const c = this.peek() ?? "";
+		this.pos++;
+		const set = byteSet();
+		const lower = c.toLowerCase();
+		const perl = PERL[lower];
+		if (perl && (c === lower || c === c.toUpperCase())) {
+			perl(set);
+			if (c !== lower) for (let b = 0; b < 256; b++) set[b] = !set[b];
+			return set;
+		}
+		if (c === "p" || c === "P") this.error("Unicode not allowed here", start, this.pos);
+		const simple = SIMPLE_ESCAPES[c];
+		if (simple !== undefined) {
+			set[simple] = true;
+			return set;
+		}
+		if (c === "x") {
+			let digits: string;
+			if (this.peek() === "{") {
+				const close = this.src.indexOf("}", this.pos);
+				if (close === -1) this.error("unclosed hexadecimal literal", start, this.src.length);
+				digits = this.src.slice(this.pos + 1, close);
+				if (digits === "") this.error("hexadecimal literal empty", start, close + 1);
+				this.pos = close + 1;
+			} else {
+				digits = this.src.slice(this.pos, this.pos + 2);
+				this.pos += 2;
+			}
+			if (!/^[0-9A-Fa-f]+$/.test(digits) || (digits.length !== 2 && this.src[this.pos - 1] !== "}"))
+				this.error("invalid hexadecimal digit", start, this.pos);
+			const value = Number.parseInt(digits, 16);
+			if (value > 0xff) this.error("Unicode not allowed here", start, this.pos);
+			set[value] = true;
+			return set;
+		}
+		// Rust allows escaping any ASCII punctuation; letters and digits are reserved.
+		if (/^[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e ]$/.test(c)) {
+			set[c.charCodeAt(0)] = true;
+			return set;
+		}
+		return this.error("unrecognized escape sequence", start, this.pos);
+	}
+
+	/** A bracketed class; `pos` is after the `[`. */
+	klass(flags: Flags, start: number): string {
+		const set = byteSet();
+		let negated = false;
+		if (this.peek() === "^") {
+			negated = true;
+			this.pos++;
+		}
+		let first = true;
+		for (;;) {
+			const c = this.peek();
+			if (c === undefined) this.error("unclosed character class", start, this.src.length);
+			if (c === "]" && !first) {
+				this.pos++;
+				break;
+			}
+			const itemStart = this.pos;
+			if (c === "[") {
+				const posix = /^\[:(\^?)([a-z]+):\]/.exec(this.src.slice(this.pos));
+				const add = posix ? POSIX[posix[2] ?? ""] : undefined;
+				if (!posix || !add) this.error("nested character classes are not supported by this emulator", itemStart);
+				const part = byteSet();
+				add(part);
+				for (let b = 0; b < 256; b++) if (part[b] !== (posix[1] === "^")) set[b] = true;
+				this.pos += posix[0].length;
+				first = false;
+				continue;
+			}
+			const op = this.src.slice(this.pos, this.pos + 2);
+			if (!first && (op === "&&" || op === "--" || op === "~~"))
+				this.error("character class set operations are not supported by this emulator", itemStart, itemStart + 2);
+			const lo = this.classAtom(itemStart);
+			first = false;
+			if (this.peek() === "-" && this.peek(1) !== "]" && this.peek(1) !== undefined) {
+				this.pos++;
+				const hiStart = this.pos;
+				const hi = this.classAtom(hiStart);
+				if (typeof lo !== "number" || typeof hi !== "number")
+					this.error("invalid range boundary, must be a literal", hiStart, this.pos);
+				if (hi < lo) this.error("invalid character class range, the start must be <= the end", itemStart, this.pos);
+				addRange(set, lo, hi);
+			} else if (typeof lo === "number") set[lo] = true;
+			else for (let b = 0; b < 256; b++) if (lo[b]) set[b] = true;
+		}
+		if (flags.i) foldCase(set);
+		if (negated) for (let b = 0; b < 256; b++) set[b] = !set[b];
+		return emitSet(set);
+	}
+
+	/** One class item: a byte, or a set for `\d`-style escapes. */
+	classAtom(start: number): number | boolean[] {
+		const c = this.peek() ?? "";
+		this.pos++;
+		if (c === "\\") {
+			const set = this.classEscape(start);
+			const members = set.flatMap((m, b) => (m ? [b] : []));
+			return members.length === 1 && !/^[dDwWsS]$/.test(this.src[start + 1] ?? "") ? (members[0] ?? 0) : set;
+		}
+		const code = c.codePointAt(0) ?? 0;
+		if (code > 127) this.error("non-ASCII characters in a class are not supported by this emulator", start);
+		return code;
+	}
+}
+
+/** regex-syntax's `Display` for a one-line pattern. */
+function renderRegexError(pattern: string, e: RegexSyntaxError): string {
+	const width = Math.max(1, e.end - e.start);
+	return `regex parse error:\n    ${pattern}\n    ${" ".repeat(e.start)}${"^".repeat(width)}\nerror: ${e.message}`;
+}
+
+/** Translates a Rust regex (the text after the filter literal's own escapes) to a byte-string RegExp. */
+export function translateRegex(pattern: string): RegexResult {
+	const t = new Translator(pattern);
+	try {
+		const flags: Flags = { i: false, m: false, s: false, U: false, x: false };
+		const body = t.alternation(flags, 0);
+		if (t.pos < pattern.length) t.error("unopened group", t.pos);
+		return { ok: true, regex: new RegExp(body) };
+	} catch (e) {
+		if (e instanceof RegexSyntaxError) return { ok: false, error: renderRegexError(pattern, e) };
+		// The translation only emits valid JS; a failure here is a bug, reported rather than thrown.
+		return { ok: false, error: `regex parse error:\n    ${pattern}\nerror: ${String(e)}` };
+	}
+}

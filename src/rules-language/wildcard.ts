@@ -1,0 +1,73 @@
+/**
+ * `wildcard` and `strict wildcard` patterns.
+ *
+ * Emulates: wirefilter's `Wildcard` (engine/src/rhs_types/wildcard.rs) over Cloudflare's
+ * `wildcard` crate, configured without the `?` metasymbol: `*` matches any bytes (including `/`),
+ * `\*` and `\\` are the only escapes, the whole value must match, `wildcard` folds ASCII case
+ * and `strict wildcard` does not. Errors: `invalid wildcard: wildcard syntax error at position N:
+ * invalid escape sequence` (N is the byte index of the `\`), `… incomplete escape sequence at the
+ * end of the wildcard`, and `wildcard contains a double star`.
+ * Matching is the crate's algorithm (one backtrack point, the last star): O(n·m), never exponential.
+ * Gaps: no star limit (the engine's default is unlimited; Cloudflare's is not recorded).
+ */
+
+/** A compiled wildcard: the pattern as tokens, literal runs and stars. */
+export interface Wildcard {
+	readonly pattern: string;
+	readonly strict: boolean;
+	/** Literal bytes (already ASCII-lowercased when not strict), or null for a star. */
+	readonly tokens: readonly (string | null)[];
+}
+
+/** Builds a wildcard from a byte string, or returns the error text. */
+export function compileWildcard(pattern: string, strict: boolean): Wildcard | string {
+	// The crate checks the escapes of the whole pattern first; the double star is checked after.
+	const tokens: (string | null)[] = [];
+	for (let i = 0; i < pattern.length; i++) {
+		const c = pattern[i] ?? "";
+		if (c === "\\") {
+			const next = pattern[i + 1];
+			if (next === undefined)
+				return `invalid wildcard: wildcard syntax error at position ${i}: incomplete escape sequence at the end of the wildcard`;
+			if (next !== "*" && next !== "\\")
+				return `invalid wildcard: wildcard syntax error at position ${i}: invalid escape sequence`;
+			tokens.push(next);
+			i++;
+		} else tokens.push(c === "*" ? null : c);
+	}
+	if (tokens.some((t, i) => t === null && tokens[i + 1] === null)) return "wildcard contains a double star";
+	const folded = strict ? tokens : tokens.map((t) => (t === null ? t : t.toLowerCase()));
+	return { pattern, strict, tokens: folded };
+}
+
+function fold(code: number): number {
+	return code >= 65 && code <= 90 ? code + 32 : code;
+}
+
+/** True when the whole byte string `input` matches. */
+export function wildcardMatches(w: Wildcard, input: string): boolean {
+	const p = w.tokens;
+	const eq = w.strict
+		? (t: string, i: number) => t.charCodeAt(0) === input.charCodeAt(i)
+		: (t: string, i: number) => t.charCodeAt(0) === fold(input.charCodeAt(i));
+	let pi = 0;
+	let ii = 0;
+	let starP = -1;
+	let starI = 0;
+	while (ii < input.length) {
+		const t = p[pi];
+		if (t === null) {
+			starP = ++pi;
+			starI = ii;
+			if (pi >= p.length) return true;
+		} else if (t !== undefined && eq(t, ii)) {
+			pi++;
+			ii++;
+		} else if (starP >= 0) {
+			pi = starP;
+			ii = ++starI;
+		} else return false;
+	}
+	while (p[pi] === null) pi++;
+	return pi >= p.length;
+}

@@ -1,0 +1,23 @@
+/**
+ * The one door to the Rules language (`src/rules-language`) for the control plane: whether an
+ * expression compiles, and the texts each API wraps the engine's error in
+ * (rules-language-and-ca.md §1.10), so every API words expression errors in one place.
+ *
+ * - Filters and firewall rules APIs: the engine's Display text unchanged
+ *   (`Filter parsing error (L:C):\n<line>\n<carets> <reason>\n`); the real filters API also
+ *   answers the engine text without prefix (docs cf-filters/validation.mdx, §1.10).
+ * - Rulesets API: `'<expr>' is not a valid value for expression because could not parse filter
+ *   expression: <engine text>`, the newer wording users report (§1.10).
+ */
+import { compile } from "../rules-language/index";
+
+/** The engine's error text for `expression`, or undefined when it compiles. */
+export function expressionError(expression: string): string | undefined {
+	const compiled = compile(expression);
+	return compiled.ok ? undefined : compiled.error.message;
+}
+
+/** The rulesets API's message for an expression that does not compile (§1.10). */
+export function rulesetExpressionMessage(expression: string, engineText: string): string {
+	return `'${expression}' is not a valid value for expression because could not parse filter expression: ${engineText}`;
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { compile, MAX_EXPRESSION_LENGTH } from "../../src/rules-language/index.ts";
+
+/** `http.host eq "…"` padded to exactly `length` characters. */
+function ofLength(length: number): string {
+	const head = 'http.host eq "';
+	return `${head}${"a".repeat(length - head.length - 1)}"`;
+}
+
+describe("the 4,096-character limit", () => {
+	it("accepts an expression of exactly 4,096 characters", () => {
+		expect(ofLength(MAX_EXPRESSION_LENGTH).length).toBe(4096);
+		expect(compile(ofLength(4096)).ok).toBe(true);
+	});
+
+	it("refuses one character more, pointing past the limit", () => {
+		const result = compile(ofLength(4097));
+		expect(result.ok).toBe(false);
+		if (!result.ok) {
+			expect(result.error.reason).toBe("expression is too long: 4097 characters, the limit is 4096");
+			expect(result.error.column).toBe(4097);
+		}
+	});
+
+	it("counts characters, not UTF-16 units", () => {
+		const head = 'http.host eq "';
+		const expression = `${head}${"😀".repeat(4096 - head.length - 1)}"`;
+		expect(compile(expression).ok).toBe(true);
+	});
+});
+
+describe("the nesting limit of 128", () => {
+	const nest = (depth: number, open: string, close: string) => `${open.repeat(depth)}ssl${close.repeat(depth)}`;
+	it.each([
+		["parentheses", 128, "(", ")", true],
+		["parentheses", 129, "(", ")", false],
+		["not", 128, "not ", "", true],
+		["not", 129, "not ", "", false],
+		["!", 129, "!", "", false],
+	])("%s nested %i deep: ok=%s", (_, depth, open, close, ok) => {
+		expect(compile(nest(depth, open, close)).ok).toBe(ok);
+	});
+
+	it("says where the limit was reached", () => {
+		const result = compile(nest(129, "(", ")"));
+		expect(result.ok ? "" : result.error.message).toBe(
+			`Filter parsing error (1:129):\n${nest(129, "(", ")")}\n${" ".repeat(128)}${"^".repeat(4 + 129)} maximum nesting depth exceeded (limit: 128)\n`,
+		);
+	});
+
+	it("counts function calls as a level", () => {
+		const inner = `${"(".repeat(127)}lower(http.host) eq "a"${")".repeat(127)}`;
+		expect(compile(inner).ok).toBe(true);
+		const deeper = `(${inner})`;
+		const result = compile(deeper);
+		expect(result.ok ? "" : result.error.reason).toBe("maximum nesting depth exceeded (limit: 128)");
+	});
+});
+
+describe("the expression true", () => {
+	it.each(["true", " true\n", "\r\ntrue "])(
+		"matches every request for %j, as Cloudflare's rulesets take it",
+		(expression) => {
+			const compiled = compile(expression);
+			expect(compiled.ok).toBe(true);
+			if (compiled.ok) expect(compiled.filter.matches({})).toBe(true);
+		},
+	);
+
+	it.each(["TRUE", "\ttrue", "true and ssl", "(true)"])("is nothing special in %j", (expression) => {
+		expect(compile(expression).ok).toBe(false);
+	});
+});
