@@ -135,35 +135,49 @@ function extensionOf(path: string): string {
 	return dot === -1 ? "" : segment.slice(dot + 1).toLowerCase();
 }
 
+/**
+ * An empty map of names to values with no prototype: names come from the client, and one
+ * such as `__proto__` or `constructor` must be a name like any other.
+ */
+function valueLists(): Record<string, string[]> {
+	return Object.create(null) as Record<string, string[]>;
+}
+
+function append(lists: Record<string, string[]>, name: string, value: string): void {
+	const list = lists[name];
+	if (list === undefined) lists[name] = [value];
+	else list.push(value);
+}
+
 /** Query arguments as written (not decoded, docs uri.mdx), each name with its values in order. */
 function queryArguments(query: string): Record<string, string[]> {
-	const args: Record<string, string[]> = {};
+	const args = valueLists();
 	if (query === "") return args;
 	for (const pair of query.split("&")) {
 		const equals = pair.indexOf("=");
 		const name = equals === -1 ? pair : pair.slice(0, equals);
 		const value = equals === -1 ? "" : pair.slice(equals + 1);
-		(args[name] ??= []).push(value);
+		append(args, name, value);
 	}
 	return args;
 }
 
 /** Header values by lower-case name; `Set-Cookie`-style repeats stay separate values. */
 function headerValues(headers: Headers): Record<string, string[]> {
-	const values: Record<string, string[]> = {};
-	for (const [name, value] of headers) (values[name] ??= []).push(value);
+	const values = valueLists();
+	for (const [name, value] of headers) append(values, name, value);
 	return values;
 }
 
 /** Cookie values by name (names URL-decoded, docs http-request-header.mdx), from a `Cookie` header. */
 function cookieValues(header: string | null): Record<string, string[]> {
-	const cookies: Record<string, string[]> = {};
+	const cookies = valueLists();
 	if (header === null) return cookies;
 	for (const part of header.split(";")) {
 		const equals = part.indexOf("=");
 		if (equals === -1) continue;
 		const name = safeDecode(part.slice(0, equals).trim());
-		(cookies[name] ??= []).push(part.slice(equals + 1).trim());
+		append(cookies, name, part.slice(equals + 1).trim());
 	}
 	return cookies;
 }

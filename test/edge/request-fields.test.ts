@@ -61,6 +61,18 @@ describe("requestFields", () => {
 		expect(fields["http.request.headers.names"]).toContain("cf-connecting-ip");
 	});
 
+	it("takes names such as __proto__ as names like any other", () => {
+		const fields = fieldsOf("http://localhost/k?__proto__=1&constructor=2", {
+			headers: { Cookie: "__proto__=x; toString=y" },
+		});
+		const PROTO = "__proto__";
+		expect(Object.getOwnPropertyDescriptor(fields["http.request.uri.args"], PROTO)?.value).toEqual(["1"]);
+		expect(fields["http.request.uri.args"].constructor).toEqual(["2"]);
+		expect(Object.getOwnPropertyDescriptor(fields["http.request.cookies"], PROTO)?.value).toEqual(["x"]);
+		expect(fields["http.request.cookies"].toString).toEqual(["y"]);
+		expect(fields["http.request.uri.args.names"]).toEqual(["__proto__", "constructor"]);
+	});
+
 	it("leaves fields with no local source missing rather than inventing them", () => {
 		const fields = fieldsOf("http://localhost/k");
 		for (const name of [
