@@ -1,8 +1,9 @@
 /**
- * edgezone's Worker: the zone's API v4 under /client/v4, and the bucket gateway everywhere else.
+ * edgezone's Worker: the zone's API v4 under /client/v4, and the edge (firewall, then the bucket
+ * gateway) everywhere else.
  */
 import { api } from "./api/app";
-import { gateway } from "./edge/gateway/app";
+import { edge } from "./edge/pipeline";
 import { reportMissingSecrets } from "./startup";
 
 export { ZoneRegistry } from "./zone/registry";
@@ -18,6 +19,6 @@ export default {
 		reportMissingSecrets(env);
 		const url = new URL(request.url);
 		if (isApiPath(url.pathname)) return api.fetch(request, env, ctx);
-		return gateway(request, url, env);
+		return edge(request, url, env);
 	},
 } satisfies ExportedHandler<Env>;

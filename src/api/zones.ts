@@ -20,6 +20,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { zoneRegistry } from "../zone/addressing";
 import { CODES } from "../zone/failure";
+import { forgetZoneNames } from "../zone/zone-names";
 import { ok } from "./envelope";
 import { forbidden, unwrap } from "./errors";
 import type { ApiEnv } from "./types";
@@ -101,6 +102,7 @@ export const zones = new Hono<ApiEnv>()
 				type: body.type,
 			}),
 		);
+		forgetZoneNames();
 		return ok(zone satisfies ZoneObject);
 	})
 	.get("/:zone_id", (c) => ok(c.var.zone satisfies ZoneObject))
@@ -110,6 +112,7 @@ export const zones = new Hono<ApiEnv>()
 	})
 	.delete("/:zone_id", async (c) => {
 		const deleted = unwrap(await zoneRegistry(c.env).delete(c.var.zone.id));
+		forgetZoneNames();
 		// The registry no longer lists the zone; its state goes next. A failure here leaves
 		// unreachable data only, because a zone id is never issued twice.
 		await c.var.zoneState.destroy();

@@ -1,0 +1,189 @@
+/**
+ * The firewall: a zone's firewall rules and WAF custom rules against one request, before the
+ * bucket sees it (spec area B; issue 8 §4).
+ *
+ * Order, and where it comes from:
+ * 1. Firewall rules (legacy): by `priority`, lower first, rules without one last; rules of the
+ *    same priority by the precedence of their action, log, bypass, allow, challenge,
+ *    managed_challenge, js_challenge, block (docs firewall/cf-firewall-rules/actions, "listed
+ *    in order of precedence"; cf-firewall-rules/order-priority). Paused rules, and rules whose
+ *    filter is paused, are skipped. `log` and `bypass` record the match and go on ("Log and
+ *    Bypass do not terminate further evaluation"); `allow` ends the firewall rules; a challenge
+ *    or `block` ends the request.
+ * 2. WAF custom rules, the enabled rules of the `http_request_firewall_custom` entrypoint in
+ *    rule order (docs waf/custom-rules): `log` records; `skip` with `ruleset: "current"` ends
+ *    the custom rules; a challenge or `block` ends the request. An `allow` of the firewall rules
+ *    does not skip them: they are another phase, as on Cloudflare after the migration of
+ *    firewall rules to custom rules.
+ * Skipped later phases and bypassed products have nothing to act on locally; they are recorded.
+ *
+ * A zone's rules are compiled once per configuration version and kept in the isolate; each
+ * request asks the zone's Durable Object whether the version moved (a one-row read), so a rule
+ * written through the API applies to the very next request, and no request scans rules in SQL.
+ */
+import { compile, type Filter } from "../rules-language";
+import { zoneState } from "../zone/addressing";
+import type { EdgeConfig } from "../zone/edge-config";
+import type { EnforcedFirewallRule } from "../zone/firewall-rules";
+import type { RequestFields } from "./request-fields";
+import { type BlockResponse, blockAnswer, challengeAnswer } from "./security-pages";
+
+/** One rule that matched, as the `http_requests` log records it (`FirewallMatches*`, `SecurityRuleID`). */
+export interface FirewallMatch {
+	ruleId: string;
+	/** The action in the logs' spelling: block, challenge, jschallenge, managedChallenge, log, allow, bypass, skip. */
+	action: string;
+	/** The product, in the logs' spelling: firewallRules or firewallCustom. */
+	source: "firewallRules" | "firewallCustom";
+}
+
+/** What the firewall decided for one request. */
+export interface Verdict {
+	/** The answer the edge gives instead of the gateway's; undefined lets the request through. */
+	answer?: Response;
+	/** Every rule that matched, in evaluation order; the last one decided when `answer` is set. */
+	matches: FirewallMatch[];
+}
+
+type Terminal = "block" | "challenge" | "js_challenge" | "managed_challenge";
+
+interface CompiledRule {
+	id: string;
+	filter: Filter;
+	action: Terminal | "log" | "allow" | "bypass" | "skip";
+	/** A custom rule's block response. */
+	response?: BlockResponse;
+	/** A custom `skip` rule that ends the custom rules. */
+	skipsRuleset?: boolean;
+}
+
+interface CompiledZone {
+	version: number;
+	firewallRules: CompiledRule[];
+	customRules: CompiledRule[];
+}
+
+const LOG_ACTIONS: Record<CompiledRule["action"], string> = {
+	block: "block",
+	challenge: "challenge",
+	js_challenge: "jschallenge",
+	managed_challenge: "managedChallenge",
+	log: "log",
+	allow: "allow",
+	bypass: "bypass",
+	skip: "skip",
+};
+
+/** Precedence of firewall-rule actions of the same priority (docs cf-firewall-rules/actions). */
+const PRECEDENCE: readonly string[] = [
+	"log",
+	"bypass",
+	"allow",
+	"challenge",
+	"managed_challenge",
+	"js_challenge",
+	"block",
+];
+
+/** Compiled rules per zone id: one isolate's cache, replaced when the zone's version moves. */
+const compiled = new Map<string, CompiledZone>();
+
+/** A stored expression compiles (it was validated on write); one that no longer does never matches. */
+function filterOf(expression: string, ruleId: string): Filter {
+	const result = compile(expression);
+	if (result.ok) return result.filter;
+	console.error(`edgezone firewall: rule ${ruleId} no longer compiles and is skipped`, result.error.message);
+	return { expression, fields: [], matches: () => false };
+}
+
+function compileFirewallRules(rules: readonly EnforcedFirewallRule[]): CompiledRule[] {
+	const active = rules.filter((rule) => !rule.paused && !rule.filter.paused);
+	const rank = (rule: EnforcedFirewallRule) => [
+		rule.priority ?? Number.POSITIVE_INFINITY,
+		PRECEDENCE.indexOf(rule.action),
+	];
+	// Array.prototype.sort is stable: rules equal in both keep the order the zone lists them in.
+	active.sort((a, b) => {
+		const [pa = 0, ra = 0] = rank(a);
+		const [pb = 0, rb = 0] = rank(b);
+		return pa - pb || ra - rb;
+	});
+	return active.map((rule) => ({
+		id: rule.id,
+		filter: filterOf(rule.filter.expression, rule.id),
+		action: rule.action,
+	}));
+}
+
+function compileCustomRules(rules: EdgeConfig["firewallCustomRules"]): CompiledRule[] {
+	return rules.flatMap((rule): CompiledRule[] => {
+		const filter = filterOf(rule.expression, rule.id);
+		switch (rule.action) {
+			case "block":
+				return [{ id: rule.id, filter, action: "block", response: rule.action_parameters?.response }];
+			case "skip":
+				return [{ id: rule.id, filter, action: "skip", skipsRuleset: rule.action_parameters.ruleset === "current" }];
+			case "challenge":
+			case "js_challenge":
+			case "managed_challenge":
+			case "log":
+				return [{ id: rule.id, filter, action: rule.action }];
+			default:
+				return [];
+		}
+	});
+}
+
+/** The zone's compiled rules at its current version, from the isolate's cache when it is current. */
+async function rulesOf(env: Env, zoneId: string): Promise<CompiledZone> {
+	const cached = compiled.get(zoneId);
+	const config = await zoneState(env, zoneId).edgeConfigIfChanged(cached?.version ?? -1);
+	if (config === null && cached !== undefined) return cached;
+	if (config === null) throw new Error("edgeConfigIfChanged(-1) answered null");
+	const zone: CompiledZone = {
+		version: config.version,
+		firewallRules: compileFirewallRules(config.firewallRules),
+		customRules: compileCustomRules(config.firewallCustomRules),
+	};
+	compiled.set(zoneId, zone);
+	return zone;
+}
+
+function terminalAnswer(rule: CompiledRule, rayId: string): Response | undefined {
+	switch (rule.action) {
+		case "block":
+			return blockAnswer(rayId, rule.response);
+		case "challenge":
+		case "js_challenge":
+		case "managed_challenge":
+			return challengeAnswer(rayId, rule.action);
+		default:
+			return undefined;
+	}
+}
+
+/**
+ * Runs a zone's rules against one request, in the order of the file header.
+ * @param fields the request's field values, computed only when the zone has rules.
+ */
+export async function firewall(env: Env, zoneId: string, fields: () => RequestFields, rayId: string): Promise<Verdict> {
+	const zone = await rulesOf(env, zoneId);
+	const matches: FirewallMatch[] = [];
+	if (zone.firewallRules.length === 0 && zone.customRules.length === 0) return { matches };
+	const values = fields();
+	for (const rule of zone.firewallRules) {
+		if (!rule.filter.matches(values)) continue;
+		matches.push({ ruleId: rule.id, action: LOG_ACTIONS[rule.action], source: "firewallRules" });
+		if (rule.action === "allow") break;
+		const answer = terminalAnswer(rule, rayId);
+		if (answer !== undefined) return { answer, matches };
+	}
+	for (const rule of zone.customRules) {
+		if (!rule.filter.matches(values)) continue;
+		matches.push({ ruleId: rule.id, action: LOG_ACTIONS[rule.action], source: "firewallCustom" });
+		if (rule.skipsRuleset) break;
+		const answer = terminalAnswer(rule, rayId);
+		if (answer !== undefined) return { answer, matches };
+	}
+	return { matches };
+}
