@@ -9,8 +9,6 @@
  * - custom metadata names arrive lower case (header names are case-insensitive);
  * - dates travel in whole seconds: `cacheExpiry`, and conditions within the upload's second
  *   (options.ts `writeConditionals`);
- * - an answer to HEAD has no body, so a failed `head()` has its code (from `x-r2-error-code`) but
- *   the HTTP status as its message;
  * - a ReadableStream of unknown length is accepted (the gateway streams it into a multipart
  *   upload past 8 MiB) where the binding throws; a conditional put of one is refused with 10033;
  * - SSE-C (`ssecKey`) is not supported.
@@ -24,6 +22,7 @@ import { fieldsFromHeaders, fieldsFromJson, RemoteObject, RemoteObjectBody } fro
 import {
 	type BodyValue,
 	headersRange,
+	listLimit,
 	rangeHeader,
 	requestBody,
 	unsupportedSsec,
@@ -149,7 +148,7 @@ export class RemoteBucket implements R2Bucket {
 	put(key: string, value: BodyValue, options?: R2PutOptions): Promise<R2Object>;
 	async put(key: string, value: BodyValue, options: R2PutOptions = {}): Promise<R2Object | null> {
 		const headers = new Headers();
-		writeMetadata(options, headers);
+		writeMetadata("put", options, headers);
 		writeChecksum(options, headers);
 		if (options.onlyIf !== undefined) writeConditionals(options.onlyIf, headers);
 		const response = await this.#transport.send({ method: "PUT", key, headers, body: requestBody(value) });
@@ -163,7 +162,7 @@ export class RemoteBucket implements R2Bucket {
 	/** `POST /{key}?uploads`: starts a multipart upload with the object's metadata. */
 	async createMultipartUpload(key: string, options: R2MultipartOptions = {}): Promise<R2MultipartUpload> {
 		const headers = new Headers();
-		writeMetadata(options, headers);
+		writeMetadata("createMultipartUpload", options, headers);
 		const response = await this.#transport.send({ method: "POST", key, query: { uploads: "" }, headers });
 		const created = await jsonOf<{ key: string; uploadId: string }>("createMultipartUpload", response);
 		return new RemoteMultipartUpload(this.#transport, created.key, created.uploadId);
@@ -195,7 +194,8 @@ export class RemoteBucket implements R2Bucket {
 	/**
 	 * `GET /?list`: one page. Follow `truncated` and `cursor`: a page may hold fewer than `limit`
 	 * objects. Without `include`, entries have no httpMetadata or customMetadata (undefined, as on R2).
-	 * @throws RangeError for an `include` value the binding does not know, as workerd.
+	 * @throws RangeError for an `include` value the binding does not know, TypeError for a `limit`
+	 * outside 32 bits, as workerd; RemoteBucketError 10022 for a `limit` R2 refuses.
 	 */
 	async list(options: R2ListOptions = {}): Promise<R2Objects> {
 		const query: Record<string, string> = { list: "" };
@@ -203,7 +203,8 @@ export class RemoteBucket implements R2Bucket {
 			const value = options[name];
 			if (value !== undefined) query[name] = value;
 		}
-		if (options.limit !== undefined) query.limit = String(options.limit);
+		const limit = options.limit === undefined ? undefined : listLimit(options.limit);
+		if (limit !== undefined) query.limit = String(limit);
 		if (options.include !== undefined && options.include.length > 0) {
 			for (const name of options.include) {
 				if (!isIncludeValue(name)) throw new RangeError(`Unsupported include value ${String(name)}`);

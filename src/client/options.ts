@@ -9,9 +9,12 @@
 import { fromHex } from "../common/encoding";
 import { CHECKSUMS, type ChecksumName, checksumToRequest } from "../wire/checksums";
 import { customMetadataToHeaders } from "../wire/custom-metadata";
+import { R2_ERRORS } from "../wire/error-codes";
 import { copyHttpMetadataHeaders, httpMetadataToHeaders } from "../wire/http-metadata";
+import { MAX_METADATA_SIZE, metadataSize } from "../wire/limits";
 import { parseRange } from "../wire/ranges";
 import { STORAGE_CLASS_HEADER } from "../wire/storage-class";
+import { RemoteBucketError } from "./transport";
 
 /**
  * The `Range` header for an R2Range, or null for none.
@@ -121,10 +124,23 @@ export function writeConditionals(onlyIf: R2Conditional | Headers, headers: Head
 /**
  * Writes httpMetadata, custom metadata and storage class, the metadata PUT and multipart
  * creation share, as request headers.
+ *
+ * Custom metadata over the binding's limit is refused here, counted as the binding counts it:
+ * over HTTP, names differing only in case would become one header and could pass the gateway's
+ * binding where the caller's own call would not.
+ * @throws RemoteBucketError 10012, the binding's error for metadata over MAX_METADATA_SIZE.
  */
-export function writeMetadata(options: R2MultipartOptions, headers: Headers): void {
+export function writeMetadata(
+	action: "put" | "createMultipartUpload",
+	options: R2MultipartOptions,
+	headers: Headers,
+): void {
 	if (options.ssecKey !== undefined) throw unsupportedSsec();
 	const { httpMetadata, customMetadata, storageClass } = options;
+	if (customMetadata !== undefined && metadataSize(customMetadata) > MAX_METADATA_SIZE) {
+		const { status, code, message } = R2_ERRORS.MetadataTooLarge;
+		throw new RemoteBucketError(action, code, message, status);
+	}
 	if (httpMetadata instanceof Headers) {
 		copyHttpMetadataHeaders(httpMetadata, headers);
 	} else if (httpMetadata !== undefined) {
@@ -180,4 +196,23 @@ export function requestBody(value: BodyValue): BodyInit | null {
 	if (value instanceof Blob) return value.type === "" ? value : new Blob([value]);
 	if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
 	return value;
+}
+
+const INT_MIN = -(2 ** 31);
+const INT_MAX = 2 ** 31 - 1;
+
+/**
+ * A list `limit` as the binding reads it, a JS `int` (workerd `R2ListOptions.limit`): converted
+ * to a number and truncated toward zero, NaN and the infinities as 0, which R2 then refuses with
+ * 10022. A negative limit lists as if none were given on the binding (measured on the installed
+ * workerd and Miniflare; test/parity/errors.test.ts), so it is not sent.
+ * @throws TypeError outside the 32-bit range, with workerd's message.
+ */
+export function listLimit(limit: number): number | undefined {
+	const number = Number(limit);
+	const int = Number.isFinite(number) ? Math.trunc(number) : 0;
+	if (int < INT_MIN || int > INT_MAX) {
+		throw new TypeError(`Value out of range. Must be between ${INT_MIN} and ${INT_MAX} (inclusive).`);
+	}
+	return int < 0 ? undefined : int;
 }

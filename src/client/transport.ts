@@ -5,7 +5,8 @@
  * the key, the query picks the operation) and its error body `{"error": {"code", "message"}}`,
  * and nothing about R2 objects. Error messages take the binding's form from src/wire/error-codes.ts.
  */
-import { bindingMessage } from "../wire/error-codes";
+import { decodeMetadataValue } from "../wire/encoded-words";
+import { bindingMessage, ERROR_CODE_HEADER, ERROR_MESSAGE_HEADER } from "../wire/error-codes";
 
 /**
  * A `fetch` the client can use: `globalThis.fetch` in Node 22 or a Worker, a service binding's
@@ -39,22 +40,50 @@ export type Action =
  * An error the gateway answered, thrown as the binding throws its own: the message is
  * `"<action>: <message> (<code>)"` (workerd `R2Result::throwIfError`), so code that parses
  * binding errors with `/\((\d+)\)$/` works unchanged. `code` is the R2 v4 code, or the HTTP status
- * where the gateway had none to give (answers to HEAD carry no body).
+ * where the gateway had none to give.
+ *
+ * The binding throws a plain `Error`, with no own enumerable properties; the fields here are
+ * getters on the prototype, so this error compares equal to the binding's (vitest's `toThrow`
+ * and Node's `assert.deepStrictEqual` compare name, message and own enumerable properties).
  */
 export class RemoteBucketError extends Error {
+	readonly #action: Action;
+	readonly #code: number;
+	readonly #detail: string;
+	readonly #status: number;
+
 	/**
 	 * @param action binding action that failed.
 	 * @param code R2 v4 error code, or the HTTP status.
 	 * @param detail the gateway's message, without action and code.
 	 * @param status HTTP status of the answer.
 	 */
-	constructor(
-		readonly action: Action,
-		readonly code: number,
-		readonly detail: string,
-		readonly status: number,
-	) {
+	constructor(action: Action, code: number, detail: string, status: number) {
 		super(bindingMessage(action, detail, code));
+		this.#action = action;
+		this.#code = code;
+		this.#detail = detail;
+		this.#status = status;
+	}
+
+	/** The binding action that failed, the `<op>` of the message. */
+	get action(): Action {
+		return this.#action;
+	}
+
+	/** The R2 v4 error code, or the HTTP status where the gateway had none. */
+	get code(): number {
+		return this.#code;
+	}
+
+	/** The gateway's message, without action and code. */
+	get detail(): string {
+		return this.#detail;
+	}
+
+	/** The HTTP status of the answer. */
+	get status(): number {
+		return this.#status;
 	}
 }
 
@@ -79,15 +108,22 @@ export async function errorBody(response: Response): Promise<ErrorBody> {
 
 /**
  * The error a failed answer stands for, from its body when it has one; answers to HEAD have none
- * and carry the code in `x-r2-error-code`.
+ * and carry the code and message in headers (docs/gateway.md, "Errors").
  */
 export function errorOf(action: Action, response: Response, body: ErrorBody): RemoteBucketError {
 	const { code, message } = body.error ?? {};
-	const headerCode = Number(response.headers.get("x-r2-error-code") ?? Number.NaN);
+	const headerCode = Number(response.headers.get(ERROR_CODE_HEADER) ?? Number.NaN);
+	const headerMessage = response.headers.get(ERROR_MESSAGE_HEADER);
+	const detail =
+		typeof message === "string"
+			? message
+			: headerMessage !== null
+				? decodeMetadataValue(headerMessage)
+				: `HTTP ${response.status} ${response.statusText}`.trim();
 	return new RemoteBucketError(
 		action,
 		typeof code === "number" ? code : Number.isInteger(headerCode) ? headerCode : response.status,
-		typeof message === "string" ? message : `HTTP ${response.status} ${response.statusText}`.trim(),
+		detail,
 		response.status,
 	);
 }
