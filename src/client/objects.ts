@@ -9,7 +9,12 @@
  */
 import { checksumsFromHeaders, checksumsFromJson, checksumsToJson, type Digests } from "../wire/checksums";
 import { customMetadataFromHeaders } from "../wire/custom-metadata";
-import { httpMetadataFromHeaders, httpMetadataFromJson, httpMetadataToHeaders } from "../wire/http-metadata";
+import {
+	httpMetadataFromHeaders,
+	httpMetadataFromJson,
+	httpMetadataToHeaders,
+	STORED_ENCODING_HEADER,
+} from "../wire/http-metadata";
 import type { R2ObjectJson } from "../wire/object-json";
 import { storageClassFromAnswer } from "../wire/storage-class";
 
@@ -124,6 +129,9 @@ export function fieldsFromHeaders(
 	const httpMetadata = httpMetadataFromHeaders(headers);
 	if (httpMetadata.kind === "invalid")
 		throw new TypeError(`The gateway answered an Expires that is not a date: ${httpMetadata.expires}`);
+	// RemoteBucket asks for raw bodies: the stored Content-Encoding comes in a header of its own.
+	const storedEncoding = headers.get(STORED_ENCODING_HEADER);
+	if (storedEncoding !== null) httpMetadata.metadata.contentEncoding = storedEncoding;
 	// x-r2-uploaded keeps milliseconds; Last-Modified is the fallback for other servers.
 	const uploaded = headers.get("x-r2-uploaded") ?? headers.get("last-modified") ?? "";
 	return {

@@ -7,6 +7,7 @@
  */
 import { decodeMetadataValue } from "../wire/encoded-words";
 import { bindingMessage, ERROR_CODE_HEADER, ERROR_MESSAGE_HEADER } from "../wire/error-codes";
+import { askForRawBody } from "../wire/http-metadata";
 
 /**
  * A `fetch` the client can use: `globalThis.fetch` in Node 22 or a Worker, a service binding's
@@ -141,14 +142,6 @@ export interface GatewayRequest {
 /** Node's fetch sends a stream body only when told it is half duplex; workerd ignores the field. */
 type StreamingInit = RequestInit & { duplex?: "half" };
 
-/**
- * Fetch decodes a body sent with `Content-Encoding` unless told not to, while the binding gives an
- * object's bytes as stored. workerd takes `encodeResponseBody: "manual"`; Node's fetch has no such
- * switch, so from Node an object stored with `Content-Encoding: gzip` arrives decoded (a contract gap,
- * reported with the parity suite).
- */
-const RAW_BODIES: Pick<RequestInit, "encodeResponseBody"> = { encodeResponseBody: "manual" };
-
 /** Sends requests to one gateway with one token. */
 export class Transport {
 	readonly #base: string;
@@ -170,12 +163,15 @@ export class Transport {
 	/** Sends one request; the answer is the caller's to read, whatever its status. */
 	send(request: GatewayRequest): Promise<Response> {
 		const headers = new Headers(request.headers);
-		// The bytes as stored, never compressed on the way: workerd gzips compressible answers for a
-		// client that accepts it, which drops Content-Length (the object's size) and, on HEAD and
-		// 304, adds a Content-Encoding the object does not have.
+		// The bytes as stored, never compressed on the way: the front line gzips compressible
+		// answers for a client that accepts it, which drops Content-Length (the object's size) and,
+		// on HEAD and 304, adds a Content-Encoding the object does not have.
 		headers.set("accept-encoding", "identity");
+		// And never decoded on the way: the stored Content-Encoding comes in a header of the
+		// gateway's own, so no front line or fetch (Node's has no switch against it) decodes the body.
+		askForRawBody(headers);
 		if (this.#token !== undefined) headers.set("authorization", `Bearer ${this.#token}`);
-		const init: StreamingInit = { method: request.method, headers, ...RAW_BODIES };
+		const init: StreamingInit = { method: request.method, headers };
 		if (request.body !== undefined && request.body !== null) {
 			init.body = request.body;
 			if (request.body instanceof ReadableStream) init.duplex = "half";

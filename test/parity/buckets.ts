@@ -95,9 +95,6 @@ export async function listAll(bucket: R2Bucket, options: R2ListOptions): Promise
  * and the marker can go.
  */
 export const GAPS = {
-	nodeContentEncoding:
-		"Not testable here: Node's fetch decodes a body sent with Content-Encoding: gzip and has no switch " +
-		"against it, so from Node RemoteBucket reads a gzip-stored object decoded (size and bytes disagree).",
 	dotKeys:
 		"The keys '.' and '..' cannot be sent: URL parsing collapses the dot segment (and %2E too), so " +
 		"PUT /. stores the empty key (docs/gateway.md, Keys).",
