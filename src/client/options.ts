@@ -16,31 +16,35 @@ import { parseRange } from "../wire/ranges";
 import { STORAGE_CLASS_HEADER } from "../wire/storage-class";
 import { RemoteBucketError } from "./transport";
 
+/** The three fields of an R2Range, read by name as workerd reads the struct: other properties are not looked at. */
+type RangeFields = { offset?: number; length?: number; suffix?: number };
+
 /**
  * The `Range` header for an R2Range, or null for none.
  *
- * A zero length or zero suffix, which the binding refuses with 10039, is sent as `bytes=-0`,
- * the one spelling the gateway refuses with the same 416 (10039); `bytes=a-(a-1)` would be a 400.
+ * Any object that is not the runtime's `Headers` is read as an R2Range, as the binding reads it:
+ * only `offset`, `length` and `suffix`, so a Headers polyfill is a range without fields (the
+ * whole object). A zero length or zero suffix, which the binding refuses with 10039, is sent as
+ * `bytes=-0`, the one spelling the gateway refuses with the same 416 (10039); `bytes=a-(a-1)`
+ * would be a 400.
  * @throws RangeError / TypeError for what workerd refuses before any request.
  */
 export function rangeHeader(range: R2Range): string {
-	const numbers = Object.entries(range).filter(([, value]) => value !== undefined);
-	for (const [name, value] of numbers) {
-		if (!Number.isInteger(value) || (value as number) < 0) {
+	const { offset, length, suffix }: RangeFields = range;
+	for (const [name, value] of Object.entries({ offset, length, suffix })) {
+		if (value !== undefined && (!Number.isInteger(value) || value < 0)) {
 			throw new RangeError(`Invalid range ${name}: ${String(value)}; it must be a non-negative integer.`);
 		}
 	}
-	if ("suffix" in range && range.suffix !== undefined) {
-		if ("offset" in range || "length" in range) {
+	if (suffix !== undefined) {
+		if (offset !== undefined || length !== undefined) {
 			throw new TypeError("Suffix is incompatible with offset and length.");
 		}
-		return `bytes=-${range.suffix}`;
+		return `bytes=-${suffix}`;
 	}
-	const offset = "offset" in range && range.offset !== undefined ? range.offset : 0;
-	const length = "length" in range ? range.length : undefined;
-	if (length === undefined) return `bytes=${offset}-`;
+	if (length === undefined) return `bytes=${offset ?? 0}-`;
 	if (length === 0) return "bytes=-0";
-	return `bytes=${offset}-${offset + length - 1}`;
+	return `bytes=${offset ?? 0}-${(offset ?? 0) + length - 1}`;
 }
 
 /**
