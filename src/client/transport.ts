@@ -142,6 +142,9 @@ export interface GatewayRequest {
 /** Node's fetch sends a stream body only when told it is half duplex; workerd ignores the field. */
 type StreamingInit = RequestInit & { duplex?: "half" };
 
+/** The keys that URL parsing removes from a path, however escaped (WHATWG URL, dot segments). */
+const DOT_SEGMENTS = new Set([".", ".."]);
+
 /** Sends requests to one gateway with one token. */
 export class Transport {
 	readonly #base: string;
@@ -154,8 +157,12 @@ export class Transport {
 		this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 	}
 
-	/** The URL of `key` with `query`. */
+	/**
+	 * The URL of `key` with `query`. The keys `.` and `..` go in `?key=` on `/`, as no URL path can
+	 * hold them (docs/gateway.md, "Keys").
+	 */
 	url(key: string | undefined, query: Record<string, string> = {}): string {
+		if (key !== undefined && DOT_SEGMENTS.has(key)) return this.url(undefined, { ...query, key });
 		const search = new URLSearchParams(query).toString();
 		return `${this.#base}/${key === undefined ? "" : encodeKey(key)}${search === "" ? "" : `?${search}`}`;
 	}

@@ -124,6 +124,17 @@ describe("PUT and GET of one object", () => {
 		expect((await errorOf(response)).code).toBe(10031);
 	});
 
+	it("names a key with ?key= on /, the one spelling of . and ..; beside a key path it is a 400", async () => {
+		await put("?key=..", "dot dot");
+		expect(await (await env.BUCKET.get(".."))?.text()).toBe("dot dot");
+		expect(await textOf(await gw("/?key=..", { headers: { "accept-encoding": "identity" } }))).toBe("dot dot");
+		// The path /.. is / once parsed: the empty key, never "..".
+		expect(new URL("http://gateway.test/%2E%2E").pathname).toBe("/");
+		expect((await gw("/?key=..", { method: "DELETE" })).status).toBe(204);
+		expect(await env.BUCKET.head("..")).toBeNull();
+		await expectError(await gw("/obj/a?key=b"), 400, 400);
+	});
+
 	it("answers 400 to an Expires that is not a date, storing nothing", async () => {
 		const response = await gw("/obj/bad-expires", { method: "PUT", body: "x", headers: { expires: "tomorrow" } });
 		await expectError(response, 400, 400);
