@@ -13,12 +13,12 @@
  *   upload past 8 MiB) where the binding throws; a conditional put of one is refused with 10033;
  * - SSE-C (`ssecKey`) is not supported.
  */
-import { askForChecksums } from "../wire/checksums";
-import { R2_ERRORS } from "../wire/error-codes";
-import { isIncludeValue, isPartNumber, MAX_PART_NUMBER, MIN_PART_NUMBER } from "../wire/limits";
-import type { R2ObjectJson, R2ObjectsJson } from "../wire/object-json";
-import { parseContentRange } from "../wire/ranges";
-import { fieldsFromHeaders, fieldsFromJson, RemoteObject, RemoteObjectBody } from "./objects";
+import { askForChecksums } from "../wire/checksums.ts";
+import { R2_ERRORS } from "../wire/error-codes.ts";
+import { isIncludeValue, isPartNumber, MAX_PART_NUMBER, MIN_PART_NUMBER } from "../wire/limits.ts";
+import type { R2ObjectJson, R2ObjectsJson } from "../wire/object-json.ts";
+import { parseContentRange } from "../wire/ranges.ts";
+import { fieldsFromHeaders, fieldsFromJson, RemoteObject, RemoteObjectBody } from "./objects.ts";
 import {
 	type BodyValue,
 	headersRange,
@@ -29,8 +29,8 @@ import {
 	writeChecksum,
 	writeConditionals,
 	writeMetadata,
-} from "./options";
-import { type Action, errorBody, errorOf, type RemoteBucketOptions, Transport } from "./transport";
+} from "./options.ts";
+import { type Action, errorBody, errorOf, type RemoteBucketOptions, Transport } from "./transport.ts";
 
 /** Headers that ask a read for the stored checksums, which the gateway sends only when asked (as S3 does). */
 function askingForChecksums(): Headers {
@@ -223,13 +223,15 @@ export class RemoteBucket implements R2Bucket {
 /** An upload in progress, named by key and uploadId; every call is one request. */
 class RemoteMultipartUpload implements R2MultipartUpload {
 	readonly #transport: Transport;
+	readonly key: string;
+	readonly uploadId: string;
 
-	constructor(
-		transport: Transport,
-		readonly key: string,
-		readonly uploadId: string,
-	) {
+	// Fields assigned in the body, not as parameter properties: Node's type stripping erases only
+	// syntax that has no runtime meaning (docs/gateway.md, "RemoteBucket from Node").
+	constructor(transport: Transport, key: string, uploadId: string) {
 		this.#transport = transport;
+		this.key = key;
+		this.uploadId = uploadId;
 	}
 
 	/**

@@ -7,16 +7,16 @@
  * Sources: the object headers and JSON shapes of docs/gateway.md, read with the wire mapping the
  * gateway writes them with (src/wire), so both directions stay one mapping.
  */
-import { checksumsFromHeaders, checksumsFromJson, checksumsToJson, type Digests } from "../wire/checksums";
-import { customMetadataFromHeaders } from "../wire/custom-metadata";
+import { checksumsFromHeaders, checksumsFromJson, checksumsToJson, type Digests } from "../wire/checksums.ts";
+import { customMetadataFromHeaders } from "../wire/custom-metadata.ts";
 import {
 	httpMetadataFromHeaders,
 	httpMetadataFromJson,
 	httpMetadataToHeaders,
 	STORED_ENCODING_HEADER,
-} from "../wire/http-metadata";
-import type { R2ObjectJson } from "../wire/object-json";
-import { storageClassFromAnswer } from "../wire/storage-class";
+} from "../wire/http-metadata.ts";
+import type { R2ObjectJson } from "../wire/object-json.ts";
+import { storageClassFromAnswer } from "../wire/storage-class.ts";
 
 /** The data fields of an R2Object. */
 export type ObjectFields = Omit<R2Object, "writeHttpMetadata">;

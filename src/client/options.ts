@@ -6,15 +6,15 @@
  * `r2-bucket.c++`, reference r2-over-http §3.3), these functions throw the same TypeError or
  * RangeError, so a RemoteBucket fails the way the binding does without a round trip.
  */
-import { fromHex } from "../common/encoding";
-import { CHECKSUMS, type ChecksumName, checksumToRequest } from "../wire/checksums";
-import { customMetadataToHeaders } from "../wire/custom-metadata";
-import { R2_ERRORS } from "../wire/error-codes";
-import { copyHttpMetadataHeaders, httpMetadataToHeaders } from "../wire/http-metadata";
-import { MAX_METADATA_SIZE, metadataSize } from "../wire/limits";
-import { parseRange } from "../wire/ranges";
-import { STORAGE_CLASS_HEADER } from "../wire/storage-class";
-import { RemoteBucketError } from "./transport";
+import { fromHex } from "../common/encoding.ts";
+import { CHECKSUMS, type ChecksumName, checksumToRequest } from "../wire/checksums.ts";
+import { customMetadataToHeaders } from "../wire/custom-metadata.ts";
+import { R2_ERRORS } from "../wire/error-codes.ts";
+import { copyHttpMetadataHeaders, httpMetadataToHeaders } from "../wire/http-metadata.ts";
+import { MAX_METADATA_SIZE, metadataSize } from "../wire/limits.ts";
+import { parseRange } from "../wire/ranges.ts";
+import { STORAGE_CLASS_HEADER } from "../wire/storage-class.ts";
+import { RemoteBucketError } from "./transport.ts";
 
 /** The three fields of an R2Range, read by name as workerd reads the struct: other properties are not looked at. */
 type RangeFields = { offset?: number; length?: number; suffix?: number };

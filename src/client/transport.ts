@@ -5,9 +5,9 @@
  * the key, the query picks the operation) and its error body `{"error": {"code", "message"}}`,
  * and nothing about R2 objects. Error messages take the binding's form from src/wire/error-codes.ts.
  */
-import { decodeMetadataValue } from "../wire/encoded-words";
-import { bindingMessage, ERROR_CODE_HEADER, ERROR_MESSAGE_HEADER } from "../wire/error-codes";
-import { askForRawBody } from "../wire/http-metadata";
+import { decodeMetadataValue } from "../wire/encoded-words.ts";
+import { bindingMessage, ERROR_CODE_HEADER, ERROR_MESSAGE_HEADER } from "../wire/error-codes.ts";
+import { askForRawBody } from "../wire/http-metadata.ts";
 
 /**
  * A `fetch` the client can use: `globalThis.fetch` in Node 22 or a Worker, a service binding's

@@ -3,8 +3,8 @@
  * (docs/gateway.md, "JSON shapes"): dates as ISO 8601, checksums as hex (what
  * `R2Checksums.toJSON` gives). The gateway writes them; RemoteBucket reads them.
  */
-import { checksumsToJson, type HexChecksums } from "./checksums";
-import { httpMetadataToJson, type R2HTTPMetadataJson } from "./http-metadata";
+import { checksumsToJson, type HexChecksums } from "./checksums.ts";
+import { httpMetadataToJson, type R2HTTPMetadataJson } from "./http-metadata.ts";
 
 /** An R2Object on the wire. */
 export interface R2ObjectJson {
