@@ -193,7 +193,8 @@ export class RemoteBucket implements R2Bucket {
 
 	/**
 	 * `GET /?list`: one page. Follow `truncated` and `cursor`: a page may hold fewer than `limit`
-	 * objects. Without `include`, entries have no httpMetadata or customMetadata (undefined, as on R2).
+	 * objects. Without `include`, entries carry the metadata the binding behind the gateway gives:
+	 * `{}` from Miniflare's, none (undefined) from R2's.
 	 * @throws RangeError for an `include` value the binding does not know, TypeError for a `limit`
 	 * outside 32 bits, as workerd; RemoteBucketError 10022 for a `limit` R2 refuses.
 	 */

@@ -152,7 +152,7 @@ export function fieldsFromHeaders(
 /**
  * An object's fields from the gateway's JSON (PUT, complete, list entries, and the `object` of a
  * read's 412). Such objects carry no range (`range` is undefined on the binding's too), and
- * metadata left out by a list without `include` stays undefined, as on R2.
+ * metadata the gateway's binding left out (R2's list without `include`) stays undefined.
  */
 export function fieldsFromJson(json: R2ObjectJson): ObjectFields {
 	return {
