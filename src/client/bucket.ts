@@ -9,29 +9,28 @@
  * - custom metadata names arrive lower case (header names are case-insensitive);
  * - dates travel in whole seconds: `cacheExpiry`, and conditions within the upload's second
  *   (options.ts `writeConditionals`);
- * - an answer to HEAD has no body, so a failed `head()` has its code (from `x-r2-error-code`) but
- *   the HTTP status as its message;
  * - a ReadableStream of unknown length is accepted (the gateway streams it into a multipart
  *   upload past 8 MiB) where the binding throws; a conditional put of one is refused with 10033;
  * - SSE-C (`ssecKey`) is not supported.
  */
-import { askForChecksums } from "../wire/checksums";
-import { R2_ERRORS } from "../wire/error-codes";
-import { isIncludeValue, isPartNumber, MAX_PART_NUMBER, MIN_PART_NUMBER } from "../wire/limits";
-import type { R2ObjectJson, R2ObjectsJson } from "../wire/object-json";
-import { parseContentRange } from "../wire/ranges";
-import { fieldsFromHeaders, fieldsFromJson, RemoteObject, RemoteObjectBody } from "./objects";
+import { askForChecksums } from "../wire/checksums.ts";
+import { R2_ERRORS } from "../wire/error-codes.ts";
+import { isIncludeValue, isPartNumber, MAX_PART_NUMBER, MIN_PART_NUMBER } from "../wire/limits.ts";
+import type { R2ObjectJson, R2ObjectsJson } from "../wire/object-json.ts";
+import { parseContentRange } from "../wire/ranges.ts";
+import { fieldsFromHeaders, fieldsFromJson, RemoteObject, RemoteObjectBody } from "./objects.ts";
 import {
 	type BodyValue,
 	headersRange,
+	listLimit,
 	rangeHeader,
 	requestBody,
 	unsupportedSsec,
 	writeChecksum,
 	writeConditionals,
 	writeMetadata,
-} from "./options";
-import { type Action, errorBody, errorOf, type RemoteBucketOptions, Transport } from "./transport";
+} from "./options.ts";
+import { type Action, errorBody, errorOf, type RemoteBucketOptions, Transport } from "./transport.ts";
 
 /** Headers that ask a read for the stored checksums, which the gateway sends only when asked (as S3 does). */
 function askingForChecksums(): Headers {
@@ -149,7 +148,7 @@ export class RemoteBucket implements R2Bucket {
 	put(key: string, value: BodyValue, options?: R2PutOptions): Promise<R2Object>;
 	async put(key: string, value: BodyValue, options: R2PutOptions = {}): Promise<R2Object | null> {
 		const headers = new Headers();
-		writeMetadata(options, headers);
+		writeMetadata("put", options, headers);
 		writeChecksum(options, headers);
 		if (options.onlyIf !== undefined) writeConditionals(options.onlyIf, headers);
 		const response = await this.#transport.send({ method: "PUT", key, headers, body: requestBody(value) });
@@ -163,7 +162,7 @@ export class RemoteBucket implements R2Bucket {
 	/** `POST /{key}?uploads`: starts a multipart upload with the object's metadata. */
 	async createMultipartUpload(key: string, options: R2MultipartOptions = {}): Promise<R2MultipartUpload> {
 		const headers = new Headers();
-		writeMetadata(options, headers);
+		writeMetadata("createMultipartUpload", options, headers);
 		const response = await this.#transport.send({ method: "POST", key, query: { uploads: "" }, headers });
 		const created = await jsonOf<{ key: string; uploadId: string }>("createMultipartUpload", response);
 		return new RemoteMultipartUpload(this.#transport, created.key, created.uploadId);
@@ -194,8 +193,10 @@ export class RemoteBucket implements R2Bucket {
 
 	/**
 	 * `GET /?list`: one page. Follow `truncated` and `cursor`: a page may hold fewer than `limit`
-	 * objects. Without `include`, entries have no httpMetadata or customMetadata (undefined, as on R2).
-	 * @throws RangeError for an `include` value the binding does not know, as workerd.
+	 * objects. Without `include`, entries carry the metadata the binding behind the gateway gives:
+	 * `{}` from Miniflare's, none (undefined) from R2's.
+	 * @throws RangeError for an `include` value the binding does not know, TypeError for a `limit`
+	 * outside 32 bits, as workerd; RemoteBucketError 10022 for a `limit` R2 refuses.
 	 */
 	async list(options: R2ListOptions = {}): Promise<R2Objects> {
 		const query: Record<string, string> = { list: "" };
@@ -203,7 +204,8 @@ export class RemoteBucket implements R2Bucket {
 			const value = options[name];
 			if (value !== undefined) query[name] = value;
 		}
-		if (options.limit !== undefined) query.limit = String(options.limit);
+		const limit = options.limit === undefined ? undefined : listLimit(options.limit);
+		if (limit !== undefined) query.limit = String(limit);
 		if (options.include !== undefined && options.include.length > 0) {
 			for (const name of options.include) {
 				if (!isIncludeValue(name)) throw new RangeError(`Unsupported include value ${String(name)}`);
@@ -222,13 +224,15 @@ export class RemoteBucket implements R2Bucket {
 /** An upload in progress, named by key and uploadId; every call is one request. */
 class RemoteMultipartUpload implements R2MultipartUpload {
 	readonly #transport: Transport;
+	readonly key: string;
+	readonly uploadId: string;
 
-	constructor(
-		transport: Transport,
-		readonly key: string,
-		readonly uploadId: string,
-	) {
+	// Fields assigned in the body, not as parameter properties: Node's type stripping erases only
+	// syntax that has no runtime meaning (docs/gateway.md, "RemoteBucket from Node").
+	constructor(transport: Transport, key: string, uploadId: string) {
 		this.#transport = transport;
+		this.key = key;
+		this.uploadId = uploadId;
 	}
 
 	/**

@@ -2,5 +2,5 @@
  * edgezone's client: `RemoteBucket`, the R2Bucket interface over the bucket gateway
  * (docs/gateway.md), for Node 22 and Workers.
  */
-export { RemoteBucket } from "./bucket";
-export { type FetchLike, RemoteBucketError, type RemoteBucketOptions } from "./transport";
+export { RemoteBucket } from "./bucket.ts";
+export { type FetchLike, RemoteBucketError, type RemoteBucketOptions } from "./transport.ts";

@@ -7,11 +7,16 @@
  * Sources: the object headers and JSON shapes of docs/gateway.md, read with the wire mapping the
  * gateway writes them with (src/wire), so both directions stay one mapping.
  */
-import { checksumsFromHeaders, checksumsFromJson, checksumsToJson, type Digests } from "../wire/checksums";
-import { customMetadataFromHeaders } from "../wire/custom-metadata";
-import { httpMetadataFromHeaders, httpMetadataFromJson, httpMetadataToHeaders } from "../wire/http-metadata";
-import type { R2ObjectJson } from "../wire/object-json";
-import { storageClassFromAnswer } from "../wire/storage-class";
+import { checksumsFromHeaders, checksumsFromJson, checksumsToJson, type Digests } from "../wire/checksums.ts";
+import { customMetadataFromHeaders } from "../wire/custom-metadata.ts";
+import {
+	httpMetadataFromHeaders,
+	httpMetadataFromJson,
+	httpMetadataToHeaders,
+	STORED_ENCODING_HEADER,
+} from "../wire/http-metadata.ts";
+import type { R2ObjectJson } from "../wire/object-json.ts";
+import { storageClassFromAnswer } from "../wire/storage-class.ts";
 
 /** The data fields of an R2Object. */
 export type ObjectFields = Omit<R2Object, "writeHttpMetadata">;
@@ -124,6 +129,9 @@ export function fieldsFromHeaders(
 	const httpMetadata = httpMetadataFromHeaders(headers);
 	if (httpMetadata.kind === "invalid")
 		throw new TypeError(`The gateway answered an Expires that is not a date: ${httpMetadata.expires}`);
+	// RemoteBucket asks for raw bodies: the stored Content-Encoding comes in a header of its own.
+	const storedEncoding = headers.get(STORED_ENCODING_HEADER);
+	if (storedEncoding !== null) httpMetadata.metadata.contentEncoding = storedEncoding;
 	// x-r2-uploaded keeps milliseconds; Last-Modified is the fallback for other servers.
 	const uploaded = headers.get("x-r2-uploaded") ?? headers.get("last-modified") ?? "";
 	return {
@@ -144,7 +152,7 @@ export function fieldsFromHeaders(
 /**
  * An object's fields from the gateway's JSON (PUT, complete, list entries, and the `object` of a
  * read's 412). Such objects carry no range (`range` is undefined on the binding's too), and
- * metadata left out by a list without `include` stays undefined, as on R2.
+ * metadata the gateway's binding left out (R2's list without `include`) stays undefined.
  */
 export function fieldsFromJson(json: R2ObjectJson): ObjectFields {
 	return {

@@ -6,38 +6,45 @@
  * `r2-bucket.c++`, reference r2-over-http §3.3), these functions throw the same TypeError or
  * RangeError, so a RemoteBucket fails the way the binding does without a round trip.
  */
-import { fromHex } from "../common/encoding";
-import { CHECKSUMS, type ChecksumName, checksumToRequest } from "../wire/checksums";
-import { customMetadataToHeaders } from "../wire/custom-metadata";
-import { copyHttpMetadataHeaders, httpMetadataToHeaders } from "../wire/http-metadata";
-import { parseRange } from "../wire/ranges";
-import { STORAGE_CLASS_HEADER } from "../wire/storage-class";
+import { fromHex } from "../common/encoding.ts";
+import { CHECKSUMS, type ChecksumName, checksumToRequest } from "../wire/checksums.ts";
+import { customMetadataToHeaders } from "../wire/custom-metadata.ts";
+import { R2_ERRORS } from "../wire/error-codes.ts";
+import { copyHttpMetadataHeaders, httpMetadataToHeaders } from "../wire/http-metadata.ts";
+import { MAX_METADATA_SIZE, metadataSize } from "../wire/limits.ts";
+import { parseRange } from "../wire/ranges.ts";
+import { STORAGE_CLASS_HEADER } from "../wire/storage-class.ts";
+import { RemoteBucketError } from "./transport.ts";
+
+/** The three fields of an R2Range, read by name as workerd reads the struct: other properties are not looked at. */
+type RangeFields = { offset?: number; length?: number; suffix?: number };
 
 /**
  * The `Range` header for an R2Range, or null for none.
  *
- * A zero length or zero suffix, which the binding refuses with 10039, is sent as `bytes=-0`,
- * the one spelling the gateway refuses with the same 416 (10039); `bytes=a-(a-1)` would be a 400.
+ * Any object that is not the runtime's `Headers` is read as an R2Range, as the binding reads it:
+ * only `offset`, `length` and `suffix`, so a Headers polyfill is a range without fields (the
+ * whole object). A zero length or zero suffix, which the binding refuses with 10039, is sent as
+ * `bytes=-0`, the one spelling the gateway refuses with the same 416 (10039); `bytes=a-(a-1)`
+ * would be a 400.
  * @throws RangeError / TypeError for what workerd refuses before any request.
  */
 export function rangeHeader(range: R2Range): string {
-	const numbers = Object.entries(range).filter(([, value]) => value !== undefined);
-	for (const [name, value] of numbers) {
-		if (!Number.isInteger(value) || (value as number) < 0) {
+	const { offset, length, suffix }: RangeFields = range;
+	for (const [name, value] of Object.entries({ offset, length, suffix })) {
+		if (value !== undefined && (!Number.isInteger(value) || value < 0)) {
 			throw new RangeError(`Invalid range ${name}: ${String(value)}; it must be a non-negative integer.`);
 		}
 	}
-	if ("suffix" in range && range.suffix !== undefined) {
-		if ("offset" in range || "length" in range) {
+	if (suffix !== undefined) {
+		if (offset !== undefined || length !== undefined) {
 			throw new TypeError("Suffix is incompatible with offset and length.");
 		}
-		return `bytes=-${range.suffix}`;
+		return `bytes=-${suffix}`;
 	}
-	const offset = "offset" in range && range.offset !== undefined ? range.offset : 0;
-	const length = "length" in range ? range.length : undefined;
-	if (length === undefined) return `bytes=${offset}-`;
+	if (length === undefined) return `bytes=${offset ?? 0}-`;
 	if (length === 0) return "bytes=-0";
-	return `bytes=${offset}-${offset + length - 1}`;
+	return `bytes=${offset ?? 0}-${(offset ?? 0) + length - 1}`;
 }
 
 /**
@@ -121,10 +128,23 @@ export function writeConditionals(onlyIf: R2Conditional | Headers, headers: Head
 /**
  * Writes httpMetadata, custom metadata and storage class, the metadata PUT and multipart
  * creation share, as request headers.
+ *
+ * Custom metadata over the binding's limit is refused here, counted as the binding counts it:
+ * over HTTP, names differing only in case would become one header and could pass the gateway's
+ * binding where the caller's own call would not.
+ * @throws RemoteBucketError 10012, the binding's error for metadata over MAX_METADATA_SIZE.
  */
-export function writeMetadata(options: R2MultipartOptions, headers: Headers): void {
+export function writeMetadata(
+	action: "put" | "createMultipartUpload",
+	options: R2MultipartOptions,
+	headers: Headers,
+): void {
 	if (options.ssecKey !== undefined) throw unsupportedSsec();
 	const { httpMetadata, customMetadata, storageClass } = options;
+	if (customMetadata !== undefined && metadataSize(customMetadata) > MAX_METADATA_SIZE) {
+		const { status, code, message } = R2_ERRORS.MetadataTooLarge;
+		throw new RemoteBucketError(action, code, message, status);
+	}
 	if (httpMetadata instanceof Headers) {
 		copyHttpMetadataHeaders(httpMetadata, headers);
 	} else if (httpMetadata !== undefined) {
@@ -180,4 +200,23 @@ export function requestBody(value: BodyValue): BodyInit | null {
 	if (value instanceof Blob) return value.type === "" ? value : new Blob([value]);
 	if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
 	return value;
+}
+
+const INT_MIN = -(2 ** 31);
+const INT_MAX = 2 ** 31 - 1;
+
+/**
+ * A list `limit` as the binding reads it, a JS `int` (workerd `R2ListOptions.limit`): converted
+ * to a number and truncated toward zero, NaN and the infinities as 0, which R2 then refuses with
+ * 10022. A negative limit lists as if none were given on the binding (measured on the installed
+ * workerd and Miniflare; test/parity/errors.test.ts), so it is not sent.
+ * @throws TypeError outside the 32-bit range, with workerd's message.
+ */
+export function listLimit(limit: number): number | undefined {
+	const number = Number(limit);
+	const int = Number.isFinite(number) ? Math.trunc(number) : 0;
+	if (int < INT_MIN || int > INT_MAX) {
+		throw new TypeError(`Value out of range. Must be between ${INT_MIN} and ${INT_MAX} (inclusive).`);
+	}
+	return int < 0 ? undefined : int;
 }

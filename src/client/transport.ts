@@ -5,7 +5,9 @@
  * the key, the query picks the operation) and its error body `{"error": {"code", "message"}}`,
  * and nothing about R2 objects. Error messages take the binding's form from src/wire/error-codes.ts.
  */
-import { bindingMessage } from "../wire/error-codes";
+import { decodeMetadataValue } from "../wire/encoded-words.ts";
+import { bindingMessage, ERROR_CODE_HEADER, ERROR_MESSAGE_HEADER } from "../wire/error-codes.ts";
+import { askForRawBody } from "../wire/http-metadata.ts";
 
 /**
  * A `fetch` the client can use: `globalThis.fetch` in Node 22 or a Worker, a service binding's
@@ -39,22 +41,50 @@ export type Action =
  * An error the gateway answered, thrown as the binding throws its own: the message is
  * `"<action>: <message> (<code>)"` (workerd `R2Result::throwIfError`), so code that parses
  * binding errors with `/\((\d+)\)$/` works unchanged. `code` is the R2 v4 code, or the HTTP status
- * where the gateway had none to give (answers to HEAD carry no body).
+ * where the gateway had none to give.
+ *
+ * The binding throws a plain `Error`, with no own enumerable properties; the fields here are
+ * getters on the prototype, so this error compares equal to the binding's (vitest's `toThrow`
+ * and Node's `assert.deepStrictEqual` compare name, message and own enumerable properties).
  */
 export class RemoteBucketError extends Error {
+	readonly #action: Action;
+	readonly #code: number;
+	readonly #detail: string;
+	readonly #status: number;
+
 	/**
 	 * @param action binding action that failed.
 	 * @param code R2 v4 error code, or the HTTP status.
 	 * @param detail the gateway's message, without action and code.
 	 * @param status HTTP status of the answer.
 	 */
-	constructor(
-		readonly action: Action,
-		readonly code: number,
-		readonly detail: string,
-		readonly status: number,
-	) {
+	constructor(action: Action, code: number, detail: string, status: number) {
 		super(bindingMessage(action, detail, code));
+		this.#action = action;
+		this.#code = code;
+		this.#detail = detail;
+		this.#status = status;
+	}
+
+	/** The binding action that failed, the `<op>` of the message. */
+	get action(): Action {
+		return this.#action;
+	}
+
+	/** The R2 v4 error code, or the HTTP status where the gateway had none. */
+	get code(): number {
+		return this.#code;
+	}
+
+	/** The gateway's message, without action and code. */
+	get detail(): string {
+		return this.#detail;
+	}
+
+	/** The HTTP status of the answer. */
+	get status(): number {
+		return this.#status;
 	}
 }
 
@@ -79,15 +109,22 @@ export async function errorBody(response: Response): Promise<ErrorBody> {
 
 /**
  * The error a failed answer stands for, from its body when it has one; answers to HEAD have none
- * and carry the code in `x-r2-error-code`.
+ * and carry the code and message in headers (docs/gateway.md, "Errors").
  */
 export function errorOf(action: Action, response: Response, body: ErrorBody): RemoteBucketError {
 	const { code, message } = body.error ?? {};
-	const headerCode = Number(response.headers.get("x-r2-error-code") ?? Number.NaN);
+	const headerCode = Number(response.headers.get(ERROR_CODE_HEADER) ?? Number.NaN);
+	const headerMessage = response.headers.get(ERROR_MESSAGE_HEADER);
+	const detail =
+		typeof message === "string"
+			? message
+			: headerMessage !== null
+				? decodeMetadataValue(headerMessage)
+				: `HTTP ${response.status} ${response.statusText}`.trim();
 	return new RemoteBucketError(
 		action,
 		typeof code === "number" ? code : Number.isInteger(headerCode) ? headerCode : response.status,
-		typeof message === "string" ? message : `HTTP ${response.status} ${response.statusText}`.trim(),
+		detail,
 		response.status,
 	);
 }
@@ -105,13 +142,8 @@ export interface GatewayRequest {
 /** Node's fetch sends a stream body only when told it is half duplex; workerd ignores the field. */
 type StreamingInit = RequestInit & { duplex?: "half" };
 
-/**
- * Fetch decodes a body sent with `Content-Encoding` unless told not to, while the binding gives an
- * object's bytes as stored. workerd takes `encodeResponseBody: "manual"`; Node's fetch has no such
- * switch, so from Node an object stored with `Content-Encoding: gzip` arrives decoded (a contract gap,
- * reported with the parity suite).
- */
-const RAW_BODIES: Pick<RequestInit, "encodeResponseBody"> = { encodeResponseBody: "manual" };
+/** The keys that URL parsing removes from a path, however escaped (WHATWG URL, dot segments). */
+const DOT_SEGMENTS = new Set([".", ".."]);
 
 /** Sends requests to one gateway with one token. */
 export class Transport {
@@ -125,8 +157,12 @@ export class Transport {
 		this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 	}
 
-	/** The URL of `key` with `query`. */
+	/**
+	 * The URL of `key` with `query`. The keys `.` and `..` go in `?key=` on `/`, as no URL path can
+	 * hold them (docs/gateway.md, "Keys").
+	 */
 	url(key: string | undefined, query: Record<string, string> = {}): string {
+		if (key !== undefined && DOT_SEGMENTS.has(key)) return this.url(undefined, { ...query, key });
 		const search = new URLSearchParams(query).toString();
 		return `${this.#base}/${key === undefined ? "" : encodeKey(key)}${search === "" ? "" : `?${search}`}`;
 	}
@@ -134,12 +170,15 @@ export class Transport {
 	/** Sends one request; the answer is the caller's to read, whatever its status. */
 	send(request: GatewayRequest): Promise<Response> {
 		const headers = new Headers(request.headers);
-		// The bytes as stored, never compressed on the way: workerd gzips compressible answers for a
-		// client that accepts it, which drops Content-Length (the object's size) and, on HEAD and
-		// 304, adds a Content-Encoding the object does not have.
+		// The bytes as stored, never compressed on the way: the front line gzips compressible
+		// answers for a client that accepts it, which drops Content-Length (the object's size) and,
+		// on HEAD and 304, adds a Content-Encoding the object does not have.
 		headers.set("accept-encoding", "identity");
+		// And never decoded on the way: the stored Content-Encoding comes in a header of the
+		// gateway's own, so no front line or fetch (Node's has no switch against it) decodes the body.
+		askForRawBody(headers);
 		if (this.#token !== undefined) headers.set("authorization", `Bearer ${this.#token}`);
-		const init: StreamingInit = { method: request.method, headers, ...RAW_BODIES };
+		const init: StreamingInit = { method: request.method, headers };
 		if (request.body !== undefined && request.body !== null) {
 			init.body = request.body;
 			if (request.body instanceof ReadableStream) init.duplex = "half";

@@ -4,7 +4,7 @@
  * `R2Checksums.toJSON()` gives). Used by the gateway to read and write them and by RemoteBucket
  * to do the same backwards.
  */
-import { fromBase64, fromHex, toBase64, toHex } from "../common/encoding";
+import { fromBase64, fromHex, toBase64, toHex } from "../common/encoding.ts";
 
 /** Checksum algorithms of R2, their `R2Checksums` names, and digest lengths in bytes. */
 export const CHECKSUMS = [

@@ -3,7 +3,7 @@
  * it, values through RFC 2047 (encoded-words.ts). Header names are case-insensitive, so names
  * arrive lower case.
  */
-import { decodeMetadataValue, encodeMetadataValue } from "./encoded-words";
+import { decodeMetadataValue, encodeMetadataValue } from "./encoded-words.ts";
 
 const META_PREFIX = "x-amz-meta-";
 

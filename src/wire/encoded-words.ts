@@ -2,7 +2,7 @@
  * Custom metadata values in header values: printable ASCII as is, anything else as an RFC 2047
  * encoded word (`=?UTF-8?B?…?=`), as R2 answers (developers.cloudflare.com/r2/api/s3/extensions/).
  */
-import { fromBase64, toBase64 } from "../common/encoding";
+import { fromBase64, toBase64 } from "../common/encoding.ts";
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const ENCODED_WORD = /^=\?utf-8\?([bq])\?([^?]*)\?=$/i;

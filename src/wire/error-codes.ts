@@ -5,8 +5,8 @@
  *
  * Where R2 has no code for a case (a malformed request, a method the path does not take), the
  * HTTP status is the code (docs/gateway.md, "Errors"). `binding` marks the codes the R2 binding
- * throws that the gateway answers as they are; the binding's 10001 is not one of them, as an
- * internal error of the binding is the gateway's own 500.
+ * throws that the gateway answers as they are, with the binding's message, so RemoteBucket throws
+ * the binding's error; the binding's 10001 is one (it answers duplicate part numbers with it).
  */
 
 /** One error: HTTP status, wire code, the message sent when the case has nothing more precise. */
@@ -21,7 +21,12 @@ export interface R2ErrorCode {
 /** Every error the gateway answers, by R2's (S3) name. */
 export const R2_ERRORS = {
 	InvalidRequest: { status: 400, code: 400, message: "The request is not valid." },
-	InternalError: { status: 500, code: 10001, message: "We encountered an internal error." },
+	InternalError: {
+		status: 500,
+		code: 10001,
+		message: "We encountered an internal error. Please try again.",
+		binding: true,
+	},
 	Unauthorized: { status: 401, code: 10002, message: "The token is not valid." },
 	AccessDenied: { status: 403, code: 10003, message: "The token may read but not write." },
 	NoSuchKey: { status: 404, code: 10007, message: "The specified key does not exist.", binding: true },
@@ -122,3 +127,13 @@ export function parseBindingMessage(text: string): { op: string; message: string
 export function bindingMessage(op: string, message: string, code: number): string {
 	return `${op}: ${message} (${code})`;
 }
+
+/** The header that carries an error answer's code, on every error answer. */
+export const ERROR_CODE_HEADER = "x-r2-error-code";
+
+/**
+ * The header that carries an error answer's message where the answer has no body (HEAD): as an
+ * RFC 2047 encoded word when it is not printable ASCII, since header values cannot hold line
+ * breaks or arbitrary Unicode (a BadDigest message has both).
+ */
+export const ERROR_MESSAGE_HEADER = "x-r2-error-message";

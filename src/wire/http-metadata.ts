@@ -84,3 +84,24 @@ export function httpMetadataFromJson(json: R2HTTPMetadataJson): R2HTTPMetadata {
 	const { cacheExpiry, ...rest } = json;
 	return cacheExpiry === undefined ? rest : { ...rest, cacheExpiry: new Date(cacheExpiry) };
 }
+
+/**
+ * A request header by which a client asks for bodies exactly as stored (docs/gateway.md, "Raw
+ * bodies"): the answer then carries the stored Content-Encoding in STORED_ENCODING_HEADER and no
+ * `Content-Encoding`, so nothing between the gateway and the client (Cloudflare's front line,
+ * wrangler dev's emulation of it, a fetch that decodes) decodes or re-encodes the bytes.
+ */
+export const RAW_BODY_HEADER = "x-r2-raw-body";
+
+/** The answer header that carries the stored Content-Encoding to a client that asked for raw bodies. */
+export const STORED_ENCODING_HEADER = "x-r2-content-encoding";
+
+/** Asks for bodies as stored (RAW_BODY_HEADER). */
+export function askForRawBody(headers: Headers): void {
+	headers.set(RAW_BODY_HEADER, "true");
+}
+
+/** Whether a request asks for bodies as stored (`x-r2-raw-body: true`). */
+export function wantsRawBody(headers: Headers): boolean {
+	return headers.get(RAW_BODY_HEADER) === "true";
+}

@@ -6,6 +6,21 @@
 /** The longest object key, in bytes of UTF-8. */
 export const MAX_KEY_BYTES = 1024;
 
+/**
+ * The most custom metadata an object takes, counted as `metadataSize` counts (Miniflare
+ * `R2Limits.MAX_METADATA_SIZE`; developers.cloudflare.com/r2/platform/limits/ says 8,192 bytes).
+ */
+export const MAX_METADATA_SIZE = 8192;
+
+/**
+ * The size of custom metadata as the binding counts it (Miniflare `Validator.metadataSize`): every
+ * name and value in UTF-16 code units, doubled for a string holding a character past U+00FF.
+ */
+export function metadataSize(metadata: Record<string, string>): number {
+	const length = (text: string) => (/[\u0100-\uffff]/.test(text) ? text.length * 2 : text.length);
+	return Object.entries(metadata).reduce((size, [name, value]) => size + length(name) + length(value), 0);
+}
+
 /** The most keys a list page holds and a bulk delete takes (workers-api-reference, `list` and `delete`). */
 export const MAX_KEYS = 1000;
 

@@ -3,9 +3,8 @@
  * (docs/gateway.md, "JSON shapes"): dates as ISO 8601, checksums as hex (what
  * `R2Checksums.toJSON` gives). The gateway writes them; RemoteBucket reads them.
  */
-import { checksumsToJson, type HexChecksums } from "./checksums";
-import { httpMetadataToJson, type R2HTTPMetadataJson } from "./http-metadata";
-import type { IncludeValue } from "./limits";
+import { checksumsToJson, type HexChecksums } from "./checksums.ts";
+import { httpMetadataToJson, type R2HTTPMetadataJson } from "./http-metadata.ts";
 
 /** An R2Object on the wire. */
 export interface R2ObjectJson {
@@ -29,13 +28,13 @@ export interface R2ObjectsJson {
 	delimitedPrefixes: string[];
 }
 
-/** Which metadata a list asked for; reads and writes always carry both. */
-export type Include = Record<IncludeValue, boolean>;
-
-const ALL: Include = { httpMetadata: true, customMetadata: true };
-
-/** An R2Object as JSON; metadata not in `include` is left out, as a list without `include` has none. */
-export function objectToJson(object: R2Object, include: Include = ALL): R2ObjectJson {
+/**
+ * An R2Object as JSON. Metadata the binding gave is written as it gave it, and metadata it left
+ * undefined is left out: R2 leaves both out of list entries not asked for with `include`, while
+ * Miniflare's binding gives `{}` (reference r2-over-http §3.7), and the JSON says whichever the
+ * binding behind the gateway says.
+ */
+export function objectToJson(object: R2Object): R2ObjectJson {
 	const json: R2ObjectJson = {
 		key: object.key,
 		version: object.version,
@@ -46,7 +45,7 @@ export function objectToJson(object: R2Object, include: Include = ALL): R2Object
 		checksums: checksumsToJson(object.checksums),
 		storageClass: object.storageClass,
 	};
-	if (include.httpMetadata) json.httpMetadata = httpMetadataToJson(object.httpMetadata ?? {});
-	if (include.customMetadata) json.customMetadata = { ...object.customMetadata };
+	if (object.httpMetadata !== undefined) json.httpMetadata = httpMetadataToJson(object.httpMetadata);
+	if (object.customMetadata !== undefined) json.customMetadata = { ...object.customMetadata };
 	return json;
 }

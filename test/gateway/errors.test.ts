@@ -91,7 +91,6 @@ describe("fromBindingError", () => {
 	});
 
 	it.each([
-		["an internal error of the binding", new Error("get: We encountered an internal error. (10001)")],
 		["a code the table does not have", new Error("get: Something new (99999)")],
 		["a message without a code", new Error("get: no code")],
 		["a thrown string", "put: x (10007)"],

@@ -90,6 +90,51 @@ describe("PUT and GET of one object", () => {
 		expect(await textOf(get)).toBe(text);
 	});
 
+	it("moves the stored Content-Encoding to x-r2-content-encoding for a raw read, on 200, 206, 304 and HEAD", async () => {
+		const bytes = new TextEncoder().encode("not gzip at all");
+		await put("obj/raw.txt", bytes, { "content-encoding": "gzip", "content-type": "text/plain" });
+		const raw = { "x-r2-raw-body": "true", "accept-encoding": "identity" };
+		const get = await gw("/obj/raw.txt", { headers: raw });
+		const etag = get.headers.get("etag") ?? "";
+		const answers = [
+			get,
+			await gw("/obj/raw.txt", { headers: { ...raw, range: "bytes=0-2" } }),
+			await gw("/obj/raw.txt", { headers: { ...raw, "if-none-match": etag } }),
+			await gw("/obj/raw.txt", { method: "HEAD", headers: raw }),
+		];
+		expect(answers.map((answer) => answer.status)).toEqual([200, 206, 304, 200]);
+		for (const answer of answers) {
+			expect(answer.headers.get("content-encoding")).toBeNull();
+			expect(answer.headers.get("x-r2-content-encoding")).toBe("gzip");
+			expect(answer.headers.get("content-type")).toBe("text/plain");
+		}
+		expect(new Uint8Array(await get.arrayBuffer())).toEqual(bytes);
+		// Without the header, the answer is standard HTTP: the stored Content-Encoding as is.
+		const standard = await gw("/obj/raw.txt", { method: "HEAD" });
+		expect(standard.headers.get("content-encoding")).toBe("gzip");
+		expect(standard.headers.get("x-r2-content-encoding")).toBeNull();
+	});
+
+	it("answers a read's 412 with its JSON body and no Content-Encoding, which is the object's, not the body's", async () => {
+		await put("obj/gz-412", "x", { "content-encoding": "gzip", "content-type": "text/plain" });
+		const response = await gw("/obj/gz-412", { headers: { "if-match": '"other"' } });
+		expect(response.status).toBe(412);
+		expect(response.headers.get("content-encoding")).toBeNull();
+		expect(response.headers.get("x-r2-content-encoding")).toBe("gzip");
+		expect((await errorOf(response)).code).toBe(10031);
+	});
+
+	it("names a key with ?key= on /, the one spelling of . and ..; beside a key path it is a 400", async () => {
+		await put("?key=..", "dot dot");
+		expect(await (await env.BUCKET.get(".."))?.text()).toBe("dot dot");
+		expect(await textOf(await gw("/?key=..", { headers: { "accept-encoding": "identity" } }))).toBe("dot dot");
+		// The path /.. is / once parsed: the empty key, never "..".
+		expect(new URL("http://gateway.test/%2E%2E").pathname).toBe("/");
+		expect((await gw("/?key=..", { method: "DELETE" })).status).toBe(204);
+		expect(await env.BUCKET.head("..")).toBeNull();
+		await expectError(await gw("/obj/a?key=b"), 400, 400);
+	});
+
 	it("answers 400 to an Expires that is not a date, storing nothing", async () => {
 		const response = await gw("/obj/bad-expires", { method: "PUT", body: "x", headers: { expires: "tomorrow" } });
 		await expectError(response, 400, 400);

@@ -8,7 +8,7 @@
  * prefix (`scope()`).
  */
 import { env, exports } from "cloudflare:workers";
-import { expect, it } from "vitest";
+import { expect } from "vitest";
 import { RemoteBucket } from "../../src/client";
 import { bytesOf as gatewayBytesOf } from "../gateway/helpers";
 
@@ -87,25 +87,6 @@ export async function listAll(bucket: R2Bucket, options: R2ListOptions): Promise
 		if (!page.truncated) return pages;
 		cursor = page.cursor;
 	}
-}
-
-/**
- * Contract gaps this suite found in docs/gateway.md, reported to the lead engineer. A case that
- * shows one runs as `it.fails` on RemoteBucket, so it turns red when the gateway closes the gap,
- * and the marker can go.
- */
-export const GAPS = {
-	nodeContentEncoding:
-		"Not testable here: Node's fetch decodes a body sent with Content-Encoding: gzip and has no switch " +
-		"against it, so from Node RemoteBucket reads a gzip-stored object decoded (size and bytes disagree).",
-	dotKeys:
-		"The keys '.' and '..' cannot be sent: URL parsing collapses the dot segment (and %2E too), so " +
-		"PUT /. stores the empty key (docs/gateway.md, Keys).",
-} as const;
-
-/** `it`, or `it.fails` on RemoteBucket while `gap` is open. */
-export function itWithGap(kind: Kind, gap: keyof typeof GAPS): typeof it | typeof it.fails {
-	return kind === "remote" && GAPS[gap] !== "" ? it.fails : it;
 }
 
 /**

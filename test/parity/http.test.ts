@@ -2,11 +2,12 @@
  * What RemoteBucket does that the binding has no counterpart for: tokens, streams of unknown
  * length, and the gateway's refusals. The binding half of the parity suite cannot run these.
  */
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { RemoteBucket, RemoteBucketError } from "../../src/client";
 import { streamOf } from "../gateway/helpers";
 import { bytesOf, expectR2Error, hexDigest, remoteBucket, scope, store } from "./buckets";
+import { throughFrontLine } from "./front-line";
 
 describe("RemoteBucket over HTTP only", () => {
 	const bucket = remoteBucket();
@@ -96,5 +97,38 @@ describe("RemoteBucket over HTTP only", () => {
 			"HEAD http://gateway.test/a%20b%2F%C3%BC%2F%25%2F%3F%23%26%2B",
 			"GET http://gateway.test/?list=&prefix=p%2F&include=customMetadata",
 		]);
+	});
+	it("reads gzip-stored objects as stored through a front line that decodes for identity clients", async () => {
+		const prefix = scope("front-line");
+		const direct = (input: string, init?: RequestInit) => exports.default.fetch(input, init);
+		const behindFrontLine = new RemoteBucket({
+			url: "http://gateway.test",
+			token: "test-rw",
+			fetch: throughFrontLine(direct),
+		});
+		const text = "compressed ".repeat(50);
+		const gzip = new Uint8Array(
+			await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer(),
+		);
+		const notGzip = new TextEncoder().encode("labelled gzip, but plain");
+		const httpMetadata = { contentEncoding: "gzip", contentType: "text/plain" };
+		for (const [name, bytes] of [
+			["gzip", gzip],
+			["not-gzip", notGzip],
+		] as const) {
+			await store(bucket, `${prefix}${name}`, bytes, { httpMetadata });
+			const object = await behindFrontLine.get(`${prefix}${name}`);
+			expect(object?.httpMetadata, name).toEqual(httpMetadata);
+			expect(object?.size, name).toBe(bytes.byteLength);
+			expect(new Uint8Array((await object?.arrayBuffer()) ?? new ArrayBuffer(0)), name).toEqual(bytes);
+		}
+		// The emulation is the front line's: a standard identity request for the same object is decoded.
+		const standard = await throughFrontLine(direct)(`http://gateway.test/${encodeURIComponent(`${prefix}gzip`)}`, {
+			headers: { authorization: "Bearer test-rw", "accept-encoding": "identity" },
+			// The bytes as the gateway sent them: workerd's fetch would decode them itself.
+			encodeResponseBody: "manual",
+		});
+		expect(standard.headers.get("content-encoding")).toBeNull();
+		expect(new TextDecoder().decode(await standard.arrayBuffer())).toBe(text);
 	});
 });

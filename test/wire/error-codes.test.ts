@@ -26,7 +26,7 @@ describe("R2_ERRORS", () => {
 		[10007, "NoSuchKey"],
 		[10039, "InvalidRange"],
 		[100100, "EntityTooLarge"],
-		[10001, undefined],
+		[10001, "InternalError"],
 		[10002, undefined],
 		[400, undefined],
 		[42, undefined],

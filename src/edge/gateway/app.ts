@@ -12,17 +12,25 @@
  * the handler's Response (as Hono does for HEAD and after middleware) drops its
  * `encodeBody: "manual"`, which keeps object bodies as stored on the wire.
  */
+import { encodeMetadataValue } from "../../wire/encoded-words";
+import { ERROR_CODE_HEADER, ERROR_MESSAGE_HEADER } from "../../wire/error-codes";
 import { authenticate, authorize } from "./auth";
 import { preflight, withCors } from "./cors";
 import { fromBindingError, type GatewayError, internalError } from "./errors";
 import { keyFromUrl } from "./keys";
 import { METHODS, operationOf } from "./operations";
 
-/** The JSON error answer; answers to HEAD carry the code in `x-r2-error-code` only, as HEAD has no body. */
+/**
+ * The JSON error answer. An answer to HEAD has no body (RFC 9110 §9.3.2), so it carries the code
+ * and the message in headers, which RemoteBucket reads to throw the binding's error.
+ */
 function errorResponse(error: GatewayError, method: string): Response {
 	const headers = new Headers(error.headers);
-	headers.set("x-r2-error-code", String(error.code));
-	if (method === "HEAD") return new Response(null, { status: error.status, headers, encodeBody: "manual" });
+	headers.set(ERROR_CODE_HEADER, String(error.code));
+	if (method === "HEAD") {
+		headers.set(ERROR_MESSAGE_HEADER, encodeMetadataValue(error.message));
+		return new Response(null, { status: error.status, headers, encodeBody: "manual" });
+	}
 	headers.set("content-type", "application/json");
 	const body: { error: { code: number; message: string }; object?: unknown } = {
 		error: { code: error.code, message: error.message },

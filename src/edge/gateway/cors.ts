@@ -14,7 +14,13 @@
  * or decode object bodies on the way out (docs/gateway.md).
  */
 import { CHECKSUMS, checksumHeader, storedChecksumHeader } from "../../wire/checksums";
-import { DEFAULT_CONTENT_TYPE, HTTP_METADATA_HEADERS } from "../../wire/http-metadata";
+import { ERROR_CODE_HEADER, ERROR_MESSAGE_HEADER } from "../../wire/error-codes";
+import {
+	DEFAULT_CONTENT_TYPE,
+	HTTP_METADATA_HEADERS,
+	RAW_BODY_HEADER,
+	STORED_ENCODING_HEADER,
+} from "../../wire/http-metadata";
 import { STORAGE_CLASS_HEADER } from "../../wire/storage-class";
 
 /** Custom metadata travels in headers of this prefix, one per name, in both directions. */
@@ -36,6 +42,8 @@ const REQUEST_HEADERS = [
 	// S3's switch for checksums on reads (src/wire/checksums.ts `wantsChecksums`).
 	"x-amz-checksum-mode",
 	STORAGE_CLASS_HEADER,
+	// A raw-byte client's request for bodies as stored (docs/gateway.md, "Raw bodies").
+	RAW_BODY_HEADER,
 ];
 
 /**
@@ -55,7 +63,9 @@ const EXPOSED_HEADERS = [
 	DEFAULT_CONTENT_TYPE,
 	STORAGE_CLASS_HEADER,
 	...CHECKSUMS.map(({ name }) => storedChecksumHeader(name)),
-	"x-r2-error-code",
+	STORED_ENCODING_HEADER,
+	ERROR_CODE_HEADER,
+	ERROR_MESSAGE_HEADER,
 	"www-authenticate",
 	"allow",
 ];

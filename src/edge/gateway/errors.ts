@@ -56,8 +56,8 @@ export const invalidDigest = (message: string) => new GatewayError("InvalidDiges
 /** 400 (10020) for a key R2 does not take. */
 export const invalidObjectName = () => new GatewayError("InvalidObjectName");
 
-/** 400 (10022) for a list `limit` out of range. */
-export const invalidMaxKeys = (message: string) => new GatewayError("InvalidMaxKeys", message);
+/** 400 (10022) for a list `limit` out of range, with the binding's message. */
+export const invalidMaxKeys = () => new GatewayError("InvalidMaxKeys");
 
 /** 404 (10024). */
 export const noSuchUpload = () => new GatewayError("NoSuchUpload");

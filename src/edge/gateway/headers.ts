@@ -6,9 +6,15 @@
  * storage-class), which RemoteBucket uses backwards; this file adds what only a server does:
  * refusing what does not parse with the gateway's errors, and the answer's defaults.
  */
-import { checksumsFromRequest, checksumsToHeaders, type RequestedChecksum } from "../../wire/checksums";
+import { checksumsFromRequest, checksumsToHeaders, type RequestedChecksum, wantsChecksums } from "../../wire/checksums";
 import { customMetadataFromHeaders, customMetadataToHeaders } from "../../wire/custom-metadata";
-import { DEFAULT_CONTENT_TYPE, httpMetadataFromHeaders, httpMetadataToHeaders } from "../../wire/http-metadata";
+import {
+	DEFAULT_CONTENT_TYPE,
+	httpMetadataFromHeaders,
+	httpMetadataToHeaders,
+	STORED_ENCODING_HEADER,
+	wantsRawBody,
+} from "../../wire/http-metadata";
 import { STORAGE_CLASS_HEADER, storageClassFromRequest, storageClassToHeader } from "../../wire/storage-class";
 import { badRequest, invalidDigest } from "./errors";
 
@@ -31,18 +37,34 @@ export function withChecksums(options: R2PutOptions, checksums: RequestedChecksu
 	return options;
 }
 
+/** What a read asked of its answer's headers: the stored checksums, and bodies as stored. */
+export interface AnswerOptions {
+	/** Send the stored checksums (`x-amz-checksum-mode: ENABLED`, as S3). */
+	checksums: boolean;
+	/** Carry the stored Content-Encoding in `x-r2-content-encoding` instead (docs/gateway.md, "Raw bodies"). */
+	raw: boolean;
+}
+
+/** The AnswerOptions of a read's request headers. */
+export function answerOptions(headers: Headers): AnswerOptions {
+	return { checksums: wantsChecksums(headers), raw: wantsRawBody(headers) };
+}
+
 /**
  * The headers of an object's representation (docs/gateway.md, "Object headers"): validators,
- * identity, httpMetadata, custom metadata, storage class, and the checksums when `checksums` is
- * set (see `wantsChecksums`). Content-Length and Content-Range depend on the answer and are set
- * by the caller.
+ * identity, httpMetadata, custom metadata, storage class, and what `options` asks for. Content-Length
+ * and Content-Range depend on the answer and are set by the caller.
  *
  * An object stored without a Content-Type is sent as `application/octet-stream`, as R2's public
  * buckets do: Cloudflare's front line (and wrangler dev, which emulates it) compresses answers
  * that have no Content-Type, which would turn every such object into a chunked gzip stream.
  * `x-r2-content-type-default` says the type is the gateway's, not the object's.
+ *
+ * For a raw read the stored Content-Encoding moves to `x-r2-content-encoding`: an answer with
+ * `Content-Encoding: gzip` is decoded by the front line for a client that does not accept gzip,
+ * and fails mid-body when the bytes are not gzip (BENCHMARKS.md, "Stored Content-Encoding").
  */
-export function objectHeaders(object: R2Object, checksums: boolean): Headers {
+export function objectHeaders(object: R2Object, options: AnswerOptions): Headers {
 	const headers = new Headers({
 		etag: object.httpEtag,
 		"last-modified": object.uploaded.toUTCString(),
@@ -50,13 +72,17 @@ export function objectHeaders(object: R2Object, checksums: boolean): Headers {
 		"x-r2-version": object.version,
 		"accept-ranges": "bytes",
 	});
-	httpMetadataToHeaders(object.httpMetadata ?? {}, headers);
+	const { contentEncoding, ...httpMetadata } = object.httpMetadata ?? {};
+	httpMetadataToHeaders(httpMetadata, headers);
+	if (contentEncoding !== undefined) {
+		headers.set(options.raw ? STORED_ENCODING_HEADER : "content-encoding", contentEncoding);
+	}
 	if (!headers.has("content-type")) {
 		headers.set("content-type", "application/octet-stream");
 		headers.set(DEFAULT_CONTENT_TYPE, "true");
 	}
 	customMetadataToHeaders(object.customMetadata ?? {}, headers);
-	if (checksums) checksumsToHeaders(object.checksums, headers);
+	if (options.checksums) checksumsToHeaders(object.checksums, headers);
 	const storageClass = storageClassToHeader(object.storageClass);
 	if (storageClass !== undefined) headers.set(STORAGE_CLASS_HEADER, storageClass);
 	return headers;

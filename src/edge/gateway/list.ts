@@ -6,25 +6,25 @@
  * follow `truncated`/`cursor` and never the count (spec area C, list rules 1 and 2).
  */
 import { z } from "zod";
-import { INCLUDE_VALUES, isIncludeValue, MAX_KEYS } from "../../wire/limits";
-import { type Include, objectToJson, type R2ObjectsJson } from "../../wire/object-json";
+import { INCLUDE_VALUES, type IncludeValue, isIncludeValue, MAX_KEYS } from "../../wire/limits";
+import { objectToJson, type R2ObjectsJson } from "../../wire/object-json";
 import type { GatewayContext } from "./context";
 import { badRequest, invalidMaxKeys } from "./errors";
 import { readJsonBody } from "./json-body";
 import { assertKey } from "./keys";
 
-/** @throws GatewayError 400 (10022) unless `text` is an integer from 1 to 1000. */
+/** @throws GatewayError 400 (10022), with the binding's message, unless `text` is an integer from 1 to 1000. */
 function parseLimit(text: string | null): number | undefined {
 	if (text === null) return undefined;
 	const limit = Number(text);
 	if (!/^\d+$/.test(text) || limit < 1 || limit > MAX_KEYS) {
-		throw invalidMaxKeys(`limit must be an integer from 1 to ${MAX_KEYS}; got ${text}.`);
+		throw invalidMaxKeys();
 	}
 	return limit;
 }
 
 /** `include` given as repeated parameters or comma-separated. @throws GatewayError 400 for other values. */
-function parseInclude(values: string[]): Include {
+function parseInclude(values: string[]): IncludeValue[] {
 	const names = values
 		.flatMap((value) => value.split(","))
 		.map((name) => name.trim())
@@ -34,24 +34,23 @@ function parseInclude(values: string[]): Include {
 			throw badRequest(`include takes ${INCLUDE_VALUES.join(" and ")}; got ${name}.`);
 		}
 	}
-	return { httpMetadata: names.includes("httpMetadata"), customMetadata: names.includes("customMetadata") };
+	return INCLUDE_VALUES.filter((name) => names.includes(name));
 }
 
 /** `GET /?list&prefix=&delimiter=&cursor=&startAfter=&limit=&include=`: one page of the listing as JSON. */
 export async function listObjects(c: GatewayContext): Promise<Response> {
 	const query = c.url.searchParams;
-	const include = parseInclude(query.getAll("include"));
 	const options: R2ListOptions = {
 		limit: parseLimit(query.get("limit")),
 		prefix: query.get("prefix") ?? undefined,
 		delimiter: query.get("delimiter") ?? undefined,
 		cursor: query.get("cursor") ?? undefined,
 		startAfter: query.get("startAfter") ?? undefined,
-		include: INCLUDE_VALUES.filter((name) => include[name]),
+		include: parseInclude(query.getAll("include")),
 	};
 	const page = await c.env.BUCKET.list(options);
 	const body: R2ObjectsJson = {
-		objects: page.objects.map((object) => objectToJson(object, include)),
+		objects: page.objects.map((object) => objectToJson(object)),
 		truncated: page.truncated,
 		delimitedPrefixes: page.delimitedPrefixes,
 	};

@@ -6,6 +6,8 @@
  * the last, at least 5 MiB but the last, numbers 1 to 10000 (developers.cloudflare.com/r2/objects/multipart-objects/).
  * Client quirk handled here: for an upload id it does not know, the binding's complete and
  * abort fail with an internal error (10001) while uploadPart says 10024; all three answer 404 10024.
+ * The binding's complete also answers 10001 to a list naming a part number twice (Miniflare
+ * `completeMultipartUpload`), which is not an unknown upload: that 10001 is answered as it is.
  */
 import { z } from "zod";
 import { parseBindingMessage, R2_ERRORS } from "../../wire/error-codes";
@@ -72,7 +74,9 @@ const CompleteRequest = z.object({
 /** `POST /{key}?uploadId=` with `{"parts": [{partNumber, etag}]}`: completes; answers the object as JSON. */
 export async function completeMultipartUpload(c: GatewayContext): Promise<Response> {
 	const { parts } = await readJsonBody(c.request, CompleteRequest, '{"parts": [{"partNumber": 1, "etag": "…"}]}');
-	const object = await onUpload(() => upload(c).complete(parts));
+	const complete = () => upload(c).complete(parts);
+	const repeated = new Set(parts.map((part) => part.partNumber)).size < parts.length;
+	const object = repeated ? await complete() : await onUpload(complete);
 	return Response.json(objectToJson(object), { headers: { etag: object.httpEtag }, encodeBody: "manual" });
 }
 

@@ -8,14 +8,20 @@
  * Gaps: `If-Range` (the binding has none), multiple ranges (R2 serves one).
  */
 
-import { wantsChecksums } from "../../wire/checksums";
 import { objectToJson } from "../../wire/object-json";
 import { contentRange, isSatisfiable, type ParsedRange, parseRange, servedRange } from "../../wire/ranges";
 import { putChunked } from "./chunked";
 import { evaluate, failureStatus, hasConditionals, parseConditionals, toOnlyIf } from "./conditionals";
 import type { GatewayContext } from "./context";
 import { badRequest, missingContentLength, noSuchKey, preconditionFailed, rangeNotSatisfiable } from "./errors";
-import { objectHeaders, requestedChecksums, withChecksums, writeMetadataFromHeaders } from "./headers";
+import {
+	type AnswerOptions,
+	answerOptions,
+	objectHeaders,
+	requestedChecksums,
+	withChecksums,
+	writeMetadataFromHeaders,
+} from "./headers";
 
 /** The parsed Range of a request; malformed ones end here with a 400. */
 function requestedRange(request: Request): Exclude<ParsedRange, { kind: "invalid" }> {
@@ -24,10 +30,15 @@ function requestedRange(request: Request): Exclude<ParsedRange, { kind: "invalid
 	return parsed;
 }
 
-/** 304 or 412 for a read whose condition failed; 412 carries the object in its JSON body. */
-function conditionFailed(status: 304 | 412, object: R2Object, checksums: boolean): Response {
-	if (status === 412) throw preconditionFailed(objectToJson(object), objectHeaders(object, checksums));
-	const headers = objectHeaders(object, checksums);
+/**
+ * 304 or 412 for a read whose condition failed; 412 carries the object in its JSON body, which is
+ * not the object's bytes, so its Content-Encoding goes in `x-r2-content-encoding` as for a raw read.
+ */
+function conditionFailed(status: 304 | 412, object: R2Object, options: AnswerOptions): Response {
+	if (status === 412) {
+		throw preconditionFailed(objectToJson(object), objectHeaders(object, { ...options, raw: true }));
+	}
+	const headers = objectHeaders(object, options);
 	// RFC 9110 §8.6: a 304 may carry the Content-Length a 200 would have, which tells clients the size.
 	headers.set("content-length", String(object.size));
 	return new Response(null, { status: 304, headers, encodeBody: "manual" });
@@ -41,10 +52,10 @@ function conditionFailed(status: 304 | 412, object: R2Object, checksums: boolean
 async function readAnswer(
 	range: Exclude<ParsedRange, { kind: "invalid" }>,
 	object: R2Object,
-	checksums: boolean,
+	options: AnswerOptions,
 	body: ReadableStream | null,
 ): Promise<Response> {
-	const headers = objectHeaders(object, checksums);
+	const headers = objectHeaders(object, options);
 	if (range.kind === "none") {
 		headers.set("content-length", String(object.size));
 		return new Response(body, { status: 200, headers, encodeBody: "manual" });
@@ -66,10 +77,10 @@ export async function headObject(c: GatewayContext): Promise<Response> {
 	const range = requestedRange(request);
 	const object = await c.env.BUCKET.head(c.key);
 	if (object === null) throw noSuchKey();
-	const checksums = wantsChecksums(request.headers);
+	const options = answerOptions(request.headers);
 	const failed = evaluate(conditions, object, true);
-	if (failed !== undefined) return conditionFailed(failed, object, checksums);
-	return readAnswer(range, object, checksums, null);
+	if (failed !== undefined) return conditionFailed(failed, object, options);
+	return readAnswer(range, object, options, null);
 }
 
 /**
@@ -88,9 +99,9 @@ export async function getObject(c: GatewayContext): Promise<Response> {
 		range: range.kind === "range" ? new Headers({ range: request.headers.get("range") ?? "" }) : undefined,
 	});
 	if (object === null) throw noSuchKey();
-	const checksums = wantsChecksums(request.headers);
-	if (!("body" in object)) return conditionFailed(failureStatus(conditions, object), object, checksums);
-	return readAnswer(range, object, checksums, object.body);
+	const options = answerOptions(request.headers);
+	if (!("body" in object)) return conditionFailed(failureStatus(conditions, object), object, options);
+	return readAnswer(range, object, options, object.body);
 }
 
 /**

@@ -18,6 +18,7 @@
 import type { Access } from "./auth";
 import type { GatewayContext } from "./context";
 import { badRequest, methodNotAllowed } from "./errors";
+import { KEY_PARAM } from "./keys";
 import { deleteObjects, listObjects } from "./list";
 import { abortMultipartUpload, completeMultipartUpload, createMultipartUpload, uploadPart } from "./multipart";
 import { deleteObject, getObject, headObject, putObject } from "./object";
@@ -93,6 +94,7 @@ const REPEATABLE = new Set(["include"]);
  */
 const RESERVED = new Set([
 	...OPERATIONS.flatMap((operation) => [...operation.flags, ...(operation.params ?? [])]),
+	KEY_PARAM,
 	"versionId",
 	"versions",
 	"acl",
@@ -113,7 +115,7 @@ const notTaken = (name: string) => `does not take the query parameter "${name}" 
 
 /** What is wrong with a query for `operation`: parameters it does not take, and ones given more than once. */
 function queryProblems(query: URLSearchParams, operation: Operation): string[] {
-	const taken = new Set([...operation.flags, ...(operation.params ?? [])]);
+	const taken = new Set([...operation.flags, ...(operation.params ?? []), ...(operation.bucket ? [] : [KEY_PARAM])]);
 	const names = [...query.keys()];
 	const unknown = names.filter((name) => !taken.has(name) && (operation.ignoresOthers !== true || RESERVED.has(name)));
 	const repeated = names.filter((name, i) => taken.has(name) && !REPEATABLE.has(name) && names.indexOf(name) !== i);
