@@ -2,10 +2,12 @@
  * Middleware of every `/zones/{zone_id}` path: a malformed id is 7003, a zone the caller
  * may not reach is 403 10000 (before existence, so a scoped credential learns nothing
  * about other zones), an unknown zone is 404; otherwise `c.var.zone` and
- * `c.var.zoneState` are set.
+ * `c.var.zoneState` are set. After a request that may have written to the zone, this
+ * isolate's edge asks the zone for its configuration again (`zone/config-checks.ts`).
  */
 import { createMiddleware } from "hono/factory";
 import { zoneRegistry, zoneState } from "../zone/addressing";
+import { forgetConfigCheck } from "../zone/config-checks";
 import { forbidden, unwrap } from "./errors";
 import type { ApiEnv } from "./types";
 import { HEX_ID, parseParam } from "./validate";
@@ -16,5 +18,9 @@ export const zoneAccess = createMiddleware<ApiEnv>(async (c, next) => {
 	if (!c.var.caller.canReach(zoneId)) throw forbidden();
 	c.set("zone", unwrap(await zoneRegistry(c.env).get(zoneId)));
 	c.set("zoneState", zoneState(c.env, zoneId));
-	await next();
+	try {
+		await next();
+	} finally {
+		if (c.req.method !== "GET" && c.req.method !== "HEAD") forgetConfigCheck(zoneId);
+	}
 });

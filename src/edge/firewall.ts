@@ -17,12 +17,15 @@
  *    firewall rules to custom rules.
  * Skipped later phases and bypassed products have nothing to act on locally; they are recorded.
  *
- * A zone's rules are compiled once per configuration version and kept in the isolate; each
- * request asks the zone's Durable Object whether the version moved (a one-row read), so a rule
- * written through the API applies to the very next request, and no request scans rules in SQL.
+ * A zone's rules are compiled once per configuration version and kept in the isolate, so no
+ * request scans rules in SQL. Whether the version moved is asked of the zone's Durable Object
+ * (a one-row read) at most every CONFIG_CHECK_INTERVAL_MS, and at once after the API wrote to
+ * the zone in this isolate (`zone/config-checks.ts`): locally a rule written through the API
+ * applies to the very next request.
  */
 import { compile, type Filter } from "../rules-language";
 import { zoneState } from "../zone/addressing";
+import { configCheckDue, configChecked } from "../zone/config-checks";
 import type { EdgeConfig } from "../zone/edge-config";
 import type { EnforcedFirewallRule } from "../zone/firewall-rules";
 import type { RequestFields } from "./request-fields";
@@ -135,9 +138,11 @@ function compileCustomRules(rules: EdgeConfig["firewallCustomRules"]): CompiledR
 }
 
 /** The zone's compiled rules at its current version, from the isolate's cache when it is current. */
-async function rulesOf(env: Env, zoneId: string): Promise<CompiledZone> {
+async function rulesOf(env: Env, zoneId: string, now: number): Promise<CompiledZone> {
 	const cached = compiled.get(zoneId);
+	if (cached !== undefined && !configCheckDue(zoneId, now)) return cached;
 	const config = await zoneState(env, zoneId).edgeConfigIfChanged(cached?.version ?? -1);
+	configChecked(zoneId, now);
 	if (config === null && cached !== undefined) return cached;
 	if (config === null) throw new Error("edgeConfigIfChanged(-1) answered null");
 	const zone: CompiledZone = {
@@ -165,9 +170,16 @@ function terminalAnswer(rule: CompiledRule, rayId: string): Response | undefined
 /**
  * Runs a zone's rules against one request, in the order of the file header.
  * @param fields the request's field values, computed only when the zone has rules.
+ * @param now when the request arrived, in ms since the epoch.
  */
-export async function firewall(env: Env, zoneId: string, fields: () => RequestFields, rayId: string): Promise<Verdict> {
-	const zone = await rulesOf(env, zoneId);
+export async function firewall(
+	env: Env,
+	zoneId: string,
+	fields: () => RequestFields,
+	rayId: string,
+	now: number,
+): Promise<Verdict> {
+	const zone = await rulesOf(env, zoneId, now);
 	const matches: FirewallMatch[] = [];
 	if (zone.firewallRules.length === 0 && zone.customRules.length === 0) return { matches };
 	const values = fields();

@@ -20,7 +20,7 @@ export async function edge(request: Request, url: URL, env: Env): Promise<Respon
 	const rayId = newRayId();
 	const zone = await zoneForHost(env, url.hostname, receivedAt);
 	const fields = () => requestFields(request, url, { rayId, zoneName: zone.name, receivedAt });
-	const verdict = await firewall(env, zone.id, fields, rayId);
+	const verdict = await firewall(env, zone.id, fields, rayId, receivedAt);
 	const response = verdict.answer ?? (await gateway(request, url, env));
 	response.headers.set("cf-ray", cfRayHeader(rayId, request));
 	return response;

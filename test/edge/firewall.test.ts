@@ -2,8 +2,12 @@
  * The firewall end to end: rules written through the API (and the cloudflare SDK) decide which
  * requests the gateway serves, by the zone of their Host, at the very next request.
  */
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { firewall } from "../../src/edge/firewall";
+import { requestFields } from "../../src/edge/request-fields";
+import { zoneState } from "../../src/zone/addressing";
+import { CONFIG_CHECK_INTERVAL_MS } from "../../src/zone/config-checks";
 import { call } from "../api/http";
 import { sdkClient } from "../api/sdk";
 
@@ -196,5 +200,32 @@ describe("WAF custom rules", () => {
 			rules: [{ action: "block", expression: 'http.request.uri.path eq "/both/a"' }],
 		});
 		expect(await status(await edge(host, "/both/a"))).toBe(403);
+	});
+});
+
+describe("how fast a rule reaches the edge", () => {
+	it("is the next request after a write through this isolate's API; else within the check interval", async () => {
+		const { zone_id, host } = await zoneWithHost();
+		await put(host, "soon/a");
+		const fields = () =>
+			requestFields(new Request(`http://${host}/soon/a`), new URL(`http://${host}/soon/a`), {
+				rayId: "0123456789abcdef",
+				zoneName: host,
+				receivedAt: Date.now(),
+			});
+		const start = Date.now();
+		expect((await firewall(env, zone_id, fields, "0123456789abcdef", start)).answer).toBeUndefined();
+		// Written behind this isolate's API, as another isolate's API would write it.
+		const created = await zoneState(env, zone_id).createFirewallRules(
+			[{ pointer: "/0", input: { action: "block", filter: { expression: 'http.request.uri.path eq "/soon/a"' } } }],
+			10,
+		);
+		expect(created.ok).toBe(true);
+		expect((await firewall(env, zone_id, fields, "0123456789abcdef", start + 1)).answer).toBeUndefined();
+		const later = await firewall(env, zone_id, fields, "0123456789abcdef", start + CONFIG_CHECK_INTERVAL_MS);
+		expect(later.answer?.status).toBe(403);
+		expect(later.matches).toEqual([
+			{ ruleId: created.ok ? created.value[0]?.id : "", action: "block", source: "firewallRules" },
+		]);
 	});
 });
