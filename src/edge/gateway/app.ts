@@ -17,6 +17,7 @@ import { ERROR_CODE_HEADER, ERROR_MESSAGE_HEADER } from "../../wire/error-codes"
 import { authenticate, authorize } from "./auth";
 import { preflight, withCors } from "./cors";
 import { fromBindingError, type GatewayError, internalError } from "./errors";
+import { jsonAnswer } from "./json-answer";
 import { keyFromUrl } from "./keys";
 import { METHODS, operationOf } from "./operations";
 
@@ -31,12 +32,11 @@ function errorResponse(error: GatewayError, method: string): Response {
 		headers.set(ERROR_MESSAGE_HEADER, encodeMetadataValue(error.message));
 		return new Response(null, { status: error.status, headers, encodeBody: "manual" });
 	}
-	headers.set("content-type", "application/json");
 	const body: { error: { code: number; message: string }; object?: unknown } = {
 		error: { code: error.code, message: error.message },
 	};
 	if (error.object !== undefined) body.object = error.object;
-	return new Response(JSON.stringify(body), { status: error.status, headers, encodeBody: "manual" });
+	return jsonAnswer(body, { status: error.status, headers });
 }
 
 /** Runs the operation a request asks for; errors of any kind come back as their answer. */

@@ -10,6 +10,7 @@ import { INCLUDE_VALUES, type IncludeValue, isIncludeValue, MAX_KEYS } from "../
 import { objectToJson, type R2ObjectsJson } from "../../wire/object-json";
 import type { GatewayContext } from "./context";
 import { badRequest, invalidMaxKeys } from "./errors";
+import { jsonAnswer } from "./json-answer";
 import { readJsonBody } from "./json-body";
 import { assertKey } from "./keys";
 
@@ -55,7 +56,7 @@ export async function listObjects(c: GatewayContext): Promise<Response> {
 		delimitedPrefixes: page.delimitedPrefixes,
 	};
 	if (page.truncated) body.cursor = page.cursor;
-	return Response.json(body, { encodeBody: "manual" });
+	return jsonAnswer(body);
 }
 
 const DeleteRequest = z.object({

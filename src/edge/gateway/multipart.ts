@@ -16,6 +16,7 @@ import { objectToJson } from "../../wire/object-json";
 import type { GatewayContext } from "./context";
 import { badRequest, missingContentLength, noSuchUpload } from "./errors";
 import { writeMetadataFromHeaders } from "./headers";
+import { jsonAnswer } from "./json-answer";
 import { readJsonBody } from "./json-body";
 
 /** The upload a request names with `?uploadId=`. */
@@ -39,7 +40,7 @@ async function onUpload<T>(call: () => Promise<T>): Promise<T> {
 /** `POST /{key}?uploads`: starts an upload with the metadata and storage class of the headers. */
 export async function createMultipartUpload(c: GatewayContext): Promise<Response> {
 	const created = await c.env.BUCKET.createMultipartUpload(c.key, writeMetadataFromHeaders(c.request.headers));
-	return Response.json({ key: created.key, uploadId: created.uploadId }, { encodeBody: "manual" });
+	return jsonAnswer({ key: created.key, uploadId: created.uploadId });
 }
 
 const PART_NUMBER = /^\d{1,5}$/;
@@ -56,7 +57,7 @@ export async function uploadPart(c: GatewayContext): Promise<Response> {
 		throw missingContentLength("A part must be sent with Content-Length.");
 	}
 	const part = await onUpload(() => upload(c).uploadPart(partNumber, request.body ?? ""));
-	return Response.json({ partNumber: part.partNumber, etag: part.etag }, { encodeBody: "manual" });
+	return jsonAnswer({ partNumber: part.partNumber, etag: part.etag });
 }
 
 const CompleteRequest = z.object({
@@ -77,7 +78,7 @@ export async function completeMultipartUpload(c: GatewayContext): Promise<Respon
 	const complete = () => upload(c).complete(parts);
 	const repeated = new Set(parts.map((part) => part.partNumber)).size < parts.length;
 	const object = repeated ? await complete() : await onUpload(complete);
-	return Response.json(objectToJson(object), { headers: { etag: object.httpEtag }, encodeBody: "manual" });
+	return jsonAnswer(objectToJson(object), { headers: { etag: object.httpEtag } });
 }
 
 /** `DELETE /{key}?uploadId=`: aborts the upload; 204. */

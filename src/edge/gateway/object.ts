@@ -22,6 +22,7 @@ import {
 	withChecksums,
 	writeMetadataFromHeaders,
 } from "./headers";
+import { jsonAnswer } from "./json-answer";
 
 /** The parsed Range of a request; malformed ones end here with a 400. */
 function requestedRange(request: Request): Exclude<ParsedRange, { kind: "invalid" }> {
@@ -129,7 +130,7 @@ export async function putObject(c: GatewayContext): Promise<Response> {
 		object = await c.env.BUCKET.put(c.key, request.body ?? "", options);
 	}
 	if (object === null) throw preconditionFailed();
-	return Response.json(objectToJson(object), { headers: { etag: object.httpEtag }, encodeBody: "manual" });
+	return jsonAnswer(objectToJson(object), { headers: { etag: object.httpEtag } });
 }
 
 /** `DELETE /{key}`: `delete(key)`; 204 whether or not the key existed, as R2 answers. */
