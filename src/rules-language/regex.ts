@@ -38,6 +38,14 @@ class RegexSyntaxError {
 
 const MISSING_REPEAT = "repetition operator missing expression";
 
+/** A translated item of a concatenation; `flagsOnly` marks `(?i)`, which nothing may repeat. */
+interface Atom {
+	readonly text: string;
+	readonly repeatable: boolean;
+	readonly repeated: boolean;
+	readonly flagsOnly?: boolean;
+}
+
 function byteSet(): boolean[] {
 	return new Array<boolean>(256).fill(false);
 }
@@ -157,7 +165,7 @@ class Translator {
 	alternation(flags: Flags, depth: number): string {
 		const branches: string[] = [];
 		let current = "";
-		let last: { text: string; repeatable: boolean; repeated: boolean } | undefined;
+		let last: Atom | undefined;
 		const flush = () => {
 			if (last) current += last.text;
 			last = undefined;
@@ -175,12 +183,10 @@ class Translator {
 				continue;
 			}
 			if (c === "*" || c === "+" || c === "?" || c === "{") {
+				// regex-syntax checks for an operand before reading the operator, at its first char.
+				// A flags group (`(?i)*`) is no operand either, as in regex-syntax.
+				if (!last || last.flagsOnly) this.error(MISSING_REPEAT, start);
 				const op = this.repetition(flags);
-				if (op === undefined) {
-					// `{` that is not a counted repetition is an error in Rust.
-					this.error("repetition quantifier expects a valid decimal", start);
-				}
-				if (!last) this.error(MISSING_REPEAT, start, this.pos);
 				const base = last.repeated || !last.repeatable ? `(?:${last.text})` : last.text;
 				last = { text: base + op, repeatable: true, repeated: true };
 				continue;
@@ -194,26 +200,10 @@ class Translator {
 	}
 
 	/** A repetition operator with its lazy suffix, already swapped under `U`. */
-	repetition(flags: Flags): string | undefined {
-		const c = this.peek();
-		let op: string;
-		if (c === "{") {
-			const m = /^\{\s*(\d*)\s*(?:(,)\s*(\d*)\s*)?\}/.exec(this.src.slice(this.pos));
-			if (!m) {
-				const close = this.src.indexOf("}", this.pos);
-				if (close === -1) this.error("unclosed counted repetition", this.pos, this.src.length);
-				return undefined;
-			}
-			const [all, min = "", comma, max = ""] = m;
-			if (min === "") return undefined;
-			if (max !== "" && Number(max) < Number(min))
-				this.error("invalid repetition count range, the start must be <= the end", this.pos, this.pos + all.length);
-			op = `{${min}${comma ?? ""}${max}}`;
-			this.pos += all.length;
-		} else {
-			op = c ?? "";
-			this.pos++;
-		}
+	repetition(flags: Flags): string {
+		if (this.peek() === "{") return this.counted(flags);
+		const op = this.peek() ?? "";
+		this.pos++;
 		let lazy = false;
 		if (this.peek() === "?") {
 			lazy = true;
@@ -223,7 +213,66 @@ class Translator {
 		return lazy ? `${op}?` : op;
 	}
 
-	atom(flags: Flags, depth: number): { text: string; repeatable: boolean; repeated: boolean } {
+	/** regex-syntax `bump_and_bump_space`: one char, then (under `x`) spaces and comments; false at the end. */
+	bumpAndSpace(flags: Flags): boolean {
+		this.pos++;
+		this.skipVerbose(flags);
+		return this.pos < this.src.length;
+	}
+
+	/**
+	 * regex-syntax `parse_decimal`: spaces (always), digits, spaces; the error is kept, not thrown,
+	 * because the caller decides whether an empty count is an error (`{2,}` vs `{,2}`).
+	 */
+	decimal(flags: Flags): number | RegexSyntaxError {
+		while (this.pos < this.src.length && /\s/.test(this.peek() ?? "")) this.pos++;
+		const start = this.pos;
+		let digits = "";
+		while (this.pos < this.src.length && /[0-9]/.test(this.peek() ?? "")) {
+			digits += this.peek();
+			this.bumpAndSpace(flags);
+		}
+		const end = this.pos;
+		while (this.pos < this.src.length && /\s/.test(this.peek() ?? "")) this.bumpAndSpace(flags);
+		if (digits === "") return new RegexSyntaxError("repetition quantifier expects a valid decimal", start, end);
+		const n = Number(digits);
+		return n > 0xffffffff ? new RegexSyntaxError("decimal literal invalid", start, end) : n;
+	}
+
+	/** regex-syntax `parse_counted_repetition`, from the `{`: its checks, in its order, with its spans. */
+	counted(flags: Flags): string {
+		const start = this.pos;
+		const unclosed = () => this.error("unclosed counted repetition", start, this.pos);
+		const value = (n: number | RegexSyntaxError): number => {
+			if (n instanceof RegexSyntaxError) throw n;
+			return n;
+		};
+		if (!this.bumpAndSpace(flags)) unclosed();
+		const min = this.decimal(flags);
+		if (this.pos >= this.src.length) unclosed();
+		let op: string;
+		let max: number | undefined;
+		if (this.peek() === ",") {
+			if (!this.bumpAndSpace(flags)) unclosed();
+			if (this.peek() !== "}") {
+				const lo = value(min);
+				max = value(this.decimal(flags));
+				op = `{${lo},${max}}`;
+			} else op = `{${value(min)},}`;
+		} else op = `{${value(min)}}`;
+		if (this.pos >= this.src.length || this.peek() !== "}") unclosed();
+		let lazy = false;
+		if (this.bumpAndSpace(flags) && this.peek() === "?") {
+			lazy = true;
+			this.pos++;
+		}
+		if (max !== undefined && max < value(min))
+			this.error("invalid repetition count range, the start must be <= the end", start, this.pos);
+		if (flags.U) lazy = !lazy;
+		return lazy ? `${op}?` : op;
+	}
+
+	atom(flags: Flags, depth: number): Atom {
 		const start = this.pos;
 		const c = this.peek() ?? "";
 		this.pos++;
@@ -270,7 +319,7 @@ class Translator {
 		return emitSet(set);
 	}
 
-	group(outer: Flags, depth: number, start: number): { text: string; repeatable: boolean; repeated: boolean } {
+	group(outer: Flags, depth: number, start: number): Atom {
 		let inner: Flags = { ...outer };
 		if (this.peek() === "?") {
 			const rest = this.src.slice(this.pos);
@@ -298,7 +347,7 @@ class Translator {
 						if (f === ")") {
 							// `(?flags)`: applies to the rest of the enclosing group.
 							Object.assign(outer, inner);
-							return { text: "", repeatable: false, repeated: false };
+							return { text: "", repeatable: false, repeated: false, flagsOnly: true };
 						}
 						break;
 					}
@@ -322,7 +371,7 @@ class Translator {
 	}
 
 	/** An escape outside a class. */
-	escape(flags: Flags, start: number): { text: string; repeatable: boolean; repeated: boolean } {
+	escape(flags: Flags, start: number): Atom {
 		const c = this.peek();
 		if (c === undefined) this.error("incomplete escape sequence, reached end of pattern prematurely", start);
 		const plain = (text: string) => ({ text, repeatable: true, repeated: false });

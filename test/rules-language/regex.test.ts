@@ -90,7 +90,7 @@ const REFUSED: [string, string, string][] = [
 	["[a", "^^", "unclosed character class"],
 	["\\q", "^^", "unrecognized escape sequence"],
 	["a\\", " ^", "incomplete escape sequence, reached end of pattern prematurely"],
-	["a{,2}", " ^", "repetition quantifier expects a valid decimal"],
+	["a{,2}", "  ^", "repetition quantifier expects a valid decimal"],
 	["a{2", " ^^", "unclosed counted repetition"],
 	["(?z)", "  ^", "unrecognized flag"],
 	["(?i-)", "   ^", "dangling flag negation operator"],
