@@ -241,7 +241,7 @@ const INVALID: [string, string][] = [
 	],
 	[
 		'http.host matches "\\pL"',
-		'Filter parsing error (1:20):\nhttp.host matches "\\pL"\n                   ^^^ regex parse error:\n    \\pL\n    ^^\nerror: Unicode not allowed here\n',
+		'Filter parsing error (1:20):\nhttp.host matches "\\pL"\n                   ^^^ regex parse error:\n    \\pL\n    ^^^\nerror: Unicode not allowed here\n',
 	],
 	[
 		'http.host matches "[a&&b]"',

@@ -187,18 +187,16 @@ function ipComparison(rng: Rng): string {
 
 function simple(rng: Rng, depth: number): string {
 	const r = rng.int(12);
-	if (depth < 3 && r === 0) return `(${sp(rng) === " " ? "" : " "}${logical(rng, depth + 1)})`;
-	if (depth < 3 && r === 1)
-		return `${rng.pick(["not ", "! ", "!", "not("])}${rng.chance(0.5) ? "" : ""}${wrapNot(rng, depth)}`;
+	if (depth < 3 && r === 0) return `(${rng.chance(0.2) ? " " : ""}${logical(rng, depth + 1)})`;
+	if (depth < 3 && r === 1) {
+		// `not` binds to the next simple expression; `not(` needs no space.
+		if (rng.chance(0.25)) return `not(${logical(rng, depth + 1)})`;
+		return `${rng.pick(["not ", "! ", "!"])}${simple(rng, depth + 1)}`;
+	}
 	if (r < 5) return bytesComparison(rng);
 	if (r < 7) return intComparison(rng);
 	if (r < 9) return ipComparison(rng);
 	return rng.pick(ADJUSTED_BOOL_FIELDS);
-}
-
-function wrapNot(rng: Rng, depth: number): string {
-	// `not(` was chosen above only as a prefix for a parenthesised group; keep it balanced.
-	return `${simple(rng, depth + 1)}`;
 }
 
 function logical(rng: Rng, depth: number): string {
@@ -213,11 +211,7 @@ function logical(rng: Rng, depth: number): string {
 
 /** A valid expression over the shared scheme. */
 export function validExpression(rng: Rng): string {
-	const expr = logical(rng, 0);
-	// `not(` prefixes need a closing parenthesis: balance them here.
-	let open = 0;
-	for (const m of expr.matchAll(/not\(|[()]/g)) open += m[0] === ")" ? -1 : 1;
-	return expr + ")".repeat(Math.max(0, open));
+	return logical(rng, 0);
 }
 
 type Mutation = (expr: string, rng: Rng) => string | undefined;
@@ -447,4 +441,34 @@ export const EDGE_CASES: readonly string[] = [
 	'http.host in {"a" "b",}',
 	'http.host eq\t"a"',
 	'\thttp.host eq "a"\t',
+	'http.host ~ "\\pL"',
+	'http.host ~ "\\PL"',
+	'http.host ~ "a\\p{Greek}b"',
+	'http.host ~ "\\p"',
+	'http.host ~ "\\p{"',
+	'http.host ~ "\\pL(a"',
+	'http.host ~ "[\\pL]"',
+	'http.host ~ "\\x{100}"',
+	'http.host ~ "\\x{100}*"',
+	'http.host ~ "(?i)\\x{100}"',
+	'http.host ~ "[\\x{100}]"',
+	'http.host ~ "\\x{110000}"',
+	'http.host ~ "\\x{D800}"',
+	'http.host ~ "[\\x{D800}]"',
+	'http.host ~ "(?)"',
+	'http.host ~ "(?"',
+	'http.host ~ "(?i"',
+	'http.host ~ "(?:)"',
+	'http.host ~ "a(?i)"',
+	'http.host ~ "(?)login"',
+	'http.host ~ r"[a"',
+	'http.host ~ r"[]a"',
+	'http.host ~ r"[^]a"',
+	'http.host ~ r"^\\d[{2,3}$"',
+	'http.host ~ r"a\n(b"',
+	'http.host ~ r"[z\n-a]"',
+	'http.host ~ r"a\r\n(b"',
+	'http.host ~ r"a\n(b\n"',
+	'http.host ~ "[a-"  ||\nx"',
+	'http.host ~ r"1\n2\n3\n4\n5\n6\n7\n8\n9\n10(\n"',
 ];
