@@ -13,6 +13,7 @@
 import { type Ctx, compileLogical, type FieldValues, fieldsOf, type ListValues, type Value } from "./compile.ts";
 import { type FilterError, LexError, renderError } from "./errors.ts";
 import { type ListKind, parseExpression } from "./parser.ts";
+import type { FieldType } from "./types.ts";
 
 export type { FieldValues, ListValues, Value } from "./compile.ts";
 export type { FilterError } from "./errors.ts";
@@ -42,6 +43,11 @@ export interface Filter {
 export interface CompileOptions {
 	/** Named lists that exist (`$name`), with their item type; unknown names are an error. */
 	lists?: ReadonlyMap<string, ListKind>;
+	/**
+	 * The field scheme, name -> type; Cloudflare's {@link FIELDS} when absent. Another scheme lets
+	 * the tests compare this parser with an engine build that has different fields.
+	 */
+	fields?: Readonly<Record<string, FieldType>>;
 }
 
 function lengthError(expression: string, length: number): FilterError {
@@ -70,7 +76,10 @@ export function compile(
 	if (MATCH_ALL.test(expression)) return { ok: true, filter: { expression, fields: [], matches: () => true } };
 	let root: ReturnType<typeof parseExpression>;
 	try {
-		root = parseExpression(expression, options.lists ? { lists: options.lists } : {});
+		root = parseExpression(expression, {
+			...(options.lists ? { lists: options.lists } : {}),
+			...(options.fields ? { fields: options.fields } : {}),
+		});
 	} catch (e) {
 		if (e instanceof LexError) return { ok: false, error: renderError(expression, e) };
 		throw e;

@@ -5,21 +5,47 @@
  * RFC 4291 text with one `::` and an optional dotted tail) for single addresses and range bounds,
  * and the `cidr` crate's `IpCidr::from_str` for set items, with its `NetworkParseError` texts
  * (engine/src/rhs_types/ip.rs). Addresses are held as bigints, so IPv4 and IPv6 share one code path.
- * Gaps: a set item's IPv4 octets may have leading zeros (read as decimal), as wirefilter's own
- * test `1.1.1.01` shows; whether the crate reads `010` as 10 or 8 is not recorded (we read 10).
+ * Set items go through `cidr` 0.2.3's address parser, which falls back to "short" IPv4 forms
+ * when Rust's strict parser refuses: one to four `.`-separated decimal octets (`u8::from_str`, so
+ * leading zeros are decimal: `010` is 10), the missing ones zero (`10` = 10.0.0.0, `1.1.11` =
+ * 1.1.11.0). The crate splits the prefix length at the *last* `/`, while the engine points its
+ * error at the text before the *first* one. Both checked against the real engine (the
+ * differential oracle, test/rules-language/oracle.test.ts).
+ * Gaps: none known.
  */
 import { parseRustInt } from "./bytes.ts";
 import type { IpValue } from "./types.ts";
 
-function parseV4(text: string, looseZeros: boolean): bigint | undefined {
+function parseV4(text: string): bigint | undefined {
 	const parts = text.split(".");
 	if (parts.length !== 4) return undefined;
 	let n = 0n;
 	for (const part of parts) {
 		if (!/^[0-9]{1,3}$/.test(part)) return undefined;
-		if (!looseZeros && part.length > 1 && part[0] === "0") return undefined;
+		if (part.length > 1 && part[0] === "0") return undefined;
 		const octet = Number(part);
 		if (octet > 255) return undefined;
+		n = (n << 8n) | BigInt(octet);
+	}
+	return n;
+}
+
+/**
+ * `cidr` 0.2.3's fallback (`_parse_short_ipv4_address_as_cidr`): up to four octets parsed by
+ * `u8::from_str` (decimal digits, any number of leading zeros), the missing ones zero.
+ */
+function parseShortV4(text: string): bigint | undefined {
+	const parts = text.split(".");
+	if (parts.length > 4) return undefined;
+	let n = 0n;
+	for (let i = 0; i < 4; i++) {
+		const part = parts[i];
+		let octet = 0;
+		if (part !== undefined) {
+			if (!/^[0-9]+$/.test(part)) return undefined;
+			octet = Number(part);
+			if (octet > 255) return undefined;
+		}
 		n = (n << 8n) | BigInt(octet);
 	}
 	return n;
@@ -32,7 +58,7 @@ function parseGroups(text: string): bigint[] | undefined {
 	for (let i = 0; i < parts.length; i++) {
 		const part = parts[i] ?? "";
 		if (i === parts.length - 1 && part.includes(".")) {
-			const v4 = parseV4(part, false);
+			const v4 = parseV4(part);
 			if (v4 === undefined) return undefined;
 			groups.push(v4 >> 16n, v4 & 0xffffn);
 		} else {
@@ -59,7 +85,7 @@ function parseV6(text: string): bigint | undefined {
 
 /** Rust's strict `IpAddr::from_str`, or undefined for `invalid IP address syntax`. */
 export function parseIp(text: string): IpValue | undefined {
-	const v4 = parseV4(text, false);
+	const v4 = parseV4(text);
 	if (v4 !== undefined) return { v6: false, n: v4 };
 	const v6 = text.includes(":") ? parseV6(text) : undefined;
 	return v6 === undefined ? undefined : { v6: true, n: v6 };
@@ -93,15 +119,20 @@ export function parseIpRangeItem(chunk: string): IpRange | IpFailure {
 			return { reason: "incompatible range bounds", start: 0, end: chunk.length };
 		return { v6: first.v6, lo: first.n, hi: last.n };
 	}
-	const slash = chunk.indexOf("/");
+	// The crate splits at the last `/`; the engine's error spans end at the first one.
+	const slash = chunk.lastIndexOf("/");
+	const firstSlash = chunk.indexOf("/");
+	const spanEnd = firstSlash === -1 ? chunk.length : firstSlash;
 	const addrText = slash === -1 ? chunk : chunk.slice(0, slash);
-	const v4 = parseV4(addrText, true);
-	const addr: IpValue | undefined = v4 !== undefined ? { v6: false, n: v4 } : parseIp(addrText);
-	if (addr === undefined) return { reason: ADDR_SYNTAX, start: 0, end: addrText.length };
+	const strict = parseIp(addrText);
+	const short = strict === undefined ? parseShortV4(addrText) : undefined;
+	const addr: IpValue | undefined = strict ?? (short === undefined ? undefined : { v6: false, n: short });
+	if (addr === undefined) return { reason: ADDR_SYNTAX, start: 0, end: spanEnd };
 	const bits = addr.v6 ? 128 : 32;
 	if (slash === -1) return { v6: addr.v6, lo: addr.n, hi: addr.n };
 	const len = parseRustInt(chunk.slice(slash + 1), 10, 0n, 255n);
-	if (!len.ok) return { reason: `couldn't parse length in network: ${len.error}`, start: slash + 1, end: chunk.length };
+	if (!len.ok)
+		return { reason: `couldn't parse length in network: ${len.error}`, start: firstSlash + 1, end: chunk.length };
 	if (len.value > BigInt(bits)) {
 		const family = addr.v6 ? "Ipv6" : "Ipv4";
 		return {
@@ -112,7 +143,7 @@ export function parseIpRangeItem(chunk: string): IpRange | IpFailure {
 	}
 	const hostBits = BigInt(bits) - len.value;
 	const hostMask = (1n << hostBits) - 1n;
-	if ((addr.n & hostMask) !== 0n) return { reason: "host part of address was not zero", start: 0, end: slash };
+	if ((addr.n & hostMask) !== 0n) return { reason: "host part of address was not zero", start: 0, end: spanEnd };
 	return { v6: addr.v6, lo: addr.n, hi: addr.n | hostMask };
 }
 

@@ -44,6 +44,8 @@ export interface ParseOptions {
 	readonly lists?: ReadonlyMap<string, ListKind>;
 	/** Nesting limit; the engine's default is 128. */
 	readonly maxDepth?: number;
+	/** The field scheme; {@link FIELDS} (Cloudflare's) when absent. */
+	readonly fields?: Readonly<Record<string, FieldType>>;
 }
 
 const LOGICAL_OPS = [
@@ -108,12 +110,14 @@ function expectedList(expected: readonly Expected[]): string {
 class Parser {
 	depth = 0;
 	readonly maxDepth: number;
+	readonly fields: Readonly<Record<string, FieldType>>;
 
 	constructor(
 		readonly s: Src,
 		readonly options: ParseOptions,
 	) {
 		this.maxDepth = options.maxDepth ?? 128;
+		this.fields = options.fields ?? FIELDS;
 	}
 
 	/** `with_increased_nesting`: fails at the limit, else runs `body` one level deeper. */
@@ -189,7 +193,7 @@ class Parser {
 
 	identifier(pos: number): [Identifier, number] {
 		const [name, p] = lexIdentifier(this.s, pos);
-		const type = Object.hasOwn(FIELDS, name) ? FIELDS[name] : undefined;
+		const type = Object.hasOwn(this.fields, name) ? this.fields[name] : undefined;
 		if (type !== undefined) return [{ kind: "field", name, type }, p];
 		const fn = FUNCTIONS.get(name);
 		if (fn === undefined) fail("unknown identifier", pos, p);

@@ -38,6 +38,14 @@ class RegexSyntaxError {
 
 const MISSING_REPEAT = "repetition operator missing expression";
 
+/** A translated item of a concatenation; `flagsOnly` marks `(?i)`, which nothing may repeat. */
+interface Atom {
+	readonly text: string;
+	readonly repeatable: boolean;
+	readonly repeated: boolean;
+	readonly flagsOnly?: boolean;
+}
+
 function byteSet(): boolean[] {
 	return new Array<boolean>(256).fill(false);
 }
@@ -132,7 +140,17 @@ function foldCase(set: boolean[]): void {
 
 class Translator {
 	pos = 0;
+	/**
+	 * The first error of regex-syntax's second phase (AST to HIR, e.g. `Unicode not allowed here`):
+	 * the engine reports it only when the whole pattern parsed, so a later parse error wins.
+	 */
+	deferred: RegexSyntaxError | undefined;
 	constructor(readonly src: string) {}
+
+	/** Records a translation-phase error (see {@link deferred}); the parse goes on. */
+	later(message: string, start: number, end: number): void {
+		this.deferred ??= new RegexSyntaxError(message, start, end);
+	}
 
 	error(message: string, start: number, end = start + 1): never {
 		throw new RegexSyntaxError(message, start, end);
@@ -157,7 +175,7 @@ class Translator {
 	alternation(flags: Flags, depth: number): string {
 		const branches: string[] = [];
 		let current = "";
-		let last: { text: string; repeatable: boolean; repeated: boolean } | undefined;
+		let last: Atom | undefined;
 		const flush = () => {
 			if (last) current += last.text;
 			last = undefined;
@@ -175,12 +193,10 @@ class Translator {
 				continue;
 			}
 			if (c === "*" || c === "+" || c === "?" || c === "{") {
+				// regex-syntax checks for an operand before reading the operator, at its first char.
+				// A flags group (`(?i)*`) is no operand either, as in regex-syntax.
+				if (!last || last.flagsOnly) this.error(MISSING_REPEAT, start);
 				const op = this.repetition(flags);
-				if (op === undefined) {
-					// `{` that is not a counted repetition is an error in Rust.
-					this.error("repetition quantifier expects a valid decimal", start);
-				}
-				if (!last) this.error(MISSING_REPEAT, start, this.pos);
 				const base = last.repeated || !last.repeatable ? `(?:${last.text})` : last.text;
 				last = { text: base + op, repeatable: true, repeated: true };
 				continue;
@@ -194,26 +210,10 @@ class Translator {
 	}
 
 	/** A repetition operator with its lazy suffix, already swapped under `U`. */
-	repetition(flags: Flags): string | undefined {
-		const c = this.peek();
-		let op: string;
-		if (c === "{") {
-			const m = /^\{\s*(\d*)\s*(?:(,)\s*(\d*)\s*)?\}/.exec(this.src.slice(this.pos));
-			if (!m) {
-				const close = this.src.indexOf("}", this.pos);
-				if (close === -1) this.error("unclosed counted repetition", this.pos, this.src.length);
-				return undefined;
-			}
-			const [all, min = "", comma, max = ""] = m;
-			if (min === "") return undefined;
-			if (max !== "" && Number(max) < Number(min))
-				this.error("invalid repetition count range, the start must be <= the end", this.pos, this.pos + all.length);
-			op = `{${min}${comma ?? ""}${max}}`;
-			this.pos += all.length;
-		} else {
-			op = c ?? "";
-			this.pos++;
-		}
+	repetition(flags: Flags): string {
+		if (this.peek() === "{") return this.counted(flags);
+		const op = this.peek() ?? "";
+		this.pos++;
 		let lazy = false;
 		if (this.peek() === "?") {
 			lazy = true;
@@ -223,7 +223,66 @@ class Translator {
 		return lazy ? `${op}?` : op;
 	}
 
-	atom(flags: Flags, depth: number): { text: string; repeatable: boolean; repeated: boolean } {
+	/** regex-syntax `bump_and_bump_space`: one char, then (under `x`) spaces and comments; false at the end. */
+	bumpAndSpace(flags: Flags): boolean {
+		this.pos++;
+		this.skipVerbose(flags);
+		return this.pos < this.src.length;
+	}
+
+	/**
+	 * regex-syntax `parse_decimal`: spaces (always), digits, spaces; the error is kept, not thrown,
+	 * because the caller decides whether an empty count is an error (`{2,}` vs `{,2}`).
+	 */
+	decimal(flags: Flags): number | RegexSyntaxError {
+		while (this.pos < this.src.length && /\s/.test(this.peek() ?? "")) this.pos++;
+		const start = this.pos;
+		let digits = "";
+		while (this.pos < this.src.length && /[0-9]/.test(this.peek() ?? "")) {
+			digits += this.peek();
+			this.bumpAndSpace(flags);
+		}
+		const end = this.pos;
+		while (this.pos < this.src.length && /\s/.test(this.peek() ?? "")) this.bumpAndSpace(flags);
+		if (digits === "") return new RegexSyntaxError("repetition quantifier expects a valid decimal", start, end);
+		const n = Number(digits);
+		return n > 0xffffffff ? new RegexSyntaxError("decimal literal invalid", start, end) : n;
+	}
+
+	/** regex-syntax `parse_counted_repetition`, from the `{`: its checks, in its order, with its spans. */
+	counted(flags: Flags): string {
+		const start = this.pos;
+		const unclosed = () => this.error("unclosed counted repetition", start, this.pos);
+		const value = (n: number | RegexSyntaxError): number => {
+			if (n instanceof RegexSyntaxError) throw n;
+			return n;
+		};
+		if (!this.bumpAndSpace(flags)) unclosed();
+		const min = this.decimal(flags);
+		if (this.pos >= this.src.length) unclosed();
+		let op: string;
+		let max: number | undefined;
+		if (this.peek() === ",") {
+			if (!this.bumpAndSpace(flags)) unclosed();
+			if (this.peek() !== "}") {
+				const lo = value(min);
+				max = value(this.decimal(flags));
+				op = `{${lo},${max}}`;
+			} else op = `{${value(min)},}`;
+		} else op = `{${value(min)}}`;
+		if (this.pos >= this.src.length || this.peek() !== "}") unclosed();
+		let lazy = false;
+		if (this.bumpAndSpace(flags) && this.peek() === "?") {
+			lazy = true;
+			this.pos++;
+		}
+		if (max !== undefined && max < value(min))
+			this.error("invalid repetition count range, the start must be <= the end", start, this.pos);
+		if (flags.U) lazy = !lazy;
+		return lazy ? `${op}?` : op;
+	}
+
+	atom(flags: Flags, depth: number): Atom {
 		const start = this.pos;
 		const c = this.peek() ?? "";
 		this.pos++;
@@ -270,7 +329,7 @@ class Translator {
 		return emitSet(set);
 	}
 
-	group(outer: Flags, depth: number, start: number): { text: string; repeatable: boolean; repeated: boolean } {
+	group(outer: Flags, depth: number, start: number): Atom {
 		let inner: Flags = { ...outer };
 		if (this.peek() === "?") {
 			const rest = this.src.slice(this.pos);
@@ -291,14 +350,17 @@ class Translator {
 				let negate = false;
 				for (;;) {
 					const f = this.peek();
+					if (f === undefined && this.pos === flagsStart) this.error("unclosed group", start);
 					if (f === undefined) this.error("expected flag but got end of regex", this.pos);
 					this.pos++;
+					// `(?)`: regex-syntax reads no flags there and calls it a repetition without operand, at the `?`.
+					if (f === ")" && this.pos - 1 === flagsStart) this.error(MISSING_REPEAT, flagsStart - 1);
 					if (f === ")" || f === ":") {
 						if (negate && this.src[this.pos - 2] === "-") this.error("dangling flag negation operator", this.pos - 2);
 						if (f === ")") {
 							// `(?flags)`: applies to the rest of the enclosing group.
 							Object.assign(outer, inner);
-							return { text: "", repeatable: false, repeated: false };
+							return { text: "", repeatable: false, repeated: false, flagsOnly: true };
 						}
 						break;
 					}
@@ -322,7 +384,7 @@ class Translator {
 	}
 
 	/** An escape outside a class. */
-	escape(flags: Flags, start: number): { text: string; repeatable: boolean; repeated: boolean } {
+	escape(flags: Flags, start: number): Atom {
 		const c = this.peek();
 		if (c === undefined) this.error("incomplete escape sequence, reached end of pattern prematurely", start);
 		const plain = (text: string) => ({ text, repeatable: true, repeated: false });
@@ -337,9 +399,30 @@ class Translator {
 			return { text: `\\${c}`, repeatable: false, repeated: false };
 		}
 		if (c >= "1" && c <= "9") this.error("backreferences are not supported", start, start + 2);
+		const wide = this.wideHex();
+		if (wide !== undefined) {
+			// `\x{…}` above 0xFF is a Unicode scalar; with Unicode off it matches its UTF-8 bytes,
+			// as a non-ASCII literal does (checked against the engine).
+			const bytes = new TextEncoder().encode(String.fromCodePoint(wide));
+			return plain(`(?:${Array.from(bytes, hex).join("")})`);
+		}
 		const set = this.classEscape(start);
 		if (flags.i) foldCase(set);
 		return plain(emitSet(set));
+	}
+
+	/** `\x{…}` with a value above 0xFF (a valid scalar), consumed; else undefined and nothing consumed. */
+	wideHex(): number | undefined {
+		const m = /^x\{([0-9A-Fa-f]+)\}/.exec(this.src.slice(this.pos));
+		if (!m) return undefined;
+		const value = Number.parseInt(m[1] ?? "", 16);
+		if (value <= 0xff) return undefined;
+		if (value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff)) {
+			const digits = this.pos + 2;
+			this.error("hexadecimal literal is not a Unicode scalar value", digits, digits + (m[1] ?? "").length);
+		}
+		this.pos += m[0].length;
+		return value;
 	}
 
 	/** An escape that stands for a set of bytes (inside or outside a class); `pos` is after the `\`. */
@@ -354,7 +437,18 @@ class Translator {
 			if (c !== lower) for (let b = 0; b < 256; b++) set[b] = !set[b];
 			return set;
 		}
-		if (c === "p" || c === "P") this.error("Unicode not allowed here", start, this.pos);
+		if (c === "p" || c === "P") {
+			// regex-syntax `parse_unicode_class`: a letter or `{name}`; the whole class is the span.
+			const eof = "incomplete escape sequence, reached end of pattern prematurely";
+			if (this.pos >= this.src.length) this.error(eof, this.pos, this.pos);
+			if (this.peek() === "{") {
+				const close = this.src.indexOf("}", this.pos);
+				if (close === -1) this.error(eof, this.src.length, this.src.length);
+				this.pos = close + 1;
+			} else this.pos += (this.src.codePointAt(this.pos) ?? 0) > 0xffff ? 2 : 1;
+			this.later("Unicode not allowed here", start, this.pos);
+			return set;
+		}
 		const simple = SIMPLE_ESCAPES[c];
 		if (simple !== undefined) {
 			set[simple] = true;
@@ -375,7 +469,12 @@ class Translator {
 			if (!/^[0-9A-Fa-f]+$/.test(digits) || (digits.length !== 2 && this.src[this.pos - 1] !== "}"))
 				this.error("invalid hexadecimal digit", start, this.pos);
 			const value = Number.parseInt(digits, 16);
-			if (value > 0xff) this.error("Unicode not allowed here", start, this.pos);
+			if (value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff))
+				this.error("hexadecimal literal is not a Unicode scalar value", start + 3, this.pos - 1);
+			if (value > 0xff) {
+				this.later("Unicode not allowed here", start, this.pos);
+				return set;
+			}
 			set[value] = true;
 			return set;
 		}
@@ -395,10 +494,12 @@ class Translator {
 			negated = true;
 			this.pos++;
 		}
+		// regex-syntax reports an unclosed class on its opening: `[`, `^` and a leading literal `]`.
+		const openEnd = this.peek() === "]" ? this.pos + 1 : this.pos;
 		let first = true;
 		for (;;) {
 			const c = this.peek();
-			if (c === undefined) this.error("unclosed character class", start, this.src.length);
+			if (c === undefined) this.error("unclosed character class", start, openEnd);
 			if (c === "]" && !first) {
 				this.pos++;
 				break;
@@ -452,9 +553,49 @@ class Translator {
 }
 
 /** regex-syntax's `Display` for a one-line pattern. */
+/** 1-based line and column (in characters) of `offset` in `pattern`, as regex-syntax's `Position`. */
+function position(pattern: string, offset: number): { line: number; column: number } {
+	const before = [...pattern.slice(0, offset)];
+	let line = 1;
+	let column = 1;
+	for (const c of before) {
+		if (c === "\n") {
+			line++;
+			column = 1;
+		} else column++;
+	}
+	return { line, column };
+}
+
+/**
+ * regex-syntax's error `Display` (error.rs `Formatter`, `Spans::notate`): the pattern with carets
+ * under the span; a pattern with a newline gets numbered lines between `~` dividers, and a span
+ * over several lines is named by line and column instead of underlined.
+ */
 function renderRegexError(pattern: string, e: RegexSyntaxError): string {
-	const width = Math.max(1, e.end - e.start);
-	return `regex parse error:\n    ${pattern}\n    ${" ".repeat(e.start)}${"^".repeat(width)}\nerror: ${e.message}`;
+	// Rust's `str::lines`: split at `\n`, drop a `\r` before it, no empty last line after a final `\n`.
+	const lines = pattern.split("\n").map((l) => l.replace(/\r$/, ""));
+	if (pattern.endsWith("\n")) lines.pop();
+	const lineCount = lines.length + (pattern.endsWith("\n") ? 1 : 0);
+	const width = lineCount <= 1 ? 0 : String(lineCount).length;
+	const padding = width === 0 ? 4 : 2 + width;
+	const start = position(pattern, e.start);
+	const end = position(pattern, e.end);
+	const oneLine = start.line === end.line;
+	let notated = "";
+	lines.forEach((text, i) => {
+		notated += `${width > 0 ? `${String(i + 1).padStart(width)}: ` : "    "}${text}\n`;
+		if (oneLine && start.line === i + 1) {
+			const carets = Math.max(1, end.column - start.column);
+			notated += `${" ".repeat(padding + start.column - 1)}${"^".repeat(carets)}\n`;
+		}
+	});
+	if (!pattern.includes("\n")) return `regex parse error:\n${notated}error: ${e.message}`;
+	const divider = "~".repeat(79);
+	const note = oneLine
+		? ""
+		: `on line ${start.line} (column ${start.column}) through line ${end.line} (column ${end.column - 1})\n`;
+	return `regex parse error:\n${divider}\n${notated}${divider}\n${note}error: ${e.message}`;
 }
 
 /** Translates a Rust regex (the text after the filter literal's own escapes) to a byte-string RegExp. */
@@ -464,6 +605,7 @@ export function translateRegex(pattern: string): RegexResult {
 		const flags: Flags = { i: false, m: false, s: false, U: false, x: false };
 		const body = t.alternation(flags, 0);
 		if (t.pos < pattern.length) t.error("unopened group", t.pos);
+		if (t.deferred) throw t.deferred;
 		return { ok: true, regex: new RegExp(body) };
 	} catch (e) {
 		if (e instanceof RegexSyntaxError) return { ok: false, error: renderRegexError(pattern, e) };

@@ -5,9 +5,11 @@
  * Emulates: wirefilter's `Type` (engine/src/types.rs). Two renderings exist there and both
  * appear in error texts: `Display` (`Array<Bytes>`, used by `expected value of type …`) and
  * `Debug` (used by `cannot perform this operation on type …` and `cannot access index …`).
- * Gaps: the engine's current `Debug` for compound types prints its internal bit layout
- * (`Array(CompoundType { layers: 0, … })`); we render the earlier, readable form
- * `Array(Bytes)` / `Map(Array(Bytes))` instead, as the exact production text is not recorded.
+ * The engine's `Debug` for compound types prints its internal bit layout
+ * (`Map(CompoundType { layers: 0, len: 1, primitive: Bytes })` for `Map<Array<Bytes>>`); the real
+ * engine (the differential oracle, test/rules-language/oracle.test.ts) prints exactly that, so we do too.
+ * Gaps: whether Cloudflare's production build is recent enough to print this layout (rather than
+ * the older `Map(Array(Bytes))`) is not recorded; we follow the engine we can run.
  */
 
 /** A type of the language. Compound types nest: `{ map: { array: "Bytes" } }` is `Map<Array<Bytes>>`. */
@@ -45,10 +47,29 @@ export function displayType(t: FieldType): string {
 	return "array" in t ? `Array<${displayType(t.array)}>` : `Map<${displayType(t.map)}>`;
 }
 
-/** The engine's `Debug` rendering: `Bytes`, `Array(Bytes)`, `Map(Array(Bytes))`. */
+/**
+ * wirefilter's `CompoundType` Debug for the element type of an array or map: the layers as bits
+ * (array 0, map 1), pushed innermost first so the outermost layer is the lowest bit.
+ */
+function compoundDebug(t: FieldType): string {
+	const bits: number[] = [];
+	let inner: FieldType = t;
+	while (typeof inner !== "string") {
+		bits.push("array" in inner ? 0 : 1);
+		inner = "array" in inner ? inner.array : inner.map;
+	}
+	let layers = 0;
+	for (let i = bits.length - 1; i >= 0; i--) layers = layers * 2 + (bits[i] ?? 0);
+	return `CompoundType { layers: ${layers}, len: ${bits.length}, primitive: ${inner} }`;
+}
+
+/**
+ * The engine's derived `Debug` rendering: `Bytes`, `Array(CompoundType { … })`,
+ * `Map(CompoundType { layers: 0, len: 1, primitive: Bytes })` (for `Map<Array<Bytes>>`).
+ */
 export function debugType(t: FieldType): string {
 	if (typeof t === "string") return t;
-	return "array" in t ? `Array(${debugType(t.array)})` : `Map(${debugType(t.map)})`;
+	return "array" in t ? `Array(${compoundDebug(t.array)})` : `Map(${compoundDebug(t.map)})`;
 }
 
 /** An IP address at runtime: the family and the address as a number (128 bits for IPv6). */

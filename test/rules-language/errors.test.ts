@@ -86,7 +86,7 @@ const INVALID: [string, string][] = [
 	],
 	[
 		'http.request.headers eq "x"',
-		'Filter parsing error (1:22):\nhttp.request.headers eq "x"\n                     ^^ cannot perform this operation on type Map(Array(Bytes))\n',
+		'Filter parsing error (1:22):\nhttp.request.headers eq "x"\n                     ^^ cannot perform this operation on type Map(CompoundType { layers: 0, len: 1, primitive: Bytes })\n',
 	],
 	[
 		'http.request.headers.names[*] eq "x"',
@@ -241,7 +241,7 @@ const INVALID: [string, string][] = [
 	],
 	[
 		'http.host matches "\\pL"',
-		'Filter parsing error (1:20):\nhttp.host matches "\\pL"\n                   ^^^ regex parse error:\n    \\pL\n    ^^\nerror: Unicode not allowed here\n',
+		'Filter parsing error (1:20):\nhttp.host matches "\\pL"\n                   ^^^ regex parse error:\n    \\pL\n    ^^^\nerror: Unicode not allowed here\n',
 	],
 	[
 		'http.host matches "[a&&b]"',
@@ -253,11 +253,11 @@ const INVALID: [string, string][] = [
 	],
 	[
 		'http.request.headers["a"] eq "x"',
-		'Filter parsing error (1:27):\nhttp.request.headers["a"] eq "x"\n                          ^^ cannot perform this operation on type Array(Bytes)\n',
+		'Filter parsing error (1:27):\nhttp.request.headers["a"] eq "x"\n                          ^^ cannot perform this operation on type Array(CompoundType { layers: 0, len: 0, primitive: Bytes })\n',
 	],
 	[
 		'http.request.headers[0][0] eq "x"',
-		'Filter parsing error (1:21):\nhttp.request.headers[0][0] eq "x"\n                    ^^^ cannot access index ArrayIndex(0) for type Map(Array(Bytes))\n',
+		'Filter parsing error (1:21):\nhttp.request.headers[0][0] eq "x"\n                    ^^^ cannot access index ArrayIndex(0) for type Map(CompoundType { layers: 0, len: 1, primitive: Bytes })\n',
 	],
 	[
 		'http.host[0] eq "x"',
@@ -269,7 +269,7 @@ const INVALID: [string, string][] = [
 	],
 	[
 		'http.request.headers.names["a"] eq "x"',
-		'Filter parsing error (1:27):\nhttp.request.headers.names["a"] eq "x"\n                          ^^^^^ cannot access index MapKey("a") for type Array(Bytes)\n',
+		'Filter parsing error (1:27):\nhttp.request.headers.names["a"] eq "x"\n                          ^^^^^ cannot access index MapKey("a") for type Array(CompoundType { layers: 0, len: 0, primitive: Bytes })\n',
 	],
 	[
 		'http.request.headers.names[-1] eq "x"',
