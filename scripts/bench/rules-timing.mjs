@@ -3,6 +3,7 @@
 // properties, which Node's default type stripping refuses). Prints one JSON object:
 //   long:  compile() of a 4,096-character expression (parse, type check, closures), and
 //          matches() of it against the benchmark request (no clause matches: every one runs);
+//   fields: requestFields() of the benchmark request (once per request to a zone with rules);
 //   rules: compile() of the 100 rules of the benchmark's largest zone (what an isolate does once
 //          per configuration version), and matches() of all 100 against the benchmark request
 //          (what the firewall does per request).
@@ -76,6 +77,12 @@ const result = {
 			sink += longFilter.matches(values) ? 1 : 0;
 		}, BATCH),
 	},
+	fields: time(() => {
+		sink += requestFields(request, url, { rayId: "0123456789abcdef", zoneName: "bench100.example.net", receivedAt: 0 })
+			.ssl
+			? 1
+			: 0;
+	}, BATCH),
 	rules: {
 		count: rules.length,
 		compile: time(() => {
