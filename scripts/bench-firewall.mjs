@@ -12,7 +12,7 @@
 // the 100 rules. Bounded loops; stops by itself. Prints a table and writes it into BENCHMARKS.md
 // between the `firewall:begin`/`firewall:end` markers.
 //
-//   npm run bench:firewall [-- --rounds 20 --seconds 1 --concurrency 8 --samples 400 --no-write]
+//   npm run bench:firewall [-- --rounds 25 --seconds 2 --concurrency 8 --samples 400 --no-write]
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -27,8 +27,8 @@ import { cpuSecondsOf, startWranglerDev } from "./lib/wrangler-dev.mjs";
 
 const { values: opts } = parseArgs({
 	options: {
-		rounds: { type: "string", default: "20" },
-		seconds: { type: "string", default: "1" },
+		rounds: { type: "string", default: "25" },
+		seconds: { type: "string", default: "2" },
 		concurrency: { type: "string", default: "8" },
 		samples: { type: "string", default: "400" },
 		"no-write": { type: "boolean", default: false },
