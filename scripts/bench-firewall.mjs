@@ -1,0 +1,384 @@
+// Firewall benchmark: what a zone's rules cost a gateway GET. In ONE `wrangler dev` (the project's
+// wrangler.toml, loopback, a temporary --persist-to), it creates three zones through the API,
+// bench0/bench10/bench100.example.net, with 0, 10 and 100 rules (half firewall rules made by the
+// spec's flow, filters then rules by filter.id, half WAF custom rules; mixed operators, none
+// matching the benchmark request, so every rule is evaluated: scripts/bench/firewall-rules.mjs),
+// puts one 1 KiB object, checks that a request matching a rule is refused, then interleaves rounds
+// of 1 KiB GETs of the object with `Host:` set to each zone's name (node:http: Node's fetch sends
+// the URL's host whatever Host header it is given), and reports requests/s and server CPU per
+// request for each zone, and their ratios to the zone without rules (median of per-round ratios).
+// Before that, with no wrangler dev running, it times the Rules language in Node 22
+// (scripts/bench/rules-timing.mjs): compile() and matches() of a 4,096-character expression and of
+// the 100 rules. Bounded loops; stops by itself. Prints a table and writes it into BENCHMARKS.md
+// between the `firewall:begin`/`firewall:end` markers.
+//
+//   npm run bench:firewall [-- --rounds 25 --seconds 2 --concurrency 8 --samples 400 --no-write]
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { Agent, request as httpRequest } from "node:http";
+import { cpus, release } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { MATCHING_PATH, OBJECT_KEY, zoneRules } from "./bench/firewall-rules.mjs";
+import { ROOT } from "./lib/fixtures.mjs";
+import { prngBytes } from "./lib/prng.mjs";
+import { cpuSecondsOf, startWranglerDev } from "./lib/wrangler-dev.mjs";
+
+const { values: opts } = parseArgs({
+	options: {
+		rounds: { type: "string", default: "25" },
+		seconds: { type: "string", default: "2" },
+		concurrency: { type: "string", default: "8" },
+		samples: { type: "string", default: "400" },
+		"no-write": { type: "boolean", default: false },
+	},
+});
+const ROUNDS = Number(opts.rounds);
+const SLOT_MS = Number(opts.seconds) * 1000;
+const CONCURRENCY = Number(opts.concurrency);
+const GATEWAY_TOKEN = "dev-token";
+const API_TOKEN = "edgezone_dev_token_000000000000000000000";
+const ACCOUNT_ID = "01a7362d577a6c3019a474fd6f485823";
+const SIZE = 1024;
+/** The contenders: zones with this many rules. */
+const RULE_COUNTS = [0, 10, 100];
+/** The target of issue 8: 100 rules cost less than 5% against none. */
+const TARGET_COST = 0.05;
+
+const log = (text) => console.log(text);
+
+const median = (xs) => {
+	const s = [...xs].sort((a, b) => a - b);
+	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const fmt = (n, digits = 0) =>
+	n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** The Rules language timed in a child Node (TypeScript sources need --experimental-transform-types). */
+function rulesTiming() {
+	const child = spawnSync(
+		process.execPath,
+		[
+			"--experimental-transform-types",
+			"--disable-warning=ExperimentalWarning",
+			join(ROOT, "scripts/bench/rules-timing.mjs"),
+			"--samples",
+			opts.samples,
+		],
+		{ cwd: ROOT, encoding: "utf8", timeout: 300_000 },
+	);
+	if (child.status !== 0)
+		throw new Error(`rules-timing.mjs failed (${child.status ?? child.signal}):\n${child.stderr}`);
+	return JSON.parse(child.stdout);
+}
+
+/** One API v4 call with the dev token; the envelope's `result`, or an error naming what failed. */
+async function api(base, method, path, body) {
+	const response = await fetch(`${base}/client/v4${path}`, {
+		method,
+		headers: { authorization: `Bearer ${API_TOKEN}`, "content-type": "application/json" },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const envelope = await response.json();
+	if (!response.ok || !envelope.success)
+		throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(envelope.errors)}`);
+	return envelope.result;
+}
+
+/** A zone named `bench{n}.example.net` with `n` rules: filters, firewall rules by filter.id, custom rules. */
+async function benchZone(base, n) {
+	const name = `bench${n}.example.net`;
+	const zone = await api(base, "POST", "/zones", { name, account: { id: ACCOUNT_ID } });
+	const { filters, customRules } = zoneRules(n);
+	if (filters.length > 0) {
+		const created = await api(
+			base,
+			"POST",
+			`/zones/${zone.id}/filters`,
+			filters.map(({ expression, description }) => ({ expression, description })),
+		);
+		await api(
+			base,
+			"POST",
+			`/zones/${zone.id}/firewall/rules`,
+			created.map((filter, i) => ({
+				filter: { id: filter.id },
+				action: filters[i].action,
+				description: filters[i].description,
+			})),
+		);
+	}
+	if (customRules.length > 0) {
+		await api(base, "PUT", `/zones/${zone.id}/rulesets/phases/http_request_firewall_custom/entrypoint`, {
+			rules: customRules,
+		});
+	}
+	return { name, id: zone.id, rules: n, firewallRules: filters.length, customRules: customRules.length };
+}
+
+/** Keep-alive connections for every timed request, as fetch would pool them. */
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+/** One GET with node:http (which sends the Host header it is given): status, headers, body bytes and SHA-256. */
+function get(base, host, path) {
+	return new Promise((resolve, reject) => {
+		const req = httpRequest(
+			`${base}${path}`,
+			{ headers: { host, authorization: `Bearer ${GATEWAY_TOKEN}` }, agent },
+			(res) => {
+				const hash = createHash("sha256");
+				const chunks = [];
+				let bytes = 0;
+				res.on("data", (chunk) => {
+					hash.update(chunk);
+					bytes += chunk.length;
+					if (bytes <= 4096) chunks.push(chunk);
+				});
+				res.on("end", () =>
+					resolve({
+						status: res.statusCode,
+						headers: res.headers,
+						bytes,
+						sha256: hash.digest("hex"),
+						text: () => Buffer.concat(chunks).toString("utf8"),
+					}),
+				);
+				res.on("error", reject);
+			},
+		);
+		req.on("error", reject);
+		req.end();
+	});
+}
+
+/** A timed GET of the object: throws unless it is a 200 with the whole object. */
+async function getObject(base, zone) {
+	const response = await get(base, zone.name, `/${OBJECT_KEY}`);
+	if (response.status !== 200 || response.bytes !== SIZE) {
+		throw new Error(`GET /${OBJECT_KEY} with Host ${zone.name}: status ${response.status}, ${response.bytes} bytes`);
+	}
+}
+
+/** CPU seconds used so far by wrangler dev's processes: both workerd and wrangler's node. */
+let serverCpu = () => 0;
+
+/** Requests/s of `CONCURRENCY` loops of GETs for `SLOT_MS`, and server CPU per request (µs). */
+async function requestsPerSecond(base, zone) {
+	const end = performance.now() + SLOT_MS;
+	let count = 0;
+	const cpu = serverCpu();
+	const started = performance.now();
+	await Promise.all(
+		Array.from({ length: CONCURRENCY }, async () => {
+			while (performance.now() < end) {
+				await getObject(base, zone);
+				count++;
+			}
+		}),
+	);
+	return { rate: count / ((performance.now() - started) / 1000), cpu: ((serverCpu() - cpu) / count) * 1e6 };
+}
+
+/** Requests that must be refused or served, once each: the firewall is on, and routes by Host. */
+async function sanity(base, zones) {
+	const lines = [];
+	const expect = async (zone, path, status, what) => {
+		const response = await get(base, zone.name, path);
+		const ray = response.headers["cf-ray"];
+		const line = `\`GET ${path}\` with \`Host: ${zone.name}\` (${zone.rules} rules): **${response.status}** ${what(response)}, \`CF-Ray: ${ray}\``;
+		if (response.status !== status || !/^[0-9a-f]{16}-[A-Z]{3}$/.test(ray ?? ""))
+			throw new Error(`sanity check failed (expected ${status}): ${line}`);
+		lines.push(line);
+	};
+	const [none, , hundred] = zones;
+	await expect(hundred, MATCHING_PATH, 403, (r) =>
+		r.text().includes("Sorry, you have been blocked") ? "Cloudflare's block page" : "NOT the block page",
+	);
+	await expect(hundred, "/admin/50", 429, (r) => `the custom rule's response \`${r.text()}\``);
+	await expect(none, MATCHING_PATH, 404, () => "from the gateway (no such key): that zone has no rules");
+	return lines;
+}
+
+function versions() {
+	const version = (path) => JSON.parse(readFileSync(join(ROOT, path), "utf8")).version;
+	const nested = (name) => {
+		const path = `node_modules/wrangler/node_modules/${name}/package.json`;
+		return existsSync(join(ROOT, path)) ? version(path) : version(`node_modules/${name}/package.json`);
+	};
+	return {
+		node: process.version,
+		wrangler: version("node_modules/wrangler/package.json"),
+		miniflare: nested("miniflare"),
+		workerd: nested("workerd"),
+	};
+}
+
+/** The median of per-round ratios `kind` of zone `a` to zone `b`: both measured in the same round. */
+function pairRatio(results, a, b, kind) {
+	const pairs = results[a][kind].map((x, i) => x / results[b][kind][i]).filter(Number.isFinite);
+	return pairs.length ? median(pairs) : Number.NaN;
+}
+
+/** What 100 rules cost against none, from throughput (1 − req/s ratio) and from CPU (CPU ratio − 1). */
+function costs(results) {
+	return {
+		throughput: 1 - pairRatio(results, 100, 0, "rate"),
+		cpu: pairRatio(results, 100, 0, "cpu") - 1,
+	};
+}
+
+function report({ results, zones, checks, timing, machine, vers, date }) {
+	const pct = (x) => `${x >= 0 ? "" : "−"}${fmt(Math.abs(x) * 100, 1)}%`;
+	const cell = (xs) => `${fmt(median(xs))} (${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))})`;
+	const us = (t) => `${fmt(t.median, t.median < 100 ? 1 : 0)} µs`;
+	const lines = [];
+	lines.push(
+		`Measured ${date} on ${machine}; Node ${vers.node}, wrangler ${vers.wrangler}, miniflare ${vers.miniflare}, workerd ${vers.workerd}.`,
+	);
+	lines.push(
+		`${ROUNDS} rounds in one \`wrangler dev\`; per round and zone (order rotating): ${CONCURRENCY} concurrent loops of \`GET /${OBJECT_KEY}\` (1 KiB) for ${SLOT_MS / 1000} s, keep-alive node:http, \`Host:\` the zone's name. Figures: median over rounds (min–max); ratios: median of the per-round ratios.`,
+	);
+	lines.push("");
+	lines.push(
+		"| zone | rules (firewall + custom) | 1 KiB GET, req/s | req/s, this / 0 rules | server CPU per GET | CPU, this / 0 rules |",
+	);
+	lines.push("|---|---|---:|---:|---:|---:|");
+	for (const zone of zones) {
+		const r = results[zone.rules];
+		const vs = (kind) => (zone.rules === 0 ? "" : `${fmt(pairRatio(results, zone.rules, 0, kind), 3)}x`);
+		lines.push(
+			`| ${zone.name} | ${zone.rules} (${zone.firewallRules} + ${zone.customRules}) | ${cell(r.rate)} | ${vs("rate")} | ${fmt(median(r.cpu))} µs | ${vs("cpu")} |`,
+		);
+	}
+	const cost = costs(results);
+	const met = cost.throughput < TARGET_COST;
+	lines.push("");
+	lines.push(
+		`**100 rules against 0 rules: ${pct(cost.throughput)} fewer requests/s, ${pct(cost.cpu)} more server CPU per request. Target (< 5%): ${met ? "met" : "missed"}** (by the requests/s ratio; by CPU: ${cost.cpu < TARGET_COST ? "met" : "missed"}).`,
+	);
+	lines.push("");
+	lines.push("Requests that match a rule, sent once each before the rounds:");
+	lines.push("");
+	for (const line of checks) lines.push(`- ${line}`);
+	lines.push("");
+	lines.push(
+		`The Rules language in Node ${timing.node} (the module of \`src/rules-language\`, V8 like workerd), median of ${timing.samples} samples (min–max); a \`matches\` sample is ${timing.batch} calls:`,
+	);
+	lines.push("");
+	lines.push("| what | parse + compile | matches, the benchmark request |");
+	lines.push("|---|---:|---:|");
+	const range = (t) => `${us(t)} (${fmt(t.min, t.min < 100 ? 1 : 0)}–${fmt(t.max, t.max < 100 ? 1 : 0)})`;
+	lines.push(
+		`| one expression of ${fmt(timing.long.characters)} characters (${timing.long.fields} fields, ${"`or`"} of every template) | ${range(timing.long.compile)} | ${range(timing.long.matches)} |`,
+	);
+	lines.push(
+		`| the ${timing.rules.count} rules of bench100, one by one | ${range(timing.rules.compile)} | ${range(timing.rules.matches)} |`,
+	);
+	lines.push(
+		`| the request's fields (\`requestFields\`, once per request to a zone with rules) | | ${range(timing.fields)} |`,
+	);
+	return { block: lines.join("\n"), met, cost };
+}
+
+function writeBenchmarks(block) {
+	const path = join(ROOT, "BENCHMARKS.md");
+	const begin = "<!-- firewall:begin -->";
+	const end = "<!-- firewall:end -->";
+	const text = readFileSync(path, "utf8");
+	if (!text.includes(begin) || !text.includes(end))
+		throw new Error("BENCHMARKS.md has no firewall:begin/firewall:end markers");
+	writeFileSync(
+		path,
+		`${text.slice(0, text.indexOf(begin) + begin.length)}\n${block}\n${text.slice(text.indexOf(end))}`,
+	);
+}
+
+async function main() {
+	const vers = versions();
+	const cpu = cpus();
+	const machine = `${cpu.length} cores (${cpu[0]?.model.trim()}), Linux ${release()}, shared and noisy`;
+	log(`edgezone firewall benchmark — ${machine}`);
+	log(`node ${vers.node}, wrangler ${vers.wrangler}, miniflare ${vers.miniflare}, workerd ${vers.workerd}`);
+	log(`timing the Rules language in Node (${opts.samples} samples)…`);
+	const timing = rulesTiming();
+	log(
+		`4,096 characters: compile ${fmt(timing.long.compile.median)} µs, matches ${fmt(timing.long.matches.median, 1)} µs; 100 rules: compile ${fmt(timing.rules.compile.median)} µs, matches ${fmt(timing.rules.matches.median, 1)} µs`,
+	);
+	await import("./dev-vars.mjs");
+	const dev = await startWranglerDev();
+	log(`wrangler dev ready on ${dev.url}, processes ${JSON.stringify(dev.workerdPids())}`);
+	let results;
+	let zones;
+	let checks;
+	try {
+		zones = [];
+		for (const n of RULE_COUNTS) zones.push(await benchZone(dev.url, n));
+		log(
+			`zones: ${zones.map((z) => `${z.name} (${z.firewallRules} firewall + ${z.customRules} custom rules)`).join(", ")}`,
+		);
+		const body = prngBytes("bench/firewall-1k", SIZE);
+		const stored = createHash("sha256").update(body).digest("hex");
+		const put = await fetch(`${dev.url}/${OBJECT_KEY}`, {
+			method: "PUT",
+			headers: { authorization: `Bearer ${GATEWAY_TOKEN}`, "content-type": "application/octet-stream" },
+			body,
+		});
+		if (put.status !== 200) throw new Error(`PUT /${OBJECT_KEY}: ${put.status} ${await put.text()}`);
+		for (const zone of zones) {
+			const response = await get(dev.url, zone.name, `/${OBJECT_KEY}`);
+			if (response.status !== 200 || response.sha256 !== stored)
+				throw new Error(`${zone.name} serves ${response.status}, sha256 ${response.sha256}; stored ${stored}`);
+		}
+		checks = await sanity(dev.url, zones);
+		for (const line of checks) log(`sanity: ${line}`);
+		log("every zone serves the stored bytes; warming up");
+		for (const zone of zones) for (let i = 0; i < 100; i++) await getObject(dev.url, zone);
+
+		const { user, proxy, node } = dev.workerdPids();
+		serverCpu = () => cpuSecondsOf(user) + cpuSecondsOf(proxy) + cpuSecondsOf(node);
+		results = Object.fromEntries(RULE_COUNTS.map((n) => [n, { rate: [], cpu: [] }]));
+		for (let round = 0; round < ROUNDS; round++) {
+			const order = zones.map((_, i) => zones[(i + round) % zones.length]);
+			const line = [];
+			for (const zone of order) {
+				const { rate, cpu } = await requestsPerSecond(dev.url, zone);
+				results[zone.rules].rate.push(rate);
+				results[zone.rules].cpu.push(cpu);
+				line.push(`${zone.rules} rules ${fmt(rate)} req/s ${fmt(cpu)} µs`);
+			}
+			log(`round ${round + 1}/${ROUNDS}: ${line.join(", ")}`);
+		}
+	} finally {
+		agent.destroy();
+		await dev.stop();
+	}
+	const { block, met, cost } = report({
+		results,
+		zones,
+		checks,
+		timing,
+		machine,
+		vers,
+		date: new Date().toISOString().slice(0, 10),
+	});
+	log("");
+	log(block);
+	log("");
+	log(
+		met
+			? `target met: 100 rules cost ${fmt(cost.throughput * 100, 1)}% of requests/s (< 5%)`
+			: `target missed: 100 rules cost ${fmt(cost.throughput * 100, 1)}% of requests/s (target < 5%)`,
+	);
+	if (!opts["no-write"]) {
+		writeBenchmarks(block);
+		log("\nwrote the figures into BENCHMARKS.md");
+	}
+}
+
+try {
+	await main();
+} catch (error) {
+	console.error(`bench:firewall: ${error.stack ?? error}`);
+	process.exit(1);
+}
