@@ -35,12 +35,7 @@ export async function parseOptionalBody<S extends z.ZodType>(
 	schema: S,
 	code: number,
 ): Promise<z.output<S>> {
-	if (c.req.raw.body === null) {
-		const parsed = schema.safeParse({});
-		if (!parsed.success) throw fromFailures(fromZod(parsed.error, code));
-		return parsed.data;
-	}
-	return parseBody(c, schema, code);
+	return parseBody(c, schema, code, { whenEmpty: {} });
 }
 
 /** The `id` query parameters of a bulk DELETE: at least one, each 32 hex (400 at `/id` otherwise). */

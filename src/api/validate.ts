@@ -37,13 +37,20 @@ const MAX_JSON_DEPTH = 32;
  * Parses the JSON body against `schema`. Over MAX_BODY_BYTES: 413; nested deeper than
  * MAX_JSON_DEPTH or not JSON: 400 "invalid JSON"; schema violations: one 400 entry per
  * issue, each with its `source.pointer`. Size and depth are checked before anything parses.
+ * `whenEmpty`, for endpoints whose body is optional, stands for an absent or empty body.
  */
-export async function parseBody<S extends z.ZodType>(c: Context, schema: S, code: number): Promise<z.output<S>> {
+export async function parseBody<S extends z.ZodType>(
+	c: Context,
+	schema: S,
+	code: number,
+	options: { whenEmpty?: unknown } = {},
+): Promise<z.output<S>> {
 	const text = await readText(c.req.raw, code);
 	if (deeperThan(text, MAX_JSON_DEPTH)) throw nestedTooDeep(code, MAX_JSON_DEPTH);
-	let raw: unknown;
+	let raw: unknown = options.whenEmpty;
 	try {
-		raw = JSON.parse(text);
+		// A proxy (wrangler dev's, Cloudflare's) may hand on an absent body as an empty one.
+		if (text !== "" || options.whenEmpty === undefined) raw = JSON.parse(text);
 	} catch {
 		throw malformedJson(code);
 	}

@@ -243,6 +243,14 @@ describe("reading, changing and deleting rules", () => {
 		expect((await call("DELETE", rules)).status).toBe(400);
 	});
 
+	it("deletes with an empty body, as a proxy such as wrangler dev's hands on an absent one", async () => {
+		const { rules, created } = await zoneWithRules();
+		const [a, b] = created;
+		expect((await call("DELETE", `${rules}/${a?.id}`, "")).body.result).toEqual({ id: a?.id });
+		expect((await call("DELETE", `${rules}?id=${b?.id}`, "")).body.result).toEqual([{ id: b?.id }]);
+		expect((await call("DELETE", `${rules}/${a?.id}`, "{")).status).toBe(400);
+	});
+
 	it("keeps a shared filter that another rule still uses, even with delete_filter_if_unused", async () => {
 		const { rules, filters } = paths(await freshZone());
 		const [f] = (await call("POST", filters, [{ expression: ADMIN }])).body.result as { id: string }[];
