@@ -15,12 +15,11 @@
 //   npm run bench:firewall [-- --rounds 25 --seconds 2 --concurrency 8 --samples 400 --no-write]
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
-import { cpus, release } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { MATCHING_PATH, OBJECT_KEY, zoneRules } from "./bench/firewall-rules.mjs";
+import { fmt, machine as machineSummary, median, pairRatio, versions, writeBenchmarks } from "./lib/bench.mjs";
 import { ROOT } from "./lib/fixtures.mjs";
 import { prngBytes } from "./lib/prng.mjs";
 import { cpuSecondsOf, startWranglerDev } from "./lib/wrangler-dev.mjs";
@@ -47,13 +46,6 @@ const RULE_COUNTS = [0, 10, 100];
 const TARGET_COST = 0.05;
 
 const log = (text) => console.log(text);
-
-const median = (xs) => {
-	const s = [...xs].sort((a, b) => a - b);
-	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const fmt = (n, digits = 0) =>
-	n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** The Rules language timed in a child Node (TypeScript sources need --experimental-transform-types). */
 function rulesTiming() {
@@ -200,26 +192,6 @@ async function sanity(base, zones) {
 	return lines;
 }
 
-function versions() {
-	const version = (path) => JSON.parse(readFileSync(join(ROOT, path), "utf8")).version;
-	const nested = (name) => {
-		const path = `node_modules/wrangler/node_modules/${name}/package.json`;
-		return existsSync(join(ROOT, path)) ? version(path) : version(`node_modules/${name}/package.json`);
-	};
-	return {
-		node: process.version,
-		wrangler: version("node_modules/wrangler/package.json"),
-		miniflare: nested("miniflare"),
-		workerd: nested("workerd"),
-	};
-}
-
-/** The median of per-round ratios `kind` of zone `a` to zone `b`: both measured in the same round. */
-function pairRatio(results, a, b, kind) {
-	const pairs = results[a][kind].map((x, i) => x / results[b][kind][i]).filter(Number.isFinite);
-	return pairs.length ? median(pairs) : Number.NaN;
-}
-
 /** What 100 rules cost against none, from throughput (1 − req/s ratio) and from CPU (CPU ratio − 1). */
 function costs(results) {
 	return {
@@ -281,23 +253,9 @@ function report({ results, zones, checks, timing, machine, vers, date }) {
 	return { block: lines.join("\n"), met, cost };
 }
 
-function writeBenchmarks(block) {
-	const path = join(ROOT, "BENCHMARKS.md");
-	const begin = "<!-- firewall:begin -->";
-	const end = "<!-- firewall:end -->";
-	const text = readFileSync(path, "utf8");
-	if (!text.includes(begin) || !text.includes(end))
-		throw new Error("BENCHMARKS.md has no firewall:begin/firewall:end markers");
-	writeFileSync(
-		path,
-		`${text.slice(0, text.indexOf(begin) + begin.length)}\n${block}\n${text.slice(text.indexOf(end))}`,
-	);
-}
-
 async function main() {
 	const vers = versions();
-	const cpu = cpus();
-	const machine = `${cpu.length} cores (${cpu[0]?.model.trim()}), Linux ${release()}, shared and noisy`;
+	const machine = machineSummary();
 	log(`edgezone firewall benchmark — ${machine}`);
 	log(`node ${vers.node}, wrangler ${vers.wrangler}, miniflare ${vers.miniflare}, workerd ${vers.workerd}`);
 	log(`timing the Rules language in Node (${opts.samples} samples)…`);
@@ -371,7 +329,7 @@ async function main() {
 			: `target missed: 100 rules cost ${fmt(cost.throughput * 100, 1)}% of requests/s (target < 5%)`,
 	);
 	if (!opts["no-write"]) {
-		writeBenchmarks(block);
+		writeBenchmarks("firewall", block);
 		log("\nwrote the figures into BENCHMARKS.md");
 	}
 }

@@ -14,11 +14,12 @@
 //                     --upload-mib 1024 --upload-concurrency 4 --variants --no-upload --no-write
 //                     --log-level warn (passed to wrangler dev; default: as a user runs it)]
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, release, tmpdir } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { writeBenchConfig } from "./bench/config.mjs";
+import { fmt, machine as machineSummary, median, pairRatio, versions, writeBenchmarks } from "./lib/bench.mjs";
 import { MiB, ROOT } from "./lib/fixtures.mjs";
 import { drainBody, hashBody, rawRequest, wireSummary } from "./lib/http.mjs";
 import { prngStream } from "./lib/prng.mjs";
@@ -133,11 +134,6 @@ async function megabytesPerSecond(contender) {
 		cpu: ((workerdCpu() - cpu) / (bytes / 1024 ** 3)) * 1000,
 	};
 }
-
-const median = (xs) => {
-	const s = [...xs].sort((a, b) => a - b);
-	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 /**
  * A multipart upload of `bytes` (8 MiB parts, `UPLOAD_CONCURRENCY` in flight): created and
@@ -270,33 +266,7 @@ async function startBenchDev() {
 	}
 }
 
-function versions() {
-	const version = (path) => JSON.parse(readFileSync(join(ROOT, path), "utf8")).version;
-	const nested = (name) => {
-		const path = `node_modules/wrangler/node_modules/${name}/package.json`;
-		return existsSync(join(ROOT, path)) ? version(path) : version(`node_modules/${name}/package.json`);
-	};
-	return {
-		node: process.version,
-		wrangler: version("node_modules/wrangler/package.json"),
-		miniflare: nested("miniflare"),
-		workerd: nested("workerd"),
-	};
-}
-
-const fmt = (n, digits = 0) =>
-	n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const mib = (bytes) => `${fmt(bytes / MiB, 1)} MiB`;
-
-/**
- * The ratio of a pair of contenders: the median of its per-round ratios, NaN without any. Both
- * were measured in the same round, minutes apart at most, so the machine's background load cancels
- * out better than in a ratio of medians.
- */
-function pairRatio(results, a, b, kind) {
-	const pairs = results[a][kind].map((x, i) => x / results[b][kind][i]).filter(Number.isFinite);
-	return pairs.length ? median(pairs) : Number.NaN;
-}
 
 /** The gateway's targets (BENCHMARKS.md): as fast as the floor within 5%, and bounded memory on upload. */
 const TARGET_RATIO = 0.95;
@@ -394,19 +364,6 @@ function report({ results, wire, memory, machine, vers, date }) {
 	return lines.join("\n");
 }
 
-function writeBenchmarks(block) {
-	const path = join(ROOT, "BENCHMARKS.md");
-	const begin = "<!-- bench:begin -->";
-	const end = "<!-- bench:end -->";
-	const text = existsSync(path) ? readFileSync(path, "utf8") : `# Benchmarks\n\n${begin}\n${end}\n`;
-	if (!text.includes(begin) || !text.includes(end))
-		throw new Error("BENCHMARKS.md has no bench:begin/bench:end markers");
-	writeFileSync(
-		path,
-		`${text.slice(0, text.indexOf(begin) + begin.length)}\n${block}\n${text.slice(text.indexOf(end))}`,
-	);
-}
-
 /** Phase 1, one wrangler dev: seeding, the wire check, then the interleaved read rounds. */
 async function reads() {
 	const dev = await startBenchDev();
@@ -501,8 +458,7 @@ async function reads() {
 
 async function main() {
 	const vers = versions();
-	const cpu = cpus();
-	const machine = `${cpu.length} cores (${cpu[0]?.model.trim()}), Linux ${release()}, shared and noisy`;
+	const machine = machineSummary();
 	log(`edgezone gateway benchmark — ${machine}`);
 	log(`node ${vers.node}, wrangler ${vers.wrangler}, miniflare ${vers.miniflare}, workerd ${vers.workerd}`);
 	await import("./dev-vars.mjs");
@@ -530,7 +486,7 @@ async function main() {
 	for (const line of missed) log(`target missed: ${line}`);
 	if (missed.length === 0) log("all targets met");
 	if (!opts["no-write"]) {
-		writeBenchmarks(block);
+		writeBenchmarks("bench", block);
 		log("\nwrote the figures into BENCHMARKS.md");
 	}
 }
