@@ -5,6 +5,7 @@
  * the key, the query picks the operation) and its error body `{"error": {"code", "message"}}`,
  * and nothing about R2 objects. Error messages take the binding's form from src/wire/error-codes.ts.
  */
+import { BUCKET_HEADER } from "../wire/buckets.ts";
 import { decodeMetadataValue } from "../wire/encoded-words.ts";
 import { bindingMessage, ERROR_CODE_HEADER, ERROR_MESSAGE_HEADER } from "../wire/error-codes.ts";
 import { askForRawBody } from "../wire/http-metadata.ts";
@@ -23,6 +24,8 @@ export interface RemoteBucketOptions {
 	token?: string;
 	/** The fetch to send requests with; `globalThis.fetch` by default. */
 	fetch?: FetchLike;
+	/** The bound bucket to use by name (`x-r2-bucket`), e.g. `edgezone-logs`; the gateway's own by default. */
+	bucket?: string;
 }
 
 /** The binding's action names, the `<op>` of its error messages (workerd `r2-rpc.c++`). */
@@ -149,11 +152,13 @@ const DOT_SEGMENTS = new Set([".", ".."]);
 export class Transport {
 	readonly #base: string;
 	readonly #token: string | undefined;
+	readonly #bucket: string | undefined;
 	readonly #fetch: FetchLike;
 
 	constructor(options: RemoteBucketOptions) {
 		this.#base = String(options.url).replace(/\/+$/, "");
 		this.#token = options.token;
+		this.#bucket = options.bucket;
 		this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 	}
 
@@ -178,6 +183,7 @@ export class Transport {
 		// gateway's own, so no front line or fetch (Node's has no switch against it) decodes the body.
 		askForRawBody(headers);
 		if (this.#token !== undefined) headers.set("authorization", `Bearer ${this.#token}`);
+		if (this.#bucket !== undefined) headers.set(BUCKET_HEADER, this.#bucket);
 		const init: StreamingInit = { method: request.method, headers };
 		if (request.body !== undefined && request.body !== null) {
 			init.body = request.body;

@@ -29,6 +29,7 @@ export const R2_ERRORS = {
 	},
 	Unauthorized: { status: 401, code: 10002, message: "The token is not valid." },
 	AccessDenied: { status: 403, code: 10003, message: "The token may read but not write." },
+	NoSuchBucket: { status: 404, code: 10006, message: "The specified bucket does not exist." },
 	NoSuchKey: { status: 404, code: 10007, message: "The specified key does not exist.", binding: true },
 	EntityTooSmall: {
 		status: 400,

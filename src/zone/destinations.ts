@@ -89,12 +89,17 @@ export function expandPath(path: string, now: Date): string {
  * @throws ConfigError when `LOGPUSH_BUCKETS` maps the bucket to a binding that is not an R2 bucket.
  */
 export function destinationBucket(env: Env, destination: Destination): R2Bucket {
-	const candidate: unknown = (env as unknown as Record<string, unknown>)[destination.binding];
+	return bucketBinding(env, destination.bucket, destination.binding);
+}
+
+/**
+ * The R2 binding `binding` that `LOGPUSH_BUCKETS` gives the bucket `bucket`.
+ * @throws ConfigError when it is not an R2 bucket.
+ */
+export function bucketBinding(env: Env, bucket: string, binding: string): R2Bucket {
+	const candidate: unknown = (env as unknown as Record<string, unknown>)[binding];
 	if (!isBucket(candidate))
-		throw new ConfigError(
-			"LOGPUSH_BUCKETS",
-			`it maps "${destination.bucket}" to "${destination.binding}", which is not an R2 binding`,
-		);
+		throw new ConfigError("LOGPUSH_BUCKETS", `it maps "${bucket}" to "${binding}", which is not an R2 binding`);
 	return candidate;
 }
 

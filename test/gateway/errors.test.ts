@@ -17,6 +17,7 @@ const REQUESTS: [R2ErrorName, () => Promise<Response>][] = [
 	],
 	["Unauthorized", () => gw("/errors/x", { token: null })],
 	["AccessDenied", () => gw("/errors/denied", { method: "PUT", body: "x", token: RO })],
+	["NoSuchBucket", () => gw("/errors/x", { headers: { "x-r2-bucket": "no-such-bucket" } })],
 	["NoSuchKey", () => gw("/errors/missing")],
 	["InvalidDigest", () => gw("/errors/digest", { method: "PUT", body: "x", headers: { "content-md5": "x" } })],
 	["InvalidObjectName", () => gw(`/${"k".repeat(1025)}`)],

@@ -15,6 +15,7 @@
 import { encodeMetadataValue } from "../../wire/encoded-words";
 import { ERROR_CODE_HEADER, ERROR_MESSAGE_HEADER } from "../../wire/error-codes";
 import { authenticate, authorize } from "./auth";
+import { bucketOf } from "./buckets";
 import { preflight, withCors } from "./cors";
 import { fromBindingError, type GatewayError, internalError } from "./errors";
 import { jsonAnswer } from "./json-answer";
@@ -46,7 +47,8 @@ async function dispatch(request: Request, url: URL, env: Env): Promise<Response>
 		const operation = operationOf(request.method, url);
 		authorize(caller, operation.access, env);
 		const key = keyFromUrl(url);
-		return await operation.handle({ request, url, key, env });
+		const bucket = bucketOf(request, env);
+		return await operation.handle({ request, url, key, bucket, env });
 	} catch (error) {
 		const known = fromBindingError(error);
 		if (known) return errorResponse(known, request.method);

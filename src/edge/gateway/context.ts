@@ -1,7 +1,9 @@
-/** What every gateway handler receives: the request, its parsed URL, the key it names, the bindings. */
+/** What every gateway handler receives: the request, its parsed URL, the key and the bucket it names, the bindings. */
 export interface GatewayContext {
 	request: Request;
 	url: URL;
 	key: string;
+	/** The bucket the request names (`buckets.ts`): `BUCKET` unless `x-r2-bucket` says another. */
+	bucket: R2Bucket;
 	env: Env;
 }

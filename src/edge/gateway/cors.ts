@@ -13,6 +13,8 @@
  * re-creating a Response drops its `encodeBody: "manual"`, and the runtime would then compress
  * or decode object bodies on the way out (docs/gateway.md).
  */
+
+import { BUCKET_HEADER } from "../../wire/buckets";
 import { CHECKSUMS, checksumHeader, storedChecksumHeader } from "../../wire/checksums";
 import { ERROR_CODE_HEADER, ERROR_MESSAGE_HEADER } from "../../wire/error-codes";
 import {
@@ -44,6 +46,7 @@ const REQUEST_HEADERS = [
 	STORAGE_CLASS_HEADER,
 	// A raw-byte client's request for bodies as stored (docs/gateway.md, "Raw bodies").
 	RAW_BODY_HEADER,
+	BUCKET_HEADER,
 ];
 
 /**

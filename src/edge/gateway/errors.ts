@@ -47,6 +47,10 @@ export const unauthorized = (message: string) =>
 /** 403 (10003) for a read-only token writing. */
 export const accessDenied = () => new GatewayError("AccessDenied");
 
+/** 404 (10006) for an `x-r2-bucket` that names no bound bucket. */
+export const noSuchBucket = (name: string) =>
+	new GatewayError("NoSuchBucket", `The specified bucket does not exist: ${name} is not a bucket of this gateway.`);
+
 /** 404 (10007). */
 export const noSuchKey = () => new GatewayError("NoSuchKey");
 

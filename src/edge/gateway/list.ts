@@ -49,7 +49,7 @@ export async function listObjects(c: GatewayContext): Promise<Response> {
 		startAfter: query.get("startAfter") ?? undefined,
 		include: parseInclude(query.getAll("include")),
 	};
-	const page = await c.env.BUCKET.list(options);
+	const page = await c.bucket.list(options);
 	const body: R2ObjectsJson = {
 		objects: page.objects.map((object) => objectToJson(object)),
 		truncated: page.truncated,
@@ -70,6 +70,6 @@ const DeleteRequest = z.object({
 export async function deleteObjects(c: GatewayContext): Promise<Response> {
 	const { keys } = await readJsonBody(c.request, DeleteRequest, `{"keys": [1 to ${MAX_KEYS} strings]}`);
 	for (const key of keys) assertKey(key);
-	await c.env.BUCKET.delete(keys);
+	await c.bucket.delete(keys);
 	return new Response(null, { status: 204 });
 }

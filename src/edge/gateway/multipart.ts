@@ -23,7 +23,7 @@ import { readJsonBody } from "./json-body";
 function upload(c: GatewayContext): R2MultipartUpload {
 	const uploadId = c.url.searchParams.get("uploadId");
 	if (!uploadId) throw badRequest("uploadId must not be empty.");
-	return c.env.BUCKET.resumeMultipartUpload(c.key, uploadId);
+	return c.bucket.resumeMultipartUpload(c.key, uploadId);
 }
 
 /** Runs a call on an upload, answering 404 10024 where the binding reports an unknown upload as 10001. */
@@ -39,7 +39,7 @@ async function onUpload<T>(call: () => Promise<T>): Promise<T> {
 
 /** `POST /{key}?uploads`: starts an upload with the metadata and storage class of the headers. */
 export async function createMultipartUpload(c: GatewayContext): Promise<Response> {
-	const created = await c.env.BUCKET.createMultipartUpload(c.key, writeMetadataFromHeaders(c.request.headers));
+	const created = await c.bucket.createMultipartUpload(c.key, writeMetadataFromHeaders(c.request.headers));
 	return jsonAnswer({ key: created.key, uploadId: created.uploadId });
 }
 

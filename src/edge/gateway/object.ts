@@ -76,7 +76,7 @@ export async function headObject(c: GatewayContext): Promise<Response> {
 	const { request } = c;
 	const conditions = parseConditionals(request.headers);
 	const range = requestedRange(request);
-	const object = await c.env.BUCKET.head(c.key);
+	const object = await c.bucket.head(c.key);
 	if (object === null) throw noSuchKey();
 	const options = answerOptions(request.headers);
 	const failed = evaluate(conditions, object, true);
@@ -95,7 +95,7 @@ export async function getObject(c: GatewayContext): Promise<Response> {
 	const { request } = c;
 	const conditions = parseConditionals(request.headers);
 	const range = requestedRange(request);
-	const object = await c.env.BUCKET.get(c.key, {
+	const object = await c.bucket.get(c.key, {
 		onlyIf: toOnlyIf(conditions),
 		range: range.kind === "range" ? new Headers({ range: request.headers.get("range") ?? "" }) : undefined,
 	});
@@ -123,11 +123,11 @@ export async function putObject(c: GatewayContext): Promise<Response> {
 		if (hasConditionals(conditions)) {
 			throw missingContentLength("A conditional PUT must send Content-Length.");
 		}
-		object = await putChunked(c.env.BUCKET, c.key, request.body, options, checksums);
+		object = await putChunked(c.bucket, c.key, request.body, options, checksums);
 	} else {
 		withChecksums(options, checksums);
 		options.onlyIf = toOnlyIf(conditions);
-		object = await c.env.BUCKET.put(c.key, request.body ?? "", options);
+		object = await c.bucket.put(c.key, request.body ?? "", options);
 	}
 	if (object === null) throw preconditionFailed();
 	return jsonAnswer(objectToJson(object), { headers: { etag: object.httpEtag } });
@@ -135,6 +135,6 @@ export async function putObject(c: GatewayContext): Promise<Response> {
 
 /** `DELETE /{key}`: `delete(key)`; 204 whether or not the key existed, as R2 answers. */
 export async function deleteObject(c: GatewayContext): Promise<Response> {
-	await c.env.BUCKET.delete(c.key);
+	await c.bucket.delete(c.key);
 	return new Response(null, { status: 204 });
 }
