@@ -19,7 +19,15 @@ import { Agent, request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { MATCHING_PATH, OBJECT_KEY, zoneRules } from "./bench/firewall-rules.mjs";
-import { fmt, machine as machineSummary, median, pairRatio, versions, writeBenchmarks } from "./lib/bench.mjs";
+import {
+	fmt,
+	machine as machineSummary,
+	median,
+	pairRatio,
+	timedLoops,
+	versions,
+	writeBenchmarks,
+} from "./lib/bench.mjs";
 import { ROOT } from "./lib/fixtures.mjs";
 import { prngBytes } from "./lib/prng.mjs";
 import { cpuSecondsOf, startWranglerDev } from "./lib/wrangler-dev.mjs";
@@ -156,20 +164,13 @@ async function getObject(base, zone) {
 let serverCpu = () => 0;
 
 /** Requests/s of `CONCURRENCY` loops of GETs for `SLOT_MS`, and server CPU per request (µs). */
-async function requestsPerSecond(base, zone) {
-	const end = performance.now() + SLOT_MS;
-	let count = 0;
-	const cpu = serverCpu();
-	const started = performance.now();
-	await Promise.all(
-		Array.from({ length: CONCURRENCY }, async () => {
-			while (performance.now() < end) {
-				await getObject(base, zone);
-				count++;
-			}
-		}),
-	);
-	return { rate: count / ((performance.now() - started) / 1000), cpu: ((serverCpu() - cpu) / count) * 1e6 };
+function requestsPerSecond(base, zone) {
+	return timedLoops({
+		slotMs: SLOT_MS,
+		concurrency: CONCURRENCY,
+		once: () => getObject(base, zone),
+		cpuSeconds: serverCpu,
+	});
 }
 
 /** Requests that must be refused or served, once each: the firewall is on, and routes by Host. */

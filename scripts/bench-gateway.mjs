@@ -19,7 +19,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { writeBenchConfig } from "./bench/config.mjs";
-import { fmt, machine as machineSummary, median, pairRatio, versions, writeBenchmarks } from "./lib/bench.mjs";
+import {
+	fmt,
+	machine as machineSummary,
+	median,
+	pairRatio,
+	timedLoops,
+	versions,
+	writeBenchmarks,
+} from "./lib/bench.mjs";
 import { MiB, ROOT } from "./lib/fixtures.mjs";
 import { drainBody, hashBody, rawRequest, wireSummary } from "./lib/http.mjs";
 import { prngStream } from "./lib/prng.mjs";
@@ -105,22 +113,15 @@ let workerdCpu = () => 0;
 
 /**
  * Requests/s of 1 KiB GETs with `CONCURRENCY` loops for `SLOT_MS`, and the workerd CPU time
- * per request (µs), which the machine's background load disturbs less than throughput.
+ * per request (µs).
  */
-async function requestsPerSecond(contender) {
-	const end = performance.now() + SLOT_MS;
-	let count = 0;
-	const cpu = workerdCpu();
-	const started = performance.now();
-	await Promise.all(
-		Array.from({ length: CONCURRENCY }, async () => {
-			while (performance.now() < end) {
-				await getOnce(contender, SMALL);
-				count++;
-			}
-		}),
-	);
-	return { rate: count / ((performance.now() - started) / 1000), cpu: ((workerdCpu() - cpu) / count) * 1e6 };
+function requestsPerSecond(contender) {
+	return timedLoops({
+		slotMs: SLOT_MS,
+		concurrency: CONCURRENCY,
+		once: () => getOnce(contender, SMALL),
+		cpuSeconds: workerdCpu,
+	});
 }
 
 /** MB/s of `LARGE_GETS` sequential 64 MiB GETs, and the workerd CPU time per GiB served (ms). */

@@ -26,6 +26,27 @@ export function pairRatio(results, a, b, kind) {
 	return pairs.length ? median(pairs) : Number.NaN;
 }
 
+/**
+ * Throughput of `concurrency` loops calling `once()` for `slotMs`: requests/s, and the server CPU
+ * (`cpuSeconds()`, a running total in seconds) per request in µs, which the machine's background
+ * load disturbs less than throughput.
+ */
+export async function timedLoops({ slotMs, concurrency, once, cpuSeconds }) {
+	const end = performance.now() + slotMs;
+	let count = 0;
+	const cpu = cpuSeconds();
+	const started = performance.now();
+	await Promise.all(
+		Array.from({ length: concurrency }, async () => {
+			while (performance.now() < end) {
+				await once();
+				count++;
+			}
+		}),
+	);
+	return { rate: count / ((performance.now() - started) / 1000), cpu: ((cpuSeconds() - cpu) / count) * 1e6 };
+}
+
 /** The versions of Node, wrangler, miniflare and workerd the figures were measured with. */
 export function versions() {
 	const version = (path) => JSON.parse(readFileSync(join(ROOT, path), "utf8")).version;
