@@ -110,6 +110,10 @@ export const ENDPOINTS: readonly { method: string; path: string; needs: Requirem
 	{ method: "PUT", path: "/zones/:zone_id/firewall/rules/:rule_id", needs: writes("Firewall Services") },
 	{ method: "PATCH", path: "/zones/:zone_id/firewall/rules/:rule_id", needs: writes("Firewall Services") },
 	{ method: "DELETE", path: "/zones/:zone_id/firewall/rules/:rule_id", needs: writes("Firewall Services") },
+	// Emulator-only routes (not Cloudflare's): the zone's own settings, so the Zone group.
+	{ method: "GET", path: "/zones/:zone_id/emulator/clock", needs: reads("Zone") },
+	{ method: "PUT", path: "/zones/:zone_id/emulator/clock", needs: writes("Zone") },
+	{ method: "POST", path: "/zones/:zone_id/emulator/clock/advance", needs: writes("Zone") },
 ];
 
 const router = new PatternRouter<Requirement>();

@@ -70,6 +70,8 @@ export const CODES = {
 	firewallRuleQuota: 10203,
 	/** Chosen: too many filters in the zone (edgezone's bound, `limits.ts`). */
 	filterQuota: 10105,
+	/** Chosen: an invalid body or query of an emulator-only route (`/zones/{zone_id}/emulator/...`, not Cloudflare's). */
+	emulatorInvalid: 9400,
 } as const;
 
 /**

@@ -95,6 +95,19 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 			CREATE INDEX firewall_rules_by_filter ON firewall_rules (filter_id);
 		`,
 	},
+	{
+		id: 5,
+		name: "emulator_clock",
+		sql: `
+			-- One row: the zone's clock (clock.ts); frozen_at, in ms since the epoch, when it stands still.
+			CREATE TABLE emulator_clock (
+				id INTEGER PRIMARY KEY CHECK (id = 1),
+				offset_ms INTEGER NOT NULL,
+				frozen_at INTEGER
+			);
+			INSERT INTO emulator_clock (id, offset_ms, frozen_at) VALUES (1, 0, NULL);
+		`,
+	},
 ];
 
 /** Tables of the zone registry (the `ZoneRegistry` Durable Object). */

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
+import { type ClockReading, type ClockSetting, EmulatorClock } from "./clock";
 import { type Destination, destinationBucket } from "./destinations";
 import { ConfigVersion, type EdgeConfig } from "./edge-config";
 import { type Result, transact } from "./failure";
@@ -56,6 +57,7 @@ export class Zone extends DurableObject<Env> {
 	readonly #filters: FilterStore;
 	readonly #firewall: FirewallRuleStore;
 	readonly #config: ConfigVersion;
+	readonly #clock: EmulatorClock;
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
@@ -64,6 +66,7 @@ export class Zone extends DurableObject<Env> {
 		this.#filters = new FilterStore(ctx.storage.sql);
 		this.#firewall = new FirewallRuleStore(ctx.storage.sql, this.#filters);
 		this.#config = new ConfigVersion(ctx.storage.sql);
+		this.#clock = new EmulatorClock(ctx.storage.sql);
 		void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, ZONE_MIGRATIONS));
 	}
 
@@ -230,6 +233,24 @@ export class Zone extends DurableObject<Env> {
 	/** Deletes firewall rules, all or none; with `deleteFilterIfUnused`, their filters left unused too. */
 	deleteFirewallRules(ids: string[], deleteFilterIfUnused: boolean): Result<DeletedRule[]> {
 		return this.#write(() => this.#firewall.delete(ids, deleteFilterIfUnused));
+	}
+
+	/** The zone's emulator clock (`clock.ts`). */
+	clock(): Result<ClockReading> {
+		return this.#run(() => this.#clock.reading());
+	}
+
+	/**
+	 * Sets the zone's emulator clock. A write the edge depends on: what it serves (which custom
+	 * hostnames are active, which chain a certificate gets) may change with the date.
+	 */
+	setClock(setting: ClockSetting): Result<ClockReading> {
+		return this.#write(() => this.#clock.set(setting));
+	}
+
+	/** Moves the zone's emulator clock forward by `ms` milliseconds. */
+	advanceClock(ms: number): Result<ClockReading> {
+		return this.#write(() => this.#clock.advance(ms));
 	}
 
 	/** Deletes everything of this zone (the zone itself was removed from the registry), leaving an empty schema. */

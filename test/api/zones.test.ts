@@ -4,6 +4,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { zoneRegistry, zoneState } from "../../src/zone/addressing";
+import { REGISTRY_MIGRATIONS, ZONE_MIGRATIONS } from "../../src/zone/schema";
 import { DEFAULT_ZONE_ID } from "./credentials";
 import { call, zonePath } from "./http";
 
@@ -228,12 +229,8 @@ describe("storage", () => {
 					.toArray()
 					.map((r) => r.name),
 			);
-		expect(await names(zoneRegistry(env))).toEqual(["zones"]);
-		expect(await names(zoneState(env, DEFAULT_ZONE_ID))).toEqual([
-			"rulesets",
-			"logpush",
-			"zone_config",
-			"filters_and_firewall_rules",
-		]);
+		expect(await names(zoneRegistry(env))).toEqual(REGISTRY_MIGRATIONS.map((m) => m.name));
+		expect(await names(zoneState(env, DEFAULT_ZONE_ID))).toEqual(ZONE_MIGRATIONS.map((m) => m.name));
+		expect(ZONE_MIGRATIONS.map((m) => m.id)).toEqual(ZONE_MIGRATIONS.map((_m, i) => i + 1));
 	});
 });
