@@ -14,6 +14,8 @@
  */
 import { Hono } from "hono";
 import { auth } from "./auth";
+import { certificatePacks } from "./certificate-packs";
+import { customCertificates } from "./custom-certificates";
 import { clock } from "./emulator/clock";
 import { noRoute, toErrorResponse } from "./errors";
 import { filters } from "./filters";
@@ -22,7 +24,9 @@ import { logpush } from "./logpush";
 import { routeGuard } from "./routing";
 import { rulesetRules } from "./ruleset-rules";
 import { refuseDryRun, rulesets } from "./rulesets";
+import { totalTls } from "./total-tls";
 import type { ApiEnv } from "./types";
+import { universalSsl } from "./universal-ssl";
 import { zoneAccess } from "./zone-access";
 import { zones } from "./zones";
 
@@ -44,6 +48,10 @@ api.route("/zones/:zone_id/rulesets/:ruleset_id/rules", rulesetRules);
 api.route("/zones/:zone_id/logpush", logpush);
 api.route("/zones/:zone_id/filters", filters);
 api.route("/zones/:zone_id/firewall/rules", firewallRules);
+api.route("/zones/:zone_id/ssl/certificate_packs", certificatePacks);
+api.route("/zones/:zone_id/ssl/universal/settings", universalSsl);
+api.route("/zones/:zone_id/acm/total_tls", totalTls);
+api.route("/zones/:zone_id/custom_certificates", customCertificates);
 // Emulator-only routes, not Cloudflare's (README, "Emulator-only routes").
 api.route("/zones/:zone_id/emulator/clock", clock);
 

@@ -27,7 +27,7 @@ import { PatternRouter } from "hono/router/pattern-router";
 import { z } from "zod";
 
 /** The permission groups edgezone's endpoints use. */
-const GROUPS = ["Zone", "Zone WAF", "Firewall Services", "Logs"] as const;
+const GROUPS = ["Zone", "Zone WAF", "Firewall Services", "Logs", "SSL and Certificates"] as const;
 type Group = (typeof GROUPS)[number];
 
 /** A permission of an API token: a group and "Read" or "Edit". */
@@ -110,6 +110,45 @@ export const ENDPOINTS: readonly { method: string; path: string; needs: Requirem
 	{ method: "PUT", path: "/zones/:zone_id/firewall/rules/:rule_id", needs: writes("Firewall Services") },
 	{ method: "PATCH", path: "/zones/:zone_id/firewall/rules/:rule_id", needs: writes("Firewall Services") },
 	{ method: "DELETE", path: "/zones/:zone_id/firewall/rules/:rule_id", needs: writes("Firewall Services") },
+	{ method: "GET", path: "/zones/:zone_id/ssl/certificate_packs", needs: reads("SSL and Certificates") },
+	{ method: "POST", path: "/zones/:zone_id/ssl/certificate_packs/order", needs: writes("SSL and Certificates") },
+	{ method: "GET", path: "/zones/:zone_id/ssl/certificate_packs/quota", needs: reads("SSL and Certificates") },
+	{
+		method: "GET",
+		path: "/zones/:zone_id/ssl/certificate_packs/:certificate_pack_id",
+		needs: reads("SSL and Certificates"),
+	},
+	{
+		method: "PATCH",
+		path: "/zones/:zone_id/ssl/certificate_packs/:certificate_pack_id",
+		needs: writes("SSL and Certificates"),
+	},
+	{
+		method: "DELETE",
+		path: "/zones/:zone_id/ssl/certificate_packs/:certificate_pack_id",
+		needs: writes("SSL and Certificates"),
+	},
+	{ method: "GET", path: "/zones/:zone_id/ssl/universal/settings", needs: reads("SSL and Certificates") },
+	{ method: "PATCH", path: "/zones/:zone_id/ssl/universal/settings", needs: writes("SSL and Certificates") },
+	{ method: "GET", path: "/zones/:zone_id/acm/total_tls", needs: reads("SSL and Certificates") },
+	{ method: "POST", path: "/zones/:zone_id/acm/total_tls", needs: writes("SSL and Certificates") },
+	{ method: "GET", path: "/zones/:zone_id/custom_certificates", needs: reads("SSL and Certificates") },
+	{ method: "POST", path: "/zones/:zone_id/custom_certificates", needs: writes("SSL and Certificates") },
+	{
+		method: "GET",
+		path: "/zones/:zone_id/custom_certificates/:custom_certificate_id",
+		needs: reads("SSL and Certificates"),
+	},
+	{
+		method: "PATCH",
+		path: "/zones/:zone_id/custom_certificates/:custom_certificate_id",
+		needs: writes("SSL and Certificates"),
+	},
+	{
+		method: "DELETE",
+		path: "/zones/:zone_id/custom_certificates/:custom_certificate_id",
+		needs: writes("SSL and Certificates"),
+	},
 	// Emulator-only routes (not Cloudflare's): the zone's own settings, so the Zone group.
 	{ method: "GET", path: "/zones/:zone_id/emulator/clock", needs: reads("Zone") },
 	{ method: "PUT", path: "/zones/:zone_id/emulator/clock", needs: writes("Zone") },

@@ -1,5 +1,15 @@
 import { DurableObject } from "cloudflare:workers";
+import type { CustomCertificate } from "cloudflare/resources/custom-certificates/custom-certificates";
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
+import {
+	type CertificatePack,
+	CertificateStore,
+	type CustomCertificateInput,
+	type PackOrder,
+	type TotalTlsSettings,
+	type UniversalSettings,
+	type ZoneRef,
+} from "./certificates/store";
 import { type ClockReading, type ClockSetting, EmulatorClock } from "./clock";
 import { type Destination, destinationBucket } from "./destinations";
 import { ConfigVersion, type EdgeConfig } from "./edge-config";
@@ -23,6 +33,7 @@ import {
 	FirewallRuleStore,
 } from "./firewall-rules";
 import { type Challenge, type JobSettings, type JobWrite, type LogpushJob, LogpushStore } from "./logpush";
+import type { Notice } from "./outbox";
 import { enabledCustomFields } from "./phases/log-custom-fields";
 import {
 	type EntrypointUpdate,
@@ -58,6 +69,7 @@ export class Zone extends DurableObject<Env> {
 	readonly #firewall: FirewallRuleStore;
 	readonly #config: ConfigVersion;
 	readonly #clock: EmulatorClock;
+	readonly #certificates: CertificateStore;
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
@@ -67,6 +79,7 @@ export class Zone extends DurableObject<Env> {
 		this.#firewall = new FirewallRuleStore(ctx.storage.sql, this.#filters);
 		this.#config = new ConfigVersion(ctx.storage.sql);
 		this.#clock = new EmulatorClock(ctx.storage.sql);
+		this.#certificates = new CertificateStore(ctx.storage.sql);
 		void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, ZONE_MIGRATIONS));
 	}
 
@@ -253,6 +266,93 @@ export class Zone extends DurableObject<Env> {
 		return this.#write(() => this.#clock.advance(ms));
 	}
 
+	/** Every certificate pack at the zone's clock (universal, advanced, custom); the API pages it. */
+	listCertificatePacks(zone: ZoneRef): Result<CertificatePack[]> {
+		return this.#onClock(zone, (now) => this.#certificates.packs(zone, now));
+	}
+
+	/** One certificate pack. */
+	getCertificatePack(zone: ZoneRef, id: string): Result<CertificatePack> {
+		return this.#onClock(zone, (now) => this.#certificates.pack(zone, id, now));
+	}
+
+	/** Orders an advanced certificate pack. */
+	orderCertificatePack(zone: ZoneRef, order: PackOrder): Result<CertificatePack> {
+		return this.#onClock(zone, (now) => this.#certificates.order(zone, order, now));
+	}
+
+	/** Restarts validation of an advanced pack (PATCH), setting `cloudflare_branding` when given. */
+	restartCertificatePack(zone: ZoneRef, id: string, branding: boolean | undefined): Result<CertificatePack> {
+		return this.#onClock(zone, (now) => this.#certificates.restart(zone, id, branding, now));
+	}
+
+	/** Deletes an advanced pack. */
+	deleteCertificatePack(zone: ZoneRef, id: string): Result<{ id: string }> {
+		return this.#onClock(zone, () => this.#certificates.deletePack(id));
+	}
+
+	/** The advanced pack quota. */
+	certificatePackQuota(zone: ZoneRef): Result<{ advanced: { allocated: number; used: number } }> {
+		return this.#onClock(zone, () => this.#certificates.quota());
+	}
+
+	/** Universal SSL settings. */
+	universalSettings(zone: ZoneRef): Result<UniversalSettings> {
+		return this.#onClock(zone, (now) => this.#certificates.universalSettings(zone, now));
+	}
+
+	/** Changes Universal SSL settings. */
+	editUniversalSettings(zone: ZoneRef, edit: Partial<UniversalSettings>): Result<UniversalSettings> {
+		return this.#onClock(zone, (now) => this.#certificates.editUniversal(zone, edit, now));
+	}
+
+	/** Total TLS settings. */
+	totalTls(zone: ZoneRef): Result<TotalTlsSettings> {
+		return this.#onClock(zone, () => this.#certificates.totalTls());
+	}
+
+	/** Sets Total TLS. */
+	setTotalTls(
+		zone: ZoneRef,
+		enabled: boolean,
+		authority: UniversalSettings["certificate_authority"] | undefined,
+	): Result<TotalTlsSettings> {
+		return this.#onClock(zone, (now) => this.#certificates.setTotalTls(enabled, authority, now));
+	}
+
+	/** Every custom certificate, oldest first; the API filters and pages. */
+	listCustomCertificates(zone: ZoneRef): Result<CustomCertificate[]> {
+		return this.#onClock(zone, (now) => this.#certificates.customCertificates(zone, now));
+	}
+
+	/** One custom certificate. */
+	getCustomCertificate(zone: ZoneRef, id: string): Result<CustomCertificate> {
+		return this.#onClock(zone, (now) => this.#certificates.customCertificate(zone, id, now));
+	}
+
+	/** Uploads a custom certificate (parsed and checked by the API layer). */
+	createCustomCertificate(
+		zone: ZoneRef,
+		input: CustomCertificateInput & Required<Pick<CustomCertificateInput, "bundle">>,
+	): Result<CustomCertificate> {
+		return this.#onClock(zone, (now) => this.#certificates.custom.create(zone, input, now));
+	}
+
+	/** Changes a custom certificate. */
+	editCustomCertificate(zone: ZoneRef, id: string, input: CustomCertificateInput): Result<CustomCertificate> {
+		return this.#onClock(zone, (now) => this.#certificates.custom.edit(zone, id, input, now));
+	}
+
+	/** Deletes a custom certificate. */
+	deleteCustomCertificate(zone: ZoneRef, id: string): Result<{ id: string }> {
+		return this.#onClock(zone, () => this.#certificates.custom.delete(id));
+	}
+
+	/** The e-mails sent by the zone's current time (`outbox.ts`). */
+	outbox(zone: ZoneRef): Result<Notice[]> {
+		return this.#onClock(zone, (now) => this.#certificates.outbox.list(now));
+	}
+
 	/** Deletes everything of this zone (the zone itself was removed from the registry), leaving an empty schema. */
 	async destroy(): Promise<void> {
 		await this.ctx.storage.deleteAll();
@@ -281,6 +381,18 @@ export class Zone extends DurableObject<Env> {
 				.entrypointRules("http_request_firewall_custom")
 				.filter((rule) => rule.enabled),
 		}));
+	}
+
+	/**
+	 * A certificate operation at the zone's clock, in one transaction, after the clock's moves due
+	 * by now are applied (the universal pack made, notices sent: `certificates/store.ts`).
+	 */
+	#onClock<T>(zone: ZoneRef, op: (now: number) => T): Result<T> {
+		return this.#run(() => {
+			const now = this.#clock.now().getTime();
+			this.#certificates.catchUp(zone, now);
+			return op(now);
+		});
 	}
 
 	#run<T>(op: () => T): Result<T> {
