@@ -20,8 +20,9 @@
  * (/logs/logpush/permissions/); filters and firewall rules need Firewall Services, the group
  * their API reference pages accept.
  * A ruleset is then checked by its phase (`permitsPhase`): a "Logs Edit" token may not write a
- * WAF ruleset, nor a "Zone WAF Edit" token the log fields. Permissions name no zone of their
- * own: the credential's `zones` say which zones they apply to.
+ * WAF ruleset, nor a "Zone WAF Edit" token the log fields. Gap: the list of rulesets shows every
+ * phase's (without rules) to any ruleset family; whether the real API narrows it is not documented.
+ * Permissions name no zone of their own: the credential's `zones` say which zones they apply to.
  */
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import { PatternRouter } from "hono/router/pattern-router";
