@@ -14,7 +14,11 @@
  *   9, 2024"; Total TLS by the spec's Events line "E-mail notifications about certificates using the
  *   older CA are sent to the customer"). So is a universal certificate kept on Let's Encrypt by an
  *   explicit choice or by CAA. Custom (uploaded) certificates get none: nothing is done to them.
- * - Chains change on the schedule's instants (2024-09-09, 2024-09-30 18:14:03, 2028-01-28 00:00:42).
+ * - Managed certificates renew at their expiry minus the renewal window with the same CA and validity
+ *   (reference §2.3), so a Let's Encrypt renewal after 2024-06-06 gets R10/R11; custom certificates
+ *   are not renewed (§2.2).
+ * - Chains change on the schedule's instants (2024-09-09; the second after 2024-09-30 18:14:03 and
+ *   after 2028-01-28 00:00:42, when the cross-signs have expired).
  * Gaps: the e-mails' date and text are NOT FOUND; the emulator sends them on 2024-06-01 (or when the
  * certificate is created, until 2024-09-09) in its own words, stating the spec's facts.
  */
@@ -112,7 +116,8 @@ function timeline(certificate: ScheduledCertificate, until: Date, context: MoveC
 	for (;;) {
 		const at = renewsOn(current.issued_on, current.expires_on);
 		if (at.getTime() > until.getTime() || days <= 0) return steps;
-		const switching = move && current.certificate_authority === "lets_encrypt" && at >= MILESTONES.switchStarts;
+		const switching =
+			move && current.certificate_authority === "lets_encrypt" && at.getTime() >= MILESTONES.switchStarts.getTime();
 		// The leaf's issuer name belonged to the old certificate; the new one gets its CA's intermediate.
 		const { issuer: _, ...rest } = current;
 		current = {
@@ -157,7 +162,22 @@ function notification(certificate: ScheduledCertificate, context: MoveContext, a
 	};
 }
 
-const CHAIN_INSTANTS = [MILESTONES.crossSignDropped, MILESTONES.crossSignExpires, MILESTONES.gtsCrossSignsExpire];
+/**
+ * The instants a served chain can change by the clock alone, each with the instant to compare with
+ * and its schedule row. An expiry shows one second after the notAfter: X.509 validity is inclusive
+ * and counted in seconds.
+ */
+const CHAIN_INSTANTS = [MILESTONES.crossSignDropped, MILESTONES.crossSignExpires, MILESTONES.gtsCrossSignsExpire].map(
+	(milestone) => {
+		const row = SCHEDULE.find((entry) => entry.at.getTime() === milestone.getTime());
+		const dropped = milestone === MILESTONES.crossSignDropped;
+		return {
+			before: new Date(milestone.getTime() - (dropped ? 1 : 0)),
+			at: new Date(milestone.getTime() + (dropped ? 0 : 1000)),
+			rule: `${row?.source}: ${row?.event}`,
+		};
+	},
+);
 
 /**
  * The events the clock brings to `certificate` in the window (`from`, `to`], oldest first, and the
@@ -206,7 +226,12 @@ export function scheduledMoves(
 		const at = new Date(Math.max(MILESTONES.switchStarts.getTime(), created.getTime()));
 		const state = stateAt(at);
 		const alive = at.getTime() <= state.expires_on.getTime();
-		if (state.certificate_authority === "lets_encrypt" && alive && at < MILESTONES.crossSignDropped && inWindow(at)) {
+		if (
+			state.certificate_authority === "lets_encrypt" &&
+			alive &&
+			at.getTime() < MILESTONES.crossSignDropped.getTime() &&
+			inWindow(at)
+		) {
 			events.push({
 				kind: "notification",
 				at,
@@ -215,17 +240,13 @@ export function scheduledMoves(
 			});
 		}
 	}
-	for (const instant of CHAIN_INSTANTS) {
+	for (const { before: just, at: instant, rule } of CHAIN_INSTANTS) {
 		const state = stateAt(instant);
 		const alive = instant.getTime() > state.issued_on.getTime() && instant.getTime() <= state.expires_on.getTime();
 		if (!inWindow(instant) || !alive) continue;
-		const just = new Date(instant.getTime() - 1);
 		const before = describeChain(servedChain(state, just), just);
 		const after = describeChain(servedChain(state, instant), instant);
-		if (before !== after) {
-			const row = SCHEDULE.find((s) => s.at.getTime() === instant.getTime());
-			events.push({ kind: "chain_changed", at: instant, before, after, rule: `${row?.source}: ${row?.event}` });
-		}
+		if (before !== after) events.push({ kind: "chain_changed", at: instant, before, after, rule });
 	}
 	events.sort((a, b) => a.at.getTime() - b.at.getTime());
 	return { certificate: stateAt(to), events };
