@@ -5,23 +5,23 @@ import {
 	type ScheduledEvent,
 	scheduledMoves,
 } from "../../src/certificates/index.ts";
+import { day, managed } from "./fixtures.ts";
 
-const day = (iso: string) => new Date(`${iso}T00:00:00Z`);
 const YEAR_START = day("2024-01-01");
 const YEAR_END = day("2024-12-01");
-
-/** A managed Let's Encrypt certificate first issued on 2024-04-15 for 90 days (renewals 06-14, 08-13, 10-12). */
-const managed = (fields: Partial<ScheduledCertificate> & Pick<ScheduledCertificate, "type">): ScheduledCertificate => ({
-	id: "c2d4",
-	certificate_authority: "lets_encrypt",
-	issued_on: day("2024-04-15"),
-	expires_on: day("2024-07-14"),
-	...fields,
-});
 
 /** The events as `kind at` lines, so a whole year reads as one list. */
 const lines = (events: ScheduledEvent[]) =>
 	events.map((e) => `${e.kind} ${e.at.toISOString()}${"to" in e ? ` ${e.to}` : ""}`);
+
+/** A managed certificate kept on Let's Encrypt: mailed in June, renewed (R10/R11 from 06-14), short chain from 09-09. */
+const STAYS_ON_LETS_ENCRYPT = [
+	"notification 2024-06-01T00:00:00.000Z",
+	"renewed 2024-06-14T00:00:00.000Z",
+	"renewed 2024-08-13T00:00:00.000Z",
+	"chain_changed 2024-09-09T00:00:00.000Z",
+	"renewed 2024-10-12T00:00:00.000Z",
+];
 
 const year = (certificate: ScheduledCertificate, context: MoveContext = {}) =>
 	scheduledMoves(certificate, YEAR_START, YEAR_END, context);
@@ -60,13 +60,7 @@ describe("moves on the clock in 2024 (spec Versioning 4-5)", () => {
 			caa: ["letsencrypt.org"],
 			hostname: "example.com",
 		});
-		expect(lines(events)).toEqual([
-			"notification 2024-06-01T00:00:00.000Z",
-			"renewed 2024-06-14T00:00:00.000Z",
-			"renewed 2024-08-13T00:00:00.000Z",
-			"chain_changed 2024-09-09T00:00:00.000Z",
-			"renewed 2024-10-12T00:00:00.000Z",
-		]);
+		expect(lines(events)).toEqual(STAYS_ON_LETS_ENCRYPT);
 		const mail = events[0];
 		if (mail?.kind !== "notification") throw new Error("expected an e-mail");
 		expect(mail.email.subject).toBe(
@@ -78,13 +72,7 @@ describe("moves on the clock in 2024 (spec Versioning 4-5)", () => {
 
 	it("advanced set to Let's Encrypt: not changed, one e-mail in June, the chain loses the cross-sign on 2024-09-09", () => {
 		const { events } = year(managed({ type: "advanced" }));
-		expect(lines(events)).toEqual([
-			"notification 2024-06-01T00:00:00.000Z",
-			"renewed 2024-06-14T00:00:00.000Z",
-			"renewed 2024-08-13T00:00:00.000Z",
-			"chain_changed 2024-09-09T00:00:00.000Z",
-			"renewed 2024-10-12T00:00:00.000Z",
-		]);
+		expect(lines(events)).toEqual(STAYS_ON_LETS_ENCRYPT);
 		const change = events[3];
 		if (change?.kind !== "chain_changed") throw new Error("expected a chain change");
 		expect(change.before).toMatch(/^R1[01] by ISRG Root X1 > ISRG Root X1 by DST Root CA X3 > anchor DST Root CA X3$/);

@@ -8,6 +8,7 @@ import {
 	servedChain,
 	validatingClients,
 } from "../../src/certificates/index.ts";
+import { day, managed } from "./fixtures.ts";
 
 // The dates of the issue's table. 18:14:03 is the cross-sign's notAfter: still valid at that second.
 const BEFORE_JUNE = new Date("2024-05-20T12:00:00Z");
@@ -17,17 +18,6 @@ const SEP_9 = new Date("2024-09-09T12:00:00Z");
 const SEP_30_BEFORE = new Date("2024-09-30T18:14:03Z");
 const SEP_30_AFTER = new Date("2024-09-30T18:14:04Z");
 const OCT_1 = new Date("2024-10-01T12:00:00Z");
-
-const day = (iso: string) => new Date(`${iso}T00:00:00Z`);
-
-/** Managed certificates first issued on 2024-04-15 for 90 days: renewals fall on 06-14, 08-13, 10-12. */
-const managed = (fields: Partial<ScheduledCertificate> & Pick<ScheduledCertificate, "type">): ScheduledCertificate => ({
-	id: "c2d4",
-	certificate_authority: "lets_encrypt",
-	issued_on: day("2024-04-15"),
-	expires_on: day("2024-07-14"),
-	...fields,
-});
 
 /** An uploaded Let's Encrypt certificate (custom), as a PEM parser describes it. */
 const uploaded = (
@@ -87,7 +77,6 @@ interface Row {
 }
 
 const universal = managed({ type: "universal" });
-const universalCaaLe = managed({ type: "universal" });
 const ONLY_LE: CaaRecord[] = ["letsencrypt.org"];
 const advancedLe = managed({ type: "advanced" });
 const totalTlsLe = managed({ type: "total_tls" });
@@ -121,164 +110,70 @@ const ALL_DATES = [BEFORE_JUNE, JUNE, SEP_8, SEP_9, SEP_30_BEFORE, SEP_30_AFTER,
 const each = (dates: Date[], row: (at: Date) => Omit<Row, "at">): [string, Row][] =>
 	dates.map((at) => [at.toISOString(), { ...row(at), at }]);
 
+/** Reference §2.7: a managed certificate that stays on Let's Encrypt: long chain, short from 2024-09-09. */
+const staysOnLetsEncrypt = (certificate: ScheduledCertificate, caa?: readonly CaaRecord[]): [string, Row][] => [
+	...each([BEFORE_JUNE], () => ({
+		certificate,
+		caa,
+		ca: "lets_encrypt",
+		chain: LONG,
+		anchor: "DST Root CA X3",
+		clients: LONG_OK,
+	})),
+	// Renewed on 2024-06-14 and 08-13, after 2024-06-06: R10/R11, bundled with the cross-sign until 2024-09-09.
+	...each([JUNE, SEP_8], () => ({
+		certificate,
+		caa,
+		ca: "lets_encrypt",
+		chain: LONG_NEW,
+		anchor: "DST Root CA X3",
+		clients: LONG_OK,
+	})),
+	...each([SEP_9, SEP_30_BEFORE, SEP_30_AFTER, OCT_1], () => ({
+		certificate,
+		caa,
+		ca: "lets_encrypt",
+		chain: SHORT_NEW,
+		anchor: "ISRG Root X1",
+		clients: SHORT_OK,
+	})),
+];
+
+/** Spec Versioning 4: switched from June 2024 "where the older CA was not explicitly chosen"; reference §2.7: "renewals move to GTS". */
+const movesToGoogle = (certificate: ScheduledCertificate): [string, Row][] => [
+	...each([BEFORE_JUNE], () => ({
+		certificate,
+		ca: "lets_encrypt",
+		chain: LONG,
+		anchor: "DST Root CA X3",
+		clients: LONG_OK,
+	})),
+	...each([JUNE, SEP_8, SEP_9, SEP_30_BEFORE, SEP_30_AFTER, OCT_1], () => ({
+		certificate,
+		ca: "google",
+		chain: GTS_LONG,
+		anchor: "GlobalSign Root CA",
+		clients: GTS_LONG_OK,
+	})),
+];
+
 const TABLE: Record<string, [string, Row][]> = {
-	// Spec Versioning 5: "universal certificates are switched automatically"; reference §2.7: "renewals move to GTS".
-	"universal, CA left to Cloudflare: Let's Encrypt until its June renewal, then Google": [
-		[
-			"before June 2024",
-			{
-				certificate: universal,
-				at: BEFORE_JUNE,
-				ca: "lets_encrypt",
-				chain: LONG,
-				anchor: "DST Root CA X3",
-				clients: LONG_OK,
-			},
-		],
-		...each([JUNE, SEP_8, SEP_9, SEP_30_BEFORE, SEP_30_AFTER, OCT_1], () => ({
-			certificate: universal,
-			ca: "google",
-			chain: GTS_LONG,
-			anchor: "GlobalSign Root CA",
-			clients: GTS_LONG_OK,
-		})),
-	],
-	// Reference §2.7 Universal: "GTS (LE only if CAA forces it)"; spec Versioning 4: from September 9 the cross-sign is no longer used.
-	"universal, CAA allows only letsencrypt.org: stays on Let's Encrypt, short chain from 2024-09-09": [
-		[
-			"before June 2024",
-			{
-				certificate: universalCaaLe,
-				caa: ONLY_LE,
-				at: BEFORE_JUNE,
-				ca: "lets_encrypt",
-				chain: LONG,
-				anchor: "DST Root CA X3",
-				clients: LONG_OK,
-			},
-		],
-		...each([JUNE, SEP_8], () => ({
-			certificate: universalCaaLe,
-			caa: ONLY_LE,
-			ca: "lets_encrypt",
-			chain: LONG_NEW,
-			anchor: "DST Root CA X3",
-			clients: LONG_OK,
-		})),
-		...each([SEP_9, SEP_30_BEFORE, SEP_30_AFTER, OCT_1], () => ({
-			certificate: universalCaaLe,
-			caa: ONLY_LE,
-			ca: "lets_encrypt",
-			chain: SHORT_NEW,
-			anchor: "ISRG Root X1",
-			clients: SHORT_OK,
-		})),
-	],
+	// Spec Versioning 5: "universal certificates are switched automatically".
+	"universal, CA left to Cloudflare: Let's Encrypt until its June renewal, then Google": movesToGoogle(universal),
+	// Reference §2.7 Universal: "GTS (LE only if CAA forces it)".
+	"universal, CAA allows only letsencrypt.org: stays on Let's Encrypt, short chain from 2024-09-09": staysOnLetsEncrypt(
+		universal,
+		ONLY_LE,
+	),
 	// Spec Versioning 5: "advanced certificates explicitly set to the older CA are checked and the customer is notified by e-mail".
-	"advanced, set to Let's Encrypt: not changed; long chain until 2024-09-08, short from 2024-09-09": [
-		[
-			"before June 2024",
-			{
-				certificate: advancedLe,
-				at: BEFORE_JUNE,
-				ca: "lets_encrypt",
-				chain: LONG,
-				anchor: "DST Root CA X3",
-				clients: LONG_OK,
-			},
-		],
-		...each([JUNE, SEP_8], () => ({
-			certificate: advancedLe,
-			ca: "lets_encrypt",
-			chain: LONG_NEW,
-			anchor: "DST Root CA X3",
-			clients: LONG_OK,
-		})),
-		...each([SEP_9, SEP_30_BEFORE, SEP_30_AFTER, OCT_1], () => ({
-			certificate: advancedLe,
-			ca: "lets_encrypt",
-			chain: SHORT_NEW,
-			anchor: "ISRG Root X1",
-			clients: SHORT_OK,
-		})),
-	],
+	"advanced, set to Let's Encrypt: not changed; long chain until 2024-09-08, short from 2024-09-09":
+		staysOnLetsEncrypt(advancedLe),
 	// Spec Versioning 5: "total TLS certificates are not changed automatically".
-	"total TLS on Let's Encrypt: not changed; short chain from 2024-09-09": [
-		[
-			"before June 2024",
-			{
-				certificate: totalTlsLe,
-				at: BEFORE_JUNE,
-				ca: "lets_encrypt",
-				chain: LONG,
-				anchor: "DST Root CA X3",
-				clients: LONG_OK,
-			},
-		],
-		...each([JUNE, SEP_8], () => ({
-			certificate: totalTlsLe,
-			ca: "lets_encrypt",
-			chain: LONG_NEW,
-			anchor: "DST Root CA X3",
-			clients: LONG_OK,
-		})),
-		...each([SEP_9, SEP_30_BEFORE, SEP_30_AFTER, OCT_1], () => ({
-			certificate: totalTlsLe,
-			ca: "lets_encrypt",
-			chain: SHORT_NEW,
-			anchor: "ISRG Root X1",
-			clients: SHORT_OK,
-		})),
-	],
+	"total TLS on Let's Encrypt: not changed; short chain from 2024-09-09": staysOnLetsEncrypt(totalTlsLe),
 	// Spec Versioning 5: "custom hostname certificates set to the older CA are not changed automatically".
-	"custom hostname set to lets_encrypt: not changed; short chain from 2024-09-09": [
-		[
-			"before June 2024",
-			{
-				certificate: hostnameLe,
-				at: BEFORE_JUNE,
-				ca: "lets_encrypt",
-				chain: LONG,
-				anchor: "DST Root CA X3",
-				clients: LONG_OK,
-			},
-		],
-		...each([JUNE, SEP_8], () => ({
-			certificate: hostnameLe,
-			ca: "lets_encrypt",
-			chain: LONG_NEW,
-			anchor: "DST Root CA X3",
-			clients: LONG_OK,
-		})),
-		...each([SEP_9, SEP_30_BEFORE, SEP_30_AFTER, OCT_1], () => ({
-			certificate: hostnameLe,
-			ca: "lets_encrypt",
-			chain: SHORT_NEW,
-			anchor: "ISRG Root X1",
-			clients: SHORT_OK,
-		})),
-	],
-	// Spec D: `""` gives the default CA, "a more compatible CA"; Versioning 4: managed certificates where the older CA was not chosen are switched.
-	'custom hostname with certificate_authority "": moves to Google at its June renewal': [
-		[
-			"before June 2024",
-			{
-				certificate: hostnameDefault,
-				at: BEFORE_JUNE,
-				ca: "lets_encrypt",
-				chain: LONG,
-				anchor: "DST Root CA X3",
-				clients: LONG_OK,
-			},
-		],
-		...each([JUNE, SEP_8, SEP_9, SEP_30_BEFORE, SEP_30_AFTER, OCT_1], () => ({
-			certificate: hostnameDefault,
-			ca: "google",
-			chain: GTS_LONG,
-			anchor: "GlobalSign Root CA",
-			clients: GTS_LONG_OK,
-		})),
-	],
+	"custom hostname set to lets_encrypt: not changed; short chain from 2024-09-09": staysOnLetsEncrypt(hostnameLe),
+	// Spec D: `""` gives the default CA, "a more compatible CA".
+	'custom hostname with certificate_authority "": moves to Google at its June renewal': movesToGoogle(hostnameDefault),
 	// Reference §2.6 rule 3: "B = optimal: leaf, WR1|WE1".
 	"custom hostname on Google, bundle method optimal (modern): WR1 to the self-signed GTS Root R1": each(
 		ALL_DATES,
