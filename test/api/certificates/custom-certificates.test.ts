@@ -3,7 +3,7 @@
  * checked, Cloudflare's documented error codes, nothing stored on any error.
  */
 import { describe, expect, it } from "vitest";
-import { CERTS } from "../../certificates/fixtures";
+import { CERTS } from "../../zone/certificates/fixtures";
 import { call } from "../http";
 import { allPacks, certsZone, setClock } from "./helpers";
 

@@ -1,6 +1,6 @@
 /** Parsing uploaded certificates and keys (src/zone/certificates/x509.ts) on the fixtures of fixtures/certificates/. */
 import { describe, expect, it } from "vitest";
-import { checkKeyPair, parseBundle } from "../../src/zone/certificates/x509";
+import { checkKeyPair, parseBundle } from "../../../src/zone/certificates/x509";
 import { CERTS } from "./fixtures";
 
 const leafOf = async (pem: string) => {
