@@ -16,7 +16,9 @@ import { Hono } from "hono";
 import { auth } from "./auth";
 import { certificatePacks } from "./certificate-packs";
 import { customCertificates } from "./custom-certificates";
+import { chains } from "./emulator/chains";
 import { clock } from "./emulator/clock";
+import { outbox } from "./emulator/outbox";
 import { noRoute, toErrorResponse } from "./errors";
 import { filters } from "./filters";
 import { firewallRules } from "./firewall-rules";
@@ -54,6 +56,8 @@ api.route("/zones/:zone_id/acm/total_tls", totalTls);
 api.route("/zones/:zone_id/custom_certificates", customCertificates);
 // Emulator-only routes, not Cloudflare's (README, "Emulator-only routes").
 api.route("/zones/:zone_id/emulator/clock", clock);
+api.route("/zones/:zone_id/emulator/outbox", outbox);
+api.route("/zones/:zone_id/emulator/chains", chains);
 
 api.notFound(() => noRoute().toResponse());
 api.onError((error) => toErrorResponse(error));

@@ -28,7 +28,8 @@ import type { QuotaGetResponse } from "cloudflare/resources/ssl/certificate-pack
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
-import { AUTHORITIES, VALIDITY_DAYS } from "../zone/certificates/issuance";
+import { checkValidity } from "../certificates";
+import { AUTHORITIES } from "../zone/certificates/issuance";
 import type { ZoneRef } from "../zone/certificates/store";
 import { CODES } from "../zone/failure";
 import { PAGE_QUERY, pageInfo, parseOptionalBody } from "./batches";
@@ -66,13 +67,9 @@ const ORDER = z
 		cloudflare_branding: z.boolean().optional(),
 	})
 	.superRefine((order, ctx) => {
-		const allowed = VALIDITY_DAYS[order.certificate_authority];
-		if (!allowed.includes(order.validity_days))
-			ctx.addIssue({
-				code: "custom",
-				path: ["validity_days"],
-				message: `validity_days ${order.validity_days} is not available from ${order.certificate_authority}; allowed: ${allowed.join(", ")}${order.certificate_authority === "ssl_com" ? " (365 for Enterprise plans only)" : ""}`,
-			});
+		// edgezone zones have no plan: SSL.com's Enterprise-only year is not available.
+		const validity = checkValidity(order.certificate_authority, "advanced", order.validity_days, false);
+		if (!validity.ok) ctx.addIssue({ code: "custom", path: ["validity_days"], message: validity.reason });
 		order.hosts.forEach((host, i) => {
 			if (order.hosts.indexOf(host) !== i)
 				ctx.addIssue({ code: "custom", path: ["hosts", i], message: `duplicate host "${host}"` });

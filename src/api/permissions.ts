@@ -155,6 +155,8 @@ export const ENDPOINTS: readonly { method: string; path: string; needs: Requirem
 	{ method: "GET", path: "/zones/:zone_id/emulator/clock", needs: reads("Zone") },
 	{ method: "PUT", path: "/zones/:zone_id/emulator/clock", needs: writes("Zone") },
 	{ method: "POST", path: "/zones/:zone_id/emulator/clock/advance", needs: writes("Zone") },
+	{ method: "GET", path: "/zones/:zone_id/emulator/outbox", needs: reads("Zone") },
+	{ method: "GET", path: "/zones/:zone_id/emulator/chains/:certificate_id", needs: reads("Zone") },
 ];
 
 const router = new PatternRouter<Requirement>();

@@ -4,6 +4,7 @@ import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import {
 	type CertificatePack,
 	CertificateStore,
+	type ChainAnswer,
 	type CustomCertificateInput,
 	type PackOrder,
 	type TotalTlsSettings,
@@ -351,6 +352,11 @@ export class Zone extends DurableObject<Env> {
 	/** The e-mails sent by the zone's current time (`outbox.ts`). */
 	outbox(zone: ZoneRef): Result<Notice[]> {
 		return this.#onClock(zone, (now) => this.#certificates.outbox.list(now));
+	}
+
+	/** Which CA issued a certificate pack or custom certificate, the chain served and who validates it, at `at` (ms; default the clock). */
+	chains(zone: ZoneRef, id: string, at: number | null): Result<ChainAnswer> {
+		return this.#onClock(zone, (now) => this.#certificates.chains(zone, id, at ?? now));
 	}
 
 	/** Deletes everything of this zone (the zone itself was removed from the registry), leaving an empty schema. */

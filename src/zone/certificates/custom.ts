@@ -140,7 +140,7 @@ export class CustomCertificateStore {
 			id: row.id,
 			zone_id: zone.id,
 			hosts: leaf.hosts,
-			issuer: issuerName(leaf),
+			issuer: uploadedIssuerName(leaf),
 			signature: leaf.signature,
 			status: customStatus(row, leaf, now),
 			bundle_method: row.bundle_method,
@@ -170,7 +170,7 @@ function customStatus(row: CustomRow, leaf: ParsedCertificate, now: number): "ac
 }
 
 /** The `issuer` string: the issuer's organisation (else CN) without spaces and punctuation (`Let's Encrypt` -> `LetsEncrypt`). */
-export function issuerName(leaf: ParsedCertificate): string {
+export function uploadedIssuerName(leaf: ParsedCertificate): string {
 	return (leaf.issuer_org ?? leaf.issuer_cn ?? "").replace(/[^A-Za-z0-9]/g, "");
 }
 

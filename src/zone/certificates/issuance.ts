@@ -1,77 +1,120 @@
 /**
- * Which certificate a managed pack holds at an instant: its CA, issue and expiry dates, after
- * the automatic renewals due by then (reference rules-language-and-ca.md §2.3: renewal 30 days
- * before expiry for 3-month and 1-year certificates, 7 for 1-month, 3 for 2-week).
+ * The zone's certificates as the 2024 schedule (`src/certificates/`) sees them: each managed
+ * pack's first certificate, per key type, as a `ScheduledCertificate`, whose state at any instant
+ * (renewals, the move to Google) `certificateAt` derives; each uploaded certificate likewise.
  *
- * The CA: the one asked for, or, where Cloudflare chooses (`""`), Let's Encrypt before June 2024
- * and Google Trust Services from then on, at the first renewal on or after 2024-06-01 (spec
- * Versioning 4, reference §2.7 "renewals move to GTS"). Which CA Cloudflare chose before June
- * 2024 is not documented (reference §2.8); Let's Encrypt is edgezone's choice, so a replay of
- * 2024 shows the move. Pure.
+ * Decisions where the facts leave room:
+ * - The CA Cloudflare chose for a universal certificate before June 2024 is not documented
+ *   (reference §2.8); edgezone issues it from Let's Encrypt, so a replay of 2024 shows the move.
+ *   From 2024-06-01 (`MILESTONES.switchStarts`) Cloudflare's choice is the default CA (Google
+ *   unless CAA blocks it; `caa.ts`).
+ * - Managed packs hold an ECDSA certificate (primary) and an RSA one, as paid zones get (ca-faq).
+ * - The `issuer` strings of managed certificates are UNVERIFIED (reference §2.3: only
+ *   "LetsEncrypt" is seen, in third-party fakes): the CA's name without spaces or punctuation.
+ * Pure.
  */
+import {
+	AUTHORITIES,
+	type CertificateAuthority,
+	type ChainCertificate,
+	certificateAt,
+	defaultAuthority,
+	type KeyType,
+	MILESTONES,
+	type OrderableAuthority,
+	type ScheduledCertificate,
+} from "../../certificates";
+import type { ParsedCertificate } from "./x509";
 
-/** The CAs a managed certificate is ordered from (SDK `certificate_authority` of packs and Total TLS). */
-export const AUTHORITIES = ["google", "lets_encrypt", "ssl_com"] as const;
-export type Authority = (typeof AUTHORITIES)[number];
+export { ORDERABLE_AUTHORITIES as AUTHORITIES } from "../../certificates";
+export type Authority = OrderableAuthority;
 
-/** The key types of a managed pack's certificates: ECDSA (primary) and RSA, as paid zones get (ca-faq). */
-export const KEY_TYPES = ["ecdsa", "rsa"] as const;
+/** The key types of a managed pack's certificates, primary first. */
+export const KEY_TYPES: readonly KeyType[] = ["ecdsa", "rsa"];
 
-/** The `issuer` strings of pack certificates. UNVERIFIED (reference §2.3: only "LetsEncrypt" seen, in fakes). */
-export const ISSUER_NAMES: Record<Authority, string> = {
-	lets_encrypt: "LetsEncrypt",
-	google: "GoogleTrustServices",
-	ssl_com: "SSLcom",
-};
+/** The `issuer` string of a managed certificate from `ca`: `LetsEncrypt`, `GoogleTrustServices`, `SSLcom`. */
+export function issuerName(ca: CertificateAuthority): string {
+	return AUTHORITIES[ca].name.replace(/[^A-Za-z0-9]/g, "");
+}
 
-/** Spec Versioning 4, "June 2024" (day: edgezone's choice): Cloudflare's choice becomes Google. */
-export const SWITCH_STARTS = Date.parse("2024-06-01T00:00:00Z");
+/** The CA Cloudflare picks where the owner did not, for a universal certificate issued at `at` (no CAA records). */
+export function chosenAuthority(at: number): Authority {
+	return at < MILESTONES.switchStarts.getTime() ? "lets_encrypt" : defaultAuthority(undefined);
+}
+
+/** What the schedule needs of a managed pack. */
+export interface ManagedPack {
+	id: string;
+	type: "universal" | "advanced";
+	/** `""` when Cloudflare chooses the CA. */
+	requested: "" | Authority;
+	validity_days: number;
+	/** When its first certificate was issued (ms). */
+	first_issued: number;
+}
 
 const DAY = 86_400_000;
 
-/** The CA Cloudflare picks where the owner did not, for a certificate issued at `at`. */
-export function defaultAuthority(at: Date): Authority {
-	return at.getTime() < SWITCH_STARTS ? "lets_encrypt" : "google";
-}
-
-/** Validity periods per CA (reference §2.3): LE 90; GTS 14/30/90; SSL.com 14/30/90 (365 for Enterprise only). */
-export const VALIDITY_DAYS: Record<Authority, readonly number[]> = {
-	lets_encrypt: [90],
-	google: [14, 30, 90],
-	ssl_com: [14, 30, 90],
-};
-
-/** Renewal window in days for a validity period (reference §2.3). */
-function renewalWindow(days: number): number {
-	if (days >= 90) return 30;
-	if (days >= 30) return 7;
-	return 3;
-}
-
-/** One certificate of a pack: CA and instants in ms. */
-export interface IssuedCertificate {
-	certificate_authority: Authority;
-	issued_on: number;
-	expires_on: number;
-}
-
-/**
- * The certificate in force at `now` of a pack whose first certificate was issued at `first`
- * (ms), renewed every `validityDays` minus the renewal window. `requested` `""` lets the CA
- * follow {@link defaultAuthority} at each issue.
- */
-export function currentCertificate(
-	requested: "" | Authority,
-	validityDays: number,
-	first: number,
-	now: number,
-): IssuedCertificate {
-	const period = (validityDays - renewalWindow(validityDays)) * DAY;
-	const renewals = Math.max(0, Math.floor((now - first) / period));
-	const issued = first + renewals * period;
+/** The pack's first certificate of `key` as the schedule takes it. */
+export function firstCertificate(pack: ManagedPack, key: KeyType): ScheduledCertificate {
 	return {
-		certificate_authority: requested || defaultAuthority(new Date(issued)),
-		issued_on: issued,
-		expires_on: issued + validityDays * DAY,
+		// Stable per pack and key: picks R10 or R11 (E5 or E6) the same way on every read.
+		id: `${pack.id}:${key}`,
+		type: pack.type,
+		certificate_authority: pack.requested || chosenAuthority(pack.first_issued),
+		requested_authority: pack.requested,
+		key_type: key,
+		issued_on: new Date(pack.first_issued),
+		expires_on: new Date(pack.first_issued + pack.validity_days * DAY),
+	};
+}
+
+/** The pack's certificate of `key` in force at `now` (ms), after renewals and moves. */
+export function certificateNow(pack: ManagedPack, key: KeyType, now: number): ScheduledCertificate {
+	return certificateAt(firstCertificate(pack, key), new Date(now));
+}
+
+/** The CA of an uploaded leaf, from its issuer's organisation; null for a CA the schedule does not know. */
+export function uploadedAuthority(leaf: ParsedCertificate): CertificateAuthority | null {
+	const org = (leaf.issuer_org ?? "").toLowerCase();
+	if (org === "let's encrypt") return "lets_encrypt";
+	if (org === "google trust services" || org === "google trust services llc") return "google";
+	if (org === "ssl corporation" || org === "cloudflare, inc.") return "ssl_com";
+	if (org.startsWith("digicert")) return "digicert";
+	return null;
+}
+
+/** An uploaded certificate of the chain as the schedule names it (common names, dates). */
+export function chainEntry(certificate: ParsedCertificate): ChainCertificate {
+	return {
+		subject: certificate.subject_cn ?? certificate.subject,
+		issuer: certificate.issuer_cn ?? certificate.issuer,
+		key_type: certificate.key_type,
+		not_before: certificate.not_before,
+		not_after: certificate.not_after,
+	};
+}
+
+/** An uploaded certificate as the schedule takes it; null when its CA is one the schedule does not know. */
+export function uploadedCertificate(
+	id: string,
+	leaf: ParsedCertificate,
+	chain: ParsedCertificate[],
+	bundleMethod: "ubiquitous" | "optimal" | "force",
+	uploadedOn: number,
+): ScheduledCertificate | null {
+	const ca = uploadedAuthority(leaf);
+	if (ca === null) return null;
+	return {
+		id,
+		type: "custom",
+		certificate_authority: ca,
+		bundle_method: bundleMethod,
+		key_type: leaf.key_type,
+		issued_on: new Date(leaf.not_before),
+		expires_on: new Date(leaf.not_after),
+		uploaded_on: new Date(uploadedOn),
+		...(leaf.issuer_cn === null ? {} : { issuer: leaf.issuer_cn }),
+		uploaded_chain: chain.map(chainEntry),
 	};
 }

@@ -23,7 +23,7 @@ import type {
 	Status,
 } from "cloudflare/resources/ssl/certificate-packs/certificate-packs";
 import { CODES, invalid, notFound } from "../failure";
-import { type Authority, currentCertificate, defaultAuthority, ISSUER_NAMES, KEY_TYPES } from "./issuance";
+import { type Authority, certificateNow, chosenAuthority, issuerName, KEY_TYPES, type ManagedPack } from "./issuance";
 import { dcvToken, ISSUANCE_MS, packStatus, stableId, validating } from "./lifecycle";
 
 /** The zone a certificate call is about: ids and names live in the registry, not in the Zone. */
@@ -174,7 +174,7 @@ export class CertificatePackStore {
 		const current = row === null ? null : this.view(zone, row, now).certificate_authority;
 		return {
 			enabled: settings.universal_enabled === 1,
-			certificate_authority: current ?? (settings.universal_authority || defaultAuthority(new Date(now))),
+			certificate_authority: current ?? (settings.universal_authority || chosenAuthority(now)),
 		};
 	}
 
@@ -235,35 +235,43 @@ export class CertificatePackStore {
 		return this.#settings().universal_authority;
 	}
 
+	/** What the schedule needs of a pack row: its CA request and when its first certificate was issued. */
+	managed(row: PackRow): ManagedPack {
+		return {
+			id: row.id,
+			type: row.type,
+			requested: row.type === "universal" ? this.universalAuthority() : row.requested_authority,
+			validity_days: row.validity_days,
+			first_issued: row.ordered_at + (row.with_zone === 1 ? 0 : ISSUANCE_MS),
+		};
+	}
+
 	/** A pack row as the API shows it at `now`. */
 	view(zone: ZoneRef, row: PackRow, now: number): CertificatePack {
 		const hosts = row.type === "universal" ? [zone.name, `*.${zone.name}`] : (JSON.parse(row.hosts) as string[]);
 		const status: Status = row.with_zone === 1 ? "active" : packStatus(row.ordered_at, now);
-		const requested = row.type === "universal" ? this.universalAuthority() : row.requested_authority;
-		const issuedFrom = row.ordered_at + (row.with_zone === 1 ? 0 : ISSUANCE_MS);
-		const certificates =
-			status === "active"
-				? KEY_TYPES.map((key) => {
-						const current = currentCertificate(requested, row.validity_days, issuedFrom, now);
-						return {
-							id: stableId(row.id, key, current.issued_on),
-							hosts,
-							status: "active",
-							bundle_method: "ubiquitous",
-							issuer: ISSUER_NAMES[current.certificate_authority],
-							signature: key === "rsa" ? "SHA256WithRSA" : "ECDSAWithSHA256",
-							uploaded_on: new Date(current.issued_on).toISOString(),
-							modified_on: new Date(current.issued_on).toISOString(),
-							expires_on: new Date(current.expires_on).toISOString(),
-							priority: 0,
-							zone_id: zone.id,
-						} satisfies CertificatePackCreateResponse.Certificate;
-					})
-				: [];
-		const authority =
-			status === "active"
-				? currentCertificate(requested, row.validity_days, issuedFrom, now).certificate_authority
-				: requested || defaultAuthority(new Date(now));
+		const managed = this.managed(row);
+		const current =
+			status === "active" ? KEY_TYPES.map((key) => [key, certificateNow(managed, key, now)] as const) : [];
+		const certificates = current.map(
+			([key, certificate]) =>
+				({
+					id: stableId(row.id, key, certificate.issued_on.getTime()),
+					hosts,
+					status: "active",
+					bundle_method: "ubiquitous",
+					issuer: issuerName(certificate.certificate_authority),
+					signature: key === "rsa" ? "SHA256WithRSA" : "ECDSAWithSHA256",
+					uploaded_on: certificate.issued_on.toISOString(),
+					modified_on: certificate.issued_on.toISOString(),
+					expires_on: certificate.expires_on.toISOString(),
+					priority: 0,
+					zone_id: zone.id,
+				}) satisfies CertificatePackCreateResponse.Certificate,
+		);
+		// Orderable CAs only: DigiCert is in the schedule's data for legacy certificates, never issued here.
+		const authority = (current[0]?.[1].certificate_authority ??
+			(managed.requested || chosenAuthority(now))) as Authority;
 		const validationRecords = validating(status) ? hosts.map((host) => validationRecord(row, host, zone.name)) : [];
 		return {
 			id: row.id,

@@ -13,12 +13,89 @@
  */
 import type { CustomCertificate } from "cloudflare/resources/custom-certificates/custom-certificates";
 import type { Status } from "cloudflare/resources/ssl/certificate-packs/certificate-packs";
-import { CODES, invalid } from "../failure";
-import { Outbox } from "../outbox";
+import {
+	type ChainCertificate,
+	type ClientVerdict,
+	describeChain,
+	type MoveContext,
+	type ScheduledCertificate,
+	type ScheduledEvent,
+	scheduledMoves,
+	servedChain,
+	validatingClients,
+} from "../../certificates";
+import { CODES, invalid, notFound } from "../failure";
+import { Outbox, OWNER } from "../outbox";
 import { CustomCertificateStore, type CustomRow } from "./custom";
-import { type CertificatePack, CertificatePackStore, type ZoneRef } from "./packs";
+import { certificateNow, firstCertificate, KEY_TYPES, uploadedCertificate } from "./issuance";
+import { type CertificatePack, CertificatePackStore, type PackRow, type ZoneRef } from "./packs";
+import type { ParsedCertificate } from "./x509";
 
 export type { CustomCertificateInput } from "./custom";
+
+/** The emulator's chains answer (`/zones/{zone_id}/emulator/chains/{id}`). */
+export interface ChainAnswer {
+	certificate_id: string;
+	kind: "certificate_pack" | "custom_certificate";
+	type: string;
+	at: string;
+	certificates: CertificateChain[];
+	note?: string;
+}
+
+/** One certificate's CA, served chain and validating clients at an instant. */
+export interface CertificateChain {
+	key_type: string;
+	certificate_authority: string;
+	bundle_method: string;
+	issued_on: string;
+	expires_on: string;
+	leaf_issuer: string;
+	chain: {
+		source: string;
+		description: string;
+		intermediates: readonly ChainCertificate[];
+		root: ChainCertificate | null;
+		cross_signed: boolean;
+		rule: string;
+		notes: readonly string[];
+	};
+	clients: ClientVerdict[];
+	events: Record<string, unknown>[];
+}
+
+/** What the schedule says of one certificate at `at`. */
+function answerFor(certificate: ScheduledCertificate, at: Date): Omit<CertificateChain, "events"> {
+	const chain = servedChain(certificate, at);
+	return {
+		key_type: certificate.key_type ?? "rsa",
+		certificate_authority: certificate.certificate_authority,
+		bundle_method: certificate.bundle_method ?? "ubiquitous",
+		issued_on: certificate.issued_on.toISOString(),
+		expires_on: certificate.expires_on.toISOString(),
+		leaf_issuer: chain.leaf.issuer,
+		chain: {
+			source: chain.source,
+			description: describeChain(chain, at),
+			intermediates: chain.intermediates,
+			root: chain.root,
+			cross_signed: chain.cross_signed,
+			rule: chain.rule,
+			notes: chain.notes,
+		},
+		clients: validatingClients(chain, at),
+	};
+}
+
+/** A schedule event as JSON-ready data (instants as RFC 3339). */
+function eventOut(event: ScheduledEvent): Record<string, unknown> {
+	const { at, ...rest } = event;
+	const out: Record<string, unknown> = { at: at.toISOString() };
+	for (const [name, value] of Object.entries(rest)) out[name] = value instanceof Date ? value.toISOString() : value;
+	if (event.kind === "notification") out.email = { subject: event.email.subject };
+	return out;
+}
+
 export type { CertificatePack, PackOrder, TotalTlsSettings, UniversalSettings, ZoneRef } from "./packs";
 
 /** The certificate stores of one zone; each method runs inside the caller's transaction. */
@@ -33,9 +110,108 @@ export class CertificateStore {
 		this.outbox = new Outbox(sql);
 	}
 
-	/** Applies what the clock brought by `now`: the universal pack exists; notices due are sent. */
-	catchUp(_zone: ZoneRef, now: number): void {
+	/**
+	 * Applies what the clock brought by `now`: the universal pack exists, and the e-mails the
+	 * schedule sends about the zone's managed certificates and Total TLS by `now` are in the outbox
+	 * (`scheduledMoves` over each certificate's whole life so far; the outbox keeps one per key).
+	 */
+	catchUp(zone: ZoneRef, now: number): void {
 		this.packsStore.ensureUniversal(now);
+		for (const row of this.packsStore.rows()) {
+			const managed = this.packsStore.managed(row);
+			if (managed.first_issued > now) continue;
+			// One e-mail per pack: the RSA certificate's timeline stands for the pack.
+			const first = firstCertificate(managed, "rsa");
+			this.#mail(first, now, this.#context(zone, row), row.id);
+		}
+		const since = this.packsStore.totalTlsSince();
+		const totalTls = this.packsStore.totalTls();
+		if (since !== null && since <= now && totalTls.certificate_authority === "lets_encrypt") {
+			const first: ScheduledCertificate = {
+				id: `total_tls:${since}`,
+				type: "total_tls",
+				certificate_authority: "lets_encrypt",
+				requested_authority: "lets_encrypt",
+				issued_on: new Date(since),
+				expires_on: new Date(since + totalTls.validity_period * 86_400_000),
+			};
+			this.#mail(first, now, { hostname: `*.${zone.name}`, created_on: new Date(since) }, null);
+		}
+	}
+
+	/** Sends the e-mails of `first`'s timeline up to `now`. */
+	#mail(first: ScheduledCertificate, now: number, context: MoveContext, certificateId: string | null): void {
+		const from = new Date(first.issued_on.getTime() - 1);
+		for (const event of scheduledMoves(first, from, new Date(now), context).events) {
+			if (event.kind !== "notification") continue;
+			this.outbox.send({
+				key: `${first.id}@${event.at.toISOString()}`,
+				at: event.at.getTime(),
+				recipient: OWNER,
+				subject: event.email.subject,
+				text: event.email.body,
+				certificate_type: event.email.certificate_type,
+				certificate_id: certificateId,
+			});
+		}
+	}
+
+	/** The hostname and creation of a pack, for its e-mails. */
+	#context(zone: ZoneRef, row: PackRow): MoveContext {
+		const hosts = JSON.parse(row.hosts) as string[];
+		return {
+			hostname: row.type === "universal" ? zone.name : (hosts[0] ?? zone.name),
+			created_on: new Date(row.ordered_at),
+		};
+	}
+
+	/**
+	 * For a certificate pack or custom certificate and an instant: each certificate's CA, the chain
+	 * served and the client platforms that validate it (`src/certificates/`), and, for managed
+	 * packs, the schedule's events from its first issue up to `at`. 404 9404 for an unknown id.
+	 */
+	chains(zone: ZoneRef, id: string, at: number): ChainAnswer {
+		const instant = new Date(at);
+		const row = this.packsStore.rows().find((pack) => pack.id === id);
+		if (row !== undefined) {
+			const managed = this.packsStore.managed(row);
+			const base = { certificate_id: id, kind: "certificate_pack" as const, type: row.type, at: instant.toISOString() };
+			if (managed.first_issued > at)
+				return { ...base, certificates: [], note: `no certificate is issued yet at ${instant.toISOString()}` };
+			return {
+				...base,
+				certificates: KEY_TYPES.map((key) => {
+					const first = firstCertificate(managed, key);
+					const current = certificateNow(managed, key, at);
+					const { events } = scheduledMoves(
+						first,
+						new Date(first.issued_on.getTime() - 1),
+						instant,
+						this.#context(zone, row),
+					);
+					return { ...answerFor(current, instant), events: events.map(eventOut) };
+				}),
+			};
+		}
+		const custom = this.custom.rows().find((c) => c.id === id);
+		if (custom === undefined)
+			notFound(CODES.emulatorNotFound, `No certificate pack or custom certificate ${id} in this zone.`);
+		const leaf = JSON.parse(custom.leaf) as ParsedCertificate;
+		const chain = JSON.parse(custom.chain) as ParsedCertificate[];
+		const scheduled = uploadedCertificate(custom.id, leaf, chain, custom.bundle_method, custom.uploaded_on);
+		const base = {
+			certificate_id: id,
+			kind: "custom_certificate" as const,
+			type: custom.type,
+			at: instant.toISOString(),
+		};
+		if (scheduled === null)
+			return {
+				...base,
+				certificates: [],
+				note: `the issuer ${leaf.issuer} is none of the CAs the 2024 schedule knows (Let's Encrypt, Google Trust Services, SSL.com, DigiCert)`,
+			};
+		return { ...base, certificates: [{ ...answerFor(scheduled, instant), events: [] }] };
 	}
 
 	/** Every pack at `now`: universal, advanced, then custom certificates. */
