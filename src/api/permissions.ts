@@ -8,8 +8,8 @@
  * - `"permissions": [...]`: a token gets only the endpoints one of its permissions grants, with
  *   the names of Cloudflare's permission groups (developers.cloudflare.com/fundamentals/api/
  *   reference/permissions/): "Zone Read", "Zone Edit", "Zone WAF Read", "Zone WAF Edit",
- *   "Logs Read", "Logs Edit". "Edit" is the dashboard's name of the API's "Write", and
- *   includes reading ("Edit is full CRUDL access", /api/tokens/create).
+ *   "Logs Read", "Logs Edit", "SSL and Certificates Read", "SSL and Certificates Edit". "Edit" is
+ *   the dashboard's name of the API's "Write", and includes reading ("Edit is full CRUDL access", /api/tokens/create).
  * Refused, either way, is 403 10000 "Authentication error", as the real API answers a token
  * lacking a permission (cloudflare-api-v4.md §2.2).
  *
@@ -18,7 +18,8 @@
  * edgezone knows Zone WAF and Logs (the family of `http_log_custom_fields`); all of log-push,
  * reads included, needs Logs Edit, "because Logpush jobs contain sensitive information"
  * (/logs/logpush/permissions/); filters and firewall rules need Firewall Services, the group
- * their API reference pages accept.
+ * their API reference pages accept; certificate packs, Universal SSL, Total TLS and custom
+ * certificates need SSL and Certificates.
  * A ruleset is then checked by its phase (`permitsPhase`): a "Logs Edit" token may not write a
  * WAF ruleset, nor a "Zone WAF Edit" token the log fields. Gap: the list of rulesets shows every
  * phase's (without rules) to any ruleset family; whether the real API narrows it is not documented.
