@@ -23,6 +23,7 @@ import {
 	type Name,
 	SubjectAlternativeName,
 } from "@peculiar/asn1-x509";
+import { fromBase64, fromHex, toBase64, toHex } from "../../common/encoding";
 
 /** What edgezone knows of one X.509 certificate; plain data, so it crosses RPC. */
 export interface ParsedCertificate {
@@ -86,9 +87,9 @@ const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g;
 function pemBlocks(text: string): { label: string; der: Uint8Array }[] | null {
 	const blocks: { label: string; der: Uint8Array }[] = [];
 	for (const match of text.matchAll(PEM_BLOCK)) {
-		const body = (match[2] ?? "").replace(/\s+/g, "");
-		if (!/^[A-Za-z0-9+/]+={0,2}$/.test(body) || body.length % 4 !== 0) return null;
-		blocks.push({ label: match[1] ?? "", der: Uint8Array.from(atob(body), (ch) => ch.charCodeAt(0)) });
+		const der = fromBase64((match[2] ?? "").replace(/\s+/g, ""));
+		if (der === undefined || der.length === 0) return null;
+		blocks.push({ label: match[1] ?? "", der });
 	}
 	return blocks;
 }
@@ -173,7 +174,7 @@ async function parseCertificate(der: Uint8Array): Promise<ParsedCertificate | st
 		issuer_cn: attribute(tbs.issuer, OID.cn),
 		issuer_org: attribute(tbs.issuer, OID.o),
 		hosts: sans.length > 0 ? sans : subjectCn === null ? [] : [subjectCn.toLowerCase()],
-		serial_number: hex(new Uint8Array(tbs.serialNumber)).replace(/^(00)+(?=.)/, ""),
+		serial_number: toHex(new Uint8Array(tbs.serialNumber)).replace(/^(00)+(?=.)/, ""),
 		not_before: tbs.validity.notBefore.getTime().toISOString(),
 		not_after: tbs.validity.notAfter.getTime().toISOString(),
 		signature: SIGNATURES[cert.signatureAlgorithm.algorithm] ?? cert.signatureAlgorithm.algorithm,
@@ -181,7 +182,7 @@ async function parseCertificate(der: Uint8Array): Promise<ParsedCertificate | st
 		key_size: key.size,
 		is_ca: isCa,
 		self_signed: subject === issuer,
-		sha256: hex(digest),
+		sha256: toHex(digest),
 	};
 }
 
@@ -261,13 +262,8 @@ const CURVE_DER: Record<"P-256" | "P-384" | "P-521", string> = {
 
 /** The named curve in DER parameters (an OBJECT IDENTIFIER). */
 function curveOf(parameters: ArrayBuffer): "P-256" | "P-384" | "P-521" | undefined {
-	const der = hex(new Uint8Array(parameters));
+	const der = toHex(new Uint8Array(parameters));
 	return (Object.keys(CURVE_DER) as (keyof typeof CURVE_DER)[]).find((curve) => CURVE_DER[curve] === der);
-}
-
-/** DER bytes of lower-case hex. */
-function unhex(text: string): Uint8Array {
-	return Uint8Array.from(text.match(/../g) ?? [], (byte) => Number.parseInt(byte, 16));
 }
 
 /**
@@ -347,7 +343,7 @@ function toPkcs8(label: string, der: Uint8Array): { type: "rsa" | "ecdsa"; der: 
 			const info = new PrivateKeyInfo({
 				privateKeyAlgorithm: new AlgorithmIdentifier({
 					algorithm: id_ecPublicKey,
-					parameters: unhex(CURVE_DER[curve]).buffer as ArrayBuffer,
+					parameters: (fromHex(CURVE_DER[curve]) ?? new Uint8Array()).buffer,
 				}),
 				privateKey: new PrivateKey(der),
 			});
@@ -369,10 +365,6 @@ function spkiOf(pem: string): Uint8Array {
 
 /** DER as one PEM block with 64-character lines. */
 function toPem(label: string, der: Uint8Array): string {
-	const base64 = btoa(String.fromCharCode(...der));
+	const base64 = toBase64(der);
 	return `-----BEGIN ${label}-----\n${base64.replace(/.{64}/g, "$&\n").replace(/\n$/, "")}\n-----END ${label}-----\n`;
-}
-
-function hex(bytes: Uint8Array): string {
-	return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -56,6 +56,16 @@ describe("the universal pack", () => {
 		expect(renewed?.certificates[0]?.id).not.toBe(first?.certificates[0]?.id);
 	});
 
+	it("moves back to a clock set before its creation, so a replay may start at any date", async () => {
+		const zone = await certsZone();
+		const now = (await allPacks(zone.id))[0];
+		expect(now?.certificate_authority).toBe("google");
+		await setClock(zone.id, "2024-01-01T00:00:00Z");
+		const [replayed] = await allPacks(zone.id);
+		expect(replayed).toMatchObject({ id: now?.id, status: "active", certificate_authority: "lets_encrypt" });
+		expect(replayed?.certificates[0]?.uploaded_on).toBe("2024-01-01T00:00:00.000Z");
+	});
+
 	it("cannot be deleted or patched through the packs API", async () => {
 		const zone = await certsZone();
 		const [universal] = await allPacks(zone.id);

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { CERTS } from "../../zone/certificates/fixtures";
+import { READ_TOKEN } from "../credentials";
 import { call } from "../http";
 import { allPacks, certsZone, order, setClock } from "./helpers";
 
@@ -190,6 +191,15 @@ describe("replaying 2024", () => {
 		const bad = await call("GET", `/zones/${zone.id}/emulator/chains/${uploaded.id}?at=yesterday`);
 		expect(bad.status).toBe(400);
 		expect(bad.body.errors?.[0]).toMatchObject({ code: 9400, source: { pointer: "/at" } });
+	});
+
+	it("serves the outbox and chains routes to reading credentials only when authenticated", async () => {
+		const { zone, advanced } = await zoneOf2024();
+		const none = await call("GET", `/zones/${zone.id}/emulator/outbox`, undefined, {});
+		expect(none.body.errors?.[0]?.code).toBe(9106);
+		const reader = { Authorization: `Bearer ${READ_TOKEN}` };
+		expect((await call("GET", `/zones/${zone.id}/emulator/outbox`, undefined, reader)).status).toBe(200);
+		expect((await call("GET", `/zones/${zone.id}/emulator/chains/${advanced}`, undefined, reader)).status).toBe(200);
 	});
 
 	it("answers no certificate for a pack ordered after the date asked", async () => {
