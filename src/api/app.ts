@@ -14,6 +14,7 @@
  */
 import { Hono } from "hono";
 import { auth } from "./auth";
+import { emulatorLogs } from "./emulator/logs";
 import { noRoute, toErrorResponse } from "./errors";
 import { filters } from "./filters";
 import { firewallRules } from "./firewall-rules";
@@ -43,6 +44,7 @@ api.route("/zones/:zone_id/rulesets/:ruleset_id/rules", rulesetRules);
 api.route("/zones/:zone_id/logpush", logpush);
 api.route("/zones/:zone_id/filters", filters);
 api.route("/zones/:zone_id/firewall/rules", firewallRules);
+api.route("/zones/:zone_id/emulator/logs", emulatorLogs);
 
 api.notFound(() => noRoute().toResponse());
 api.onError((error) => toErrorResponse(error));
