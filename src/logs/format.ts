@@ -31,7 +31,8 @@ export type TemplatePart = { kind: "text"; text: string } | { kind: "field"; nam
 /** Outcome of parsing a `record_template`. */
 export type ParsedTemplate = { ok: true; parts: TemplatePart[] } | { ok: false; message: string };
 
-const ACTION = /\{\{(-\s)?([\s\S]*?)(\s-)?\}\}/g;
+// An action: `{{`, optional trim marker, the inside (quoted constants may hold `}}`), `}}`.
+const ACTION = /\{\{(-\s)?((?:`[^`]*`|"(?:[^"\\]|\\.)*"|[\s\S])*?)(\s-)?\}\}/g;
 
 /** Parses a `record_template` (the docs' subset of Go text/template); the failure says why. */
 export function parseTemplate(template: string): ParsedTemplate {

@@ -66,3 +66,51 @@ export async function records(keys: readonly string[]): Promise<Record<string, u
 
 /** A destination path unique to a test. */
 export const uniquePath = (label: string) => `${label}-${crypto.randomUUID().slice(0, 8)}`;
+
+/** Spec area A, rule 2: find or create the entrypoint ruleset, PUT the rule, create the job. */
+export async function configure(
+	zone_id: string,
+	parameters: Record<string, unknown>,
+	job: Record<string, unknown> = {},
+): Promise<{ job_id: number; path: string }> {
+	const list = await call("GET", `/zones/${zone_id}/rulesets`);
+	const existing = (list.body.result as { id: string; kind: string; phase: string }[]).find(
+		(r) => r.kind === "zone" && r.phase === "http_log_custom_fields",
+	);
+	let rulesetId = existing?.id;
+	if (rulesetId === undefined) {
+		const created = await call("POST", `/zones/${zone_id}/rulesets`, {
+			name: "Zone-level phase entry point",
+			kind: "zone",
+			description: "This ruleset configures custom log fields.",
+			phase: "http_log_custom_fields",
+		});
+		expect(created.status).toBe(200);
+		rulesetId = (created.body.result as { id: string }).id;
+	}
+	const put = await call("PUT", `/zones/${zone_id}/rulesets/${rulesetId}`, {
+		rules: [
+			{
+				action: "log_custom_field",
+				expression: "true",
+				description: "Set Logpush custom fields for HTTP requests",
+				action_parameters: parameters,
+			},
+		],
+	});
+	expect(put.status, JSON.stringify(put.body)).toBe(200);
+	const path = uniquePath("flow");
+	const created = await call("POST", `/zones/${zone_id}/logpush/jobs`, {
+		name: "example.com",
+		destination_conf: `r2://edgezone-logs/${path}/{DATE}`,
+		dataset: "http_requests",
+		enabled: true,
+		output_options: {
+			field_names: ["RayID", "EdgeStartTimestamp", "Cookies", "RequestHeaders", "ResponseHeaders"],
+			timestamp_format: "rfc3339",
+		},
+		...job,
+	});
+	expect(created.status, JSON.stringify(created.body)).toBe(200);
+	return { job_id: (created.body.result as { id: number }).id, path };
+}

@@ -5,55 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { call } from "../api/http";
-import { edgeRequest, flush, gunzipped, records, uniquePath, zoneWithHost } from "./logs-helpers";
-
-/** Spec area A, rule 2: find or create the entrypoint ruleset, PUT the rule, create the job. */
-async function configure(
-	zone_id: string,
-	parameters: Record<string, unknown>,
-	job: Record<string, unknown> = {},
-): Promise<{ job_id: number; path: string }> {
-	const list = await call("GET", `/zones/${zone_id}/rulesets`);
-	const existing = (list.body.result as { id: string; kind: string; phase: string }[]).find(
-		(r) => r.kind === "zone" && r.phase === "http_log_custom_fields",
-	);
-	let rulesetId = existing?.id;
-	if (rulesetId === undefined) {
-		const created = await call("POST", `/zones/${zone_id}/rulesets`, {
-			name: "Zone-level phase entry point",
-			kind: "zone",
-			description: "This ruleset configures custom log fields.",
-			phase: "http_log_custom_fields",
-		});
-		expect(created.status).toBe(200);
-		rulesetId = (created.body.result as { id: string }).id;
-	}
-	const put = await call("PUT", `/zones/${zone_id}/rulesets/${rulesetId}`, {
-		rules: [
-			{
-				action: "log_custom_field",
-				expression: "true",
-				description: "Set Logpush custom fields for HTTP requests",
-				action_parameters: parameters,
-			},
-		],
-	});
-	expect(put.status, JSON.stringify(put.body)).toBe(200);
-	const path = uniquePath("flow");
-	const created = await call("POST", `/zones/${zone_id}/logpush/jobs`, {
-		name: "example.com",
-		destination_conf: `r2://edgezone-logs/${path}/{DATE}`,
-		dataset: "http_requests",
-		enabled: true,
-		output_options: {
-			field_names: ["RayID", "EdgeStartTimestamp", "Cookies", "RequestHeaders", "ResponseHeaders"],
-			timestamp_format: "rfc3339",
-		},
-		...job,
-	});
-	expect(created.status, JSON.stringify(created.body)).toBe(200);
-	return { job_id: (created.body.result as { id: number }).id, path };
-}
+import { sdkClient } from "../api/sdk";
+import { configure, edgeRequest, flush, gunzipped, records, uniquePath, zoneWithHost } from "./logs-helpers";
 
 describe("edge logs, the spec's flow", () => {
 	it("delivers each request with the configured headers and cookies", async () => {
@@ -97,5 +50,199 @@ describe("edge logs, the spec's flow", () => {
 			ResponseHeaders: { "content-type": "text/plain", etag: get.headers.get("etag") },
 		});
 		expect(await gunzipped(keys[0] ?? "")).toMatch(/^\{"RayID":/);
+	});
+});
+
+describe("edge logs, through the cloudflare SDK", () => {
+	it("configures fields and a job with the SDK and finds the entries in the destination", async () => {
+		const cf = sdkClient();
+		const { zone_id, host } = await zoneWithHost("sdk");
+		let rulesetId: string | undefined;
+		for await (const r of cf.rulesets.list({ zone_id }))
+			if (r.kind === "zone" && r.phase === "http_log_custom_fields") rulesetId = r.id;
+		if (rulesetId === undefined) {
+			const created = await cf.rulesets.create({
+				zone_id,
+				name: "Zone-level phase entry point",
+				kind: "zone",
+				description: "This ruleset configures custom log fields.",
+				phase: "http_log_custom_fields",
+			});
+			rulesetId = (created as { id: string }).id;
+		}
+		await cf.rulesets.update(rulesetId, {
+			zone_id,
+			rules: [
+				{
+					action: "log_custom_field",
+					expression: "true",
+					description: "Set Logpush custom fields for HTTP requests",
+					action_parameters: {
+						request_fields: [{ name: "x-request-id" }],
+						response_fields: [{ name: "content-type" }],
+						cookie_fields: [{ name: "Theme" }],
+					},
+				},
+			],
+		});
+		const path = uniquePath("sdk");
+		const job = await cf.logpush.jobs.create({
+			zone_id,
+			name: "sdk-example",
+			destination_conf: `r2://edgezone-logs/${path}/{DATE}`,
+			dataset: "http_requests",
+			enabled: true,
+			output_options: {
+				field_names: ["RayID", "ClientRequestPath", "Cookies", "RequestHeaders", "ResponseHeaders"],
+				timestamp_format: "rfc3339",
+			},
+		});
+		const res = await edgeRequest(host, "/sdk/missing", { headers: { "x-request-id": "req-1", cookie: "Theme=dark" } });
+		expect(res.status).toBe(404);
+		const [delivery] = await flush(zone_id);
+		expect(delivery?.records).toBe(1);
+		const [entry] = await records(delivery?.objects ?? []);
+		expect(entry).toStrictEqual({
+			RayID: res.ray,
+			ClientRequestPath: "/sdk/missing",
+			Cookies: { Theme: "dark" },
+			RequestHeaders: { "x-request-id": "req-1" },
+			ResponseHeaders: { "content-type": "application/json" },
+		});
+		const after = await cf.logpush.jobs.get(job?.id ?? 0, { zone_id });
+		expect(after?.last_complete).toMatch(/^\d{4}-\d\d-\d\dT/);
+		expect(after?.last_error).toBeNull();
+		expect(after?.error_message).toBeNull();
+	});
+});
+
+describe("the fields of an entry", () => {
+	it("records the request, the answer and the zone, with documented absent values", async () => {
+		const { zone_id, host } = await zoneWithHost("fields");
+		await configure(
+			zone_id,
+			{ request_fields: [{ name: "x-none" }] },
+			{
+				output_options: {
+					field_names: [
+						"RayID",
+						"ClientIP",
+						"ClientRequestHost",
+						"ClientRequestMethod",
+						"ClientRequestURI",
+						"ClientRequestPath",
+						"ClientRequestScheme",
+						"ClientRequestUserAgent",
+						"ClientRequestReferer",
+						"ClientRequestBytes",
+						"EdgeResponseStatus",
+						"EdgeResponseBytes",
+						"EdgeResponseBodyBytes",
+						"EdgeResponseContentType",
+						"EdgeStartTimestamp",
+						"EdgeEndTimestamp",
+						"EdgeTimeToFirstByteMs",
+						"CacheCacheStatus",
+						"OriginResponseStatus",
+						"ZoneName",
+						"SecurityAction",
+						"SecurityActions",
+						"BotScore",
+						"EdgePathingOp",
+					],
+					timestamp_format: "unix",
+				},
+			},
+		);
+		await edgeRequest(host, "/f/obj.bin", {
+			method: "PUT",
+			body: "x".repeat(1024),
+			headers: { "content-type": "application/octet-stream" },
+		});
+		const res = await edgeRequest(host, "/f/obj.bin?x=1", {
+			headers: { "cf-connecting-ip": "192.0.2.10", "user-agent": "curl/8", referer: "https://ref.example/" },
+		});
+		const head = await edgeRequest(host, "/f/obj.bin", { method: "HEAD" });
+		const [delivery] = await flush(zone_id);
+		const entries = await records(delivery?.objects ?? []);
+		const get = entries.find((e) => e.RayID === res.ray);
+		expect(get).toMatchObject({
+			ClientIP: "192.0.2.10",
+			ClientRequestHost: host,
+			ClientRequestMethod: "GET",
+			ClientRequestURI: "/f/obj.bin?x=1",
+			ClientRequestPath: "/f/obj.bin",
+			ClientRequestScheme: "http",
+			ClientRequestUserAgent: "curl/8",
+			ClientRequestReferer: "https://ref.example/",
+			EdgeResponseStatus: 200,
+			EdgeResponseBodyBytes: 1024,
+			EdgeResponseContentType: "application/octet-stream",
+			CacheCacheStatus: "dynamic",
+			OriginResponseStatus: 200,
+			ZoneName: host,
+			SecurityAction: "",
+			SecurityActions: [],
+			BotScore: 0,
+			EdgePathingOp: "unknown",
+		});
+		expect(get?.EdgeResponseBytes as number).toBeGreaterThan(1024 + 100);
+		expect(get?.ClientRequestBytes as number).toBeGreaterThan(50);
+		expect(Math.abs((get?.EdgeStartTimestamp as number) - Date.now() / 1000)).toBeLessThan(60);
+		expect(get?.EdgeEndTimestamp as number).toBeGreaterThanOrEqual(get?.EdgeStartTimestamp as number);
+		expect(entries.find((e) => e.RayID === head.ray)).toMatchObject({
+			ClientRequestMethod: "HEAD",
+			EdgeResponseBodyBytes: 0,
+		});
+	});
+
+	it("logs a request the firewall answered, with the rule that ended it", async () => {
+		const { zone_id, host } = await zoneWithHost("fw");
+		await configure(
+			zone_id,
+			{ request_fields: [{ name: "x-a" }] },
+			{
+				output_options: {
+					field_names: [
+						"RayID",
+						"EdgeResponseStatus",
+						"OriginResponseStatus",
+						"SecurityAction",
+						"SecurityRuleID",
+						"SecurityActions",
+						"SecuritySources",
+						"FirewallMatchesActions",
+						"FirewallMatchesRuleIDs",
+						"FirewallMatchesSources",
+						"RequestHeaders",
+					],
+				},
+			},
+		);
+		const rules = await call("PUT", `/zones/${zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint`, {
+			rules: [
+				{ action: "log", expression: 'starts_with(http.request.uri.path, "/")' },
+				{ action: "block", expression: 'http.request.uri.path eq "/private"' },
+			],
+		});
+		expect(rules.status).toBe(200);
+		const [logRule, blockRule] = (rules.body.result as { rules: { id: string }[] }).rules;
+		const blocked = await edgeRequest(host, "/private", { headers: { "x-a": "1" } });
+		expect(blocked.status).toBe(403);
+		const [delivery] = await flush(zone_id);
+		const [entry] = (await records(delivery?.objects ?? [])).filter((e) => e.RayID === blocked.ray);
+		expect(entry).toStrictEqual({
+			RayID: blocked.ray,
+			EdgeResponseStatus: 403,
+			OriginResponseStatus: 0,
+			SecurityAction: "block",
+			SecurityRuleID: blockRule?.id,
+			SecurityActions: ["log", "block"],
+			SecuritySources: ["firewallCustom", "firewallCustom"],
+			FirewallMatchesActions: ["log", "block"],
+			FirewallMatchesRuleIDs: [logRule?.id, blockRule?.id],
+			FirewallMatchesSources: ["firewallCustom", "firewallCustom"],
+			RequestHeaders: { "x-a": "1" },
+		});
 	});
 });
