@@ -74,7 +74,14 @@ async function delivered(prefix) {
 			headers: { "x-r2-bucket": LOG_BUCKET, "accept-encoding": "identity" },
 		});
 		const text = gunzipSync(got.bytes).toString("utf8");
-		objects.push({ key, size, entries: text.split("\n").filter(Boolean).map((l) => JSON.parse(l)) });
+		objects.push({
+			key,
+			size,
+			entries: text
+				.split("\n")
+				.filter(Boolean)
+				.map((l) => JSON.parse(l)),
+		});
 	}
 	return objects;
 }
@@ -188,7 +195,8 @@ async function main() {
 			for (;;) {
 				const entries = (await delivered(`${PATH}/`)).flatMap((o) => o.entries);
 				const found = entries.find((e) => e.RayID === late.ray);
-				if (found) return `found after ${((Date.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(found.Cookies)}`;
+				if (found)
+					return `found after ${((Date.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(found.Cookies)}`;
 				if (Date.now() - started > 15_000) throw new Error("not delivered within 15 s");
 				await new Promise((r) => setTimeout(r, 500));
 			}

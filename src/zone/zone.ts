@@ -62,6 +62,8 @@ export class Zone extends DurableObject<Env> {
 	readonly #log: EdgeLogStore;
 	/** The delivery under way, so the alarm and a flush never deliver the same entries twice. */
 	#delivering: Promise<JobDelivery[]> | undefined;
+	/** Whether an alarm is known to be set (saves a storage read per append); undefined: not known. */
+	#alarmSet: boolean | undefined;
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
@@ -189,7 +191,9 @@ export class Zone extends DurableObject<Env> {
 			return jobs;
 		});
 		if (jobs.length === 0) return 0;
-		if ((await this.ctx.storage.getAlarm()) === null) {
+		this.#alarmSet ??= (await this.ctx.storage.getAlarm()) !== null;
+		if (!this.#alarmSet) {
+			this.#alarmSet = true;
 			await this.ctx.storage.setAlarm(Date.now() + Math.min(...jobs.map((job) => intervalMs(job, this.env))));
 		}
 		return entries.length;
@@ -228,6 +232,8 @@ export class Zone extends DurableObject<Env> {
 
 	/** Delivers what is due and sets the next alarm (`delivery.ts`). */
 	override async alarm(): Promise<void> {
+		// A running alarm is no longer set: appends meanwhile must not count on it.
+		this.#alarmSet = undefined;
 		await this.#deliver(false);
 	}
 
@@ -271,6 +277,7 @@ export class Zone extends DurableObject<Env> {
 			return this.#log.size().count > 0 ? Math.min(...reading.map((job) => intervalMs(job, this.env))) : undefined;
 		});
 		if (left !== undefined) wakes.push(Date.now() + left);
+		this.#alarmSet = wakes.length > 0;
 		if (wakes.length > 0) await this.ctx.storage.setAlarm(Math.max(Math.min(...wakes), Date.now() + 10));
 		else await this.ctx.storage.deleteAlarm();
 		return deliveries;
