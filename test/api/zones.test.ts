@@ -234,6 +234,7 @@ describe("storage", () => {
 			"logpush",
 			"zone_config",
 			"filters_and_firewall_rules",
+			"edge_log",
 		]);
 	});
 });
