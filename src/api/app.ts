@@ -15,6 +15,7 @@
 import { Hono } from "hono";
 import { auth } from "./auth";
 import { clock } from "./emulator/clock";
+import { emulatorLogs } from "./emulator/logs";
 import { noRoute, toErrorResponse } from "./errors";
 import { filters } from "./filters";
 import { firewallRules } from "./firewall-rules";
@@ -46,6 +47,7 @@ api.route("/zones/:zone_id/filters", filters);
 api.route("/zones/:zone_id/firewall/rules", firewallRules);
 // Emulator-only routes, not Cloudflare's (README, "Emulator-only routes").
 api.route("/zones/:zone_id/emulator/clock", clock);
+api.route("/zones/:zone_id/emulator/logs", emulatorLogs);
 
 api.notFound(() => noRoute().toResponse());
 api.onError((error) => toErrorResponse(error));
