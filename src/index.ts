@@ -19,6 +19,6 @@ export default {
 		reportMissingSecrets(env);
 		const url = new URL(request.url);
 		if (isApiPath(url.pathname)) return api.fetch(request, env, ctx);
-		return edge(request, url, env);
+		return edge(request, url, env, ctx);
 	},
 } satisfies ExportedHandler<Env>;

@@ -18,6 +18,7 @@ import { certificatePacks } from "./certificate-packs";
 import { customCertificates } from "./custom-certificates";
 import { chains } from "./emulator/chains";
 import { clock } from "./emulator/clock";
+import { emulatorLogs } from "./emulator/logs";
 import { outbox } from "./emulator/outbox";
 import { noRoute, toErrorResponse } from "./errors";
 import { filters } from "./filters";
@@ -58,6 +59,7 @@ api.route("/zones/:zone_id/custom_certificates", customCertificates);
 api.route("/zones/:zone_id/emulator/clock", clock);
 api.route("/zones/:zone_id/emulator/outbox", outbox);
 api.route("/zones/:zone_id/emulator/chains", chains);
+api.route("/zones/:zone_id/emulator/logs", emulatorLogs);
 
 api.notFound(() => noRoute().toResponse());
 api.onError((error) => toErrorResponse(error));

@@ -9,8 +9,10 @@
  * its output filled in by the Zone's `newJobSettings` / `withOutputDefaults`; ownership
  * challenge and validation answering 200 with `valid: false` for a bad destination,
  * as the real API does (§4.4).
- * Gaps: only the dataset `http_requests`; `filter`, `logpull_options` and Instant Logs
- * (`kind: edge`) are refused with a 400 saying so; delivery comes in a later issue.
+ * `filter` is checked by `logs/filter.ts` and `record_template` by `logs/format.ts` (a 400 1002
+ * at their pointer); `filter: null` or `""` removes a job's filter.
+ * Gaps: only the dataset `http_requests`; `logpull_options` and Instant Logs
+ * (`kind: edge`) are refused with a 400 saying so. Delivery: `zone/delivery.ts`.
  * Size limits (a longer value is a 400 1002 at its pointer): `destination_conf` 4096 and
  * `ownership_challenge` 4096 characters, `name` 512 (reference §4.2: [SPEC-2024] maxLength,
  * SDK docs "maxLength4096"); not documented, so edgezone's: each `output_options` framing
@@ -25,6 +27,8 @@ import type { OwnershipCreateResponse, OwnershipValidation } from "cloudflare/re
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
+import { parseFilter } from "../logs/filter";
+import { parseTemplate } from "../logs/format";
 import { HTTP_REQUESTS_FIELDS } from "../zone/datasets/http-requests";
 import { bucketMap, type Destination, parseDestination } from "../zone/destinations";
 import { CODES } from "../zone/failure";
@@ -75,7 +79,15 @@ const OUTPUT_OPTIONS = z
 		record_suffix: z.string().max(FRAMING_MAX).nullable().optional(),
 		record_delimiter: z.string().max(FRAMING_MAX).nullable().optional(),
 		field_delimiter: z.string().max(FRAMING_MAX).nullable().optional(),
-		record_template: z.string().max(TEMPLATE_MAX).nullable().optional(),
+		record_template: z
+			.string()
+			.max(TEMPLATE_MAX)
+			.superRefine((template, ctx) => {
+				const parsed = parseTemplate(template);
+				if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.message });
+			})
+			.nullable()
+			.optional(),
 		"CVE-2021-44228": z.boolean().nullable().optional(),
 		merge_subrequests: z.boolean().nullable().optional(),
 	})
@@ -109,7 +121,14 @@ const JOB_FIELDS = z.strictObject({
 		.max(4096)
 		.regex(/^[a-zA-Z0-9/+.\-_]*$/)
 		.optional(),
-	filter: refused("filter is not supported by edgezone yet"),
+	filter: z
+		.string()
+		.superRefine((filter, ctx) => {
+			const parsed = parseFilter(filter);
+			if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.message });
+		})
+		.nullable()
+		.optional(),
 	logpull_options: refused("logpull_options is deprecated and not supported; use output_options"),
 });
 
@@ -131,17 +150,12 @@ function destinationOf(c: Context<ApiEnv>, conf: string): Destination {
 
 /** Job settings as given, with null `output_options` / `frequency` meaning "the default". */
 function settingsOf(body: z.output<typeof JOB_FIELDS>): Partial<JobSettings> {
-	const {
-		ownership_challenge: _token,
-		filter: _filter,
-		logpull_options: _logpull,
-		output_options,
-		frequency,
-		...rest
-	} = body;
+	const { ownership_challenge: _token, filter, logpull_options: _logpull, output_options, frequency, ...rest } = body;
 	return {
 		...rest,
 		...(frequency === undefined ? {} : { frequency: frequency ?? JOB_DEFAULTS.frequency }),
+		// null or "" removes the filter: an undefined value overrides the stored one and is not stored.
+		...(filter === undefined ? {} : { filter: filter === null || filter === "" ? undefined : filter }),
 		...(output_options === undefined ? {} : { output_options: output_options ?? withOutputDefaults({}) }),
 	};
 }

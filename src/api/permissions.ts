@@ -97,6 +97,9 @@ export const ENDPOINTS: readonly { method: string; path: string; needs: Requirem
 	// A POST that only reads: compares a token with the challenge file, changes nothing.
 	{ method: "POST", path: "/zones/:zone_id/logpush/ownership/validate", needs: readsLogpush },
 	{ method: "GET", path: "/zones/:zone_id/logpush/datasets/:dataset_id/fields", needs: readsLogpush },
+	// Emulator-only (src/api/emulator/logs.ts): the pending log holds request data, as jobs do.
+	{ method: "GET", path: "/zones/:zone_id/emulator/logs", needs: readsLogpush },
+	{ method: "POST", path: "/zones/:zone_id/emulator/logs/flush", needs: writes("Logs") },
 	{ method: "GET", path: "/zones/:zone_id/filters", needs: reads("Firewall Services") },
 	{ method: "POST", path: "/zones/:zone_id/filters", needs: writes("Firewall Services") },
 	{ method: "PUT", path: "/zones/:zone_id/filters", needs: writes("Firewall Services") },

@@ -18,18 +18,14 @@
  * Skipped later phases and bypassed products have nothing to act on locally; they are recorded.
  *
  * A zone's rules are compiled once per configuration version and kept in the isolate, so no
- * request scans rules in SQL. Whether the version moved is asked of the zone's Durable Object
- * (a one-row read) at most every CONFIG_CHECK_INTERVAL_MS, and at once after the API wrote to
- * the zone in this isolate (`zone/config-checks.ts`): locally a rule written through the API
- * applies to the very next request.
+ * request scans rules in SQL: the zone's view is cached by `zone-view.ts`, shared with the logs.
  */
 import { compile, type Filter } from "../rules-language";
-import { zoneState } from "../zone/addressing";
-import { configCheckDue, configChecked } from "../zone/config-checks";
 import type { EdgeConfig } from "../zone/edge-config";
 import type { EnforcedFirewallRule } from "../zone/firewall-rules";
 import type { RequestFields } from "./request-fields";
 import { type BlockResponse, blockAnswer, challengeAnswer } from "./security-pages";
+import { derived, zoneView } from "./zone-view";
 
 /** One rule that matched, as the `http_requests` log records it (`FirewallMatches*`, `SecurityRuleID`). */
 export interface FirewallMatch {
@@ -61,7 +57,6 @@ interface CompiledRule {
 }
 
 interface CompiledZone {
-	version: number;
 	firewallRules: CompiledRule[];
 	customRules: CompiledRule[];
 }
@@ -87,9 +82,6 @@ const PRECEDENCE: readonly string[] = [
 	"js_challenge",
 	"block",
 ];
-
-/** Compiled rules per zone id: one isolate's cache, replaced when the zone's version moves. */
-const compiled = new Map<string, CompiledZone>();
 
 /** A stored expression compiles (it was validated on write); one that no longer does never matches. */
 function filterOf(expression: string, ruleId: string): Filter {
@@ -137,21 +129,12 @@ function compileCustomRules(rules: EdgeConfig["firewallCustomRules"]): CompiledR
 	});
 }
 
-/** The zone's compiled rules at its current version, from the isolate's cache when it is current. */
-async function rulesOf(env: Env, zoneId: string, now: number): Promise<CompiledZone> {
-	const cached = compiled.get(zoneId);
-	if (cached !== undefined && !configCheckDue(zoneId, now)) return cached;
-	const config = await zoneState(env, zoneId).edgeConfigIfChanged(cached?.version ?? -1);
-	configChecked(zoneId, now);
-	if (config === null && cached !== undefined) return cached;
-	if (config === null) throw new Error("edgeConfigIfChanged(-1) answered null");
-	const zone: CompiledZone = {
-		version: config.version,
+/** A zone's rules compiled, once per configuration version (`derived` in `zone-view.ts`). */
+function compileZone(config: EdgeConfig): CompiledZone {
+	return {
 		firewallRules: compileFirewallRules(config.firewallRules),
 		customRules: compileCustomRules(config.firewallCustomRules),
 	};
-	compiled.set(zoneId, zone);
-	return zone;
 }
 
 function terminalAnswer(rule: CompiledRule, rayId: string): Response | undefined {
@@ -179,7 +162,7 @@ export async function firewall(
 	rayId: string,
 	now: number,
 ): Promise<Verdict> {
-	const zone = await rulesOf(env, zoneId, now);
+	const zone = derived(await zoneView(env, zoneId, now), compileZone);
 	const matches: FirewallMatch[] = [];
 	if (zone.firewallRules.length === 0 && zone.customRules.length === 0) return { matches };
 	const values = fields();

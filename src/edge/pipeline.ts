@@ -2,10 +2,12 @@
  * The edge: every request outside `/client/v4`, in the order Cloudflare's edge runs it
  * (ARCHITECTURE.md, "Request flow is one direction"): the zone by `Host`, its firewall, then
  * the bucket gateway; a `CF-Ray` header on every answer, the firewall's and the gateway's
- * errors and CORS preflights included (docs fundamentals/reference/cloudflare-ray-id).
+ * errors and CORS preflights included (docs fundamentals/reference/cloudflare-ray-id); then the
+ * request's `http_requests` log entry, when the zone has something that reads it (`log-entry.ts`).
  */
 import { firewall } from "./firewall";
 import { gateway } from "./gateway/app";
+import { logged, logSettingsOf, pickFields } from "./log-entry";
 import { cfRayHeader, newRayId } from "./ray";
 import { requestFields } from "./request-fields";
 import { zoneForHost } from "./zone-routing";
@@ -15,13 +17,23 @@ import { zoneForHost } from "./zone-routing";
  * turns every error into its answer).
  * @param url the request's URL, parsed once by the caller.
  */
-export async function edge(request: Request, url: URL, env: Env): Promise<Response> {
+export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionContext): Promise<Response> {
 	const receivedAt = Date.now();
 	const rayId = newRayId();
 	const zone = await zoneForHost(env, url.hostname, receivedAt);
 	const fields = () => requestFields(request, url, { rayId, zoneName: zone.name, receivedAt });
 	const verdict = await firewall(env, zone.id, fields, rayId, receivedAt);
 	const response = verdict.answer ?? (await gateway(request, url, env));
+	const log = await logSettingsOf(env, zone.id, receivedAt);
+	// Custom fields read the response as the gateway (or the firewall) made it, before CF-Ray.
+	const picked = log && pickFields(log.names, request, response);
 	response.headers.set("cf-ray", cfRayHeader(rayId, request));
-	return response;
+	if (log === undefined) return response;
+	const facts = { request, url, rayId, zoneId: zone.id, zoneName: zone.name, receivedAt, picked };
+	return logged(
+		env,
+		ctx,
+		{ ...facts, matches: verdict.matches, answeredByFirewall: verdict.answer !== undefined },
+		response,
+	);
 }

@@ -7,8 +7,8 @@
  * whenever the destination changes, `r2://` ones do not (docs r2.mdx create example).
  * Tokens are random strings kept here for 7 days (the real API signs a JWT with the same
  * claims; a stored token gives the same yes/no answer without a signing key).
- * Delivery of log entries is a later issue; `last_complete`, `last_error` and
- * `error_message` stay null until then.
+ * Delivery (`delivery.ts`) records its outcome in `last_complete`, `last_error` and
+ * `error_message` (`setStatus`); `filter` is kept only when set.
  */
 import { toBase64Url } from "../common/encoding";
 import { HTTP_REQUESTS_DEFAULT_FIELDS } from "./datasets/http-requests";
@@ -73,6 +73,8 @@ export interface JobSettings {
 	max_upload_records: number;
 	max_upload_interval_seconds: number;
 	output_options: OutputOptions;
+	/** The job's filter, a JSON string (`logs/filter.ts`); absent when the job has none. */
+	filter?: string;
 }
 
 /**
@@ -180,6 +182,12 @@ export class LogpushStore {
 			id,
 		);
 		return this.get(id);
+	}
+
+	/** Sets the delivery status fields of a job (not a setting: the config version stays). */
+	setStatus(id: number, status: Partial<Pick<LogpushJob, "last_complete" | "last_error" | "error_message">>): void {
+		const { id: _id, ...current } = this.get(id);
+		this.#sql.exec("UPDATE logpush_jobs SET job = ? WHERE id = ?", JSON.stringify({ ...current, ...status }), id);
 	}
 
 	/** Deletes a job; 404 when unknown. */

@@ -109,6 +109,26 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 		`,
 	},
 	{
+		id: 6,
+		name: "edge_log",
+		sql: `
+			-- The pending log: http_requests entries of the edge, oldest first (issue 9; zone/edge-log.ts).
+			CREATE TABLE edge_log (
+				seq INTEGER PRIMARY KEY AUTOINCREMENT,
+				received_at INTEGER NOT NULL,
+				ray_id TEXT NOT NULL,
+				entry TEXT NOT NULL
+			);
+			-- Where each log-push job stands: the last entry delivered, and its retry back-off.
+			CREATE TABLE logpush_cursors (
+				job_id INTEGER PRIMARY KEY,
+				delivered_seq INTEGER NOT NULL,
+				failures INTEGER NOT NULL,
+				retry_at INTEGER NOT NULL
+			);
+		`,
+	},
+	{
 		id: 7,
 		name: "certificates",
 		sql: `

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { CustomCertificate } from "cloudflare/resources/custom-certificates/custom-certificates";
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
+import type { LogEntry } from "../logs/entry";
 import {
 	type CertificatePack,
 	CertificateStore,
@@ -12,8 +13,10 @@ import {
 	type ZoneRef,
 } from "./certificates/store";
 import { type ClockReading, type ClockSetting, EmulatorClock } from "./clock";
+import { type DeliveryHost, deliverJob, intervalMs, type JobDelivery, readingJobs } from "./delivery";
 import { type Destination, destinationBucket } from "./destinations";
 import { ConfigVersion, type EdgeConfig } from "./edge-config";
+import { EdgeLogStore } from "./edge-log";
 import { type Result, transact } from "./failure";
 import {
 	type Entry,
@@ -71,6 +74,11 @@ export class Zone extends DurableObject<Env> {
 	readonly #config: ConfigVersion;
 	readonly #clock: EmulatorClock;
 	readonly #certificates: CertificateStore;
+	readonly #log: EdgeLogStore;
+	/** The delivery under way, so the alarm and a flush never deliver the same entries twice. */
+	#delivering: Promise<JobDelivery[]> | undefined;
+	/** Whether an alarm is known to be set (saves a storage read per append); undefined: not known. */
+	#alarmSet: boolean | undefined;
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
@@ -81,6 +89,7 @@ export class Zone extends DurableObject<Env> {
 		this.#config = new ConfigVersion(ctx.storage.sql);
 		this.#clock = new EmulatorClock(ctx.storage.sql);
 		this.#certificates = new CertificateStore(ctx.storage.sql);
+		this.#log = new EdgeLogStore(ctx.storage.sql);
 		void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, ZONE_MIGRATIONS));
 	}
 
@@ -152,9 +161,13 @@ export class Zone extends DurableObject<Env> {
 		return this.#run(() => this.#logpush.list());
 	}
 
-	/** Creates a log-push job. */
+	/** Creates a log-push job; an enabled one delivers the entries logged from now on. */
 	createJob(write: JobWrite<JobSettings>): Result<LogpushJob> {
-		return this.#write(() => this.#logpush.create(write, new Date()));
+		return this.#write(() => {
+			const job = this.#logpush.create(write, new Date());
+			if (job.enabled) this.#log.start(job.id);
+			return job;
+		});
 	}
 
 	/** One log-push job. */
@@ -164,12 +177,127 @@ export class Zone extends DurableObject<Env> {
 
 	/** Changes the given settings of a log-push job. */
 	updateJob(id: number, write: JobWrite<Partial<JobSettings>>): Result<LogpushJob> {
-		return this.#write(() => this.#logpush.update(id, write, new Date()));
+		return this.#write(() => {
+			const before = this.#logpush.get(id);
+			const job = this.#logpush.update(id, write, new Date());
+			// Enabling starts from new entries, as a new job does; disabling forgets the place.
+			if (job.enabled && !before.enabled) this.#log.start(id);
+			if (!job.enabled) this.#log.stop(id);
+			return job;
+		});
 	}
 
 	/** Deletes a log-push job. */
 	deleteJob(id: number): Result<{ id: number }> {
-		return this.#write(() => this.#logpush.delete(id));
+		return this.#write(() => {
+			this.#log.stop(id);
+			return this.#logpush.delete(id);
+		});
+	}
+
+	/**
+	 * Appends the edge's entries to the pending log when an enabled `http_requests` job will read
+	 * them (else drops them and empties the log), and makes sure the alarm will deliver them.
+	 * @returns how many entries were kept.
+	 */
+	async appendLog(entries: LogEntry[]): Promise<number> {
+		const jobs = this.ctx.storage.transactionSync(() => {
+			const jobs = readingJobs(this.#logpush.list());
+			if (jobs.length === 0) this.#log.trim([]);
+			else this.#log.append(entries);
+			return jobs;
+		});
+		if (jobs.length === 0) return 0;
+		this.#alarmSet ??= (await this.ctx.storage.getAlarm()) !== null;
+		if (!this.#alarmSet) {
+			this.#alarmSet = true;
+			await this.ctx.storage.setAlarm(Date.now() + Math.min(...jobs.map((job) => intervalMs(job, this.env))));
+		}
+		return entries.length;
+	}
+
+	/** Delivers everything pending at once, for every enabled job (emulator route `.../emulator/logs/flush`). */
+	async flushLogs(): Promise<JobDelivery[]> {
+		return this.#deliver(true);
+	}
+
+	/**
+	 * The pending log as each enabled job sees it: entries it has not delivered, the oldest
+	 * one's time, and its back-off; and the log's own size.
+	 */
+	logStatus(): {
+		entries: number;
+		oldest: string | null;
+		jobs: { job_id: number; pending: number; oldest: string | null; failures: number; retry_at: string | null }[];
+	} {
+		return this.ctx.storage.transactionSync(() => {
+			const size = this.#log.size();
+			const jobs = readingJobs(this.#logpush.list()).map((job) => {
+				const cursor = this.#log.cursor(job.id);
+				const pending = this.#log.pendingAfter(cursor.delivered_seq);
+				return {
+					job_id: job.id,
+					pending: pending.count,
+					oldest: iso(pending.oldest),
+					failures: cursor.failures,
+					retry_at: cursor.retry_at > 0 ? iso(cursor.retry_at) : null,
+				};
+			});
+			return { entries: size.count, oldest: iso(size.oldest), jobs };
+		});
+	}
+
+	/** Delivers what is due and sets the next alarm (`delivery.ts`). */
+	override async alarm(): Promise<void> {
+		// A running alarm is no longer set: appends meanwhile must not count on it.
+		this.#alarmSet = undefined;
+		await this.#deliver(false);
+	}
+
+	/** One delivery run at a time: a flush waits for a run under way, then runs itself. */
+	async #deliver(force: boolean): Promise<JobDelivery[]> {
+		while (this.#delivering !== undefined) {
+			const running = this.#delivering;
+			await running.catch(() => []);
+			if (!force) return [];
+		}
+		const run = this.#deliverNow(force);
+		this.#delivering = run;
+		try {
+			return await run;
+		} finally {
+			this.#delivering = undefined;
+		}
+	}
+
+	async #deliverNow(force: boolean): Promise<JobDelivery[]> {
+		const host: DeliveryHost = {
+			env: this.env,
+			transaction: (op) => this.ctx.storage.transactionSync(op),
+			log: this.#log,
+			jobs: this.#logpush,
+		};
+		const now = Date.now();
+		const jobs = readingJobs(this.#logpush.list());
+		const deliveries: JobDelivery[] = [];
+		const wakes: number[] = [];
+		for (const job of jobs) {
+			const { delivery, wakeAt } = await deliverJob(host, job, now, force);
+			deliveries.push(delivery);
+			if (wakeAt !== undefined) wakes.push(wakeAt);
+		}
+		// Jobs may have changed, and entries arrived, while objects were written: trim by the jobs
+		// enabled now, and wake again while anything is left.
+		const left = this.ctx.storage.transactionSync(() => {
+			const reading = readingJobs(this.#logpush.list());
+			this.#log.trim(reading.map((job) => job.id));
+			return this.#log.size().count > 0 ? Math.min(...reading.map((job) => intervalMs(job, this.env))) : undefined;
+		});
+		if (left !== undefined) wakes.push(Date.now() + left);
+		this.#alarmSet = wakes.length > 0;
+		if (wakes.length > 0) await this.ctx.storage.setAlarm(Math.max(Math.min(...wakes), Date.now() + 10));
+		else await this.ctx.storage.deleteAlarm();
+		return deliveries;
 	}
 
 	/**
@@ -413,4 +541,9 @@ export class Zone extends DurableObject<Env> {
 			return value;
 		});
 	}
+}
+
+/** An ISO 8601 time, or null. */
+function iso(ms: number | null): string | null {
+	return ms === null ? null : new Date(ms).toISOString();
 }

@@ -4,7 +4,8 @@
  *
  * Names follow the generated list of Cloudflare's docs
  * (`logs/logpush/logpush-job/datasets/zone/http_requests.md`, cloudflare-api-v4.md §4.6),
- * plus `ResponseFields` from the custom-fields docs. Descriptions are edgezone's
+ * plus `ResponseFields` from the custom-fields docs and the deprecated `FirewallMatches*` of older
+ * lists. Descriptions are edgezone's
  * summaries, with the value type in the docs' words.
  */
 export const HTTP_REQUESTS_FIELDS: Readonly<Record<string, string>> = {
@@ -65,6 +66,12 @@ export const HTTP_REQUESTS_FIELDS: Readonly<Record<string, string>> = {
 	EdgeServerIP: "IP of the edge server that served the request. string",
 	EdgeStartTimestamp: "Time the edge received the request. int or string",
 	EdgeTimeToFirstByteMs: "Time to first byte from the edge, in ms. int",
+	// Older generated lists of the docs (before SecurityActions/SecurityRuleIDs/SecuritySources
+	// replaced them); kept because issue 9 and older jobs name them.
+	FirewallMatchesActions: "Actions of the firewall rules and WAF custom rules that matched (deprecated). array[string]",
+	FirewallMatchesRuleIDs: "IDs of the firewall rules and WAF custom rules that matched (deprecated). array[string]",
+	FirewallMatchesSources:
+		"Products of the firewall rules and WAF custom rules that matched (deprecated). array[string]",
 	FraudAttack: "Fraud attack type detected. string",
 	FraudDetectionIDs: "IDs of fraud detections that matched. array[int]",
 	FraudDetectionTags: "Tags of fraud detections that matched. array[string]",

@@ -1,0 +1,145 @@
+/**
+ * Custom log fields: the `RequestHeaders`, `ResponseHeaders` and `Cookies` objects of an
+ * `http_requests` entry (spec area A; cloudflare-api-v4.md §3.7; docs
+ * `logs/logpush/logpush-job/custom-fields`).
+ *
+ * Emulates, with the spec's limits:
+ * - only the names of the zone's enabled `log_custom_field` rules (all five lists; locally no
+ *   transform rule changes a header, so raw and transformed values are the same);
+ * - header names matched case-insensitively (the Fetch `Headers` object does) and logged in
+ *   lower case (as configured: the API refuses upper case); cookie names matched exactly;
+ * - only the first instance of a repeated header: `set-cookie`, which Fetch keeps apart
+ *   (`getSetCookie()`), logs its first line; a cookie named twice in `Cookie` logs its first
+ *   value;
+ * - the request header `range` never (refused at write, and skipped here too);
+ * - at most 40 names (`MAX_CUSTOM_FIELDS`, enforced at write; only the first 40 are read);
+ * - 8 KB in all: `CUSTOM_FIELDS_MAX_BYTES` (8,192) bytes of UTF-8 *values* across the three
+ *   objects, names not counted, spent in the order request headers, cookies, response headers
+ *   (the spec's order), each object in configured order. The value that crosses the limit is cut
+ *   to the bytes left, at a character boundary; every later value is logged as `""` (present
+ *   but truncated, so an absent header still reads differently from a truncated one).
+ * Gaps: other headers a client repeats reach a Worker already joined with ", " (Fetch
+ * standard, "combine"), so they are logged joined; `preserve_duplicates` (`ResponseFields`)
+ * is not emulated.
+ */
+
+import type { LogCustomFieldParameters } from "../zone/phases/log-custom-fields";
+import { MAX_CUSTOM_FIELDS } from "../zone/phases/log-custom-fields";
+
+/** Bytes of values the three custom-field objects hold together (spec "Limits": 8 KB). */
+export const CUSTOM_FIELDS_MAX_BYTES = 8 * 1024;
+
+/** The configured names, deduplicated, in rule and list order. */
+export interface CustomFieldNames {
+	request: readonly string[];
+	response: readonly string[];
+	cookies: readonly string[];
+}
+
+/** Name/value pairs picked from one request or response, before the size limit. */
+export type Picked = readonly (readonly [string, string])[];
+
+/** The three objects of an entry. */
+export interface CustomFieldObjects {
+	RequestHeaders: Record<string, string>;
+	ResponseHeaders: Record<string, string>;
+	Cookies: Record<string, string>;
+}
+
+/** No names at all: a zone without a `log_custom_field` rule. */
+export const NO_CUSTOM_FIELDS: CustomFieldNames = { request: [], response: [], cookies: [] };
+
+/**
+ * The names of the enabled `log_custom_field` rules (`EdgeConfig.logCustomFields`), at most 40
+ * in all, `range` left out of the request headers.
+ */
+export function customFieldNames(rules: readonly LogCustomFieldParameters[]): CustomFieldNames {
+	const request = new Set<string>();
+	const response = new Set<string>();
+	const cookies = new Set<string>();
+	let count = 0;
+	const add = (into: Set<string>, name: string) => {
+		if (count >= MAX_CUSTOM_FIELDS || into.has(name)) return;
+		into.add(name);
+		count++;
+	};
+	for (const rule of rules) {
+		for (const { name } of [...(rule.request_fields ?? []), ...(rule.transformed_request_fields ?? [])]) {
+			if (name.toLowerCase() !== "range") add(request, name.toLowerCase());
+		}
+		for (const { name } of [...(rule.response_fields ?? []), ...(rule.raw_response_fields ?? [])])
+			add(response, name.toLowerCase());
+		for (const { name } of rule.cookie_fields ?? []) add(cookies, name);
+	}
+	return { request: [...request], response: [...response], cookies: [...cookies] };
+}
+
+/** Whether any name is configured. */
+export function hasCustomFields(names: CustomFieldNames): boolean {
+	return names.request.length + names.response.length + names.cookies.length > 0;
+}
+
+/** The first instance of each named header present in `headers`, names in lower case. */
+export function pickHeaders(headers: Headers, names: readonly string[]): Picked {
+	const picked: [string, string][] = [];
+	for (const name of names) {
+		const value = name === "set-cookie" ? headers.getSetCookie()[0] : headers.get(name);
+		if (value !== undefined && value !== null) picked.push([name, value]);
+	}
+	return picked;
+}
+
+/**
+ * The first value of each named cookie in a `Cookie` header (RFC 6265 §5.4: `name=value`
+ * pairs joined by `; `); names compared exactly (case-sensitive).
+ */
+export function pickCookies(cookieHeader: string | null, names: readonly string[]): Picked {
+	if (cookieHeader === null || names.length === 0) return [];
+	const wanted = new Set(names);
+	const found = new Map<string, string>();
+	for (const pair of cookieHeader.split(";")) {
+		const eq = pair.indexOf("=");
+		if (eq < 0) continue;
+		const name = pair.slice(0, eq).trim();
+		if (wanted.has(name) && !found.has(name)) found.set(name, pair.slice(eq + 1).trim());
+	}
+	return names.flatMap((name): [string, string][] => {
+		const value = found.get(name);
+		return value === undefined ? [] : [[name, value]];
+	});
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The three objects, with the 8 KB limit of the file header applied.
+ * @param budget bytes of values allowed in all; CUSTOM_FIELDS_MAX_BYTES unless a test says otherwise.
+ */
+export function limitCustomFields(
+	picked: { request: Picked; cookies: Picked; response: Picked },
+	budget = CUSTOM_FIELDS_MAX_BYTES,
+): CustomFieldObjects {
+	let left = budget;
+	const fill = (pairs: Picked): Record<string, string> => {
+		const out: Record<string, string> = {};
+		for (const [name, value] of pairs) {
+			out[name] = cut(value, left);
+			left -= encoder.encode(out[name]).byteLength;
+		}
+		return out;
+	};
+	const RequestHeaders = fill(picked.request);
+	const Cookies = fill(picked.cookies);
+	const ResponseHeaders = fill(picked.response);
+	return { RequestHeaders, ResponseHeaders, Cookies };
+}
+
+/** `value` cut to at most `bytes` bytes of UTF-8, never inside a character. */
+function cut(value: string, bytes: number): string {
+	if (bytes <= 0) return "";
+	// A UTF-16 unit is at most 3 UTF-8 bytes: short values need no encoding to know they fit.
+	if (value.length * 3 <= bytes) return value;
+	const buffer = new Uint8Array(bytes);
+	const { read } = encoder.encodeInto(value, buffer);
+	return value.slice(0, read);
+}

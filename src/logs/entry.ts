@@ -1,0 +1,27 @@
+/**
+ * One `http_requests` log entry as edgezone keeps it between the edge and a destination.
+ *
+ * Keys are the dataset's field names (docs `logs/logpush/logpush-job/datasets/zone/http_requests`,
+ * cloudflare-api-v4.md §4.6); only fields with a local value are stored, the rest are filled
+ * with their documented "absent" value when a job formats the entry (`absent.ts`). Timestamps
+ * (`EdgeStartTimestamp`, `EdgeEndTimestamp`) are stored as milliseconds since the epoch and
+ * written in the job's `timestamp_format` (`format.ts`).
+ */
+
+/** A field's value: JSON, with objects only for the custom fields (name -> value). */
+export type LogValue =
+	| string
+	| number
+	| boolean
+	| readonly string[]
+	| readonly number[]
+	| Readonly<Record<string, string>>;
+
+/** One entry: field name -> value. */
+export type LogEntry = Readonly<Record<string, LogValue>>;
+
+/** Fields stored as ms since the epoch and written in the job's `timestamp_format`. */
+export const TIMESTAMP_FIELDS: ReadonlySet<string> = new Set(["EdgeStartTimestamp", "EdgeEndTimestamp"]);
+
+/** The custom-field outputs (spec area A): objects of configured headers and cookies. */
+export const CUSTOM_FIELD_OUTPUTS = ["RequestHeaders", "ResponseHeaders", "Cookies"] as const;

@@ -1,0 +1,194 @@
+/**
+ * Delivery of the pending log by the zone's log-push jobs (issue 9; cloudflare-api-v4.md §4):
+ * run by `Zone.alarm()`, and at once by the emulator's flush route.
+ *
+ * For each enabled `http_requests` job, from its own cursor: a batch is due when it holds
+ * `max_upload_records` entries (0: Cloudflare's internal default, 100,000), when its entries'
+ * stored size reaches `max_upload_bytes` (0: no limit), or when its oldest entry waited
+ * `max_upload_interval_seconds` (0: Cloudflare's default, 30 s), each limit "whichever is hit
+ * first" (docs api-configuration). Locally the var LOGPUSH_MIN_INTERVAL_SECONDS caps the wait
+ * (`npm run dev` sets 2 s). A due batch is filtered (`filter`), sampled (`sample_rate`),
+ * formatted (`output_options`), split into objects of at most `max_upload_bytes` uncompressed,
+ * gzipped (CompressionStream) and put under the destination path with `{DATE}` expanded
+ * (`logs/batches.ts` names the objects). One object holds at most OBJECT_RECORDS entries, a
+ * bound on the Durable Object's memory.
+ * Success moves the job's cursor past the object's entries and sets `last_complete` (the newest
+ * entry's time), clearing `last_error` and `error_message` (SDK `LogpushJob` docs: "On
+ * successful execution of a job the error_message and last_error are set to null"). A failure
+ * (bucket not bound, a put that throws) sets `last_error` and `error_message`, leaves the
+ * cursor, and retries with exponential back-off (BACKOFF_MS doubling, at most MAX_BACKOFF_MS):
+ * nothing is lost. The log is trimmed to what some enabled job has not delivered yet.
+ */
+import { toHex } from "../common/encoding";
+import { objectKey, splitRecords } from "../logs/batches";
+import type { LogEntry } from "../logs/entry";
+import { parseFilter, passes } from "../logs/filter";
+import { formatRecord, formatter, frameBatch, sampled } from "../logs/format";
+import { bucketMap, destinationBucket, expandPath, parseDestination } from "./destinations";
+import type { EdgeLogStore, PendingRow } from "./edge-log";
+import type { LogpushJob, LogpushStore } from "./logpush";
+
+/** Entries of one object at most (Durable Object memory; Cloudflare's own default batch is 100,000). */
+export const OBJECT_RECORDS = 10_000;
+/** Cloudflare's defaults when a limit is 0 (docs api-configuration: "30s / 100k records"). */
+export const DEFAULT_INTERVAL_S = 30;
+export const DEFAULT_RECORDS = 100_000;
+/** First retry after a failure, then doubling up to MAX_BACKOFF_MS. */
+export const BACKOFF_MS = 1_000;
+export const MAX_BACKOFF_MS = 5 * 60_000;
+
+/** What one run delivered for one job. */
+export interface JobDelivery {
+	job_id: number;
+	/** Entries the job moved past (delivered, or left out by its filter or sample). */
+	entries: number;
+	/** Records written. */
+	records: number;
+	/** Keys of the objects written, in the destination bucket. */
+	objects: string[];
+	/** The failure of this run, if one happened. */
+	error?: string;
+}
+
+/** Helpers of the zone the delivery needs: its stores in a transaction, and the env. */
+export interface DeliveryHost {
+	env: Env;
+	/** Runs `op` in one SQLite transaction. */
+	transaction<T>(op: () => T): T;
+	log: EdgeLogStore;
+	jobs: LogpushStore;
+}
+
+/** The wait before a batch is due, in ms: the job's interval, capped by LOGPUSH_MIN_INTERVAL_SECONDS. */
+export function intervalMs(job: LogpushJob, env: Env): number {
+	const seconds = job.max_upload_interval_seconds > 0 ? job.max_upload_interval_seconds : DEFAULT_INTERVAL_S;
+	const cap = Number(env.LOGPUSH_MIN_INTERVAL_SECONDS);
+	return 1000 * (Number.isFinite(cap) && cap > 0 ? Math.min(seconds, cap) : seconds);
+}
+
+/** The back-off after `failures` failures in a row, in ms. */
+export function backoffMs(failures: number): number {
+	return Math.min(MAX_BACKOFF_MS, BACKOFF_MS * 2 ** Math.max(0, failures - 1));
+}
+
+/** The enabled jobs that read the pending log. */
+export function readingJobs(jobs: readonly LogpushJob[]): LogpushJob[] {
+	return jobs.filter((job) => job.enabled && job.dataset === "http_requests");
+}
+
+/**
+ * Delivers what is due (everything pending when `force`) for one job.
+ * @returns what was delivered, and when the job next needs a run (ms since the epoch), if ever.
+ */
+export async function deliverJob(
+	host: DeliveryHost,
+	job: LogpushJob,
+	now: number,
+	force: boolean,
+): Promise<{ delivery: JobDelivery; wakeAt: number | undefined }> {
+	const delivery: JobDelivery = { job_id: job.id, entries: 0, records: 0, objects: [] };
+	const maxRecords = Math.min(job.max_upload_records > 0 ? job.max_upload_records : DEFAULT_RECORDS, OBJECT_RECORDS);
+	const dueRecords = job.max_upload_records > 0 ? job.max_upload_records : DEFAULT_RECORDS;
+	const interval = intervalMs(job, host.env);
+	for (;;) {
+		const { cursor, pending } = host.transaction(() => {
+			const cursor = host.log.cursor(job.id);
+			return { cursor, pending: host.log.pendingAfter(cursor.delivered_seq) };
+		});
+		if (!force && cursor.retry_at > now) return { delivery, wakeAt: cursor.retry_at };
+		if (pending.count === 0 || pending.oldest === null) return { delivery, wakeAt: undefined };
+		const due =
+			force ||
+			pending.count >= dueRecords ||
+			(job.max_upload_bytes > 0 && pending.bytes >= job.max_upload_bytes) ||
+			now - pending.oldest >= interval;
+		if (!due) return { delivery, wakeAt: pending.oldest + interval };
+		const rows = host.transaction(() => host.log.after(cursor.delivered_seq, maxRecords));
+		const failure = await deliverRows(host, job, rows, delivery);
+		if (failure !== undefined) {
+			delivery.error = failure;
+			const next = host.transaction(() => {
+				host.jobs.setStatus(job.id, {
+					last_error: new Date(now).toISOString(),
+					error_message: failure,
+				});
+				return host.log.failed(job.id, now, backoffMs);
+			});
+			return { delivery, wakeAt: next.retry_at };
+		}
+	}
+}
+
+/** Formats, splits, compresses and writes `rows`; moves the cursor after each object. Answers a failure message. */
+async function deliverRows(
+	host: DeliveryHost,
+	job: LogpushJob,
+	rows: readonly PendingRow[],
+	delivery: JobDelivery,
+): Promise<string | undefined> {
+	const parsed = parseDestination(job.destination_conf, safeBucketMap(host.env));
+	if (!parsed.ok) return `destination_conf: ${parsed.message}`;
+	let bucket: R2Bucket;
+	try {
+		bucket = destinationBucket(host.env, parsed.destination);
+	} catch (error) {
+		return String(error instanceof Error ? error.message : error);
+	}
+	const filter = parseFilter(job.filter ?? "");
+	const where = filter.ok ? filter.where : undefined;
+	const f = formatter(job.output_options);
+	const records = rows.map((row) => {
+		const entry = JSON.parse(row.entry) as LogEntry;
+		if (!passes(entry, where) || !sampled(row.ray_id, job.output_options.sample_rate)) return undefined;
+		return formatRecord(entry, f);
+	});
+	let start = 0;
+	for (const chunk of splitRecords(records, job.max_upload_bytes)) {
+		const covered = rows.slice(start, chunk.end);
+		const first = covered[0];
+		const last = covered.at(-1);
+		if (first === undefined || last === undefined) continue;
+		if (chunk.records.length > 0) {
+			const key = objectKey(
+				expandPath(parsed.destination.path, new Date(first.received_at)),
+				first.received_at,
+				last.received_at,
+				toHex(crypto.getRandomValues(new Uint8Array(4))),
+			);
+			try {
+				const body = await gzip(frameBatch(chunk.records, job.output_options));
+				await bucket.put(key, body, { httpMetadata: { contentType: "application/gzip" } });
+			} catch (error) {
+				return `writing ${key} failed: ${error instanceof Error ? error.message : String(error)}`;
+			}
+			delivery.objects.push(key);
+			delivery.records += chunk.records.length;
+		}
+		host.transaction(() => {
+			host.log.delivered(job.id, last.seq);
+			host.jobs.setStatus(job.id, {
+				last_complete: new Date(Math.max(last.received_at, 0)).toISOString(),
+				last_error: null,
+				error_message: null,
+			});
+		});
+		delivery.entries += covered.length;
+		start = chunk.end;
+	}
+	return undefined;
+}
+
+/** The bucket map, or none when the var itself is broken (the failure then names the bucket). */
+function safeBucketMap(env: Env): Record<string, string> {
+	try {
+		return bucketMap(env);
+	} catch {
+		return {};
+	}
+}
+
+/** `text` gzipped with the runtime's CompressionStream. */
+export async function gzip(text: string): Promise<Uint8Array> {
+	const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
+	return new Uint8Array(await new Response(stream).arrayBuffer());
+}

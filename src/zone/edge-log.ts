@@ -1,0 +1,145 @@
+/**
+ * The zone's pending log and where each log-push job stands in it (issue 9), on the zone's
+ * SQLite storage. Every method runs inside the caller's transaction.
+ *
+ * Entries are appended in batches by the edge (`edge/log-buffer.ts`) and kept, oldest first,
+ * until every enabled `http_requests` job has delivered them; a job's cursor is the `seq` of
+ * the last entry it delivered. A job starts from the entries logged after it was created
+ * enabled or enabled ("a new job ships logs from when it is enabled"). Without an enabled job
+ * nothing is kept: appends are refused and the log is emptied, so it stays bounded.
+ */
+import type { LogEntry } from "../logs/entry";
+
+/** One pending entry as read back. */
+export type PendingRow = {
+	seq: number;
+	received_at: number;
+	ray_id: string;
+	entry: string;
+};
+
+/** A job's place in the pending log. */
+export type Cursor = {
+	delivered_seq: number;
+	failures: number;
+	/** When a failed job may try again, ms since the epoch (0: at once). */
+	retry_at: number;
+};
+
+/** The pending log and the jobs' cursors. */
+export class EdgeLogStore {
+	readonly #sql: SqlStorage;
+
+	constructor(sql: SqlStorage) {
+		this.#sql = sql;
+	}
+
+	/** Appends entries in order; their `EdgeStartTimestamp` and `RayID` are kept as columns too. */
+	append(entries: readonly LogEntry[]): void {
+		for (const entry of entries) {
+			const at = entry.EdgeStartTimestamp;
+			this.#sql.exec(
+				"INSERT INTO edge_log (received_at, ray_id, entry) VALUES (?, ?, ?)",
+				typeof at === "number" ? at : Date.now(),
+				String(entry.RayID ?? ""),
+				JSON.stringify(entry),
+			);
+		}
+	}
+
+	/** The `seq` of the newest entry, 0 when there is none (ever: AUTOINCREMENT never reuses one). */
+	lastSeq(): number {
+		const row = this.#sql.exec<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'edge_log'").toArray()[0];
+		return row?.seq ?? 0;
+	}
+
+	/** Starts a job at the end of the log: it delivers only entries logged from now on. */
+	start(jobId: number): void {
+		this.#sql.exec(
+			"INSERT OR REPLACE INTO logpush_cursors (job_id, delivered_seq, failures, retry_at) VALUES (?, ?, 0, 0)",
+			jobId,
+			this.lastSeq(),
+		);
+	}
+
+	/** Forgets a job's cursor (job deleted or disabled). */
+	stop(jobId: number): void {
+		this.#sql.exec("DELETE FROM logpush_cursors WHERE job_id = ?", jobId);
+	}
+
+	/** A job's cursor; a job without one (enabled before edgezone kept cursors) starts at the end. */
+	cursor(jobId: number): Cursor {
+		const row = this.#sql
+			.exec<Cursor>("SELECT delivered_seq, failures, retry_at FROM logpush_cursors WHERE job_id = ?", jobId)
+			.toArray()[0];
+		if (row !== undefined) return row;
+		this.start(jobId);
+		return { delivered_seq: this.lastSeq(), failures: 0, retry_at: 0 };
+	}
+
+	/** Up to `limit` entries after `seq`, oldest first. */
+	after(seq: number, limit: number): PendingRow[] {
+		return this.#sql
+			.exec<PendingRow>(
+				"SELECT seq, received_at, ray_id, entry FROM edge_log WHERE seq > ? ORDER BY seq LIMIT ?",
+				seq,
+				limit,
+			)
+			.toArray();
+	}
+
+	/** How many entries follow `seq`, their stored size in bytes, and when the oldest was received. */
+	pendingAfter(seq: number): { count: number; bytes: number; oldest: number | null } {
+		return this.#sql
+			.exec<{ count: number; bytes: number; oldest: number | null }>(
+				"SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(entry)), 0) AS bytes, MIN(received_at) AS oldest FROM edge_log WHERE seq > ?",
+				seq,
+			)
+			.one();
+	}
+
+	/** Records a delivery up to `seq`: the cursor moves and the back-off ends. */
+	delivered(jobId: number, seq: number): void {
+		this.#sql.exec(
+			"UPDATE logpush_cursors SET delivered_seq = MAX(delivered_seq, ?), failures = 0, retry_at = 0 WHERE job_id = ?",
+			seq,
+			jobId,
+		);
+	}
+
+	/** Records a failed delivery: the next try waits `backoff(failures)` ms. */
+	failed(jobId: number, now: number, backoff: (failures: number) => number): Cursor {
+		const { failures } = this.cursor(jobId);
+		const next = { failures: failures + 1, retry_at: now + backoff(failures + 1) };
+		this.#sql.exec(
+			"UPDATE logpush_cursors SET failures = ?, retry_at = ? WHERE job_id = ?",
+			next.failures,
+			next.retry_at,
+			jobId,
+		);
+		return { ...this.cursor(jobId) };
+	}
+
+	/**
+	 * Deletes what every job in `jobIds` (the enabled ones) has delivered, and the cursors of
+	 * other jobs; with no job, the whole log.
+	 * @param keepFrom entries received at or after this time (ms) are kept regardless (Logpull retention), or undefined.
+	 */
+	trim(jobIds: readonly number[], keepFrom?: number): void {
+		const placeholders = jobIds.map(() => "?").join(", ");
+		this.#sql.exec(`DELETE FROM logpush_cursors WHERE job_id NOT IN (${placeholders})`, ...jobIds);
+		const upTo =
+			jobIds.length === 0 ? Number.MAX_SAFE_INTEGER : Math.min(...jobIds.map((id) => this.cursor(id).delivered_seq));
+		if (keepFrom === undefined) this.#sql.exec("DELETE FROM edge_log WHERE seq <= ?", upTo);
+		else this.#sql.exec("DELETE FROM edge_log WHERE seq <= ? AND received_at < ?", upTo, keepFrom);
+	}
+
+	/** How many entries the log holds, and the oldest one's receipt time. */
+	size(): { count: number; oldest: number | null } {
+		return this.#sql
+			.exec<{ count: number; oldest: number | null }>(
+				"SELECT COUNT(*) AS count, MIN(received_at) AS oldest FROM edge_log",
+			)
+			.one();
+	}
+}

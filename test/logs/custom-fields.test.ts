@@ -1,0 +1,91 @@
+/** Custom log fields: names, first instances, cookie case, Range, 40 names, the 8 KB limit. */
+import { describe, expect, it } from "vitest";
+import {
+	CUSTOM_FIELDS_MAX_BYTES,
+	customFieldNames,
+	limitCustomFields,
+	pickCookies,
+	pickHeaders,
+} from "../../src/logs/custom-fields";
+
+describe("customFieldNames", () => {
+	it("merges the lists of every rule, lower-cases headers, keeps cookie case, drops range and duplicates", () => {
+		const names = customFieldNames([
+			{ request_fields: [{ name: "x-a" }, { name: "range" }], cookie_fields: [{ name: "Session" }] },
+			{ transformed_request_fields: [{ name: "x-a" }, { name: "host" }], raw_response_fields: [{ name: "allow" }] },
+			{ response_fields: [{ name: "server" }], cookie_fields: [{ name: "session" }] },
+		]);
+		expect(names).toStrictEqual({
+			request: ["x-a", "host"],
+			response: ["allow", "server"],
+			cookies: ["Session", "session"],
+		});
+	});
+
+	it("reads at most 40 names over all lists", () => {
+		const many = Array.from({ length: 30 }, (_, i) => ({ name: `x-${i}` }));
+		const names = customFieldNames([{ request_fields: many, cookie_fields: many }]);
+		expect(names.request).toHaveLength(30);
+		expect(names.cookies).toHaveLength(10);
+	});
+});
+
+describe("pickHeaders", () => {
+	it("matches names case-insensitively, logs them lower case, skips absent ones", () => {
+		const headers = new Headers({ "X-Custom": "one", Accept: "text/html" });
+		expect(pickHeaders(headers, ["x-custom", "x-missing", "accept"])).toStrictEqual([
+			["x-custom", "one"],
+			["accept", "text/html"],
+		]);
+	});
+
+	it("logs only the first instance of a repeated set-cookie", () => {
+		const headers = new Headers();
+		headers.append("set-cookie", "a=1; Path=/");
+		headers.append("set-cookie", "b=2; Path=/");
+		expect(pickHeaders(headers, ["set-cookie"])).toStrictEqual([["set-cookie", "a=1; Path=/"]]);
+	});
+});
+
+describe("pickCookies", () => {
+	it("matches cookie names case-sensitively and keeps the first of a repeated cookie", () => {
+		const header = "Session=upper; session=lower; session=second; other=x";
+		expect(pickCookies(header, ["session", "Session", "SESSION"])).toStrictEqual([
+			["session", "lower"],
+			["Session", "upper"],
+		]);
+	});
+
+	it("reads nothing without a Cookie header", () => {
+		expect(pickCookies(null, ["a"])).toStrictEqual([]);
+	});
+});
+
+describe("limitCustomFields (8 KB of values in all)", () => {
+	it("keeps everything under the limit", () => {
+		const out = limitCustomFields({ request: [["a", "1"]], cookies: [["c", "3"]], response: [["b", "2"]] });
+		expect(out).toStrictEqual({ RequestHeaders: { a: "1" }, ResponseHeaders: { b: "2" }, Cookies: { c: "3" } });
+	});
+
+	it("cuts the value crossing 8,192 bytes and empties every later one, in request, cookie, response order", () => {
+		const big = "r".repeat(5000);
+		const out = limitCustomFields({
+			request: [["x-big", big]],
+			cookies: [
+				["c1", "c".repeat(4000)],
+				["c2", "later"],
+			],
+			response: [["server", "edge"]],
+		});
+		expect(CUSTOM_FIELDS_MAX_BYTES).toBe(8192);
+		expect(out.RequestHeaders["x-big"]).toBe(big);
+		expect(out.Cookies.c1).toBe("c".repeat(8192 - 5000));
+		expect(out.Cookies.c2).toBe("");
+		expect(out.ResponseHeaders.server).toBe("");
+	});
+
+	it("counts UTF-8 bytes and never cuts inside a character", () => {
+		const out = limitCustomFields({ request: [["x-u", "é".repeat(10)]], cookies: [], response: [] }, 7);
+		expect(out.RequestHeaders["x-u"]).toBe("ééé");
+	});
+});
