@@ -22,6 +22,7 @@ import {
 	type KeyType,
 	MILESTONES,
 	type OrderableAuthority,
+	renewalWindowDays,
 	type ScheduledCertificate,
 } from "../../certificates";
 import type { ParsedCertificate } from "./x509";
@@ -69,9 +70,25 @@ export function firstCertificate(pack: ManagedPack, key: KeyType): ScheduledCert
 	};
 }
 
-/** The pack's certificate of `key` in force at `now` (ms), after renewals and moves. */
+/**
+ * The pack's certificate of `key` in force at `now` (ms), after renewals and moves. Once the
+ * schedule's move is behind it (a renewal period after 2024-06-01 or after its first issue), a
+ * managed certificate only renews with the same CA and validity, so whole renewal periods are
+ * skipped: a clock set centuries ahead costs what one in 2024 does.
+ */
 export function certificateNow(pack: ManagedPack, key: KeyType, now: number): ScheduledCertificate {
-	return certificateAt(firstCertificate(pack, key), new Date(now));
+	const first = firstCertificate(pack, key);
+	const period = (pack.validity_days - renewalWindowDays(pack.validity_days)) * DAY;
+	const settled = Math.max(first.issued_on.getTime(), MILESTONES.switchStarts.getTime()) + period + DAY;
+	if (now <= settled + 2 * period) return certificateAt(first, new Date(now));
+	const state = certificateAt(first, new Date(settled));
+	const skip = (Math.floor((now - state.issued_on.getTime()) / period) - 1) * period;
+	const jumped = {
+		...state,
+		issued_on: new Date(state.issued_on.getTime() + skip),
+		expires_on: new Date(state.expires_on.getTime() + skip),
+	};
+	return certificateAt(jumped, new Date(now));
 }
 
 /** The CA of an uploaded leaf, from its issuer's organisation; null for a CA the schedule does not know. */

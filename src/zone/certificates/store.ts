@@ -17,6 +17,7 @@ import {
 	type ChainCertificate,
 	type ClientVerdict,
 	describeChain,
+	MILESTONES,
 	type MoveContext,
 	type ScheduledCertificate,
 	type ScheduledEvent,
@@ -63,6 +64,9 @@ export interface CertificateChain {
 	clients: ClientVerdict[];
 	events: Record<string, unknown>[];
 }
+
+/** The end of the events the chains route lists: a day after the schedule's last instant (2028-01-28). */
+const LAST_EVENTS = new Date(MILESTONES.gtsCrossSignsExpire.getTime() + 86_400_000);
 
 /** What the schedule says of one certificate at `at`. */
 function answerFor(certificate: ScheduledCertificate, at: Date): Omit<CertificateChain, "events"> {
@@ -142,7 +146,10 @@ export class CertificateStore {
 	/** Sends the e-mails of `first`'s timeline up to `now`. */
 	#mail(first: ScheduledCertificate, now: number, context: MoveContext, certificateId: string | null): void {
 		const from = new Date(first.issued_on.getTime() - 1);
-		for (const event of scheduledMoves(first, from, new Date(now), context).events) {
+		// The schedule mails only before 2024-09-09 (`moves.ts`): looking further costs renewals, finds nothing.
+		const until = new Date(Math.min(now, MILESTONES.crossSignDropped.getTime()));
+		if (until.getTime() <= from.getTime()) return;
+		for (const event of scheduledMoves(first, from, until, context).events) {
 			if (event.kind !== "notification") continue;
 			this.outbox.send({
 				key: `${first.id}@${event.at.toISOString()}`,
@@ -168,7 +175,8 @@ export class CertificateStore {
 	/**
 	 * For a certificate pack or custom certificate and an instant: each certificate's CA, the chain
 	 * served and the client platforms that validate it (`src/certificates/`), and, for managed
-	 * packs, the schedule's events from its first issue up to `at`. 404 9404 for an unknown id.
+	 * packs, the schedule's events from its first issue up to `at` (at most to 2028-01-29, the
+	 * schedule's last instant: later a certificate only renews). 404 9404 for an unknown id.
 	 */
 	chains(zone: ZoneRef, id: string, at: number): ChainAnswer {
 		const instant = new Date(at);
@@ -183,12 +191,12 @@ export class CertificateStore {
 				certificates: KEY_TYPES.map((key) => {
 					const first = firstCertificate(managed, key);
 					const current = certificateNow(managed, key, at);
-					const { events } = scheduledMoves(
-						first,
-						new Date(first.issued_on.getTime() - 1),
-						instant,
-						this.#context(zone, row),
-					);
+					// Events up to the schedule's last instant: after it a certificate only renews.
+					const until = new Date(Math.min(at, LAST_EVENTS.getTime()));
+					const { events } =
+						until.getTime() < first.issued_on.getTime()
+							? { events: [] }
+							: scheduledMoves(first, new Date(first.issued_on.getTime() - 1), until, this.#context(zone, row));
 					return { ...answerFor(current, instant), events: events.map(eventOut) };
 				}),
 			};

@@ -202,6 +202,18 @@ describe("replaying 2024", () => {
 		expect((await call("GET", `/zones/${zone.id}/emulator/chains/${advanced}`, undefined, reader)).status).toBe(200);
 	});
 
+	it("answers a clock set to year 9999: the certificate in force then, the events up to the schedule's end", async () => {
+		const { zone, advanced } = await zoneOf2024();
+		await setClock(zone.id, "9999-12-31T00:00:00Z");
+		const pack = await byType(zone.id, "advanced");
+		const issued = Date.parse(pack?.certificates[1]?.uploaded_on ?? "");
+		expect(Date.parse("9999-12-31T00:00:00Z") - issued).toBeLessThan(60 * 86_400_000);
+		const answer = await chains(zone.id, advanced);
+		const events = rsa(answer)?.events ?? [];
+		expect(events.at(-1)?.at.localeCompare("2028-01-29")).toBeLessThan(0);
+		expect(events.map((e) => e.kind)).toContain("notification");
+	});
+
 	it("answers no certificate for a pack ordered after the date asked", async () => {
 		const { zone, advanced } = await zoneOf2024();
 		const answer = await chains(zone.id, advanced, "2023-12-01T00:00:00Z");
