@@ -124,7 +124,9 @@ describe("a new custom hostname", () => {
 		});
 		expect(h.ownership_verification.value).toMatch(/^[0-9a-f-]{36}$/);
 		expect(h.ownership_verification_http?.http_url).toMatch(
-			new RegExp(`^http://${hostname.replaceAll(".", "\\.")}/\\.well-known/cf-custom-hostname-challenge/[0-9a-f-]{36}$`),
+			new RegExp(
+				`^http://${hostname.replaceAll(".", "\\.")}/\\.well-known/cf-custom-hostname-challenge/[0-9a-f-]{36}$`,
+			),
 		);
 		expect(h.ownership_verification_http?.http_body).toBe(h.ownership_verification.value);
 		const ssl = h.ssl as Ssl;
@@ -140,7 +142,11 @@ describe("a new custom hostname", () => {
 			settings: { min_tls_version: "1.2", ciphers: ["ECDHE-RSA-AES128-GCM-SHA256"], http2: "on", tls_1_3: "on" },
 		});
 		expect(ssl.validation_records).toEqual([
-			{ txt_name: `_acme-challenge.${hostname}`, txt_value: expect.stringMatching(/^[0-9a-f]{32}$/), status: "pending" },
+			{
+				txt_name: `_acme-challenge.${hostname}`,
+				txt_value: expect.stringMatching(/^[0-9a-f]{32}$/),
+				status: "pending",
+			},
 		]);
 		expect(ssl.issuer).toBeUndefined();
 		expect(ssl.expires_on).toBeUndefined();
@@ -414,7 +420,10 @@ describe("the certificate authority (spec area D)", () => {
 describe("lists", () => {
 	it("filter by every field, order, and page with result_info, [] past the last page", async () => {
 		const zone = await zoneAt();
-		const a = await create(zone, { hostname: unique("alpha"), ssl: { method: "txt", certificate_authority: "ssl_com" } });
+		const a = await create(zone, {
+			hostname: unique("alpha"),
+			ssl: { method: "txt", certificate_authority: "ssl_com" },
+		});
 		const b = await create(zone, { hostname: unique("beta"), custom_origin_server: "o.example.net" });
 		const c = await create(zone, { hostname: `*.${unique("gamma")}`, ssl: { method: "txt" } });
 		await putDns(zone, b.ownership_verification.name, { txt: [b.ownership_verification.value] });
@@ -476,21 +485,45 @@ describe("bad input", () => {
 		["a partial wildcard label", { hostname: "a*.example.com" }, "/hostname"],
 		["a wildcard of a TLD", { hostname: "*.com" }, "/hostname"],
 		["no hostname", { ssl: { method: "txt" } }, "/hostname"],
-		["an unknown CA", { hostname: "x.example.com", ssl: { certificate_authority: "digicert" } }, "/ssl/certificate_authority"],
-		["another unknown CA", { hostname: "x.example.com", ssl: { certificate_authority: "sectigo" } }, "/ssl/certificate_authority"],
+		[
+			"an unknown CA",
+			{ hostname: "x.example.com", ssl: { certificate_authority: "digicert" } },
+			"/ssl/certificate_authority",
+		],
+		[
+			"another unknown CA",
+			{ hostname: "x.example.com", ssl: { certificate_authority: "sectigo" } },
+			"/ssl/certificate_authority",
+		],
 		["HTTP DCV of a wildcard hostname", { hostname: "*.x.example.com", ssl: { method: "http" } }, "/ssl/method"],
-		["HTTP DCV of a wildcard certificate", { hostname: "x.example.com", ssl: { method: "http", wildcard: true } }, "/ssl/method"],
+		[
+			"HTTP DCV of a wildcard certificate",
+			{ hostname: "x.example.com", ssl: { method: "http", wildcard: true } },
+			"/ssl/method",
+		],
 		["an unknown method", { hostname: "x.example.com", ssl: { method: "dns" } }, "/ssl/method"],
 		["type ov", { hostname: "x.example.com", ssl: { type: "ov" } }, "/ssl/type"],
-		["a TLS version", { hostname: "x.example.com", ssl: { settings: { min_tls_version: "1.4" } } }, "/ssl/settings/min_tls_version"],
+		[
+			"a TLS version",
+			{ hostname: "x.example.com", ssl: { settings: { min_tls_version: "1.4" } } },
+			"/ssl/settings/min_tls_version",
+		],
 		["a cipher", { hostname: "x.example.com", ssl: { settings: { ciphers: ["RC4-MD5"] } } }, "/ssl/settings/ciphers/0"],
 		["http2 yes", { hostname: "x.example.com", ssl: { settings: { http2: "yes" } } }, "/ssl/settings/http2"],
 		["an unknown setting", { hostname: "x.example.com", ssl: { settings: { brotli: "on" } } }, "/ssl/settings/brotli"],
-		["a custom certificate", { hostname: "x.example.com", ssl: { custom_certificate: "PEM" } }, "/ssl/custom_certificate"],
+		[
+			"a custom certificate",
+			{ hostname: "x.example.com", ssl: { custom_certificate: "PEM" } },
+			"/ssl/custom_certificate",
+		],
 		["metadata over 4 KB", { hostname: "x.example.com", custom_metadata: { k: "v".repeat(4096) } }, "/custom_metadata"],
 		["metadata not strings", { hostname: "x.example.com", custom_metadata: { k: 1 } }, "/custom_metadata/k"],
 		["a bad origin", { hostname: "x.example.com", custom_origin_server: "not a host" }, "/custom_origin_server"],
-		["a wildcard origin", { hostname: "x.example.com", custom_origin_server: "*.example.net" }, "/custom_origin_server"],
+		[
+			"a wildcard origin",
+			{ hostname: "x.example.com", custom_origin_server: "*.example.net" },
+			"/custom_origin_server",
+		],
 		["a bad SNI", { hostname: "x.example.com", custom_origin_sni: ":host:" }, "/custom_origin_sni"],
 		["an unknown field", { hostname: "x.example.com", name: "x" }, "/name"],
 	];
@@ -592,7 +625,10 @@ describe("the fallback origin and the quota", () => {
 describe("permissions and the registry", () => {
 	it("needs SSL and Certificates for writes; read-only credentials read", async () => {
 		const zone = await freshZone();
-		const read = { Authorization: "Bearer test_token_read_only_all_zones_000000000", "Content-Type": "application/json" };
+		const read = {
+			Authorization: "Bearer test_token_read_only_all_zones_000000000",
+			"Content-Type": "application/json",
+		};
 		expect((await call("GET", `/zones/${zone}/custom_hostnames`, undefined, read)).status).toBe(200);
 		expect((await call("POST", `/zones/${zone}/custom_hostnames`, { hostname: unique() }, read)).status).toBe(403);
 		const waf = { Authorization: "Bearer test_token_zone_read_waf_edit_0000000000" };
