@@ -42,9 +42,10 @@ export interface DnsView {
 	httpSetAt(host: string, path: string, body: string): number | undefined;
 	/**
 	 * The relevant CAA record set of `name` (RFC 8659: the nearest of it and its parents with
-	 * CAA records; empty when none) and the latest time CAA changed on that path of names.
+	 * CAA records; empty when none), the name holding it (`name` when none), and the latest time
+	 * CAA changed on that path of names.
 	 */
-	caa(name: string): { records: CaaRecord[]; changedAt: number };
+	caa(name: string): { records: CaaRecord[]; owner: string; changedAt: number };
 }
 
 /** The most names one zone's simulated DNS holds. */
@@ -161,6 +162,7 @@ export class SimulatedDns {
 			caa: (name) => {
 				let changedAt = 0;
 				let records: CaaRecord[] | undefined;
+				let owner = name;
 				for (const candidate of selfAndParents(name)) {
 					const row = rows.get(candidate);
 					if (row === undefined) continue;
@@ -168,10 +170,11 @@ export class SimulatedDns {
 					const own = JSON.parse(row.caa) as CaaRecord[];
 					if (own.length > 0) {
 						records = own;
+						owner = candidate;
 						break;
 					}
 				}
-				return { records: records ?? [], changedAt };
+				return { records: records ?? [], owner, changedAt };
 			},
 		};
 	}

@@ -343,6 +343,13 @@ describe("the certificate authority (spec area D)", () => {
 		await putDns(zone, blocked.slice(blocked.indexOf(".") + 1), { caa: ["letsencrypt.org"] });
 		const le = await create(zone, { hostname: blocked, ssl: { method: "txt", certificate_authority: "" } });
 		expect(le.ssl?.certificate_authority).toBe("lets_encrypt");
+		const parent = blocked.slice(blocked.indexOf(".") + 1);
+		const forced = await create(zone, {
+			hostname: `www.${parent}`,
+			ssl: { method: "txt", certificate_authority: "google" },
+		});
+		await advance(zone, 5);
+		expect((await get(zone, forced.id)).ssl?.validation_errors?.[0]?.message).toContain(`CAA records of ${parent} `);
 		const allowed = unique();
 		await putDns(zone, allowed, { caa: ["pki.goog; cansignhttpexchanges=yes", "letsencrypt.org"] });
 		const google = await create(zone, { hostname: allowed, ssl: { method: "txt", certificate_authority: "" } });

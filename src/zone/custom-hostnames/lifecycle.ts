@@ -167,18 +167,21 @@ function dcvEvidence(hostname: string, ssl: SslRecord, dns: DnsView): number | u
 }
 
 /** Whether CAA lets the certificate's CA issue for every name it covers, and since when CAA is as it is. */
-function caaState(hostname: string, ssl: SslRecord, dns: DnsView): { permits: boolean; since: number } {
-	const { records, changedAt } = dns.caa(baseName(hostname));
+function caaState(hostname: string, ssl: SslRecord, dns: DnsView): { permits: boolean; owner: string; since: number } {
+	const { records, owner, changedAt } = dns.caa(baseName(hostname));
 	const ca = ssl.certificate_authority;
 	const permits = hostname.startsWith("*.")
 		? caaPermits(records, ca, true)
 		: caaPermits(records, ca, false) && (!ssl.wildcard || caaPermits(records, ca, true));
-	return { permits, since: changedAt };
+	return { permits, owner, since: changedAt };
 }
 
-/** The validation error naming CAA (reference 6.2's `validation_errors[].message` style). */
-export function caaError(hostname: string, authority: Authority): string {
-	return `caa_error: the CAA records of ${baseName(hostname)} do not allow ${AUTHORITIES[authority].caaDomain} (${authority}) to issue a certificate for ${hostname}`;
+/**
+ * The validation error naming CAA (reference 6.2's `validation_errors[].message` style; the real
+ * text is not public, reference 2.8): `owner` is the name whose CAA records apply.
+ */
+export function caaError(hostname: string, owner: string, authority: Authority): string {
+	return `caa_error: the CAA records of ${owner} do not allow ${AUTHORITIES[authority].caaDomain} (${authority}) to issue a certificate for ${hostname}`;
 }
 
 /** The moment the token validity of a request runs out. */
@@ -205,7 +208,7 @@ export function sslState(hostname: string, ssl: SslRecord, dns: DnsView, now: nu
 	if (validatedAt === undefined || now < validatedAt) {
 		return {
 			status: now >= validationDeadline(ssl) ? "validation_timed_out" : "pending_validation",
-			validationErrors: caa.permits ? [] : [caaError(hostname, ssl.certificate_authority)],
+			validationErrors: caa.permits ? [] : [caaError(hostname, caa.owner, ssl.certificate_authority)],
 		};
 	}
 	const issuedAt = validatedAt + ISSUANCE_MS;
