@@ -20,10 +20,12 @@
  * (/logs/logpush/permissions/); filters and firewall rules need Firewall Services, the group
  * their API reference pages accept; custom hostnames need "SSL and Certificates", the group their
  * API reference pages accept.
- * Gaps: the real API then checks that a ruleset's phase belongs to the family granted (a
- * "Logs Edit" token may not write a WAF ruleset); edgezone does not. Permissions name no zone
- * of their own: the credential's `zones` say which zones they apply to.
+ * A ruleset is then checked by its phase (`permitsPhase`): a "Logs Edit" token may not write a
+ * WAF ruleset, nor a "Zone WAF Edit" token the log fields. Gap: the list of rulesets shows every
+ * phase's (without rules) to any ruleset family; whether the real API narrows it is not documented.
+ * Permissions name no zone of their own: the credential's `zones` say which zones they apply to.
  */
+import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import { PatternRouter } from "hono/router/pattern-router";
 import { z } from "zod";
 
@@ -155,6 +157,30 @@ export function requirementOf(method: string, path: string): Requirement {
 	const asked = method === "HEAD" ? "GET" : method;
 	const [matches] = router.match(asked, path);
 	return matches[0]?.[0] ?? { access: asked === "GET" ? "read" : "write", accepted: [] };
+}
+
+/**
+ * The family of the phases edgezone knows one for: the WAF's phases (docs waf/custom-rules,
+ * rate limiting, managed rules: "Zone WAF") and the custom log fields (docs logs/reference/
+ * custom-fields: "Logs"). A phase not listed is granted by either, as its endpoint is.
+ */
+const PHASE_GROUPS: Partial<Record<Phase, Group>> = {
+	http_log_custom_fields: "Logs",
+	http_request_firewall_custom: "Zone WAF",
+	http_request_firewall_managed: "Zone WAF",
+	http_response_firewall_managed: "Zone WAF",
+	http_ratelimit: "Zone WAF",
+};
+
+/**
+ * Whether `grant` may read or write a ruleset of `phase`: a credential not limited by
+ * permissions always may; a token needs its phase's group (Read or Edit to read, Edit to write).
+ */
+export function permitsPhase(grant: Grant, phase: Phase, access: "read" | "write"): boolean {
+	const group = PHASE_GROUPS[phase];
+	if (grant.permissions === undefined || group === undefined) return true;
+	const accepted: Permission[] = access === "read" ? [`${group} Read`, `${group} Edit`] : [`${group} Edit`];
+	return grant.permissions.some((p) => accepted.includes(p));
 }
 
 /** Whether `grant` allows calling `method path` (path with `/client/v4`). */

@@ -14,6 +14,7 @@ import { CODES } from "../zone/failure";
 import { RULE, RULE_PATCH } from "../zone/phases/actions";
 import { ok } from "./envelope";
 import { unwrap } from "./errors";
+import { requireRulesetPhase } from "./phase-access";
 import type { ApiEnv } from "./types";
 import { HEX_ID, parseBody, parseParam } from "./validate";
 
@@ -45,17 +46,20 @@ const PATCH_BODY = withPosition(RULE_PATCH);
 export const rulesetRules = new Hono<ApiEnv>()
 	.post("/", async (c) => {
 		const rulesetId = parseParam(c, "ruleset_id", HEX_ID);
+		await requireRulesetPhase(c, rulesetId, "write");
 		const { rule, position } = await parseBody(c, RULE_BODY, CODES.rulesetInvalid);
 		return ok(unwrap(await c.var.zoneState.addRule(rulesetId, rule, position)) satisfies RulesetGetResponse);
 	})
 	.patch("/:rule_id", async (c) => {
 		const rulesetId = parseParam(c, "ruleset_id", HEX_ID);
 		const ruleId = parseParam(c, "rule_id", HEX_ID);
+		await requireRulesetPhase(c, rulesetId, "write");
 		const { rule, position } = await parseBody(c, PATCH_BODY, CODES.rulesetInvalid);
 		return ok(unwrap(await c.var.zoneState.editRule(rulesetId, ruleId, rule, position)) satisfies RulesetGetResponse);
 	})
 	.delete("/:rule_id", async (c) => {
 		const rulesetId = parseParam(c, "ruleset_id", HEX_ID);
 		const ruleId = parseParam(c, "rule_id", HEX_ID);
+		await requireRulesetPhase(c, rulesetId, "write");
 		return ok(unwrap(await c.var.zoneState.deleteRule(rulesetId, ruleId)) satisfies RulesetGetResponse);
 	});

@@ -26,6 +26,7 @@ import { RULE } from "../zone/phases/actions";
 import { PHASES } from "../zone/phases/table";
 import { noContent, ok } from "./envelope";
 import { ApiError, unwrap } from "./errors";
+import { requirePhase, requireRulesetPhase } from "./phase-access";
 import type { ApiEnv } from "./types";
 import { HEX_ID, INT_ID, parseBody, parseParam, parseQuery } from "./validate";
 
@@ -99,37 +100,46 @@ export const rulesets = new Hono<ApiEnv>()
 	})
 	.post("/", async (c) => {
 		const body = await parseBody(c, CREATE, CODES.rulesetInvalid);
+		requirePhase(c, body.phase, "write");
 		return ok(unwrap(await c.var.zoneState.createRuleset(body)) satisfies RulesetGetResponse);
 	})
 	.get("/phases/:phase/entrypoint", async (c) => {
 		const phase = parseParam(c, "phase", PHASE);
+		requirePhase(c, phase, "read");
 		return ok(unwrap(await c.var.zoneState.getEntrypoint(phase)) satisfies RulesetGetResponse);
 	})
 	.put("/phases/:phase/entrypoint", async (c) => {
 		const phase = parseParam(c, "phase", PHASE);
+		requirePhase(c, phase, "write");
 		const body = await parseBody(c, ENTRYPOINT_UPDATE, CODES.rulesetInvalid);
 		return ok(unwrap(await c.var.zoneState.putEntrypoint(phase, body)) satisfies RulesetGetResponse);
 	})
 	.get("/:ruleset_id", async (c) => {
-		const id = parseParam(c, "ruleset_id", HEX_ID);
-		return ok(unwrap(await c.var.zoneState.getRuleset(id)) satisfies RulesetGetResponse);
+		const ruleset = unwrap(await c.var.zoneState.getRuleset(parseParam(c, "ruleset_id", HEX_ID)));
+		requirePhase(c, ruleset.phase, "read");
+		return ok(ruleset satisfies RulesetGetResponse);
 	})
 	.put("/:ruleset_id", async (c) => {
 		const id = parseParam(c, "ruleset_id", HEX_ID);
+		await requireRulesetPhase(c, id, "write");
 		const body = await parseBody(c, UPDATE, CODES.rulesetInvalid);
 		return ok(unwrap(await c.var.zoneState.updateRuleset(id, body)) satisfies RulesetGetResponse);
 	})
 	.delete("/:ruleset_id", async (c) => {
-		unwrap(await c.var.zoneState.deleteRuleset(parseParam(c, "ruleset_id", HEX_ID)));
+		const id = parseParam(c, "ruleset_id", HEX_ID);
+		await requireRulesetPhase(c, id, "write");
+		unwrap(await c.var.zoneState.deleteRuleset(id));
 		return noContent();
 	})
 	.get("/:ruleset_id/versions", async (c) => {
 		const id = parseParam(c, "ruleset_id", HEX_ID);
+		await requireRulesetPhase(c, id, "read");
 		return ok(unwrap(await c.var.zoneState.listRulesetVersions(id)) satisfies VersionListResponse[]);
 	})
 	.get("/:ruleset_id/versions/:version", async (c) => {
 		const id = parseParam(c, "ruleset_id", HEX_ID);
 		const version = parseParam(c, "version", INT_ID);
+		await requireRulesetPhase(c, id, "read");
 		return ok(unwrap(await c.var.zoneState.getRulesetVersion(id, version)) satisfies RulesetGetResponse);
 	});
 

@@ -209,6 +209,9 @@ describe("read-only and permission-limited credentials", () => {
 		expression: "true",
 		action_parameters: { request_fields: [{ name }] },
 	});
+	const block = { action: "block", expression: 'http.request.uri.path eq "/admin"' };
+	const rules = { rules: [] };
+	const [LOG, WAF] = ["http_log_custom_fields", "http_request_firewall_custom"];
 	const readKey = { "X-Auth-Email": READ_EMAIL, "X-Auth-Key": READ_KEY };
 	const as = (headers: Record<string, string>, body: unknown) =>
 		body === undefined ? headers : { ...headers, "Content-Type": "application/json" };
@@ -224,11 +227,15 @@ describe("read-only and permission-limited credentials", () => {
 			rules: [rule("a")],
 		});
 		const ruleset = created.body.result as { id: string; rules: { id: string }[] };
+		const waf = (
+			await call("POST", `${z}/rulesets`, { name: "waf", kind: "custom", phase: "http_request_firewall_custom" })
+		).body.result as { id: string };
 		const job = (await call("POST", `${z}/logpush/jobs`, { destination_conf: R2 })).body.result as { id: number };
 		return {
 			zone,
 			z,
 			ruleset: `${z}/rulesets/${ruleset.id}`,
+			waf: `${z}/rulesets/${waf.id}`,
 			rule: `${z}/rulesets/${ruleset.id}/rules/${ruleset.rules[0]?.id}`,
 			job: `${z}/logpush/jobs/${job.id}`,
 		};
@@ -352,8 +359,38 @@ describe("read-only and permission-limited credentials", () => {
 			body: { name: "waf.example.net", account: {} },
 			status: 403,
 		},
-		{ token: WAF_TOKEN, method: "GET", path: (w) => w.ruleset, status: 200 },
-		{ token: WAF_TOKEN, method: "POST", path: (w) => `${w.ruleset}/rules`, body: rule("e"), status: 200 },
+		// Rulesets by their phase: Zone WAF for the WAF's, Logs for the custom log fields.
+		{ token: WAF_TOKEN, method: "GET", path: (w) => w.waf, status: 200 },
+		{ token: WAF_TOKEN, method: "POST", path: (w) => `${w.waf}/rules`, body: block, status: 200 },
+		{ token: WAF_TOKEN, method: "GET", path: (w) => `${w.waf}/versions`, status: 200 },
+		{
+			token: WAF_TOKEN,
+			method: "PUT",
+			path: (w) => `${w.z}/rulesets/phases/${WAF}/entrypoint`,
+			body: rules,
+			status: 200,
+		},
+		{ token: WAF_TOKEN, method: "GET", path: (w) => w.ruleset, status: 403 },
+		{ token: WAF_TOKEN, method: "GET", path: (w) => `${w.ruleset}/versions/1`, status: 403 },
+		{ token: WAF_TOKEN, method: "POST", path: (w) => `${w.ruleset}/rules`, body: rule("e"), status: 403 },
+		{ token: WAF_TOKEN, method: "DELETE", path: (w) => w.rule, status: 403 },
+		{ token: WAF_TOKEN, method: "DELETE", path: (w) => w.ruleset, status: 403 },
+		{
+			token: WAF_TOKEN,
+			method: "PUT",
+			path: (w) => `${w.z}/rulesets/phases/${LOG}/entrypoint`,
+			body: rules,
+			status: 403,
+		},
+		{
+			token: WAF_TOKEN,
+			method: "POST",
+			path: (w) => `${w.z}/rulesets`,
+			body: { name: "fields", kind: "custom", phase: LOG },
+			status: 403,
+		},
+		{ token: LOGS_READ_TOKEN, method: "GET", path: (w) => `${w.z}/rulesets/phases/${LOG}/entrypoint`, status: 200 },
+		{ token: LOGS_READ_TOKEN, method: "GET", path: (w) => w.waf, status: 403 },
 		{ token: WAF_TOKEN, method: "GET", path: (w) => `${w.z}/logpush/jobs`, status: 403 },
 		{ token: LOGS_READ_TOKEN, method: "GET", path: () => "/zones", status: 403 },
 		{ token: LOGS_READ_TOKEN, method: "GET", path: (w) => w.ruleset, status: 200 },

@@ -13,7 +13,7 @@ import { sdkClient } from "./sdk";
 const client = sdkClient;
 
 describe("the cloudflare SDK and filters", () => {
-	it("creates, lists, gets, updates, deletes and bulk-deletes filters", async () => {
+	it("creates, lists, gets, updates, bulk-updates, deletes and bulk-deletes filters", async () => {
 		const cf = client();
 		const zone_id = await freshZone();
 		const page = await cf.filters.create({
@@ -32,6 +32,16 @@ describe("the cloudflare SDK and filters", () => {
 			id: a?.id,
 			description: "admin",
 		});
+		// The SDK's bulk body type has no `id`, though the API needs one per filter (reference §5.2).
+		const edits = [
+			{ id: b?.id ?? "", paused: true },
+			{ id: c?.id ?? "", description: "shop" },
+		];
+		const bulk = await cf.filters.bulkUpdate({ zone_id, body: edits });
+		expect(bulk.result).toMatchObject([
+			{ id: b?.id, expression: NET, paused: true },
+			{ id: c?.id, expression: SHOP, description: "shop" },
+		]);
 		expect(await cf.filters.delete(a?.id ?? "", { zone_id })).toEqual({ id: a?.id });
 		expect(await cf.filters.bulkDelete({ zone_id, id: [b?.id ?? "", c?.id ?? ""] })).toEqual([
 			{ id: b?.id },
@@ -97,6 +107,24 @@ describe("the cloudflare SDK and firewall rules", () => {
 		await expect(cf.filters.delete(filter?.id ?? "", { zone_id })).rejects.toBeInstanceOf(Cloudflare.BadRequestError);
 		await cf.firewall.rules.delete(rule?.id ?? "", { zone_id });
 		expect(await cf.filters.delete(filter?.id ?? "", { zone_id })).toEqual({ id: filter?.id });
+	});
+
+	it("answers the bulk calls as the SDK sends them: one object with an id, or no ids at all", async () => {
+		const cf = client();
+		const zone_id = await freshZone();
+		const [rule] = (await cf.firewall.rules.create({ zone_id, action: { mode: "ban" }, filter: { expression: ADMIN } }))
+			.result;
+		const id = rule?.id ?? "";
+		// bulkEdit sends PATCH /firewall/rules with `{"id": ...}`: an edit of that rule changing nothing.
+		expect((await cf.firewall.rules.bulkEdit({ zone_id, id })).result).toEqual([rule]);
+		// bulkUpdate sends PUT with `{"id": ...}` alone, which is not a whole rule: refused, naming a missing field.
+		const update = await cf.firewall.rules.bulkUpdate({ zone_id, id }).catch((e: unknown) => e);
+		expect(update).toBeInstanceOf(Cloudflare.BadRequestError);
+		expect((update as InstanceType<typeof Cloudflare.BadRequestError>).errors[0]?.code).toBe(10200);
+		// bulkDelete sends DELETE /firewall/rules without ids: refused, and nothing is deleted.
+		const remove = await cf.firewall.rules.bulkDelete({ zone_id }).catch((e: unknown) => e);
+		expect(remove).toBeInstanceOf(Cloudflare.BadRequestError);
+		expect(await cf.firewall.rules.get(id, { zone_id })).toEqual(rule);
 	});
 });
 
