@@ -29,7 +29,15 @@
  * does not undo it; later renewals read the DNS as it is.
  */
 import type { DnsView } from "../dns";
-import { AUTHORITIES, type Authority, caaPermits, type RequestedAuthority } from "./authorities";
+import {
+	type Authority,
+	caaDomain,
+	caaPermits,
+	RENEWAL_WINDOW_DAYS,
+	type RequestedAuthority,
+	tokenValidityDays,
+	VALIDITY_DAYS,
+} from "./authorities";
 import { baseName } from "./names";
 
 const DAY_MS = 86_400_000;
@@ -40,8 +48,6 @@ export const INITIALIZING_MS = 5_000;
 export const ISSUANCE_MS = 30_000;
 /** How long an issued certificate is `pending_deployment`, in ms. */
 export const DEPLOYMENT_MS = 30_000;
-/** Days before `expires_on` that renewal starts (reference 2.3, 3-month certificates). */
-export const RENEWAL_WINDOW_DAYS = 30;
 
 /** DCV methods (reference 6.1). */
 export type DcvMethod = "http" | "txt" | "email";
@@ -181,12 +187,12 @@ function caaState(hostname: string, ssl: SslRecord, dns: DnsView): { permits: bo
  * text is not public, reference 2.8): `owner` is the name whose CAA records apply.
  */
 export function caaError(hostname: string, owner: string, authority: Authority): string {
-	return `caa_error: the CAA records of ${owner} do not allow ${AUTHORITIES[authority].caaDomain} (${authority}) to issue a certificate for ${hostname}`;
+	return `caa_error: the CAA records of ${owner} do not allow ${caaDomain(authority)} (${authority}) to issue a certificate for ${hostname}`;
 }
 
 /** The moment the token validity of a request runs out. */
 export function validationDeadline(ssl: SslRecord): number {
-	return ssl.requested_at + AUTHORITIES[ssl.certificate_authority].tokenValidityDays * DAY_MS;
+	return ssl.requested_at + tokenValidityDays(ssl.certificate_authority) * DAY_MS;
 }
 
 /** When DCV succeeded (stored, or derived from the DNS), if it has and within the token validity. */
@@ -213,8 +219,7 @@ export function sslState(hostname: string, ssl: SslRecord, dns: DnsView, now: nu
 	}
 	const issuedAt = validatedAt + ISSUANCE_MS;
 	if (now < issuedAt) return { status: "pending_issuance", validationErrors: [], validatedAt };
-	const { validityDays } = AUTHORITIES[ssl.certificate_authority];
-	const validity = validityDays * DAY_MS;
+	const validity = VALIDITY_DAYS * DAY_MS;
 	const certificate = (issued: number, generation: number) => ({
 		issuedAt: issued,
 		expiresAt: issued + validity,

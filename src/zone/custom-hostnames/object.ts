@@ -13,7 +13,7 @@
  */
 import type { CustomHostname } from "cloudflare/resources/custom-hostnames/custom-hostnames";
 import type { DnsView } from "../dns";
-import { AUTHORITIES } from "./authorities";
+import { ISSUERS } from "./authorities";
 import {
 	acmeTxtName,
 	dcvHttpPath,
@@ -88,7 +88,7 @@ function sslOf(hostname: string, ssl: SslRecord, dns: DnsView, now: number): Non
 		...(cert === undefined
 			? {}
 			: {
-					issuer: AUTHORITIES[ssl.certificate_authority].issuer,
+					issuer: ISSUERS[ssl.certificate_authority],
 					serial_number: cert.serial,
 					signature: "SHA256WithRSA",
 					uploaded_on: iso(cert.issuedAt),
