@@ -14,7 +14,9 @@
  */
 import { Hono } from "hono";
 import { auth } from "./auth";
+import { customHostnames } from "./custom-hostnames";
 import { clock } from "./emulator/clock";
+import { dns } from "./emulator/dns";
 import { emulatorLogs } from "./emulator/logs";
 import { noRoute, toErrorResponse } from "./errors";
 import { filters } from "./filters";
@@ -45,9 +47,11 @@ api.route("/zones/:zone_id/rulesets/:ruleset_id/rules", rulesetRules);
 api.route("/zones/:zone_id/logpush", logpush);
 api.route("/zones/:zone_id/filters", filters);
 api.route("/zones/:zone_id/firewall/rules", firewallRules);
+api.route("/zones/:zone_id/custom_hostnames", customHostnames);
 // Emulator-only routes, not Cloudflare's (README, "Emulator-only routes").
 api.route("/zones/:zone_id/emulator/clock", clock);
 api.route("/zones/:zone_id/emulator/logs", emulatorLogs);
+api.route("/zones/:zone_id/emulator/dns", dns);
 
 api.notFound(() => noRoute().toResponse());
 api.onError((error) => toErrorResponse(error));

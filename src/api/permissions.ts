@@ -18,7 +18,8 @@
  * edgezone knows Zone WAF and Logs (the family of `http_log_custom_fields`); all of log-push,
  * reads included, needs Logs Edit, "because Logpush jobs contain sensitive information"
  * (/logs/logpush/permissions/); filters and firewall rules need Firewall Services, the group
- * their API reference pages accept.
+ * their API reference pages accept; custom hostnames need "SSL and Certificates", the group their
+ * API reference pages accept.
  * A ruleset is then checked by its phase (`permitsPhase`): a "Logs Edit" token may not write a
  * WAF ruleset, nor a "Zone WAF Edit" token the log fields. Gap: the list of rulesets shows every
  * phase's (without rules) to any ruleset family; whether the real API narrows it is not documented.
@@ -29,7 +30,7 @@ import { PatternRouter } from "hono/router/pattern-router";
 import { z } from "zod";
 
 /** The permission groups edgezone's endpoints use. */
-const GROUPS = ["Zone", "Zone WAF", "Firewall Services", "Logs"] as const;
+const GROUPS = ["Zone", "Zone WAF", "Firewall Services", "Logs", "SSL and Certificates"] as const;
 type Group = (typeof GROUPS)[number];
 
 /** A permission of an API token: a group and "Read" or "Edit". */
@@ -115,10 +116,36 @@ export const ENDPOINTS: readonly { method: string; path: string; needs: Requirem
 	{ method: "PUT", path: "/zones/:zone_id/firewall/rules/:rule_id", needs: writes("Firewall Services") },
 	{ method: "PATCH", path: "/zones/:zone_id/firewall/rules/:rule_id", needs: writes("Firewall Services") },
 	{ method: "DELETE", path: "/zones/:zone_id/firewall/rules/:rule_id", needs: writes("Firewall Services") },
+	// Custom hostnames: "SSL and Certificates" is the group their API reference pages accept.
+	{ method: "GET", path: "/zones/:zone_id/custom_hostnames", needs: reads("SSL and Certificates") },
+	{ method: "POST", path: "/zones/:zone_id/custom_hostnames", needs: writes("SSL and Certificates") },
+	{ method: "GET", path: "/zones/:zone_id/custom_hostnames/fallback_origin", needs: reads("SSL and Certificates") },
+	{ method: "PUT", path: "/zones/:zone_id/custom_hostnames/fallback_origin", needs: writes("SSL and Certificates") },
+	{
+		method: "DELETE",
+		path: "/zones/:zone_id/custom_hostnames/fallback_origin",
+		needs: writes("SSL and Certificates"),
+	},
+	{ method: "GET", path: "/zones/:zone_id/custom_hostnames/quota", needs: reads("SSL and Certificates") },
+	{ method: "GET", path: "/zones/:zone_id/custom_hostnames/:custom_hostname_id", needs: reads("SSL and Certificates") },
+	{
+		method: "PATCH",
+		path: "/zones/:zone_id/custom_hostnames/:custom_hostname_id",
+		needs: writes("SSL and Certificates"),
+	},
+	{
+		method: "DELETE",
+		path: "/zones/:zone_id/custom_hostnames/:custom_hostname_id",
+		needs: writes("SSL and Certificates"),
+	},
 	// Emulator-only routes (not Cloudflare's): the zone's own settings, so the Zone group.
 	{ method: "GET", path: "/zones/:zone_id/emulator/clock", needs: reads("Zone") },
 	{ method: "PUT", path: "/zones/:zone_id/emulator/clock", needs: writes("Zone") },
 	{ method: "POST", path: "/zones/:zone_id/emulator/clock/advance", needs: writes("Zone") },
+	{ method: "GET", path: "/zones/:zone_id/emulator/dns", needs: reads("Zone") },
+	{ method: "GET", path: "/zones/:zone_id/emulator/dns/:name", needs: reads("Zone") },
+	{ method: "PUT", path: "/zones/:zone_id/emulator/dns/:name", needs: writes("Zone") },
+	{ method: "DELETE", path: "/zones/:zone_id/emulator/dns/:name", needs: writes("Zone") },
 ];
 
 const router = new PatternRouter<Requirement>();
