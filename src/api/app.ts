@@ -16,8 +16,10 @@ import { Hono } from "hono";
 import { auth } from "./auth";
 import { certificatePacks } from "./certificate-packs";
 import { customCertificates } from "./custom-certificates";
+import { customHostnames } from "./custom-hostnames";
 import { chains } from "./emulator/chains";
 import { clock } from "./emulator/clock";
+import { dns } from "./emulator/dns";
 import { emulatorLogs } from "./emulator/logs";
 import { outbox } from "./emulator/outbox";
 import { noRoute, toErrorResponse } from "./errors";
@@ -55,11 +57,13 @@ api.route("/zones/:zone_id/ssl/certificate_packs", certificatePacks);
 api.route("/zones/:zone_id/ssl/universal/settings", universalSsl);
 api.route("/zones/:zone_id/acm/total_tls", totalTls);
 api.route("/zones/:zone_id/custom_certificates", customCertificates);
+api.route("/zones/:zone_id/custom_hostnames", customHostnames);
 // Emulator-only routes, not Cloudflare's (README, "Emulator-only routes").
 api.route("/zones/:zone_id/emulator/clock", clock);
 api.route("/zones/:zone_id/emulator/outbox", outbox);
 api.route("/zones/:zone_id/emulator/chains", chains);
 api.route("/zones/:zone_id/emulator/logs", emulatorLogs);
+api.route("/zones/:zone_id/emulator/dns", dns);
 
 api.notFound(() => noRoute().toResponse());
 api.onError((error) => toErrorResponse(error));

@@ -9,7 +9,7 @@ import { failure, type ResponseInfo } from "./envelope";
 /** An error that already knows its HTTP status and its envelope entries. */
 export class ApiError extends Error {
 	constructor(
-		readonly status: 400 | 403 | 404 | 405 | 413 | 500,
+		readonly status: 400 | 403 | 404 | 405 | 409 | 413 | 500,
 		readonly errors: ResponseInfo[],
 		/** Leave `result` and `messages` out, as the real API does for 9106 and 10000. */
 		readonly bare = false,
@@ -68,9 +68,13 @@ export const bodyTooLarge = (code: number, limit: number) =>
 export const nestedTooDeep = (code: number, limit: number) =>
 	new ApiError(400, [{ code, message: `invalid JSON: nested deeper than ${limit} levels` }]);
 
-/** Turns zone failures into an ApiError: 404 if any is a missing object, else 400. */
+/** Turns zone failures into an ApiError: 404 if any is a missing object, else 409 if any is a name taken, else 400. */
 export function fromFailures(failures: Failure[]): ApiError {
-	const status = failures.some((f) => f.kind === "not_found") ? 404 : 400;
+	const status = failures.some((f) => f.kind === "not_found")
+		? 404
+		: failures.some((f) => f.kind === "conflict")
+			? 409
+			: 400;
 	return new ApiError(
 		status,
 		failures.map(({ code, message, pointer, meta }) => ({

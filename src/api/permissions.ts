@@ -8,8 +8,8 @@
  * - `"permissions": [...]`: a token gets only the endpoints one of its permissions grants, with
  *   the names of Cloudflare's permission groups (developers.cloudflare.com/fundamentals/api/
  *   reference/permissions/): "Zone Read", "Zone Edit", "Zone WAF Read", "Zone WAF Edit",
- *   "Logs Read", "Logs Edit", "SSL and Certificates Read", "SSL and Certificates Edit". "Edit" is
- *   the dashboard's name of the API's "Write", and includes reading ("Edit is full CRUDL access", /api/tokens/create).
+ *   "Logs Read", "Logs Edit". "Edit" is the dashboard's name of the API's "Write", and
+ *   includes reading ("Edit is full CRUDL access", /api/tokens/create).
  * Refused, either way, is 403 10000 "Authentication error", as the real API answers a token
  * lacking a permission (cloudflare-api-v4.md §2.2).
  *
@@ -18,8 +18,8 @@
  * edgezone knows Zone WAF and Logs (the family of `http_log_custom_fields`); all of log-push,
  * reads included, needs Logs Edit, "because Logpush jobs contain sensitive information"
  * (/logs/logpush/permissions/); filters and firewall rules need Firewall Services, the group
- * their API reference pages accept; certificate packs, Universal SSL, Total TLS and custom
- * certificates need SSL and Certificates.
+ * their API reference pages accept; custom hostnames, certificate packs, Universal SSL, Total TLS
+ * and custom certificates need "SSL and Certificates", the group their API reference pages accept.
  * A ruleset is then checked by its phase (`permitsPhase`): a "Logs Edit" token may not write a
  * WAF ruleset, nor a "Zone WAF Edit" token the log fields. Gap: the list of rulesets shows every
  * phase's (without rules) to any ruleset family; whether the real API narrows it is not documented.
@@ -116,6 +116,28 @@ export const ENDPOINTS: readonly { method: string; path: string; needs: Requirem
 	{ method: "PUT", path: "/zones/:zone_id/firewall/rules/:rule_id", needs: writes("Firewall Services") },
 	{ method: "PATCH", path: "/zones/:zone_id/firewall/rules/:rule_id", needs: writes("Firewall Services") },
 	{ method: "DELETE", path: "/zones/:zone_id/firewall/rules/:rule_id", needs: writes("Firewall Services") },
+	// Custom hostnames: "SSL and Certificates" is the group their API reference pages accept.
+	{ method: "GET", path: "/zones/:zone_id/custom_hostnames", needs: reads("SSL and Certificates") },
+	{ method: "POST", path: "/zones/:zone_id/custom_hostnames", needs: writes("SSL and Certificates") },
+	{ method: "GET", path: "/zones/:zone_id/custom_hostnames/fallback_origin", needs: reads("SSL and Certificates") },
+	{ method: "PUT", path: "/zones/:zone_id/custom_hostnames/fallback_origin", needs: writes("SSL and Certificates") },
+	{
+		method: "DELETE",
+		path: "/zones/:zone_id/custom_hostnames/fallback_origin",
+		needs: writes("SSL and Certificates"),
+	},
+	{ method: "GET", path: "/zones/:zone_id/custom_hostnames/quota", needs: reads("SSL and Certificates") },
+	{ method: "GET", path: "/zones/:zone_id/custom_hostnames/:custom_hostname_id", needs: reads("SSL and Certificates") },
+	{
+		method: "PATCH",
+		path: "/zones/:zone_id/custom_hostnames/:custom_hostname_id",
+		needs: writes("SSL and Certificates"),
+	},
+	{
+		method: "DELETE",
+		path: "/zones/:zone_id/custom_hostnames/:custom_hostname_id",
+		needs: writes("SSL and Certificates"),
+	},
 	{ method: "GET", path: "/zones/:zone_id/ssl/certificate_packs", needs: reads("SSL and Certificates") },
 	{ method: "POST", path: "/zones/:zone_id/ssl/certificate_packs/order", needs: writes("SSL and Certificates") },
 	{ method: "GET", path: "/zones/:zone_id/ssl/certificate_packs/quota", needs: reads("SSL and Certificates") },
@@ -161,6 +183,10 @@ export const ENDPOINTS: readonly { method: string; path: string; needs: Requirem
 	{ method: "POST", path: "/zones/:zone_id/emulator/clock/advance", needs: writes("Zone") },
 	{ method: "GET", path: "/zones/:zone_id/emulator/outbox", needs: reads("Zone") },
 	{ method: "GET", path: "/zones/:zone_id/emulator/chains/:certificate_id", needs: reads("Zone") },
+	{ method: "GET", path: "/zones/:zone_id/emulator/dns", needs: reads("Zone") },
+	{ method: "GET", path: "/zones/:zone_id/emulator/dns/:name", needs: reads("Zone") },
+	{ method: "PUT", path: "/zones/:zone_id/emulator/dns/:name", needs: writes("Zone") },
+	{ method: "DELETE", path: "/zones/:zone_id/emulator/dns/:name", needs: writes("Zone") },
 ];
 
 const router = new PatternRouter<Requirement>();

@@ -10,8 +10,8 @@
  */
 import type { z } from "zod";
 
-/** What went wrong, which decides the HTTP status: 400 or 404. */
-export type FailureKind = "invalid" | "not_found";
+/** What went wrong, which decides the HTTP status: 400, 404, or 409 for a name already taken. */
+export type FailureKind = "invalid" | "not_found" | "conflict";
 
 /** One failure: a Cloudflare error code, a message and, for bad input, the JSON pointer of the field. */
 export interface Failure {
@@ -94,6 +94,16 @@ export const CODES = {
 	emulatorInvalid: 9400,
 	/** Chosen: an emulator-only route names something the zone does not have. */
 	emulatorNotFound: 9404,
+	/** Chosen: any invalid custom hostnames body or query (the real code is not public). */
+	customHostnameInvalid: 1400,
+	/** Observed (third-party clients, 409): "Duplicate custom hostname found." */
+	customHostnameDuplicate: 1406,
+	/** Observed (third-party clients, 404): unknown custom hostname id. */
+	customHostnameNotFound: 1436,
+	/** Observed (Terraform provider reads it as "not found", reference §6.2): no fallback origin set. */
+	fallbackOriginNotFound: 1414,
+	/** Chosen: the zone's hard cap of custom hostnames (`quota`) is reached. */
+	customHostnameQuota: 1415,
 } as const;
 
 /**
@@ -132,6 +142,11 @@ export class FailureSignal extends Error {
 /** Throws a FailureSignal with one failure: `invalid(...)` / `notFound(...)` read well at call sites. */
 export function invalid(code: number, message: string, pointer?: string): never {
 	throw new FailureSignal([{ kind: "invalid", code, message, ...(pointer === undefined ? {} : { pointer }) }]);
+}
+
+/** Throws a FailureSignal for a name already taken (409). */
+export function conflict(code: number, message: string, pointer?: string): never {
+	throw new FailureSignal([{ kind: "conflict", code, message, ...(pointer === undefined ? {} : { pointer }) }]);
 }
 
 /** Throws a FailureSignal for a missing object (404). */

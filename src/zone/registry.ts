@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Zone as ZoneObject } from "cloudflare/resources/zones/zones";
 import { HEX_ID_PATTERN, randomHexId } from "../common/ids";
-import { CODES, invalid, notFound, type Result, transact } from "./failure";
+import { CODES, conflict, invalid, notFound, type Result, transact } from "./failure";
 import { migrate, REGISTRY_MIGRATIONS } from "./schema";
 
 /**
@@ -29,6 +29,52 @@ export class ZoneRegistry extends DurableObject<Env> {
 	 */
 	zoneNames(): ZoneName[] {
 		return this.ctx.storage.sql.exec<ZoneName>("SELECT id, name FROM zones ORDER BY id").toArray();
+	}
+
+	/**
+	 * What the edge routes by: every zone's id and name, and which zone holds each custom
+	 * hostname (whether it is active is the zone's answer, `zone/custom-hostnames/routing.ts`).
+	 */
+	edgeRoutes(): EdgeRoutes {
+		return {
+			zones: this.zoneNames(),
+			customHostnames: this.ctx.storage.sql
+				.exec<CustomHostnameRoute>("SELECT hostname, zone_id FROM custom_hostname_routes")
+				.toArray(),
+		};
+	}
+
+	/**
+	 * Records that `zoneId` holds the custom hostname `hostname`; 409 1406 when another zone
+	 * does. Answers whether the record is new (false: the zone had claimed it already).
+	 */
+	claimCustomHostname(hostname: string, zoneId: string): Result<boolean> {
+		return this.#run(() => {
+			const holder = this.ctx.storage.sql
+				.exec<{ zone_id: string }>("SELECT zone_id FROM custom_hostname_routes WHERE hostname = ?", hostname)
+				.toArray()[0];
+			if (holder !== undefined && holder.zone_id !== zoneId)
+				conflict(CODES.customHostnameDuplicate, "Duplicate custom hostname found.", "/hostname");
+			if (holder !== undefined) return false;
+			this.ctx.storage.sql.exec(
+				"INSERT INTO custom_hostname_routes (hostname, zone_id) VALUES (?, ?)",
+				hostname,
+				zoneId,
+			);
+			return true;
+		});
+	}
+
+	/** Forgets that `zoneId` holds the custom hostname `hostname` (nothing when it does not). */
+	releaseCustomHostname(hostname: string, zoneId: string): Result<null> {
+		return this.#run(() => {
+			this.ctx.storage.sql.exec(
+				"DELETE FROM custom_hostname_routes WHERE hostname = ? AND zone_id = ?",
+				hostname,
+				zoneId,
+			);
+			return null;
+		});
 	}
 
 	/** One page of the zones a caller may see, and how many there are in all. */
@@ -98,6 +144,7 @@ export class ZoneRegistry extends DurableObject<Env> {
 		return this.#run(() => {
 			this.#get(id);
 			this.ctx.storage.sql.exec("DELETE FROM zones WHERE id = ?", id);
+			this.ctx.storage.sql.exec("DELETE FROM custom_hostname_routes WHERE zone_id = ?", id);
 			return { id };
 		});
 	}
@@ -156,6 +203,18 @@ export class ZoneRegistry extends DurableObject<Env> {
 export type ZoneName = {
 	id: string;
 	name: string;
+};
+
+/** A custom hostname and the zone that holds it. */
+export type CustomHostnameRoute = {
+	hostname: string;
+	zone_id: string;
+};
+
+/** What the edge routes requests by (`edgeRoutes`). */
+export type EdgeRoutes = {
+	zones: ZoneName[];
+	customHostnames: CustomHostnameRoute[];
 };
 
 /** Zone types (SDK `Type`). */

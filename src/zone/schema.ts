@@ -130,6 +130,34 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 	},
 	{
 		id: 7,
+		name: "custom_hostnames_and_simulated_dns",
+		sql: `
+			-- Custom hostnames (custom-hostnames/store.ts): the stored facts as JSON; states are derived at read time.
+			CREATE TABLE custom_hostnames (
+				seq INTEGER PRIMARY KEY AUTOINCREMENT,
+				id TEXT NOT NULL UNIQUE,
+				hostname TEXT NOT NULL UNIQUE,
+				record TEXT NOT NULL
+			);
+			-- One row at most: the zone's fallback origin for custom hostnames.
+			CREATE TABLE custom_hostname_fallback_origin (
+				id INTEGER PRIMARY KEY CHECK (id = 1),
+				origin TEXT NOT NULL,
+				created_at INTEGER NOT NULL,
+				updated_at INTEGER NOT NULL
+			);
+			-- The simulated DNS (dns.ts): CAA, TXT and HTTP tokens per name, with the clock time each was set.
+			CREATE TABLE emulator_dns (
+				name TEXT PRIMARY KEY,
+				caa TEXT NOT NULL,
+				caa_changed_at INTEGER NOT NULL,
+				txt TEXT NOT NULL,
+				http TEXT NOT NULL
+			);
+		`,
+	},
+	{
+		id: 8,
 		name: "certificates",
 		sql: `
 			-- Certificate packs (reference §6.3): the order; status and certificates derive from the clock.
@@ -200,6 +228,18 @@ export const REGISTRY_MIGRATIONS: readonly Migration[] = [
 			);
 			-- Default zones seeded once: a deleted default zone stays deleted after a restart.
 			CREATE TABLE seeded_defaults (zone_id TEXT PRIMARY KEY);
+		`,
+	},
+	{
+		id: 2,
+		name: "custom_hostname_routes",
+		sql: `
+			-- Which zone holds each custom hostname (any zone's), for the edge's routing by Host.
+			CREATE TABLE custom_hostname_routes (
+				hostname TEXT PRIMARY KEY,
+				zone_id TEXT NOT NULL
+			);
+			CREATE INDEX custom_hostname_routes_by_zone ON custom_hostname_routes (zone_id);
 		`,
 	},
 ];

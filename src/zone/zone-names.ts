@@ -1,10 +1,11 @@
 /**
- * The isolate's copy of every zone's id and name, which the edge routes requests by.
+ * The isolate's copy of every zone's id and name, and of which zone holds each custom hostname,
+ * which the edge routes requests by.
  *
  * Read from the one `ZoneRegistry` at most every ZONE_NAMES_TTL_MS per isolate, so the
  * registry is not on every request's path. The API forgets the copy in its own isolate when
- * a zone is created or deleted, so locally (one isolate) a change is seen by the very next
- * request; a deployed edge's other isolates see it within ZONE_NAMES_TTL_MS.
+ * a zone or a custom hostname is created or deleted, so locally (one isolate) a change is seen
+ * by the very next request; a deployed edge's other isolates see it within ZONE_NAMES_TTL_MS.
  */
 import { zoneRegistry } from "./addressing";
 import type { ZoneName } from "./registry";
@@ -12,17 +13,41 @@ import type { ZoneName } from "./registry";
 /** How long an isolate keeps the zone names, in ms. */
 export const ZONE_NAMES_TTL_MS = 10_000;
 
-let cached: { names: ZoneName[]; loadedAt: number } | undefined;
+interface Routes {
+	names: ZoneName[];
+	/** Custom hostname -> id of the zone holding it. */
+	customHostnames: Map<string, string>;
+	loadedAt: number;
+}
+
+let cached: Routes | undefined;
+
+async function routes(env: Env, now: number): Promise<Routes> {
+	if (cached === undefined || now - cached.loadedAt >= ZONE_NAMES_TTL_MS || now < cached.loadedAt) {
+		const loaded = await zoneRegistry(env).edgeRoutes();
+		cached = {
+			names: loaded.zones,
+			customHostnames: new Map(loaded.customHostnames.map((route) => [route.hostname, route.zone_id])),
+			loadedAt: now,
+		};
+	}
+	return cached;
+}
 
 /** Every zone's id and name, from the isolate's copy while it is fresh at `now` (ms since the epoch). */
 export async function zoneNames(env: Env, now: number): Promise<ZoneName[]> {
-	if (cached === undefined || now - cached.loadedAt >= ZONE_NAMES_TTL_MS || now < cached.loadedAt) {
-		cached = { names: await zoneRegistry(env).zoneNames(), loadedAt: now };
-	}
-	return cached.names;
+	return (await routes(env, now)).names;
 }
 
-/** Drops the isolate's copy: the next request reads the registry again. Call after a zone is created or deleted. */
+/** Which zone holds each custom hostname (active or not), from the same copy. */
+export async function customHostnameZones(env: Env, now: number): Promise<ReadonlyMap<string, string>> {
+	return (await routes(env, now)).customHostnames;
+}
+
+/**
+ * Drops the isolate's copy: the next request reads the registry again. Call after a zone or a
+ * custom hostname is created or deleted.
+ */
 export function forgetZoneNames(): void {
 	cached = undefined;
 }

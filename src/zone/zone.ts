@@ -1,5 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import type { CustomCertificate } from "cloudflare/resources/custom-certificates/custom-certificates";
+import type { CustomHostname } from "cloudflare/resources/custom-hostnames/custom-hostnames";
+import type { FallbackOriginGetResponse } from "cloudflare/resources/custom-hostnames/fallback-origin";
+import type { QuotaGetResponse } from "cloudflare/resources/custom-hostnames/quota";
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import type { LogEntry } from "../logs/entry";
 import {
@@ -13,8 +16,15 @@ import {
 	type ZoneRef,
 } from "./certificates/store";
 import { type ClockReading, type ClockSetting, EmulatorClock } from "./clock";
+import {
+	type CustomHostnameEdit,
+	type CustomHostnameInput,
+	type CustomHostnameQuery,
+	CustomHostnameStore,
+} from "./custom-hostnames/store";
 import { type DeliveryHost, deliverJob, intervalMs, type JobDelivery, readingJobs } from "./delivery";
 import { type Destination, destinationBucket } from "./destinations";
+import { type DnsEntry, type DnsRecords, SimulatedDns } from "./dns";
 import { ConfigVersion, type EdgeConfig } from "./edge-config";
 import { EdgeLogStore } from "./edge-log";
 import { type Result, transact } from "./failure";
@@ -79,6 +89,8 @@ export class Zone extends DurableObject<Env> {
 	#delivering: Promise<JobDelivery[]> | undefined;
 	/** Whether an alarm is known to be set (saves a storage read per append); undefined: not known. */
 	#alarmSet: boolean | undefined;
+	readonly #dns: SimulatedDns;
+	readonly #hostnames: CustomHostnameStore;
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
@@ -90,6 +102,8 @@ export class Zone extends DurableObject<Env> {
 		this.#clock = new EmulatorClock(ctx.storage.sql);
 		this.#certificates = new CertificateStore(ctx.storage.sql);
 		this.#log = new EdgeLogStore(ctx.storage.sql);
+		this.#dns = new SimulatedDns(ctx.storage.sql);
+		this.#hostnames = new CustomHostnameStore(ctx.storage.sql, this.#dns);
 		void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, ZONE_MIGRATIONS));
 	}
 
@@ -487,6 +501,94 @@ export class Zone extends DurableObject<Env> {
 		return this.#onClock(zone, (now) => this.#certificates.chains(zone, id, at ?? now));
 	}
 
+	/** One page of custom hostnames, in their states at the zone's now. */
+	listCustomHostnames(query: CustomHostnameQuery): Result<Page<CustomHostname>> {
+		return this.#run(() => this.#hostnames.list(query, this.#now()));
+	}
+
+	/** Creates a custom hostname (409 1406 for a hostname the zone has). */
+	createCustomHostname(input: CustomHostnameInput): Result<CustomHostname> {
+		return this.#write(() => this.#hostnames.create(input, this.#now()));
+	}
+
+	/** One custom hostname (404 1436 when unknown). */
+	getCustomHostname(id: string): Result<CustomHostname> {
+		return this.#run(() => this.#hostnames.get(id, this.#now()));
+	}
+
+	/** Changes a custom hostname: origins, metadata, its certificate (re-issue, re-validation). */
+	editCustomHostname(id: string, edit: CustomHostnameEdit): Result<CustomHostname> {
+		return this.#write(() => this.#hostnames.edit(id, edit, this.#now()));
+	}
+
+	/** Deletes a custom hostname; answers its id and hostname. */
+	deleteCustomHostname(id: string): Result<{ id: string; hostname: string }> {
+		return this.#write(() => this.#hostnames.delete(id));
+	}
+
+	/** The custom hostname quota. */
+	customHostnameQuota(): Result<QuotaGetResponse> {
+		return this.#run(() => this.#hostnames.quota());
+	}
+
+	/** The fallback origin of custom hostnames (404 1414 when none). */
+	fallbackOrigin(): Result<FallbackOriginGetResponse> {
+		return this.#run(() => this.#hostnames.fallbackOrigin(this.#now()));
+	}
+
+	/** Sets the fallback origin of custom hostnames. */
+	setFallbackOrigin(origin: string): Result<FallbackOriginGetResponse> {
+		return this.#run(() => this.#hostnames.setFallbackOrigin(origin, this.#now()));
+	}
+
+	/** Removes the fallback origin (404 1414 when none). */
+	deleteFallbackOrigin(): Result<FallbackOriginGetResponse> {
+		return this.#run(() => this.#hostnames.deleteFallbackOrigin(this.#now()));
+	}
+
+	/** Every name of the simulated DNS holding records (emulator-only, `dns.ts`). */
+	dnsEntries(): Result<DnsEntry[]> {
+		return this.#run(() => this.#dns.list());
+	}
+
+	/** The records of one name of the simulated DNS (empty when none). */
+	dnsEntry(name: string): Result<DnsEntry> {
+		return this.#run(() => this.#dns.get(name));
+	}
+
+	/**
+	 * Replaces the records of a name of the simulated DNS. A write the edge depends on (a custom
+	 * hostname becomes active when its ownership token appears); what the DNS proved before the
+	 * change is stored first, so a removed token does not undo a validation.
+	 */
+	putDnsEntry(name: string, records: DnsRecords): Result<DnsEntry> {
+		return this.#write(() => {
+			const now = this.#now();
+			this.#hostnames.settle(now);
+			return this.#dns.put(name, records, now);
+		});
+	}
+
+	/** Removes every record of a name of the simulated DNS; false when it had none. */
+	deleteDnsEntry(name: string): Result<boolean> {
+		return this.#write(() => {
+			const now = this.#now();
+			this.#hostnames.settle(now);
+			return this.#dns.delete(name, now);
+		});
+	}
+
+	/**
+	 * The custom hostnames the edge may route to this zone (ownership verified at the zone's now),
+	 * when the zone's configuration is not at `version` any more, else null (`zone-routing.ts`).
+	 */
+	edgeHostnamesIfChanged(version: number): { version: number; active: string[] } | null {
+		return this.ctx.storage.transactionSync(() => {
+			const current = this.#config.current();
+			return current === version ? null : { version: current, active: this.#hostnames.activeHostnames(this.#now()) };
+		});
+	}
+
 	/** Deletes everything of this zone (the zone itself was removed from the registry), leaving an empty schema. */
 	async destroy(): Promise<void> {
 		await this.ctx.storage.deleteAll();
@@ -523,10 +625,15 @@ export class Zone extends DurableObject<Env> {
 	 */
 	#onClock<T>(zone: ZoneRef, op: (now: number) => T): Result<T> {
 		return this.#run(() => {
-			const now = this.#clock.now().getTime();
+			const now = this.#now();
 			this.#certificates.catchUp(zone, now);
 			return op(now);
 		});
+	}
+
+	/** The zone's clock now, in ms since the epoch. */
+	#now(): number {
+		return this.#clock.now().getTime();
 	}
 
 	#run<T>(op: () => T): Result<T> {

@@ -1,0 +1,198 @@
+/**
+ * The simulated DNS of one zone: what the world's DNS (and the hostnames' web servers) would
+ * answer Cloudflare when it validates custom hostnames (issue 10, "Emulator-only routes"; not
+ * Cloudflare's).
+ *
+ * One entry per name holds its CAA records, its TXT values and the HTTP tokens its web server
+ * serves (path -> body). Custom hostnames read it: `_acme-challenge.<hostname>` TXT for
+ * certificate validation, `_cf-custom-hostname.<hostname>` TXT or
+ * `/.well-known/cf-custom-hostname-challenge/...` for ownership, the paths of `http_url` for
+ * HTTP validation, and CAA records for the CA. Each TXT value and HTTP token keeps the zone
+ * clock time it was first set (kept across PUTs that repeat it), and each name the time its CAA
+ * records last changed, so validation can be dated on the clock (`custom-hostnames/lifecycle.ts`).
+ * A deleted entry stays as an empty row with the time of deletion: removing a CAA record is a
+ * change of CAA too.
+ *
+ * Limits (edgezone's): 1,000 names per zone, 20 CAA records, 20 TXT values of at most 255
+ * characters (one TXT string, RFC 1035 §3.3.14) and 20 HTTP tokens (path and body 1,024
+ * characters each) per name.
+ */
+import type { CaaRecord } from "./custom-hostnames/authorities";
+import { selfAndParents } from "./custom-hostnames/names";
+import { CODES, invalid } from "./failure";
+
+/** The records of one name, as a client writes them. */
+export interface DnsRecords {
+	caa: CaaRecord[];
+	txt: string[];
+	/** HTTP tokens: path (from `/`) -> body. */
+	http: Record<string, string>;
+}
+
+/** One name of the simulated DNS, as the emulator's DNS route answers it. */
+export interface DnsEntry extends DnsRecords {
+	name: string;
+}
+
+/** What validation reads of the DNS: when a record was set (zone clock ms), undefined when absent. */
+export interface DnsView {
+	/** When `name` got the TXT value `value`. */
+	txtSetAt(name: string, value: string): number | undefined;
+	/** When `host` started to serve `body` at `path`. */
+	httpSetAt(host: string, path: string, body: string): number | undefined;
+	/**
+	 * The relevant CAA record set of `name` (RFC 8659: the nearest of it and its parents with
+	 * CAA records; empty when none), the name holding it (`name` when none), and the latest time
+	 * CAA changed on that path of names.
+	 */
+	caa(name: string): { records: CaaRecord[]; owner: string; changedAt: number };
+}
+
+/** The most names one zone's simulated DNS holds. */
+export const MAX_DNS_NAMES = 1000;
+
+interface DnsRow extends Record<string, SqlStorageValue> {
+	name: string;
+	caa: string;
+	caa_changed_at: number;
+	txt: string;
+	http: string;
+}
+
+interface StoredTxt {
+	value: string;
+	set_at: number;
+}
+
+interface StoredHttp {
+	path: string;
+	body: string;
+	set_at: number;
+}
+
+/** The `emulator_dns` table; each method runs inside the caller's transaction. */
+export class SimulatedDns {
+	readonly #sql: SqlStorage;
+
+	constructor(sql: SqlStorage) {
+		this.#sql = sql;
+	}
+
+	/** Every name holding records, by name. */
+	list(): DnsEntry[] {
+		return this.#sql
+			.exec<DnsRow>("SELECT * FROM emulator_dns ORDER BY name")
+			.toArray()
+			.map(entryOf)
+			.filter((entry) => entry.caa.length > 0 || entry.txt.length > 0 || Object.keys(entry.http).length > 0);
+	}
+
+	/** The records of `name`, empty when it has none. */
+	get(name: string): DnsEntry {
+		const row = this.#row(name);
+		return row === undefined ? { name, caa: [], txt: [], http: {} } : entryOf(row);
+	}
+
+	/** Replaces the records of `name` at zone time `now` (ms); values already there keep their time. */
+	put(name: string, records: DnsRecords, now: number): DnsEntry {
+		const old = this.#row(name);
+		if (old === undefined && this.#count() >= MAX_DNS_NAMES) {
+			// Emptied names only remember when their CAA changed: forget them before refusing.
+			this.#sql.exec("DELETE FROM emulator_dns WHERE caa = '[]' AND txt = '[]' AND http = '[]'");
+			if (this.#count() >= MAX_DNS_NAMES)
+				invalid(CODES.emulatorInvalid, `the simulated DNS holds at most ${MAX_DNS_NAMES} names`);
+		}
+		const oldTxt = old === undefined ? [] : (JSON.parse(old.txt) as StoredTxt[]);
+		const oldHttp = old === undefined ? [] : (JSON.parse(old.http) as StoredHttp[]);
+		const txt: StoredTxt[] = [...new Set(records.txt)].map((value) => ({
+			value,
+			set_at: oldTxt.find((t) => t.value === value)?.set_at ?? now,
+		}));
+		const http: StoredHttp[] = Object.entries(records.http).map(([path, body]) => ({
+			path,
+			body,
+			set_at: oldHttp.find((h) => h.path === path && h.body === body)?.set_at ?? now,
+		}));
+		const caa = JSON.stringify(records.caa);
+		const caaChangedAt = old !== undefined && old.caa === caa ? old.caa_changed_at : now;
+		this.#sql.exec(
+			`INSERT INTO emulator_dns (name, caa, caa_changed_at, txt, http) VALUES (?, ?, ?, ?, ?)
+			 ON CONFLICT (name) DO UPDATE SET caa = excluded.caa, caa_changed_at = excluded.caa_changed_at,
+			 txt = excluded.txt, http = excluded.http`,
+			name,
+			caa,
+			caaChangedAt,
+			JSON.stringify(txt),
+			JSON.stringify(http),
+		);
+		return this.get(name);
+	}
+
+	/** Removes every record of `name` at zone time `now`; false when it had none. */
+	delete(name: string, now: number): boolean {
+		const old = this.#row(name);
+		if (old === undefined) return false;
+		const had = old.caa !== "[]" || old.txt !== "[]" || old.http !== "[]";
+		if (old.caa === "[]") {
+			// No CAA to date the removal of: the name goes entirely.
+			this.#sql.exec("DELETE FROM emulator_dns WHERE name = ?", name);
+			return had;
+		}
+		this.#sql.exec(
+			"UPDATE emulator_dns SET caa = '[]', caa_changed_at = ?, txt = '[]', http = '[]' WHERE name = ?",
+			now,
+			name,
+		);
+		return had;
+	}
+
+	/** A snapshot of the whole DNS for validation, read once. */
+	view(): DnsView {
+		const rows = new Map(
+			this.#sql
+				.exec<DnsRow>("SELECT * FROM emulator_dns")
+				.toArray()
+				.map((row) => [row.name, row]),
+		);
+		const txt = (name: string) => JSON.parse(rows.get(name)?.txt ?? "[]") as StoredTxt[];
+		const http = (name: string) => JSON.parse(rows.get(name)?.http ?? "[]") as StoredHttp[];
+		return {
+			txtSetAt: (name, value) => txt(name).find((t) => t.value === value)?.set_at,
+			httpSetAt: (host, path, body) => http(host).find((h) => h.path === path && h.body === body)?.set_at,
+			caa: (name) => {
+				let changedAt = 0;
+				let records: CaaRecord[] | undefined;
+				let owner = name;
+				for (const candidate of selfAndParents(name)) {
+					const row = rows.get(candidate);
+					if (row === undefined) continue;
+					changedAt = Math.max(changedAt, row.caa_changed_at);
+					const own = JSON.parse(row.caa) as CaaRecord[];
+					if (own.length > 0) {
+						records = own;
+						owner = candidate;
+						break;
+					}
+				}
+				return { records: records ?? [], owner, changedAt };
+			},
+		};
+	}
+
+	#row(name: string): DnsRow | undefined {
+		return this.#sql.exec<DnsRow>("SELECT * FROM emulator_dns WHERE name = ?", name).toArray()[0];
+	}
+
+	#count(): number {
+		return this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM emulator_dns").one().n;
+	}
+}
+
+function entryOf(row: DnsRow): DnsEntry {
+	return {
+		name: row.name,
+		caa: JSON.parse(row.caa) as CaaRecord[],
+		txt: (JSON.parse(row.txt) as StoredTxt[]).map((t) => t.value),
+		http: Object.fromEntries((JSON.parse(row.http) as StoredHttp[]).map((h) => [h.path, h.body])),
+	};
+}
