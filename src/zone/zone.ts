@@ -10,6 +10,7 @@ import {
 	CertificateStore,
 	type ChainAnswer,
 	type CustomCertificateInput,
+	type HostnameSource,
 	type PackOrder,
 	type TotalTlsSettings,
 	type UniversalSettings,
@@ -21,6 +22,7 @@ import {
 	type CustomHostnameInput,
 	type CustomHostnameQuery,
 	CustomHostnameStore,
+	QUOTA_HARD_CAP,
 } from "./custom-hostnames/store";
 import { type DeliveryHost, deliverJob, intervalMs, type JobDelivery, readingJobs } from "./delivery";
 import { type Destination, destinationBucket } from "./destinations";
@@ -498,7 +500,7 @@ export class Zone extends DurableObject<Env> {
 
 	/** Which CA issued a certificate pack or custom certificate, the chain served and who validates it, at `at` (ms; default the clock). */
 	chains(zone: ZoneRef, id: string, at: number | null): Result<ChainAnswer> {
-		return this.#onClock(zone, (now) => this.#certificates.chains(zone, id, at ?? now));
+		return this.#onClock(zone, (now) => this.#certificates.chains(zone, id, at ?? now, this.#hostnameSource()));
 	}
 
 	/** One page of custom hostnames, in their states at the zone's now. */
@@ -518,12 +520,19 @@ export class Zone extends DurableObject<Env> {
 
 	/** Changes a custom hostname: origins, metadata, its certificate (re-issue, re-validation). */
 	editCustomHostname(id: string, edit: CustomHostnameEdit): Result<CustomHostname> {
-		return this.#write(() => this.#hostnames.edit(id, edit, this.#now()));
+		// The e-mails due about the hostname as it stood are sent before it changes (certificates/store.ts).
+		return this.#write(() => {
+			this.#certificates.mailCustomHostnames(this.#hostnameSource(), this.#now());
+			return this.#hostnames.edit(id, edit, this.#now());
+		});
 	}
 
 	/** Deletes a custom hostname; answers its id and hostname. */
 	deleteCustomHostname(id: string): Result<{ id: string; hostname: string }> {
-		return this.#write(() => this.#hostnames.delete(id));
+		return this.#write(() => {
+			this.#certificates.mailCustomHostnames(this.#hostnameSource(), this.#now());
+			return this.#hostnames.delete(id);
+		});
 	}
 
 	/** The custom hostname quota. */
@@ -626,7 +635,7 @@ export class Zone extends DurableObject<Env> {
 	#onClock<T>(zone: ZoneRef, op: (now: number) => T): Result<T> {
 		return this.#run(() => {
 			const now = this.#now();
-			this.#certificates.catchUp(zone, now);
+			this.#certificates.catchUp(zone, now, this.#hostnameSource());
 			return op(now);
 		});
 	}
@@ -634,6 +643,15 @@ export class Zone extends DurableObject<Env> {
 	/** The zone's clock now, in ms since the epoch. */
 	#now(): number {
 		return this.#clock.now().getTime();
+	}
+
+	/** The custom hostnames and simulated DNS as the certificates read them (`certificates/store.ts`). */
+	#hostnameSource(): HostnameSource {
+		return {
+			all: (now) =>
+				this.#hostnames.list({ order: "ssl", direction: "asc", page: 1, perPage: QUOTA_HARD_CAP }, now).items,
+			caa: (name) => this.#dns.view().caa(name).records,
+		};
 	}
 
 	#run<T>(op: () => T): Result<T> {

@@ -12,10 +12,14 @@
  * (`sni_custom`, `legacy_custom`) with the certificate's id, as Cloudflare lists them.
  */
 import type { CustomCertificate } from "cloudflare/resources/custom-certificates/custom-certificates";
+import type { CustomHostname } from "cloudflare/resources/custom-hostnames/custom-hostnames";
 import type { Status } from "cloudflare/resources/ssl/certificate-packs/certificate-packs";
 import {
+	type CaaRecord,
+	type CertificateAuthority,
 	type ChainCertificate,
 	type ClientVerdict,
+	caaPermits,
 	describeChain,
 	MILESTONES,
 	type MoveContext,
@@ -34,10 +38,19 @@ import type { ParsedCertificate } from "./x509";
 
 export type { CustomCertificateInput } from "./custom";
 
+/**
+ * The zone's custom hostnames as the certificates need them (`custom-hostnames/`, owned there):
+ * every one at an instant, and the CAA records that apply to a name in the simulated DNS.
+ */
+export interface HostnameSource {
+	all(now: number): CustomHostname[];
+	caa(name: string): readonly CaaRecord[];
+}
+
 /** The emulator's chains answer (`/zones/{zone_id}/emulator/chains/{id}`). */
 export interface ChainAnswer {
 	certificate_id: string;
-	kind: "certificate_pack" | "custom_certificate";
+	kind: "certificate_pack" | "custom_certificate" | "custom_hostname";
 	type: string;
 	at: string;
 	certificates: CertificateChain[];
@@ -119,8 +132,9 @@ export class CertificateStore {
 	 * schedule sends about the zone's managed certificates and Total TLS by `now` are in the outbox
 	 * (`scheduledMoves` over each certificate's whole life so far; the outbox keeps one per key).
 	 */
-	catchUp(zone: ZoneRef, now: number): void {
+	catchUp(zone: ZoneRef, now: number, hostnames: HostnameSource): void {
 		this.packsStore.ensureUniversal(now);
+		this.mailCustomHostnames(hostnames, now);
 		for (const row of this.packsStore.rows()) {
 			const managed = this.packsStore.managed(row);
 			if (managed.first_issued > now) continue;
@@ -140,6 +154,27 @@ export class CertificateStore {
 				expires_on: new Date(since + totalTls.validity_period * 86_400_000),
 			};
 			this.#mail(first, now, { hostname: `*.${zone.name}`, created_on: new Date(since) }, null);
+		}
+	}
+
+	/**
+	 * Sends the e-mails due by `now` about custom hostnames on Let's Encrypt (spec Versioning 5:
+	 * "the SaaS provider is notified by e-mail"). Their state is read as it stands at `now`, so the
+	 * Zone calls this before a custom hostname is changed or deleted too.
+	 */
+	mailCustomHostnames(hostnames: HostnameSource, now: number): void {
+		if (now <= MILESTONES.switchStarts.getTime()) return;
+		for (const hostname of hostnames.all(now)) {
+			const scheduled = hostnameCertificate(hostname, hostnames);
+			if (scheduled === null || scheduled.certificate_authority !== "lets_encrypt") continue;
+			const created = Date.parse(hostname.created_at ?? "") || scheduled.issued_on.getTime();
+			const context = {
+				hostname: hostname.hostname,
+				created_on: new Date(created),
+				caa: hostnames.caa(hostname.hostname),
+			};
+			// One e-mail per custom hostname, whatever certificate it holds then.
+			this.#mail({ ...scheduled, id: `custom_hostname:${hostname.id}` }, now, context, hostname.id);
 		}
 	}
 
@@ -178,8 +213,10 @@ export class CertificateStore {
 	 * packs, the schedule's events from its first issue up to `at` (at most to 2028-01-29, the
 	 * schedule's last instant: later a certificate only renews). 404 9404 for an unknown id.
 	 */
-	chains(zone: ZoneRef, id: string, at: number): ChainAnswer {
+	chains(zone: ZoneRef, id: string, at: number, hostnames: HostnameSource): ChainAnswer {
 		const instant = new Date(at);
+		const hostname = hostnames.all(at).find((h) => h.id === id);
+		if (hostname !== undefined) return hostnameChains(hostname, instant, hostnames);
 		const row = this.packsStore.rows().find((pack) => pack.id === id);
 		if (row !== undefined) {
 			const managed = this.packsStore.managed(row);
@@ -320,4 +357,52 @@ export class CertificateStore {
 			primary_certificate: certificate.id,
 		};
 	}
+}
+
+/**
+ * A custom hostname's certificate as the schedule takes it, from its API object; null while none
+ * is issued. The CA asked for is not in the object: a Let's Encrypt certificate whose hostname's
+ * CAA blocks Google counts as the default CA's fallback (`""`), any other as chosen.
+ */
+function hostnameCertificate(hostname: CustomHostname, hostnames: HostnameSource): ScheduledCertificate | null {
+	const ssl = hostname.ssl;
+	if (ssl?.uploaded_on === undefined || ssl.expires_on === undefined || ssl.certificate_authority === undefined)
+		return null;
+	const ca = ssl.certificate_authority as CertificateAuthority;
+	const wildcard = hostname.hostname.startsWith("*.") || ssl.wildcard === true;
+	const blocked = !caaPermits(hostnames.caa(hostname.hostname), "google", wildcard);
+	return {
+		id: ssl.id ?? hostname.id,
+		type: "custom_hostname",
+		certificate_authority: ca,
+		requested_authority: ca === "lets_encrypt" && blocked ? "" : ca,
+		bundle_method: ssl.bundle_method ?? "ubiquitous",
+		key_type: "rsa",
+		issued_on: new Date(ssl.uploaded_on),
+		expires_on: new Date(ssl.expires_on),
+	};
+}
+
+/** The chains answer of a custom hostname at `at` (its state then, from its own lifecycle). */
+function hostnameChains(hostname: CustomHostname, at: Date, hostnames: HostnameSource): ChainAnswer {
+	const base = {
+		certificate_id: hostname.id,
+		kind: "custom_hostname" as const,
+		type: "custom_hostname",
+		at: at.toISOString(),
+	};
+	const scheduled = hostnameCertificate(hostname, hostnames);
+	if (scheduled === null)
+		return {
+			...base,
+			certificates: [],
+			note: `no certificate is issued yet at ${at.toISOString()} (ssl.status ${hostname.ssl?.status ?? "none"})`,
+		};
+	const until = new Date(Math.min(at.getTime(), LAST_EVENTS.getTime()));
+	const context = { hostname: hostname.hostname, caa: hostnames.caa(hostname.hostname) };
+	const { events } =
+		until.getTime() < scheduled.issued_on.getTime()
+			? { events: [] }
+			: scheduledMoves(scheduled, new Date(scheduled.issued_on.getTime() - 1), until, context);
+	return { ...base, certificates: [{ ...answerFor(scheduled, at), events: events.map(eventOut) }] };
 }

@@ -10,7 +10,7 @@ import { allPacks, certsZone, order, type Pack, setClock } from "./helpers";
 
 const packs = (zone: string, rest = "") => `/zones/${zone}/ssl/certificate_packs${rest}`;
 
-describe("the universal pack", () => {
+describe("the universal pack", { timeout: 20_000 }, () => {
 	it("is there in a new zone, active, for the zone and its wildcard, with an ECDSA and an RSA certificate", async () => {
 		const zone = await certsZone();
 		await setClock(zone.id, "2024-03-01T00:00:00Z");
@@ -78,7 +78,7 @@ describe("the universal pack", () => {
 	});
 });
 
-describe("ordering an advanced pack", () => {
+describe("ordering an advanced pack", { timeout: 20_000 }, () => {
 	it("goes initializing -> pending_validation -> pending_issuance -> pending_deployment -> active on the clock", async () => {
 		const zone = await certsZone();
 		await setClock(zone.id, "2024-07-01T00:00:00Z");

@@ -27,7 +27,7 @@ interface Custom {
 
 const listOf = async (zone: string) => (await call("GET", path(zone))).body.result as Custom[];
 
-describe("uploading a custom certificate", () => {
+describe("uploading a custom certificate", { timeout: 20_000 }, () => {
 	it("answers the certificate's SANs, issuer, signature and dates, with the defaults", async () => {
 		const zone = await certsZone();
 		await setClock(zone.id, "2024-08-15T00:00:00Z");
@@ -190,7 +190,7 @@ describe("uploading a custom certificate", () => {
 	});
 });
 
-describe("changing and deleting a custom certificate", () => {
+describe("changing and deleting a custom certificate", { timeout: 20_000 }, () => {
 	it("PATCHes fields in place, and a new certificate of an sni_custom one gets a new id and upload date", async () => {
 		const zone = await certsZone();
 		await setClock(zone.id, "2024-08-15T00:00:00Z");

@@ -1,4 +1,8 @@
-/** Helpers of the certificate API tests: zones whose names the test certificates cover, and the clock. */
+/**
+ * Helpers of the certificate API tests: zones whose names the test certificates cover, and the
+ * clock. The tests' describe blocks allow 20 s: a replay sends dozens of requests, and the machine
+ * running the suite may be shared.
+ */
 import { call } from "../http";
 
 /** A fresh zone `<random>.certs.example`: the fixtures' `*.certs.example` SAN covers its apex. */

@@ -64,7 +64,7 @@ async function zoneOf2024() {
 	return { zone, advanced: (advanced.body.result as { id: string }).id };
 }
 
-describe("replaying 2024", () => {
+describe("replaying 2024", { timeout: 20_000 }, () => {
 	it("moves the universal pack to Google at its first renewal from June 2024, and keeps the advanced pack on Let's Encrypt", async () => {
 		const { zone } = await zoneOf2024();
 		// Issued 01-10 for 90 days: renewed 03-10 and 05-09 (Let's Encrypt), then 07-08 (Google).
@@ -212,6 +212,48 @@ describe("replaying 2024", () => {
 		const events = rsa(answer)?.events ?? [];
 		expect(events.at(-1)?.at.localeCompare("2028-01-29")).toBeLessThan(0);
 		expect(events.map((e) => e.kind)).toContain("notification");
+	});
+
+	it("mails the SaaS provider of a custom hostname on Let's Encrypt and answers its chain", async () => {
+		const zone = await certsZone();
+		await setClock(zone.id, "2024-03-01T00:00:00Z");
+		const hostname = `shop${crypto.randomUUID().slice(0, 6)}.saas.example`;
+		const created = await call("POST", `/zones/${zone.id}/custom_hostnames`, {
+			hostname,
+			ssl: { method: "txt", type: "dv", certificate_authority: "lets_encrypt" },
+		});
+		expect(created.status).toBe(200);
+		const host = created.body.result as {
+			id: string;
+			ssl: { validation_records: { txt_name: string; txt_value: string }[] };
+			ownership_verification: { name: string; value: string };
+		};
+		const record = host.ssl.validation_records[0];
+		await call("POST", `/zones/${zone.id}/emulator/clock/advance`, { seconds: 5 });
+		await call("PUT", `/zones/${zone.id}/emulator/dns/${record?.txt_name}`, { txt: [record?.txt_value] });
+		await call("PUT", `/zones/${zone.id}/emulator/dns/${host.ownership_verification.name}`, {
+			txt: [host.ownership_verification.value],
+		});
+		const pending = await chains(zone.id, host.id, "2024-03-01T00:00:01Z");
+		expect(pending).toMatchObject({ kind: "custom_hostname", certificates: [] });
+		await setClock(zone.id, "2024-06-02T00:00:00Z");
+		const [notice] = await outbox(zone.id);
+		expect(notice).toMatchObject({
+			date: "2024-06-01T00:00:00.000Z",
+			certificate_type: "custom_hostname",
+			certificate_id: host.id,
+		});
+		expect(notice?.subject).toContain(hostname);
+		expect(notice?.text).toContain('"certificate_authority":""');
+		const before = await chains(zone.id, host.id, "2024-09-08T00:00:00Z");
+		expect(rsa(before)).toMatchObject({ certificate_authority: "lets_encrypt" });
+		expect(rsa(before)?.chain.cross_signed).toBe(true);
+		expect((await chains(zone.id, host.id, "2024-09-09T00:00:00Z")).certificates[0]?.chain.cross_signed).toBe(false);
+		// Switched to the default CA afterwards: the e-mail sent stays, no second one comes.
+		await call("PATCH", `/zones/${zone.id}/custom_hostnames/${host.id}`, {
+			ssl: { method: "txt", type: "dv", certificate_authority: "" },
+		});
+		expect(await outbox(zone.id)).toHaveLength(1);
 	});
 
 	it("answers no certificate for a pack ordered after the date asked", async () => {

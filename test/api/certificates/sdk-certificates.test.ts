@@ -9,7 +9,7 @@ import { CERTS } from "../../zone/certificates/fixtures";
 import { sdkClient } from "../sdk";
 import { certsZone, setClock } from "./helpers";
 
-describe("the cloudflare SDK on certificates", () => {
+describe("the cloudflare SDK on certificates", { timeout: 20_000 }, () => {
 	it("lists the universal pack, orders, gets, edits and deletes an advanced pack, and reads the quota", async () => {
 		const cf = sdkClient();
 		const zone = await certsZone();

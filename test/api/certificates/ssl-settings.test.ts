@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { call } from "../http";
 import { allPacks, certsZone, setClock } from "./helpers";
 
-describe("Universal SSL settings", () => {
+describe("Universal SSL settings", { timeout: 20_000 }, () => {
 	it("answer enabled and the CA of the universal certificate in force", async () => {
 		const zone = await certsZone();
 		await setClock(zone.id, "2024-01-10T00:00:00Z");
@@ -52,7 +52,7 @@ describe("Universal SSL settings", () => {
 	});
 });
 
-describe("Total TLS", () => {
+describe("Total TLS", { timeout: 20_000 }, () => {
 	it("is off in a new zone, and keeps its CA choice", async () => {
 		const zone = await certsZone();
 		expect((await call("GET", `/zones/${zone.id}/acm/total_tls`)).body.result).toEqual({
