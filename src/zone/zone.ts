@@ -102,7 +102,8 @@ export class Zone extends DurableObject<Env> {
 		this.#firewall = new FirewallRuleStore(ctx.storage.sql, this.#filters);
 		this.#config = new ConfigVersion(ctx.storage.sql);
 		this.#clock = new EmulatorClock(ctx.storage.sql);
-		this.#certificates = new CertificateStore(ctx.storage.sql);
+		// CAA records are read when asked, from the simulated DNS (constructed below or above).
+		this.#certificates = new CertificateStore(ctx.storage.sql, (name) => this.#dns.view().caa(name).records);
 		this.#log = new EdgeLogStore(ctx.storage.sql);
 		this.#dns = new SimulatedDns(ctx.storage.sql);
 		this.#hostnames = new CustomHostnameStore(ctx.storage.sql, this.#dns);

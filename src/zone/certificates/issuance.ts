@@ -15,6 +15,7 @@
  */
 import {
 	AUTHORITIES,
+	type CaaRecord,
 	type CertificateAuthority,
 	type ChainCertificate,
 	certificateAt,
@@ -38,9 +39,13 @@ export function issuerName(ca: CertificateAuthority): string {
 	return AUTHORITIES[ca].name.replace(/[^A-Za-z0-9]/g, "");
 }
 
-/** The CA Cloudflare picks where the owner did not, for a universal certificate issued at `at` (no CAA records). */
-export function chosenAuthority(at: number): Authority {
-	return at < MILESTONES.switchStarts.getTime() ? "lets_encrypt" : defaultAuthority(undefined);
+/**
+ * The CA Cloudflare picks where the owner did not, for a universal certificate issued at `at`:
+ * from June 2024 the default CA, Google unless the CAA records of the zone's apex block it for
+ * the wildcard name too (`caa.ts`), then Let's Encrypt.
+ */
+export function chosenAuthority(at: number, caa: readonly CaaRecord[] = []): Authority {
+	return at < MILESTONES.switchStarts.getTime() ? "lets_encrypt" : defaultAuthority(caa, true);
 }
 
 /** What the schedule needs of a managed pack. */
@@ -52,6 +57,8 @@ export interface ManagedPack {
 	validity_days: number;
 	/** When its first certificate was issued (ms). */
 	first_issued: number;
+	/** The CAA records that apply to its first host (the zone apex for universal), as they stand. */
+	caa: readonly CaaRecord[];
 }
 
 const DAY = 86_400_000;
@@ -62,7 +69,7 @@ export function firstCertificate(pack: ManagedPack, key: KeyType): ScheduledCert
 		// Stable per pack and key: picks R10 or R11 (E5 or E6) the same way on every read.
 		id: `${pack.id}:${key}`,
 		type: pack.type,
-		certificate_authority: pack.requested || chosenAuthority(pack.first_issued),
+		certificate_authority: pack.requested || chosenAuthority(pack.first_issued, pack.caa),
 		requested_authority: pack.requested,
 		key_type: key,
 		issued_on: new Date(pack.first_issued),
@@ -80,15 +87,17 @@ export function certificateNow(pack: ManagedPack, key: KeyType, now: number): Sc
 	const first = firstCertificate(pack, key);
 	const period = (pack.validity_days - renewalWindowDays(pack.validity_days)) * DAY;
 	const settled = Math.max(first.issued_on.getTime(), MILESTONES.switchStarts.getTime()) + period + DAY;
-	if (now <= settled + 2 * period) return certificateAt(first, new Date(now));
-	const state = certificateAt(first, new Date(settled));
+	// Universal packs hold the zone's wildcard: CAA must let Google issue for it (`issuewild`).
+	const context = { caa: pack.caa, wildcard: pack.type === "universal" };
+	if (now <= settled + 2 * period) return certificateAt(first, new Date(now), context);
+	const state = certificateAt(first, new Date(settled), context);
 	const skip = (Math.floor((now - state.issued_on.getTime()) / period) - 1) * period;
 	const jumped = {
 		...state,
 		issued_on: new Date(state.issued_on.getTime() + skip),
 		expires_on: new Date(state.expires_on.getTime() + skip),
 	};
-	return certificateAt(jumped, new Date(now));
+	return certificateAt(jumped, new Date(now), context);
 }
 
 /** The CA of an uploaded leaf, from its issuer's organisation; null for a CA the schedule does not know. */

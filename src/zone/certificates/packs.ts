@@ -12,16 +12,20 @@
  *   there when the zone is. Read at a clock before its creation, it is moved back to that
  *   moment, so a replay may start at any date. Disabling Universal SSL removes it; enabling it
  *   again orders a new one through the lifecycle. Its CA follows the settings: the
- *   `certificate_authority` set there, or Cloudflare's choice when none is.
+ *   `certificate_authority` set there, or Cloudflare's choice when none is (which CAA records of
+ *   the zone's apex in the simulated DNS may limit; they are read as they stand at each read).
  * - Advanced packs: ordered, then `initializing` ... `active` on the clock; renewed
- *   automatically; PATCH restarts validation (and sets `cloudflare_branding`).
+ *   automatically; PATCH restarts validation (and sets `cloudflare_branding`). Gap: CAA records
+ *   do not stop their validation yet.
  * Each method runs inside the caller's transaction.
  */
+
 import type {
 	CertificatePackCreateResponse,
 	CertificatePackListResponse,
 	Status,
 } from "cloudflare/resources/ssl/certificate-packs/certificate-packs";
+import type { CaaRecord } from "../../certificates";
 import { CODES, invalid, notFound } from "../failure";
 import { type Authority, certificateNow, chosenAuthority, issuerName, KEY_TYPES, type ManagedPack } from "./issuance";
 import { dcvToken, ISSUANCE_MS, packStatus, stableId, validating } from "./lifecycle";
@@ -85,9 +89,12 @@ export const ADVANCED_QUOTA = 100;
 /** The packs and SSL settings of one zone. */
 export class CertificatePackStore {
 	readonly #sql: SqlStorage;
+	readonly #caa: (name: string) => readonly CaaRecord[];
 
-	constructor(sql: SqlStorage) {
+	/** `caa` answers the CAA records that apply to a name in the simulated DNS (`../dns.ts`). */
+	constructor(sql: SqlStorage, caa: (name: string) => readonly CaaRecord[]) {
 		this.#sql = sql;
+		this.#caa = caa;
 	}
 
 	/**
@@ -174,7 +181,7 @@ export class CertificatePackStore {
 		const current = row === null ? null : this.view(zone, row, now).certificate_authority;
 		return {
 			enabled: settings.universal_enabled === 1,
-			certificate_authority: current ?? (settings.universal_authority || chosenAuthority(now)),
+			certificate_authority: current ?? (settings.universal_authority || chosenAuthority(now, this.#caa(zone.name))),
 		};
 	}
 
@@ -236,8 +243,10 @@ export class CertificatePackStore {
 	}
 
 	/** What the schedule needs of a pack row: its CA request and when its first certificate was issued. */
-	managed(row: PackRow): ManagedPack {
+	managed(zone: ZoneRef, row: PackRow): ManagedPack {
+		const hosts = JSON.parse(row.hosts) as string[];
 		return {
+			caa: this.#caa(row.type === "universal" ? zone.name : (hosts[0] ?? zone.name).replace(/^\*\./, "")),
 			id: row.id,
 			type: row.type,
 			requested: row.type === "universal" ? this.universalAuthority() : row.requested_authority,
@@ -250,7 +259,7 @@ export class CertificatePackStore {
 	view(zone: ZoneRef, row: PackRow, now: number): CertificatePack {
 		const hosts = row.type === "universal" ? [zone.name, `*.${zone.name}`] : (JSON.parse(row.hosts) as string[]);
 		const status: Status = row.with_zone === 1 ? "active" : packStatus(row.ordered_at, now);
-		const managed = this.managed(row);
+		const managed = this.managed(zone, row);
 		const current =
 			status === "active" ? KEY_TYPES.map((key) => [key, certificateNow(managed, key, now)] as const) : [];
 		const certificates = current.map(
@@ -271,7 +280,7 @@ export class CertificatePackStore {
 		);
 		// Orderable CAs only: DigiCert is in the schedule's data for legacy certificates, never issued here.
 		const authority = (current[0]?.[1].certificate_authority ??
-			(managed.requested || chosenAuthority(now))) as Authority;
+			(managed.requested || chosenAuthority(now, managed.caa))) as Authority;
 		const validationRecords = validating(status) ? hosts.map((host) => validationRecord(row, host, zone.name)) : [];
 		return {
 			id: row.id,

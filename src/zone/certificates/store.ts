@@ -121,8 +121,9 @@ export class CertificateStore {
 	readonly custom: CustomCertificateStore;
 	readonly outbox: Outbox;
 
-	constructor(sql: SqlStorage) {
-		this.packsStore = new CertificatePackStore(sql);
+	/** `caa` answers the CAA records that apply to a name in the simulated DNS (`../dns.ts`). */
+	constructor(sql: SqlStorage, caa: (name: string) => readonly CaaRecord[]) {
+		this.packsStore = new CertificatePackStore(sql, caa);
 		this.custom = new CustomCertificateStore(sql);
 		this.outbox = new Outbox(sql);
 	}
@@ -136,7 +137,7 @@ export class CertificateStore {
 		this.packsStore.ensureUniversal(now);
 		this.mailCustomHostnames(hostnames, now);
 		for (const row of this.packsStore.rows()) {
-			const managed = this.packsStore.managed(row);
+			const managed = this.packsStore.managed(zone, row);
 			if (managed.first_issued > now) continue;
 			// One e-mail per pack: the RSA certificate's timeline stands for the pack.
 			const first = firstCertificate(managed, "rsa");
@@ -204,6 +205,8 @@ export class CertificateStore {
 		return {
 			hostname: row.type === "universal" ? zone.name : (hosts[0] ?? zone.name),
 			created_on: new Date(row.ordered_at),
+			caa: this.packsStore.managed(zone, row).caa,
+			wildcard: row.type === "universal",
 		};
 	}
 
@@ -219,7 +222,7 @@ export class CertificateStore {
 		if (hostname !== undefined) return hostnameChains(hostname, instant, hostnames);
 		const row = this.packsStore.rows().find((pack) => pack.id === id);
 		if (row !== undefined) {
-			const managed = this.packsStore.managed(row);
+			const managed = this.packsStore.managed(zone, row);
 			const base = { certificate_id: id, kind: "certificate_pack" as const, type: row.type, at: instant.toISOString() };
 			if (managed.first_issued > at)
 				return { ...base, certificates: [], note: `no certificate is issued yet at ${instant.toISOString()}` };

@@ -122,6 +122,25 @@ describe("replaying 2024", { timeout: 20_000 }, () => {
 		expect(notice?.text).toContain("chosen explicitly");
 	});
 
+	it("keeps the universal pack on Let's Encrypt when the apex's CAA blocks Google, and says why by e-mail", async () => {
+		const zone = await certsZone();
+		await setClock(zone.id, "2024-02-01T00:00:00Z");
+		await allPacks(zone.id);
+		const dns = await call("PUT", `/zones/${zone.id}/emulator/dns/${zone.name}`, { caa: ["letsencrypt.org"] });
+		expect(dns.status).toBe(200);
+		await setClock(zone.id, "2024-10-01T00:00:00Z");
+		const universal = await byType(zone.id, "universal");
+		expect(universal?.certificate_authority).toBe("lets_encrypt");
+		// Issued 02-01, renewed every 60 days: 04-01, 05-31, 07-30, 09-28, all from Let's Encrypt.
+		expect(universal?.certificates[1]?.uploaded_on).toBe("2024-09-28T00:00:00.000Z");
+		const [notice] = await outbox(zone.id);
+		expect(notice).toMatchObject({ date: "2024-06-01T00:00:00.000Z", certificate_type: "universal" });
+		expect(notice?.text).toContain("CAA");
+		// Without the CAA record, the next read derives the move again.
+		await call("DELETE", `/zones/${zone.id}/emulator/dns/${zone.name}`);
+		expect((await byType(zone.id, "universal"))?.certificate_authority).toBe("google");
+	});
+
 	it("serves the advanced pack's RSA certificate with the cross-sign until 2024-09-09, then the ISRG Root X1 chain", async () => {
 		const { zone, advanced } = await zoneOf2024();
 		const before = await chains(zone.id, advanced, "2024-09-08T23:59:59Z");
