@@ -81,7 +81,7 @@ function records(zone: DurableObjectStub<Zone>, query: LogpullQuery, rayId?: str
 			else seq = page.next;
 		},
 	});
-	return new Response(body, { status: 200, headers: { "Content-Type": "application/x-ndjson" } });
+	return new Response(body, { status: 200, headers: { "Content-Type": "application/x-ndjson; charset=utf-8" } });
 }
 
 /** Routes under `/zones/{zone_id}/logs`. */
