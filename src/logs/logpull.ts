@@ -20,21 +20,16 @@
  * logs older than 168h0m0s are not available" are Cloudflare's (cloudflare/logshare#23,
  * elastic/integrations#4414); the others are edgezone's, in the same shape.
  */
+import { HTTP_REQUESTS_DEFAULT_FIELDS } from "../zone/datasets/http-requests";
 import type { OutputOptions } from "../zone/logpush";
 import { withOutputDefaults } from "../zone/logpush";
 
-/** The fields of a record when `fields` is absent or empty: the docs' example set (the SDK's `logpush_fields` example). */
-export const LOGPULL_DEFAULT_FIELDS = [
-	"ClientIP",
-	"ClientRequestHost",
-	"ClientRequestMethod",
-	"ClientRequestURI",
-	"EdgeEndTimestamp",
-	"EdgeResponseBytes",
-	"EdgeResponseStatus",
-	"EdgeStartTimestamp",
-	"RayID",
-] as const;
+/**
+ * The fields of a record when `fields` is absent or empty: the docs' example set (the SDK's
+ * `logpush_fields` example, the records of Cloudflare's Logpull examples), the same list a job
+ * created without `output_options` gets.
+ */
+export const LOGPULL_DEFAULT_FIELDS: readonly string[] = HTTP_REQUESTS_DEFAULT_FIELDS;
 
 /** Longest `end - start` (docs: 1 hour). */
 export const MAX_RANGE_MS = 3_600_000;
