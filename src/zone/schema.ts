@@ -157,7 +157,7 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 		`,
 	},
 	{
-		id: 9,
+		id: 8,
 		name: "logpull_retention",
 		sql: `
 			-- One row: the zone's Logpull retention flag (retention.ts); off by default, as Cloudflare's.
