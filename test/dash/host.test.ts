@@ -5,15 +5,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { TOKEN } from "../api/credentials";
-
-const DASH = "http://dash.localhost";
-
-/** The cookies a response sets, as one Cookie header. */
-const cookiesOf = (response: Response) =>
-	response.headers
-		.getSetCookie()
-		.map((c) => c.split(";")[0])
-		.join("; ");
+import { cookiesOf, csrfOf, DASH, post, signIn } from "./dash-http";
 
 describe("the dashboard host", () => {
 	it("serves the sign-in page on DASHBOARD_HOST, with its security headers", async () => {
@@ -50,37 +42,22 @@ describe("the dashboard host", () => {
 
 	it("refuses a sign-in whose CSRF token does not match its nonce cookie", async () => {
 		const page = await exports.default.fetch(`${DASH}/sign-in`);
-		const response = await exports.default.fetch(`${DASH}/sign-in`, {
-			method: "POST",
-			redirect: "manual",
-			headers: { cookie: cookiesOf(page), "content-type": "application/x-www-form-urlencoded" },
-			body: new URLSearchParams({ csrf: "forged", token: TOKEN }),
-		});
+		const response = await post({ cookie: cookiesOf(page), csrf: "forged" }, "/sign-in", { token: TOKEN });
 		expect(response.status).toBe(403);
 		expect(response.headers.get("set-cookie")).not.toContain("edgezone_session=");
 	});
 
 	it("signs in with the form's token, then refuses a POST without the session's CSRF token", async () => {
-		const page = await exports.default.fetch(`${DASH}/sign-in`);
-		const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
-		const signedIn = await exports.default.fetch(`${DASH}/sign-in`, {
-			method: "POST",
-			redirect: "manual",
-			headers: { cookie: cookiesOf(page), "content-type": "application/x-www-form-urlencoded" },
-			body: new URLSearchParams({ csrf, token: TOKEN }),
-		});
-		expect(signedIn.status).toBe(303);
-		const session = cookiesOf(signedIn);
-		expect(session).toMatch(/^edgezone_session=/);
-
-		const zones = await exports.default.fetch(`${DASH}/`, { headers: { cookie: session } });
+		const { response, browser } = await signIn(TOKEN);
+		expect(response.status).toBe(303);
+		expect(response.headers.get("location")).toBe("/");
+		expect(browser.cookie).toMatch(/^edgezone_session=/);
+		const zones = await exports.default.fetch(`${DASH}/`, { headers: { cookie: browser.cookie } });
 		expect(await zones.text()).toContain("example.com");
-		const forged = await exports.default.fetch(`${DASH}/sign-out`, {
-			method: "POST",
-			redirect: "manual",
-			headers: { cookie: session, "content-type": "application/x-www-form-urlencoded" },
-			body: new URLSearchParams({ csrf }),
-		});
+		const page = await exports.default.fetch(`${DASH}/sign-in`);
+		// A token of another binding (the sign-in nonce's) is not the session's.
+		const forged = await post({ ...browser, csrf: csrfOf(await page.text()) }, "/sign-out", {});
 		expect(forged.status).toBe(403);
+		expect((await post(browser, "/sign-out", {})).status).toBe(303);
 	});
 });

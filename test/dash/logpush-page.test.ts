@@ -6,37 +6,7 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SCOPED_TOKEN, TOKEN } from "../api/credentials";
 import { call, freshZone } from "../api/http";
-
-const DASH = "http://dash.localhost";
-const cookiesOf = (response: Response) =>
-	response.headers
-		.getSetCookie()
-		.map((c) => c.split(";")[0])
-		.join("; ");
-
-/** Signs in with `token`; answers the session cookie and the CSRF token of its forms. */
-async function signIn(token: string): Promise<{ cookie: string; csrf: string }> {
-	const page = await exports.default.fetch(`${DASH}/sign-in`);
-	const signInCsrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
-	const signedIn = await exports.default.fetch(`${DASH}/sign-in`, {
-		method: "POST",
-		redirect: "manual",
-		headers: { cookie: cookiesOf(page), "content-type": "application/x-www-form-urlencoded" },
-		body: new URLSearchParams({ csrf: signInCsrf, token }),
-	});
-	const cookie = cookiesOf(signedIn);
-	const zones = await exports.default.fetch(`${DASH}/`, { headers: { cookie } });
-	const csrf = /name="csrf" value="([^"]+)"/.exec(await zones.text())?.[1] ?? "";
-	return { cookie, csrf };
-}
-
-const post = (session: { cookie: string; csrf: string }, path: string, form: Record<string, string>) =>
-	exports.default.fetch(`${DASH}${path}`, {
-		method: "POST",
-		redirect: "manual",
-		headers: { cookie: session.cookie, "content-type": "application/x-www-form-urlencoded" },
-		body: new URLSearchParams({ csrf: session.csrf, ...form }),
-	});
+import { DASH, post, signIn } from "./dash-http";
 
 describe("the Logpush page", () => {
 	it("shows the API's 40-name limit when a 41st field is set, and stores nothing", async () => {
@@ -46,7 +16,7 @@ describe("the Logpush page", () => {
 			rules: [{ action: "log_custom_field", expression: "true", action_parameters: { request_fields: forty } }],
 		});
 		expect(put.status).toBe(200);
-		const session = await signIn(TOKEN);
+		const session = (await signIn(TOKEN)).browser;
 		const response = await post(session, `/zones/${zone}/logpush/custom-fields`, {
 			type: "cookie_fields",
 			name: "c41",
@@ -64,7 +34,7 @@ describe("the Logpush page", () => {
 
 	it("shows a zone out of the credential's reach as the API's refusal, nothing of the zone", async () => {
 		const zone = await freshZone();
-		const session = await signIn(SCOPED_TOKEN);
+		const session = (await signIn(SCOPED_TOKEN)).browser;
 		const response = await exports.default.fetch(`${DASH}/zones/${zone}/logpush`, {
 			headers: { cookie: session.cookie },
 		});
@@ -78,7 +48,7 @@ describe("the Logpush page", () => {
 
 	it("refuses a write without the session's CSRF token, storing nothing", async () => {
 		const zone = await freshZone();
-		const session = await signIn(TOKEN);
+		const session = (await signIn(TOKEN)).browser;
 		const response = await post({ ...session, csrf: "forged" }, `/zones/${zone}/logpush/custom-fields`, {
 			type: "request_fields",
 			name: "x-forged",
