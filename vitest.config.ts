@@ -20,11 +20,33 @@ Object.assign(process.env, TEST_BINDINGS);
 // left out; its warnings and errors still print.
 process.env.WRANGLER_LOG ??= "warn";
 
+// Two projects, both run by `npm test`: "workers", every *.test.ts inside workerd; "e2e", the
+// dashboard's browser tests in Node, driving Chromium against a wrangler dev the global setup
+// starts (test/dash/e2e/global-setup.ts; skipped loudly without Chromium, failing in CI).
 export default defineConfig({
-	plugins: [
-		cloudflareTest({
-			wrangler: { configPath: "./wrangler.toml" },
-			miniflare: { bindings: TEST_BINDINGS },
-		}),
-	],
+	test: {
+		projects: [
+			{
+				plugins: [
+					cloudflareTest({
+						wrangler: { configPath: "./wrangler.toml" },
+						miniflare: { bindings: TEST_BINDINGS },
+					}),
+				],
+				test: { name: "workers", include: ["test/**/*.test.ts"] },
+			},
+			{
+				test: {
+					name: "e2e",
+					include: ["test/dash/e2e/**/*.e2e.ts"],
+					environment: "node",
+					globalSetup: ["test/dash/e2e/global-setup.ts"],
+					// One wrangler dev for all files; files in turn, so the zone's state is each file's story.
+					fileParallelism: false,
+					testTimeout: 60_000,
+					hookTimeout: 60_000,
+				},
+			},
+		],
+	},
 });

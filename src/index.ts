@@ -1,8 +1,9 @@
 /**
- * edgezone's Worker: the zone's API v4 under /client/v4, and the edge (firewall, then the bucket
- * gateway) everywhere else.
+ * edgezone's Worker: the zone's API v4 under /client/v4 (on every host), the dashboard on the
+ * host DASHBOARD_HOST, and the edge (firewall, then the bucket gateway) everywhere else.
  */
 import { api } from "./api/app";
+import { dash } from "./dash/app";
 import { edge } from "./edge/pipeline";
 import { reportMissingSecrets } from "./startup";
 
@@ -19,6 +20,8 @@ export default {
 		reportMissingSecrets(env);
 		const url = new URL(request.url);
 		if (isApiPath(url.pathname)) return api.fetch(request, env, ctx);
+		// Its own host, so no object key is shadowed by a dashboard path.
+		if (url.hostname === env.DASHBOARD_HOST) return dash.fetch(request, env, ctx);
 		return edge(request, url, env, ctx);
 	},
 } satisfies ExportedHandler<Env>;

@@ -1,0 +1,56 @@
+/**
+ * How every dashboard page reads and writes: a request to the API v4 app, in process, with the
+ * signed-in credential. The API authenticates, checks permissions and reach, and validates the
+ * body exactly as it does for curl, so the dashboard has no path of its own to the Zone.
+ */
+import type { Context } from "hono";
+import { api } from "../api/app";
+import type { ResponseInfo } from "../api/envelope";
+import { type Credential, credentialHeaders } from "./session";
+import type { DashEnv } from "./types";
+
+/** An API answer: its `result` (and `result_info`), or its status and `errors`. */
+export type ApiAnswer<T> =
+	| { ok: true; status: number; result: T; resultInfo?: Record<string, unknown> }
+	| { ok: false; status: number; errors: ResponseInfo[] };
+
+/**
+ * Sends `method /client/v4{path}` to the API app with `credential`, `body` as JSON.
+ * Answers the envelope's result or errors; a body that is not the envelope (it always is) is an
+ * error entry saying so, never a throw.
+ */
+export async function callApi<T>(
+	c: Context<DashEnv>,
+	credential: Credential,
+	method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+	path: string,
+	body?: unknown,
+): Promise<ApiAnswer<T>> {
+	const headers: Record<string, string> = { ...credentialHeaders(credential) };
+	if (body !== undefined) headers["Content-Type"] = "application/json";
+	const url = new URL(`/client/v4${path}`, c.req.url);
+	const request = new Request(url, {
+		method,
+		headers,
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const response = await api.fetch(request, c.env, c.executionCtx);
+	const text = await response.text();
+	let envelope: { success?: boolean; result?: T; result_info?: Record<string, unknown>; errors?: ResponseInfo[] };
+	try {
+		envelope = text === "" ? { success: response.ok } : JSON.parse(text);
+	} catch {
+		return { ok: false, status: response.status, errors: [{ code: 0, message: `unexpected answer: ${text}` }] };
+	}
+	if (response.ok && envelope.success !== false) {
+		return { ok: true, status: response.status, result: envelope.result as T, resultInfo: envelope.result_info };
+	}
+	return { ok: false, status: response.status, errors: envelope.errors ?? [] };
+}
+
+/** The messages of API errors, each with its `error_chain` ("Invalid request headers: ..."). */
+export function messagesOf(errors: ResponseInfo[]): string[] {
+	return errors.map((e) =>
+		e.error_chain?.length ? `${e.message}: ${e.error_chain.map((link) => link.message).join("; ")}` : e.message,
+	);
+}

@@ -1,0 +1,117 @@
+/**
+ * The dashboard: server-rendered pages on the host `DASHBOARD_HOST` (`src/index.ts` sends that
+ * host here, except `/client/v4`, which the pages call in process through `api-call.ts`).
+ *
+ * Order for every request: security headers; the static assets and sign-in, open to anyone;
+ * then the session (no valid session: a redirect to `/sign-in`), the CSRF token of every POST
+ * (`session.ts`), and on `/zones/{zone_id}/...` the zone as the API answers it for this
+ * credential (out of reach or unknown: the API's error, nothing of the zone shown).
+ * A page is one file in `pages/`, mounted with one `dash.route(...)` line, plus its entry in
+ * `ZONE_PAGES` (`layout.tsx`).
+ */
+import type { Zone } from "cloudflare/resources/zones/zones";
+import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { callApi, messagesOf } from "./api-call";
+import { CSS, JS } from "./assets";
+import { ErrorSummary } from "./components/form";
+import { Layout } from "./layout";
+import { logpush } from "./pages/logpush";
+import { signIn } from "./pages/sign-in";
+import { zones } from "./pages/zones";
+import { render } from "./render";
+import { checkSessionToken, clearSession, readSession, sessionToken } from "./session";
+import type { DashEnv } from "./types";
+
+// Pages load only their own assets and post only to themselves; bucket previews may show blobs.
+const CSP = [
+	"default-src 'self'",
+	"script-src 'self'",
+	"style-src 'self'",
+	"img-src 'self' data: blob:",
+	"media-src 'self' blob:",
+	"connect-src 'self'",
+	"form-action 'self'",
+	"frame-ancestors 'none'",
+	"base-uri 'none'",
+	"object-src 'none'",
+].join("; ");
+
+/** The dashboard app; `fetch(request, env, ctx)` serves every path of the dashboard host outside `/client/v4`. */
+export const dash = new Hono<DashEnv>();
+
+dash.use("*", async (c, next) => {
+	await next();
+	c.header("Content-Security-Policy", CSP);
+	c.header("X-Content-Type-Options", "nosniff");
+	c.header("Referrer-Policy", "same-origin");
+	if (!c.req.path.startsWith("/assets/")) c.header("Cache-Control", "no-store");
+});
+
+dash.get("/assets/dash.css", (c) => c.body(CSS, 200, { "Content-Type": "text/css; charset=utf-8" }));
+dash.get("/assets/dash.js", (c) => c.body(JS, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
+dash.route("/", signIn);
+
+/** An error page in the frame: the messages, and the status they came with. */
+export function errorPage(c: Parameters<typeof render>[0], title: string, messages: string[], status: number) {
+	return render(
+		c,
+		<Layout title={title} csrf={c.get("csrf")}>
+			<h1>{title}</h1>
+			<ErrorSummary messages={messages} />
+			<p>
+				<a href="/">Back to the zones</a>
+			</p>
+		</Layout>,
+		status as ContentfulStatusCode,
+	);
+}
+
+// Everything below needs a session; every POST below carries the session's CSRF token.
+dash.use(
+	"*",
+	createMiddleware<DashEnv>(async (c, next) => {
+		const session = await readSession(c);
+		if (session === undefined) {
+			clearSession(c);
+			return c.redirect("/sign-in", 303);
+		}
+		c.set("session", session);
+		c.set("csrf", await sessionToken(c, session));
+		if (c.req.method === "POST") {
+			const token = (await c.req.parseBody({ all: true })).csrf;
+			if (typeof token !== "string" || !(await checkSessionToken(c, session, token))) {
+				return errorPage(
+					c,
+					"Form expired",
+					["The form expired or came from another site; reload the page and try again."],
+					403,
+				);
+			}
+		}
+		await next();
+	}),
+);
+
+dash.post("/sign-out", (c) => {
+	clearSession(c);
+	return c.redirect("/sign-in", 303);
+});
+
+dash.route("/", zones);
+
+dash.use(
+	"/zones/:zone_id/*",
+	createMiddleware<DashEnv>(async (c, next) => {
+		const id = c.req.param("zone_id") ?? "";
+		const answer = await callApi<Zone>(c, c.var.session.credential, "GET", `/zones/${encodeURIComponent(id)}`);
+		if (!answer.ok) return errorPage(c, "Zone not available", messagesOf(answer.errors), answer.status);
+		c.set("zone", { id: answer.result.id, name: answer.result.name });
+		await next();
+	}),
+);
+dash.get("/zones/:zone_id", (c) => c.redirect(`/zones/${encodeURIComponent(c.req.param("zone_id"))}/logpush`, 303));
+dash.route("/zones/:zone_id/logpush", logpush);
+
+dash.notFound((c) => errorPage(c, "Page not found", ["There is no dashboard page at this address."], 404));

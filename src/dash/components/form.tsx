@@ -1,0 +1,198 @@
+/**
+ * Form parts every page uses: labelled fields that show the API's errors next to themselves
+ * (`aria-invalid`, `aria-describedby`), the CSRF input, an error summary and a notice.
+ * The API says which field an error is about with `source.pointer` (a JSON pointer into the
+ * request body); `sortErrors` turns a page's pointer map into per-field messages.
+ */
+import type { Child, FC } from "hono/jsx";
+import type { ResponseInfo } from "../../api/envelope";
+import { messagesOf } from "../api-call";
+
+/** Errors of one form: by field name, and those that belong to no one field. */
+export interface FormErrors {
+	fields: Record<string, string[]>;
+	form: string[];
+}
+
+/** No errors. */
+export const NO_ERRORS: FormErrors = { fields: {}, form: [] };
+
+/**
+ * Sorts API errors by field: `fieldOf(pointer)` names the form field a pointer is about, or
+ * undefined for the form as a whole (as is every error without a pointer).
+ */
+export function sortErrors(errors: ResponseInfo[], fieldOf: (pointer: string) => string | undefined): FormErrors {
+	const sorted: FormErrors = { fields: {}, form: [] };
+	for (const error of errors) {
+		const field = error.source?.pointer === undefined ? undefined : fieldOf(error.source.pointer);
+		const [message = error.message] = messagesOf([error]);
+		addError(sorted, field, message);
+	}
+	return sorted;
+}
+
+/** Adds `message` to `field`'s errors, or to the form's when `field` is undefined. */
+export function addError(errors: FormErrors, field: string | undefined, message: string): void {
+	if (field === undefined) {
+		errors.form.push(message);
+		return;
+	}
+	const list = errors.fields[field] ?? [];
+	list.push(message);
+	errors.fields[field] = list;
+}
+
+/** The hidden CSRF input every POST form carries. */
+export const Csrf: FC<{ token: string }> = ({ token }) => <input type="hidden" name="csrf" value={token} />;
+
+/** Errors of the whole form, announced when the page shows them. */
+export const ErrorSummary: FC<{ messages: string[]; id?: string }> = ({ messages, id }) =>
+	messages.length === 0 ? null : (
+		<div class="alert" role="alert" id={id}>
+			{messages.length === 1 ? (
+				<p>{messages[0]}</p>
+			) : (
+				<ul>
+					{messages.map((m) => (
+						<li>{m}</li>
+					))}
+				</ul>
+			)}
+		</div>
+	);
+
+/** A confirmation of what was just done. */
+export const Notice: FC<{ text?: string }> = ({ text }) =>
+	text === undefined ? null : (
+		<p class="notice" role="status">
+			{text}
+		</p>
+	);
+
+interface FieldProps {
+	/** The form field's name, also the base of its id. */
+	name: string;
+	label: string;
+	/** The form this field belongs to, to keep ids unique on a page with several forms. */
+	form: string;
+	errors?: FormErrors;
+	hint?: string;
+}
+
+/** The ids and ARIA attributes of a field with its hint and errors. */
+function described(props: FieldProps) {
+	const id = `${props.form}-${props.name}`;
+	const messages = props.errors?.fields[props.name] ?? [];
+	const hintId = props.hint === undefined ? undefined : `${id}-hint`;
+	const errorId = messages.length === 0 ? undefined : `${id}-error`;
+	const describedBy = [hintId, errorId].filter((x) => x !== undefined).join(" ");
+	return {
+		id,
+		messages,
+		hintId,
+		errorId,
+		aria: {
+			"aria-invalid": messages.length > 0 ? "true" : undefined,
+			"aria-describedby": describedBy === "" ? undefined : describedBy,
+		},
+	};
+}
+
+const Below: FC<{ hint?: string; hintId?: string; messages: string[]; errorId?: string }> = (p) => (
+	<>
+		{p.hint !== undefined && (
+			<p class="hint" id={p.hintId}>
+				{p.hint}
+			</p>
+		)}
+		{p.messages.length > 0 && (
+			<p class="error" id={p.errorId}>
+				{p.messages.join(" ")}
+			</p>
+		)}
+	</>
+);
+
+/** A labelled text input (or password, email, number). */
+export const TextField: FC<
+	FieldProps & {
+		value?: string;
+		type?: "text" | "password" | "email" | "number";
+		required?: boolean;
+		autocomplete?: string;
+		step?: string;
+	}
+> = (props) => {
+	const d = described(props);
+	return (
+		<div>
+			<label for={d.id}>{props.label}</label>
+			<input
+				id={d.id}
+				name={props.name}
+				type={props.type ?? "text"}
+				value={props.value ?? ""}
+				required={props.required}
+				autocomplete={props.autocomplete ?? "off"}
+				step={props.step}
+				{...d.aria}
+			/>
+			<Below hint={props.hint} hintId={d.hintId} messages={d.messages} errorId={d.errorId} />
+		</div>
+	);
+};
+
+/** A labelled select of `options` (value and label each). */
+export const SelectField: FC<FieldProps & { options: [value: string, label: string][]; value?: string }> = (props) => {
+	const d = described(props);
+	return (
+		<div>
+			<label for={d.id}>{props.label}</label>
+			<select id={d.id} name={props.name} {...d.aria}>
+				{props.options.map(([value, label]) => (
+					<option value={value} selected={value === props.value}>
+						{label}
+					</option>
+				))}
+			</select>
+			<Below hint={props.hint} hintId={d.hintId} messages={d.messages} errorId={d.errorId} />
+		</div>
+	);
+};
+
+/** A group of checkboxes under one legend (`name` repeated, one value each). */
+export const CheckboxGroup: FC<
+	FieldProps & { options: [value: string, label: string][]; checked: string[]; children?: Child }
+> = (props) => {
+	const d = described(props);
+	return (
+		<fieldset {...d.aria}>
+			<legend>{props.label}</legend>
+			<div class="fields">
+				{props.options.map(([value, label]) => (
+					<div>
+						<input
+							type="checkbox"
+							id={`${d.id}-${value}`}
+							name={props.name}
+							value={value}
+							checked={props.checked.includes(value)}
+						/>{" "}
+						<label for={`${d.id}-${value}`}>{label}</label>
+					</div>
+				))}
+			</div>
+			<Below hint={props.hint} hintId={d.hintId} messages={d.messages} errorId={d.errorId} />
+		</fieldset>
+	);
+};
+
+/** A POST form with its CSRF input; `confirm` asks before submitting (when scripts run). */
+export const PostForm: FC<{ action: string; csrf: string; confirm?: string; label?: string; children?: Child }> = (
+	props,
+) => (
+	<form method="post" action={props.action} data-confirm={props.confirm} aria-label={props.label}>
+		<Csrf token={props.csrf} />
+		{props.children}
+	</form>
+);

@@ -1,0 +1,196 @@
+/**
+ * The dashboard's session: the API credential a person signed in with, sealed in a cookie, and
+ * the CSRF token every form carries.
+ *
+ * - The cookie holds `{credential, sid, exp}` sealed with AES-256-GCM (WebCrypto); the key is
+ *   derived with HKDF-SHA-256 (RFC 5869) from the `API_CREDENTIALS` secret. Deriving from it
+ *   rather than from a secret of its own means no new secret to set, and changing the
+ *   credentials (say, revoking a token) signs every session out, since old cookies no longer open.
+ *   The cookie is `HttpOnly; SameSite=Strict; Path=/` (`Secure` too over https), 8 hours.
+ * - The CSRF token of a session is HMAC-SHA-256(sid) under a second HKDF key (the synchronizer
+ *   token pattern bound to the session, OWASP CSRF cheat sheet); the sign-in form, before any
+ *   session, binds its token to a random nonce in a short-lived cookie of its own, so a
+ *   third-party page cannot sign a browser in with someone else's credential.
+ * Nothing here trusts the cookie's content beyond what AES-GCM authenticates; the credential is
+ * re-checked by the API on every call (`api-call.ts`).
+ */
+
+import type { Context } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import { fromBase64Url, toBase64Url } from "../common/encoding";
+import type { DashEnv } from "./types";
+
+/** A credential of the API v4, as a person types it at sign-in. */
+export type Credential = { token: string } | { email: string; key: string };
+
+/** A signed-in session. `sid` identifies it for CSRF; `exp` is in seconds since the epoch. */
+export interface Session {
+	credential: Credential;
+	sid: string;
+	exp: number;
+}
+
+/** Name of the session cookie. */
+export const SESSION_COOKIE = "edgezone_session";
+/** Name of the sign-in nonce cookie (CSRF of the sign-in form). */
+export const SIGN_IN_COOKIE = "edgezone_sign_in";
+/** How long a session lasts, in seconds. */
+export const SESSION_SECONDS = 8 * 60 * 60;
+const SIGN_IN_SECONDS = 30 * 60;
+
+const encoder = new TextEncoder();
+const AAD = encoder.encode("edgezone dashboard session v1");
+
+interface Keys {
+	seal: CryptoKey;
+	csrf: CryptoKey;
+}
+
+// One derivation per isolate and secret value: HKDF is cheap, but not free on every request.
+let cached: { secret: string; keys: Promise<Keys> } | undefined;
+
+/** The sealing and CSRF keys derived from `secret` (HKDF-SHA-256, distinct `info` each). */
+function keysFor(secret: string): Promise<Keys> {
+	if (cached?.secret !== secret) cached = { secret, keys: deriveKeys(secret) };
+	return cached.keys;
+}
+
+async function deriveKeys(secret: string): Promise<Keys> {
+	const base = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveKey"]);
+	const hkdf = (info: string) => ({
+		name: "HKDF",
+		hash: "SHA-256",
+		salt: encoder.encode("edgezone dashboard"),
+		info: encoder.encode(info),
+	});
+	const [seal, csrf] = await Promise.all([
+		crypto.subtle.deriveKey(hkdf("session seal v1"), base, { name: "AES-GCM", length: 256 }, false, [
+			"encrypt",
+			"decrypt",
+		]),
+		crypto.subtle.deriveKey(hkdf("csrf v1"), base, { name: "HMAC", hash: "SHA-256", length: 256 }, false, [
+			"sign",
+			"verify",
+		]),
+	]);
+	return { seal, csrf };
+}
+
+/** The secret the keys come from; a dashboard without it cannot sign anyone in. */
+function secretOf(env: Env): string {
+	const secret = env.API_CREDENTIALS ?? "";
+	if (secret === "") throw new Error("API_CREDENTIALS is not configured; run npm run dev or see .dev.vars.example");
+	return secret;
+}
+
+const randomId = () => toBase64Url(crypto.getRandomValues(new Uint8Array(16)));
+
+/** A new session for `credential`, valid SESSION_SECONDS from `now` (milliseconds). */
+export function newSession(credential: Credential, now = Date.now()): Session {
+	return { credential, sid: randomId(), exp: Math.floor(now / 1000) + SESSION_SECONDS };
+}
+
+/** Seals a session: base64url of a 12-byte IV then the AES-GCM ciphertext of its JSON. */
+export async function seal(session: Session, secret: string): Promise<string> {
+	const { seal: key } = await keysFor(secret);
+	const iv = crypto.getRandomValues(new Uint8Array(12));
+	const plain = encoder.encode(JSON.stringify(session));
+	const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: AAD }, key, plain));
+	const out = new Uint8Array(iv.length + sealed.length);
+	out.set(iv);
+	out.set(sealed, iv.length);
+	return toBase64Url(out);
+}
+
+/** Opens a sealed session; undefined when it is not one `seal` made with this secret, or it expired. */
+export async function unseal(value: string, secret: string, now = Date.now()): Promise<Session | undefined> {
+	const bytes = fromBase64Url(value);
+	if (bytes === undefined || bytes.length < 12 + 16) return undefined;
+	const { seal: key } = await keysFor(secret);
+	let plain: ArrayBuffer;
+	try {
+		plain = await crypto.subtle.decrypt(
+			{ name: "AES-GCM", iv: bytes.subarray(0, 12), additionalData: AAD },
+			key,
+			bytes.subarray(12),
+		);
+	} catch {
+		return undefined;
+	}
+	const session = JSON.parse(new TextDecoder().decode(plain)) as Session;
+	return session.exp > now / 1000 ? session : undefined;
+}
+
+/** The CSRF token bound to `binding` (a session id or a sign-in nonce): base64url HMAC-SHA-256. */
+export async function csrfToken(binding: string, secret: string): Promise<string> {
+	const { csrf } = await keysFor(secret);
+	return toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", csrf, encoder.encode(`csrf:${binding}`))));
+}
+
+/** Whether `token` is the CSRF token of `binding`; compared by HMAC verify, in constant time. */
+export async function checkCsrf(token: string, binding: string, secret: string): Promise<boolean> {
+	const mac = fromBase64Url(token);
+	if (mac === undefined || mac.length !== 32) return false;
+	const { csrf } = await keysFor(secret);
+	return crypto.subtle.verify("HMAC", csrf, mac, encoder.encode(`csrf:${binding}`));
+}
+
+const cookieOptions = (c: Context, maxAge: number) =>
+	({
+		httpOnly: true,
+		sameSite: "Strict",
+		path: "/",
+		secure: new URL(c.req.url).protocol === "https:",
+		maxAge,
+	}) as const;
+
+/** The request's session, or undefined (no cookie, a cookie that does not open, or expired). */
+export async function readSession(c: Context<DashEnv>): Promise<Session | undefined> {
+	const value = getCookie(c, SESSION_COOKIE);
+	return value === undefined ? undefined : unseal(value, secretOf(c.env));
+}
+
+/** Sets the session cookie on the answer. */
+export async function writeSession(c: Context<DashEnv>, session: Session): Promise<void> {
+	setCookie(c, SESSION_COOKIE, await seal(session, secretOf(c.env)), cookieOptions(c, SESSION_SECONDS));
+}
+
+/** Clears the session cookie. */
+export function clearSession(c: Context): void {
+	setCookie(c, SESSION_COOKIE, "", cookieOptions(c, 0));
+}
+
+/**
+ * The CSRF token of the sign-in form, bound to the nonce cookie: the request's nonce when it has
+ * one (so two sign-in tabs, or a browser's own fetch of /favicon.ico landing on /sign-in, do not
+ * invalidate the form on screen), otherwise a fresh one.
+ */
+export async function signInToken(c: Context<DashEnv>): Promise<string> {
+	const current = getCookie(c, SIGN_IN_COOKIE);
+	const nonce = current !== undefined && /^[A-Za-z0-9_-]{22}$/.test(current) ? current : randomId();
+	setCookie(c, SIGN_IN_COOKIE, nonce, cookieOptions(c, SIGN_IN_SECONDS));
+	return csrfToken(nonce, secretOf(c.env));
+}
+
+/** Whether the sign-in form's token matches the request's nonce cookie. */
+export async function checkSignInToken(c: Context<DashEnv>, token: string): Promise<boolean> {
+	const nonce = getCookie(c, SIGN_IN_COOKIE);
+	return nonce !== undefined && checkCsrf(token, nonce, secretOf(c.env));
+}
+
+/** The CSRF token of a session, for its forms. */
+export function sessionToken(c: Context<DashEnv>, session: Session): Promise<string> {
+	return csrfToken(session.sid, secretOf(c.env));
+}
+
+/** Whether `token` is the session's CSRF token. */
+export function checkSessionToken(c: Context<DashEnv>, session: Session, token: string): Promise<boolean> {
+	return checkCsrf(token, session.sid, secretOf(c.env));
+}
+
+/** The headers that present a credential to the API v4 (`api/auth.ts`). */
+export function credentialHeaders(credential: Credential): Record<string, string> {
+	return "token" in credential
+		? { Authorization: `Bearer ${credential.token}` }
+		: { "X-Auth-Email": credential.email, "X-Auth-Key": credential.key };
+}

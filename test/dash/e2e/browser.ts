@@ -1,0 +1,57 @@
+/**
+ * Helpers of the browser tests: headless Chromium (Debian's, driven by playwright-core) at
+ * 1280x800, signing in as a person does, and screenshots into docs/screenshots/.
+ */
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { describe, inject } from "vitest";
+
+/** What global-setup.ts started. */
+export const e2e = inject("e2e");
+
+/** `describe`, skipped when Chromium is missing (global-setup.ts said so loudly, or failed in CI). */
+export const browserSuite = describe.skipIf(e2e.chromium === null);
+
+const SCREENSHOTS = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url));
+
+/** Launches Chromium and opens a 1280x800 page; close the browser when done. */
+export async function openBrowser(): Promise<{ browser: Browser; page: Page }> {
+	const browser = await chromium.launch({
+		executablePath: e2e.chromium ?? undefined,
+		headless: true,
+		// `--no-sandbox`: CI runs as root, where Chromium's sandbox cannot start. The resolver
+		// rule makes dash.localhost reach wrangler dev's IPv4 listener whatever the system resolver does.
+		args: ["--no-sandbox", "--host-resolver-rules=MAP dash.localhost 127.0.0.1"],
+	});
+	const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+	const page = await context.newPage();
+	page.setDefaultTimeout(15_000);
+	return { browser, page };
+}
+
+/** Saves what the page shows (the 1280x800 viewport) as docs/screenshots/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+	mkdirSync(SCREENSHOTS, { recursive: true });
+	await page.screenshot({ path: `${SCREENSHOTS}${name}.png` });
+}
+
+/** Signs in through the sign-in form with an API token, as a person does; lands on the zone picker. */
+export async function signIn(page: Page, token: string): Promise<void> {
+	await page.goto(`${e2e.dashUrl}/sign-in`);
+	await page.getByLabel("API token").fill(token);
+	await page.getByRole("button", { name: "Sign in" }).click();
+	await page.getByRole("heading", { level: 1, name: "Zones" }).waitFor();
+}
+
+/** The text of the elements that describe the field labelled `label` (`aria-describedby`). */
+export async function describedBy(page: Page, label: string): Promise<string> {
+	const ids = (await page.getByLabel(label).getAttribute("aria-describedby")) ?? "";
+	const texts = await Promise.all(
+		ids
+			.split(" ")
+			.filter((id) => id !== "")
+			.map((id) => page.locator(`[id="${id}"]`).textContent()),
+	);
+	return texts.join(" ");
+}
