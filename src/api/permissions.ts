@@ -17,7 +17,8 @@
  * the API reference: zones need Zone; rulesets accept any of their phase families, of which
  * edgezone knows Zone WAF and Logs (the family of `http_log_custom_fields`); all of log-push,
  * reads included, needs Logs Edit, "because Logpush jobs contain sensitive information"
- * (/logs/logpush/permissions/); filters and firewall rules need Firewall Services, the group
+ * (/logs/logpush/permissions/), while Logpull and its retention flag are read with Logs Read
+ * (their API reference pages); filters and firewall rules need Firewall Services, the group
  * their API reference pages accept; custom hostnames need "SSL and Certificates", the group their
  * API reference pages accept.
  * A ruleset is then checked by its phase (`permitsPhase`): a "Logs Edit" token may not write a
@@ -97,6 +98,13 @@ export const ENDPOINTS: readonly { method: string; path: string; needs: Requirem
 	// A POST that only reads: compares a token with the challenge file, changes nothing.
 	{ method: "POST", path: "/zones/:zone_id/logpush/ownership/validate", needs: readsLogpush },
 	{ method: "GET", path: "/zones/:zone_id/logpush/datasets/:dataset_id/fields", needs: readsLogpush },
+	// Logpull (src/api/logpull.ts): "Logs Read" or "Logs Write" reads, as the API reference's
+	// "Accepted Permissions" say; the retention flag's POST needs Logs Write.
+	{ method: "GET", path: "/zones/:zone_id/logs/received", needs: reads("Logs") },
+	{ method: "GET", path: "/zones/:zone_id/logs/received/fields", needs: reads("Logs") },
+	{ method: "GET", path: "/zones/:zone_id/logs/rayids/:ray_id", needs: reads("Logs") },
+	{ method: "GET", path: "/zones/:zone_id/logs/control/retention/flag", needs: reads("Logs") },
+	{ method: "POST", path: "/zones/:zone_id/logs/control/retention/flag", needs: writes("Logs") },
 	// Emulator-only (src/api/emulator/logs.ts): the pending log holds request data, as jobs do.
 	{ method: "GET", path: "/zones/:zone_id/emulator/logs", needs: readsLogpush },
 	{ method: "POST", path: "/zones/:zone_id/emulator/logs/flush", needs: writes("Logs") },

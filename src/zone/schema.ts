@@ -156,6 +156,24 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 			);
 		`,
 	},
+	{
+		id: 8,
+		name: "logpull_retention",
+		sql: `
+			-- One row: the zone's Logpull retention flag (retention.ts); off by default, as Cloudflare's.
+			CREATE TABLE logpull_retention (
+				id INTEGER PRIMARY KEY CHECK (id = 1),
+				flag INTEGER NOT NULL
+			);
+			INSERT INTO logpull_retention (id, flag) VALUES (1, 0);
+			-- When the zone received each entry (Logpull's "received" time, ms), and whether it was
+			-- logged while retention was on (then Logpull serves it for the retention window).
+			ALTER TABLE edge_log ADD COLUMN stored_at INTEGER NOT NULL DEFAULT 0;
+			ALTER TABLE edge_log ADD COLUMN retained INTEGER NOT NULL DEFAULT 0;
+			CREATE INDEX edge_log_retained_by_time ON edge_log (stored_at) WHERE retained = 1;
+			CREATE INDEX edge_log_retained_by_ray ON edge_log (ray_id) WHERE retained = 1;
+		`,
+	},
 ];
 
 /** Tables of the zone registry (the `ZoneRegistry` Durable Object). */

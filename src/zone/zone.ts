@@ -4,6 +4,7 @@ import type { FallbackOriginGetResponse } from "cloudflare/resources/custom-host
 import type { QuotaGetResponse } from "cloudflare/resources/custom-hostnames/quota";
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import type { LogEntry } from "../logs/entry";
+import { sampled } from "../logs/format";
 import { type ClockReading, type ClockSetting, EmulatorClock } from "./clock";
 import {
 	type CustomHostnameEdit,
@@ -15,7 +16,7 @@ import { type DeliveryHost, deliverJob, intervalMs, type JobDelivery, readingJob
 import { type Destination, destinationBucket } from "./destinations";
 import { type DnsEntry, type DnsRecords, SimulatedDns } from "./dns";
 import { ConfigVersion, type EdgeConfig } from "./edge-config";
-import { EdgeLogStore } from "./edge-log";
+import { EdgeLogStore, type PendingRow } from "./edge-log";
 import { type Result, transact } from "./failure";
 import {
 	type Entry,
@@ -37,6 +38,7 @@ import {
 } from "./firewall-rules";
 import { type Challenge, type JobSettings, type JobWrite, type LogpushJob, LogpushStore } from "./logpush";
 import { enabledCustomFields } from "./phases/log-custom-fields";
+import { LogpullRetention, retentionMs } from "./retention";
 import {
 	type EntrypointUpdate,
 	type Position,
@@ -72,6 +74,7 @@ export class Zone extends DurableObject<Env> {
 	readonly #config: ConfigVersion;
 	readonly #clock: EmulatorClock;
 	readonly #log: EdgeLogStore;
+	readonly #retention: LogpullRetention;
 	/** The delivery under way, so the alarm and a flush never deliver the same entries twice. */
 	#delivering: Promise<JobDelivery[]> | undefined;
 	/** Whether an alarm is known to be set (saves a storage read per append); undefined: not known. */
@@ -88,6 +91,7 @@ export class Zone extends DurableObject<Env> {
 		this.#config = new ConfigVersion(ctx.storage.sql);
 		this.#clock = new EmulatorClock(ctx.storage.sql);
 		this.#log = new EdgeLogStore(ctx.storage.sql);
+		this.#retention = new LogpullRetention(ctx.storage.sql);
 		this.#dns = new SimulatedDns(ctx.storage.sql);
 		this.#hostnames = new CustomHostnameStore(ctx.storage.sql, this.#dns);
 		void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, ZONE_MIGRATIONS));
@@ -197,23 +201,57 @@ export class Zone extends DurableObject<Env> {
 
 	/**
 	 * Appends the edge's entries to the pending log when an enabled `http_requests` job will read
-	 * them (else drops them and empties the log), and makes sure the alarm will deliver them.
+	 * them or Logpull retention is on (else drops them and trims the log), and makes sure the
+	 * alarm will deliver them, or trim them once the retention window has passed.
 	 * @returns how many entries were kept.
 	 */
 	async appendLog(entries: LogEntry[]): Promise<number> {
-		const jobs = this.ctx.storage.transactionSync(() => {
+		const now = Date.now();
+		const { jobs, retained } = this.ctx.storage.transactionSync(() => {
 			const jobs = readingJobs(this.#logpush.list());
-			if (jobs.length === 0) this.#log.trim([]);
-			else this.#log.append(entries);
-			return jobs;
+			const retained = this.#retention.flag();
+			if (jobs.length === 0 && !retained) this.#log.trim([], now - retentionMs(this.env), TRIM_STEP);
+			else this.#log.append(entries, now, retained);
+			return { jobs, retained };
 		});
-		if (jobs.length === 0) return 0;
+		if (jobs.length === 0 && !retained) return 0;
 		this.#alarmSet ??= (await this.ctx.storage.getAlarm()) !== null;
 		if (!this.#alarmSet) {
 			this.#alarmSet = true;
-			await this.ctx.storage.setAlarm(Date.now() + Math.min(...jobs.map((job) => intervalMs(job, this.env))));
+			const wake = jobs.length > 0 ? Math.min(...jobs.map((job) => intervalMs(job, this.env))) : retentionMs(this.env);
+			await this.ctx.storage.setAlarm(now + wake);
 		}
 		return entries.length;
+	}
+
+	/** The zone's Logpull retention flag (`retention.ts`). */
+	logpullRetention(): Result<{ flag: boolean }> {
+		return this.#run(() => ({ flag: this.#retention.flag() }));
+	}
+
+	/** Turns Logpull retention on or off: a write the edge depends on (it logs every request while on). */
+	setLogpullRetention(flag: boolean): Result<{ flag: boolean }> {
+		return this.#write(() => ({ flag: this.#retention.set(flag) }));
+	}
+
+	/**
+	 * Up to `limit` retained entries after `seq` (oldest first), received in [from, to) ms and with
+	 * RayID `rayId` when given, and the `seq` to continue from (null when nothing follows). Entries
+	 * whose RayID hash falls outside `sample` (0, 1] are skipped, as log-push's `sample_rate` does.
+	 */
+	logpullPage(
+		query: { from: number; to: number; rayId?: string | undefined; sample: number },
+		seq: number,
+		limit: number,
+	): Result<{ entries: string[]; next: number | null }> {
+		return this.#run(() => {
+			const rows: PendingRow[] = this.#log.retainedAfter(query, seq, limit);
+			const last = rows.at(-1);
+			return {
+				entries: rows.filter((row) => sampled(row.ray_id, query.sample)).map((row) => row.entry),
+				next: rows.length === limit && last !== undefined ? last.seq : null,
+			};
+		});
 	}
 
 	/** Delivers everything pending at once, for every enabled job (emulator route `.../emulator/logs/flush`). */
@@ -287,13 +325,23 @@ export class Zone extends DurableObject<Env> {
 			if (wakeAt !== undefined) wakes.push(wakeAt);
 		}
 		// Jobs may have changed, and entries arrived, while objects were written: trim by the jobs
-		// enabled now, and wake again while anything is left.
-		const left = this.ctx.storage.transactionSync(() => {
-			const reading = readingJobs(this.#logpush.list());
-			this.#log.trim(reading.map((job) => job.id));
-			return this.#log.size().count > 0 ? Math.min(...reading.map((job) => intervalMs(job, this.env))) : undefined;
-		});
-		if (left !== undefined) wakes.push(Date.now() + left);
+		// enabled now, and wake again while anything is undelivered, when the oldest retained entry
+		// leaves the Logpull window, or at once while a bounded trim step left more to delete.
+		const trimmedAt = Date.now();
+		const windowMs = retentionMs(this.env);
+		wakes.push(
+			...this.ctx.storage.transactionSync(() => {
+				const reading = readingJobs(this.#logpush.list());
+				const ids = reading.map((job) => job.id);
+				if (this.#log.trim(ids, trimmedAt - windowMs, TRIM_STEP) === TRIM_STEP) return [trimmedAt];
+				const next: number[] = [];
+				if (this.#log.undelivered(ids) > 0)
+					next.push(trimmedAt + Math.min(...reading.map((job) => intervalMs(job, this.env))));
+				const oldest = this.#log.oldestRetained();
+				if (oldest !== null) next.push(oldest + windowMs);
+				return next;
+			}),
+		);
 		this.#alarmSet = wakes.length > 0;
 		if (wakes.length > 0) await this.ctx.storage.setAlarm(Math.max(Math.min(...wakes), Date.now() + 10));
 		else await this.ctx.storage.deleteAlarm();
@@ -510,6 +558,7 @@ export class Zone extends DurableObject<Env> {
 			firewallCustomRules: this.#rulesets
 				.entrypointRules("http_request_firewall_custom")
 				.filter((rule) => rule.enabled),
+			logpullRetention: this.#retention.flag(),
 		}));
 	}
 
@@ -531,6 +580,9 @@ export class Zone extends DurableObject<Env> {
 		});
 	}
 }
+
+/** Entries one alarm run deletes at most per step: a trim that hits it runs again at once. */
+const TRIM_STEP = 10_000;
 
 /** An ISO 8601 time, or null. */
 function iso(ms: number | null): string | null {
