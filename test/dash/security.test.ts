@@ -113,6 +113,36 @@ describe("firewall rules without scripts", () => {
 	});
 });
 
+describe("filters without scripts", () => {
+	it("creates, pauses and deletes a filter, and shows the API's refusal to delete one a rule uses", async () => {
+		const expression = 'http.request.uri.path eq "/filtered"';
+		expect((await post("/filters", { expression, description: "filtered" })).status).toBe(303);
+		const [filter] = (await call("GET", `/zones/${zone}/filters`)).body.result as { id: string }[];
+		expect(filter).toMatchObject({ expression, description: "filtered", paused: false });
+
+		expect((await post(`/filters/${filter?.id}/paused`, { paused: "true" })).status).toBe(303);
+		expect((await call("GET", `/zones/${zone}/filters/${filter?.id}`)).body.result).toMatchObject({ paused: true });
+
+		// A rule on the filter (made through the API): the page lists it as the filter's user.
+		const rule = await call("POST", `/zones/${zone}/firewall/rules`, [
+			{ filter: { id: filter?.id }, action: "log", description: "uses it" },
+		]);
+		expect(rule.status).toBe(200);
+		const html = await (await exports.default.fetch(`${DASH}${page}`, { headers: { cookie: session } })).text();
+		expect(html).toMatch(/<td>filtered<\/td><td>Paused<\/td><td>uses it<\/td>/);
+
+		const refused = await post(`/filters/${filter?.id}/delete`, {});
+		expect(refused.status).toBe(400);
+		const refusal = await call("DELETE", `/zones/${zone}/filters/${filter?.id}`);
+		expect(await refused.text()).toContain(`role="alert"><p>${refusal.body.errors?.[0]?.message}</p>`);
+
+		const ruleId = (rule.body.result as { id: string }[])[0]?.id;
+		expect((await call("DELETE", `/zones/${zone}/firewall/rules/${ruleId}`)).status).toBe(200);
+		expect((await post(`/filters/${filter?.id}/delete`, {})).status).toBe(303);
+		expect((await call("GET", `/zones/${zone}/filters`)).body.result).toEqual([]);
+	});
+});
+
 describe("recent matches", () => {
 	it("says retention is off, and its button turns it on through the API", async () => {
 		const html = await (await exports.default.fetch(`${DASH}${page}`, { headers: { cookie: session } })).text();

@@ -525,16 +525,6 @@ async function securityPage(c: Ctx, state: PageState = {}, status: ContentfulSta
 					</table>
 				)}
 				{rules.ok && <Pager base={pagePath(c)} name="rules_page" page={rulesPage} info={rules.resultInfo} />}
-
-				<h3 id="create-rule-heading">Create a firewall rule</h3>
-				<ErrorSummary messages={rule.errors.form} />
-				<form method="post" action={pagePath(c, "/rules")} aria-labelledby="create-rule-heading">
-					<input type="hidden" name="csrf" value={c.var.csrf} />
-					<RuleFields c={c} form="rule" values={rule.values} errors={rule.errors} />
-					<div class="actions">
-						<button type="submit">Deploy firewall rule</button>
-					</div>
-				</form>
 			</section>
 
 			<section class="card" aria-labelledby="custom-heading">
@@ -562,8 +552,24 @@ async function securityPage(c: Ctx, state: PageState = {}, status: ContentfulSta
 						</tbody>
 					</table>
 				)}
+			</section>
 
-				<h3 id="create-custom-heading">Create a WAF custom rule</h3>
+			<RecentMatches c={c} state={matches} names={names} errors={state.matchErrors ?? []} />
+
+			<section class="card" aria-labelledby="create-rule-heading">
+				<h2 id="create-rule-heading">Create a firewall rule</h2>
+				<ErrorSummary messages={rule.errors.form} />
+				<form method="post" action={pagePath(c, "/rules")} aria-labelledby="create-rule-heading">
+					<input type="hidden" name="csrf" value={c.var.csrf} />
+					<RuleFields c={c} form="rule" values={rule.values} errors={rule.errors} />
+					<div class="actions">
+						<button type="submit">Deploy firewall rule</button>
+					</div>
+				</form>
+			</section>
+
+			<section class="card" aria-labelledby="create-custom-heading">
+				<h2 id="create-custom-heading">Create a WAF custom rule</h2>
 				<ErrorSummary messages={customForm.errors.form} />
 				<form method="post" action={pagePath(c, "/custom-rules")} aria-labelledby="create-custom-heading">
 					<input type="hidden" name="csrf" value={c.var.csrf} />
@@ -633,8 +639,6 @@ async function securityPage(c: Ctx, state: PageState = {}, status: ContentfulSta
 					</div>
 				</form>
 			</section>
-
-			<RecentMatches c={c} state={matches} names={names} errors={state.matchErrors ?? []} />
 
 			<section class="card" aria-labelledby="filters-heading">
 				<h2 id="filters-heading">Filters</h2>
