@@ -15,7 +15,7 @@
  */
 import type { Context } from "hono";
 import { Hono } from "hono";
-import type { FC } from "hono/jsx";
+import type { Child, FC } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { expressionError } from "../../zone/expressions";
 import type { Filter } from "../../zone/filters";
@@ -230,7 +230,7 @@ const RuleFields: FC<{ c: Ctx; form: string; values: RuleValues; errors: FormErr
 			form={p.form}
 			label="Expression"
 			value={p.values.expression}
-			error={p.errors.fields.expression?.join("\n")}
+			errors={p.errors}
 			validateUrl={pagePath(p.c, "/expression")}
 		/>
 		<SelectField
@@ -274,6 +274,48 @@ function ruleBody(values: RuleValues): Record<string, unknown> {
 	};
 }
 
+/** A table with column headers: `columns` in order, `caption` above. */
+const Listing: FC<{ columns: string[]; caption?: string; children?: Child }> = (p) => (
+	<table>
+		{p.caption !== undefined && <caption>{p.caption}</caption>}
+		<thead>
+			<tr>
+				{p.columns.map((column) => (
+					<th scope="col">{column}</th>
+				))}
+			</tr>
+		</thead>
+		<tbody>{p.children}</tbody>
+	</table>
+);
+
+/**
+ * A row's buttons: a switch that posts `field=value` to `toggle.action` (pause / resume, enable /
+ * disable), and Delete, confirmed first; `name` makes each button's accessible name unique.
+ */
+const RowActions: FC<{
+	c: Ctx;
+	name: string;
+	toggle: { action: string; field: string; value: boolean; label: string };
+	remove: { action: string; confirm: string };
+	children?: Child;
+}> = ({ c, name, toggle, remove, children }) => (
+	<div class="row-actions">
+		{children}
+		<PostForm action={toggle.action} csrf={c.var.csrf}>
+			<input type="hidden" name={toggle.field} value={String(toggle.value)} />
+			<button type="submit" class="secondary" aria-label={`${toggle.label} ${name}`}>
+				{toggle.label}
+			</button>
+		</PostForm>
+		<PostForm action={remove.action} csrf={c.var.csrf} confirm={remove.confirm}>
+			<button type="submit" class="danger" aria-label={`Delete ${name}`}>
+				Delete
+			</button>
+		</PostForm>
+	</div>
+);
+
 const FirewallRuleRow: FC<{ c: Ctx; rule: FirewallRule; matches?: Map<string, RuleMatches> }> = ({
 	c,
 	rule,
@@ -294,26 +336,21 @@ const FirewallRuleRow: FC<{ c: Ctx; rule: FirewallRule; matches?: Map<string, Ru
 				<MatchCount id={rule.id} matches={matches} />
 			</td>
 			<td>
-				<div class="row-actions">
+				<RowActions
+					c={c}
+					name={name}
+					toggle={{
+						action: pagePath(c, `/rules/${rule.id}/paused`),
+						field: "paused",
+						value: !rule.paused,
+						label: rule.paused ? "Resume" : "Pause",
+					}}
+					remove={{ action: pagePath(c, `/rules/${rule.id}/delete`), confirm: `Delete the firewall rule ${name}?` }}
+				>
 					<a href={pagePath(c, `/rules/${rule.id}`)} aria-label={`Edit ${name}`}>
 						Edit
 					</a>
-					<PostForm action={pagePath(c, `/rules/${rule.id}/paused`)} csrf={c.var.csrf}>
-						<input type="hidden" name="paused" value={rule.paused ? "false" : "true"} />
-						<button type="submit" class="secondary" aria-label={`${rule.paused ? "Resume" : "Pause"} ${name}`}>
-							{rule.paused ? "Resume" : "Pause"}
-						</button>
-					</PostForm>
-					<PostForm
-						action={pagePath(c, `/rules/${rule.id}/delete`)}
-						csrf={c.var.csrf}
-						confirm={`Delete the firewall rule ${name}?`}
-					>
-						<button type="submit" class="danger" aria-label={`Delete ${name}`}>
-							Delete
-						</button>
-					</PostForm>
-				</div>
+				</RowActions>
 			</td>
 		</tr>
 	);
@@ -330,23 +367,17 @@ const FilterRow: FC<{ c: Ctx; filter: Filter; usedBy: string[] }> = ({ c, filter
 			<td>{filter.paused ? "Paused" : "Active"}</td>
 			<td>{usedBy.length === 0 ? "no rule" : usedBy.join(", ")}</td>
 			<td>
-				<div class="row-actions">
-					<PostForm action={pagePath(c, `/filters/${filter.id}/paused`)} csrf={c.var.csrf}>
-						<input type="hidden" name="paused" value={filter.paused ? "false" : "true"} />
-						<button type="submit" class="secondary" aria-label={`${filter.paused ? "Resume" : "Pause"} filter ${name}`}>
-							{filter.paused ? "Resume" : "Pause"}
-						</button>
-					</PostForm>
-					<PostForm
-						action={pagePath(c, `/filters/${filter.id}/delete`)}
-						csrf={c.var.csrf}
-						confirm={`Delete the filter ${name}?`}
-					>
-						<button type="submit" class="danger" aria-label={`Delete filter ${name}`}>
-							Delete
-						</button>
-					</PostForm>
-				</div>
+				<RowActions
+					c={c}
+					name={`filter ${name}`}
+					toggle={{
+						action: pagePath(c, `/filters/${filter.id}/paused`),
+						field: "paused",
+						value: !filter.paused,
+						label: filter.paused ? "Resume" : "Pause",
+					}}
+					remove={{ action: pagePath(c, `/filters/${filter.id}/delete`), confirm: `Delete the filter ${name}?` }}
+				/>
 			</td>
 		</tr>
 	);
@@ -377,19 +408,17 @@ const CustomRuleRow: FC<{ c: Ctx; rulesetId: string; rule: EntrypointRule; match
 				<MatchCount id={rule.id ?? ""} matches={matches} />
 			</td>
 			<td>
-				<div class="row-actions">
-					<PostForm action={`${base}/enabled`} csrf={c.var.csrf}>
-						<input type="hidden" name="enabled" value={enabled ? "false" : "true"} />
-						<button type="submit" class="secondary" aria-label={`${enabled ? "Disable" : "Enable"} ${name}`}>
-							{enabled ? "Disable" : "Enable"}
-						</button>
-					</PostForm>
-					<PostForm action={`${base}/delete`} csrf={c.var.csrf} confirm={`Delete the WAF custom rule ${name}?`}>
-						<button type="submit" class="danger" aria-label={`Delete ${name}`}>
-							Delete
-						</button>
-					</PostForm>
-				</div>
+				<RowActions
+					c={c}
+					name={name}
+					toggle={{
+						action: `${base}/enabled`,
+						field: "enabled",
+						value: !enabled,
+						label: enabled ? "Disable" : "Enable",
+					}}
+					remove={{ action: `${base}/delete`, confirm: `Delete the WAF custom rule ${name}?` }}
+				/>
 			</td>
 		</tr>
 	);
@@ -427,37 +456,25 @@ const RecentMatches: FC<{
 					<h3>
 						{names.get(id) ?? `rule ${id}`}: {m.count} in the last hour
 					</h3>
-					<table>
-						<caption>
-							{m.count > m.recent.length ? `The newest ${m.recent.length}` : "All of them"}, newest first
-						</caption>
-						<thead>
+					<Listing
+						caption={`${m.count > m.recent.length ? `The newest ${m.recent.length}` : "All of them"}, newest first`}
+						columns={["Time", "Path", "Client IP", "Rule action", "Outcome", "Ray ID"]}
+					>
+						{m.recent.map((r) => (
 							<tr>
-								<th scope="col">Time</th>
-								<th scope="col">Path</th>
-								<th scope="col">Client IP</th>
-								<th scope="col">Rule action</th>
-								<th scope="col">Outcome</th>
-								<th scope="col">Ray ID</th>
+								<td>{r.time}</td>
+								<td>
+									<code>{r.path}</code>
+								</td>
+								<td>{r.clientIp}</td>
+								<td>{r.action}</td>
+								<td>{r.securityAction === "" ? "none" : r.securityAction}</td>
+								<td>
+									<code>{r.rayId}</code>
+								</td>
 							</tr>
-						</thead>
-						<tbody>
-							{m.recent.map((r) => (
-								<tr>
-									<td>{r.time}</td>
-									<td>
-										<code>{r.path}</code>
-									</td>
-									<td>{r.clientIp}</td>
-									<td>{r.action}</td>
-									<td>{r.securityAction === "" ? "none" : r.securityAction}</td>
-									<td>
-										<code>{r.rayId}</code>
-									</td>
-								</tr>
-							))}
-						</tbody>
-					</table>
+						))}
+					</Listing>
 				</div>
 			))}
 	</section>
@@ -504,25 +521,14 @@ async function securityPage(c: Ctx, state: PageState = {}, status: ContentfulSta
 				{!rules.ok && <ErrorSummary messages={messagesOf(rules.errors)} />}
 				{rules.ok && rules.result.length === 0 && <p>No firewall rules in this zone.</p>}
 				{rules.ok && rules.result.length > 0 && (
-					<table>
-						<caption>In evaluation order</caption>
-						<thead>
-							<tr>
-								<th scope="col">Priority</th>
-								<th scope="col">Name</th>
-								<th scope="col">Expression</th>
-								<th scope="col">Action</th>
-								<th scope="col">Status</th>
-								<th scope="col">Matches (last hour)</th>
-								<th scope="col">Actions</th>
-							</tr>
-						</thead>
-						<tbody>
-							{rules.result.map((r) => (
-								<FirewallRuleRow c={c} rule={r} matches={byRule} />
-							))}
-						</tbody>
-					</table>
+					<Listing
+						caption="In evaluation order"
+						columns={["Priority", "Name", "Expression", "Action", "Status", "Matches (last hour)", "Actions"]}
+					>
+						{rules.result.map((r) => (
+							<FirewallRuleRow c={c} rule={r} matches={byRule} />
+						))}
+					</Listing>
 				)}
 				{rules.ok && <Pager base={pagePath(c)} name="rules_page" page={rulesPage} info={rules.resultInfo} />}
 			</section>
@@ -533,24 +539,14 @@ async function securityPage(c: Ctx, state: PageState = {}, status: ContentfulSta
 				{!custom.ok && <ErrorSummary messages={messagesOf(custom.errors)} />}
 				{custom.ok && custom.result.rules.length === 0 && <p>No WAF custom rules in this zone.</p>}
 				{custom.ok && custom.result.rules.length > 0 && (
-					<table>
-						<caption>In evaluation order, after the firewall rules</caption>
-						<thead>
-							<tr>
-								<th scope="col">Name</th>
-								<th scope="col">Expression</th>
-								<th scope="col">Action</th>
-								<th scope="col">Status</th>
-								<th scope="col">Matches (last hour)</th>
-								<th scope="col">Actions</th>
-							</tr>
-						</thead>
-						<tbody>
-							{custom.result.rules.map((r) => (
-								<CustomRuleRow c={c} rulesetId={custom.result.id ?? ""} rule={r} matches={byRule} />
-							))}
-						</tbody>
-					</table>
+					<Listing
+						caption="In evaluation order, after the firewall rules"
+						columns={["Name", "Expression", "Action", "Status", "Matches (last hour)", "Actions"]}
+					>
+						{custom.result.rules.map((r) => (
+							<CustomRuleRow c={c} rulesetId={custom.result.id ?? ""} rule={r} matches={byRule} />
+						))}
+					</Listing>
 				)}
 			</section>
 
@@ -584,7 +580,7 @@ async function securityPage(c: Ctx, state: PageState = {}, status: ContentfulSta
 						form="custom"
 						label="Expression"
 						value={customForm.values.expression}
-						error={customForm.errors.fields.expression?.join("\n")}
+						errors={customForm.errors}
 						validateUrl={pagePath(c, "/expression")}
 					/>
 					<SelectField
@@ -647,22 +643,11 @@ async function securityPage(c: Ctx, state: PageState = {}, status: ContentfulSta
 				{!filters.ok && <ErrorSummary messages={messagesOf(filters.errors)} />}
 				{filters.ok && filters.result.length === 0 && <p>No filters in this zone.</p>}
 				{filters.ok && filters.result.length > 0 && (
-					<table>
-						<thead>
-							<tr>
-								<th scope="col">Expression</th>
-								<th scope="col">Description</th>
-								<th scope="col">Status</th>
-								<th scope="col">Used by</th>
-								<th scope="col">Actions</th>
-							</tr>
-						</thead>
-						<tbody>
-							{filters.result.map((f) => (
-								<FilterRow c={c} filter={f} usedBy={usedBy.get(f.id) ?? []} />
-							))}
-						</tbody>
-					</table>
+					<Listing columns={["Expression", "Description", "Status", "Used by", "Actions"]}>
+						{filters.result.map((f) => (
+							<FilterRow c={c} filter={f} usedBy={usedBy.get(f.id) ?? []} />
+						))}
+					</Listing>
 				)}
 				{filters.ok && <Pager base={pagePath(c)} name="filters_page" page={filtersPage} info={filters.resultInfo} />}
 				<details open={state.filter !== undefined}>
@@ -675,7 +660,7 @@ async function securityPage(c: Ctx, state: PageState = {}, status: ContentfulSta
 							form="filter"
 							label="Filter expression"
 							value={filter.values.expression}
-							error={filter.errors.fields.expression?.join("\n")}
+							errors={filter.errors}
 							validateUrl={pagePath(c, "/expression")}
 						/>
 						<TextField
@@ -791,6 +776,23 @@ function customBody(values: CustomValues): Record<string, unknown> {
 	};
 }
 
+/**
+ * A row's action (pause, enable, delete, retention): `method path body` through the API, then the
+ * page again saying `done`, or, refused, the page with the API's messages at `errorsAt`.
+ */
+async function rowAction(
+	c: Ctx,
+	errorsAt: "ruleErrors" | "filterErrors" | "customErrors" | "matchErrors",
+	method: "POST" | "PUT" | "PATCH" | "DELETE",
+	path: string,
+	body: unknown,
+	done: string,
+) {
+	const answer = await callApi(c, c.var.session.credential, method, zonePath(c, path), body);
+	if (!answer.ok) return securityPage(c, { [errorsAt]: messagesOf(answer.errors) }, statusOf(answer));
+	return c.redirect(pagePath(c, `?done=${done}`), 303);
+}
+
 /** Routes under `/zones/{zone_id}/security`. */
 export const security = new Hono<DashEnv>()
 	.get("/", (c) => securityPage(c, { notice: DONE[c.req.query("done") ?? ""] }))
@@ -821,18 +823,20 @@ export const security = new Hono<DashEnv>()
 	})
 	.post("/rules/:rule_id/paused", async (c) => {
 		const paused = (await formOf(c))("paused") === "true";
-		const path = zonePath(c, `/firewall/rules/${param(c, "rule_id")}`);
-		const answer = await callApi(c, c.var.session.credential, "PATCH", path, { paused });
-		if (!answer.ok) return securityPage(c, { ruleErrors: messagesOf(answer.errors) }, statusOf(answer));
-		return c.redirect(pagePath(c, `?done=${paused ? "rule-paused" : "rule-resumed"}`), 303);
+		const path = `/firewall/rules/${param(c, "rule_id")}`;
+		return rowAction(c, "ruleErrors", "PATCH", path, { paused }, paused ? "rule-paused" : "rule-resumed");
 	})
-	.post("/rules/:rule_id/delete", async (c) => {
+	.post("/rules/:rule_id/delete", (c) =>
 		// The rule's own filter goes with it (the dashboard made it); a shared one stays.
-		const path = zonePath(c, `/firewall/rules/${param(c, "rule_id")}?delete_filter_if_unused=true`);
-		const answer = await callApi(c, c.var.session.credential, "DELETE", path);
-		if (!answer.ok) return securityPage(c, { ruleErrors: messagesOf(answer.errors) }, statusOf(answer));
-		return c.redirect(pagePath(c, "?done=rule-deleted"), 303);
-	})
+		rowAction(
+			c,
+			"ruleErrors",
+			"DELETE",
+			`/firewall/rules/${param(c, "rule_id")}?delete_filter_if_unused=true`,
+			undefined,
+			"rule-deleted",
+		),
+	)
 	.post("/filters", async (c) => {
 		const form = await formOf(c);
 		const values = { description: form("description"), expression: form("expression") };
@@ -846,17 +850,12 @@ export const security = new Hono<DashEnv>()
 	})
 	.post("/filters/:filter_id/paused", async (c) => {
 		const paused = (await formOf(c))("paused") === "true";
-		const path = zonePath(c, `/filters/${param(c, "filter_id")}`);
-		const answer = await callApi(c, c.var.session.credential, "PUT", path, { paused });
-		if (!answer.ok) return securityPage(c, { filterErrors: messagesOf(answer.errors) }, statusOf(answer));
-		return c.redirect(pagePath(c, `?done=${paused ? "filter-paused" : "filter-resumed"}`), 303);
+		const path = `/filters/${param(c, "filter_id")}`;
+		return rowAction(c, "filterErrors", "PUT", path, { paused }, paused ? "filter-paused" : "filter-resumed");
 	})
-	.post("/filters/:filter_id/delete", async (c) => {
-		const path = zonePath(c, `/filters/${param(c, "filter_id")}`);
-		const answer = await callApi(c, c.var.session.credential, "DELETE", path);
-		if (!answer.ok) return securityPage(c, { filterErrors: messagesOf(answer.errors) }, statusOf(answer));
-		return c.redirect(pagePath(c, "?done=filter-deleted"), 303);
-	})
+	.post("/filters/:filter_id/delete", (c) =>
+		rowAction(c, "filterErrors", "DELETE", `/filters/${param(c, "filter_id")}`, undefined, "filter-deleted"),
+	)
 	.post("/custom-rules", async (c) => {
 		const form = await formOf(c);
 		const values: CustomValues = {
@@ -888,20 +887,13 @@ export const security = new Hono<DashEnv>()
 	})
 	.post("/custom-rules/:ruleset_id/:rule_id/enabled", async (c) => {
 		const enabled = (await formOf(c))("enabled") === "true";
-		const path = zonePath(c, `/rulesets/${param(c, "ruleset_id")}/rules/${param(c, "rule_id")}`);
-		const answer = await callApi(c, c.var.session.credential, "PATCH", path, { enabled });
-		if (!answer.ok) return securityPage(c, { customErrors: messagesOf(answer.errors) }, statusOf(answer));
-		return c.redirect(pagePath(c, `?done=${enabled ? "custom-enabled" : "custom-disabled"}`), 303);
+		const path = `/rulesets/${param(c, "ruleset_id")}/rules/${param(c, "rule_id")}`;
+		return rowAction(c, "customErrors", "PATCH", path, { enabled }, enabled ? "custom-enabled" : "custom-disabled");
 	})
-	.post("/custom-rules/:ruleset_id/:rule_id/delete", async (c) => {
-		const path = zonePath(c, `/rulesets/${param(c, "ruleset_id")}/rules/${param(c, "rule_id")}`);
-		const answer = await callApi(c, c.var.session.credential, "DELETE", path);
-		if (!answer.ok) return securityPage(c, { customErrors: messagesOf(answer.errors) }, statusOf(answer));
-		return c.redirect(pagePath(c, "?done=custom-deleted"), 303);
+	.post("/custom-rules/:ruleset_id/:rule_id/delete", (c) => {
+		const path = `/rulesets/${param(c, "ruleset_id")}/rules/${param(c, "rule_id")}`;
+		return rowAction(c, "customErrors", "DELETE", path, undefined, "custom-deleted");
 	})
-	.post("/retention", async (c) => {
-		const path = zonePath(c, "/logs/control/retention/flag");
-		const answer = await callApi(c, c.var.session.credential, "POST", path, { flag: true });
-		if (!answer.ok) return securityPage(c, { matchErrors: messagesOf(answer.errors) }, statusOf(answer));
-		return c.redirect(pagePath(c, "?done=retention-on"), 303);
-	});
+	.post("/retention", (c) =>
+		rowAction(c, "matchErrors", "POST", "/logs/control/retention/flag", { flag: true }, "retention-on"),
+	);

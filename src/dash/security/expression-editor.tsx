@@ -8,14 +8,15 @@
  * heard and read as the field's description.
  */
 import type { FC } from "hono/jsx";
+import type { FormErrors } from "../components/form";
 
 /** The editor's props: `form` keeps ids unique on a page of several forms; `error` is a refusal to show. */
 export interface ExpressionEditorProps {
 	form: string;
 	label: string;
 	value?: string;
-	/** The engine's (or the API's) error text; shown, and the textarea marked invalid. */
-	error?: string;
+	/** The form's errors: those of `expression` (the API's text, which carries the engine's) are shown, the textarea marked invalid. */
+	errors?: FormErrors;
 	/** Where the script asks whether an expression compiles. */
 	validateUrl: string;
 }
@@ -28,6 +29,7 @@ export function editorIds(form: string): { textarea: string; hint: string; check
 /** The textarea named `expression` with its hint and its live verdict. */
 export const ExpressionEditor: FC<ExpressionEditorProps> = (props) => {
 	const ids = editorIds(props.form);
+	const error = props.errors?.fields.expression?.join("\n");
 	return (
 		<div class="expression-editor">
 			<label for={ids.textarea}>{props.label}</label>
@@ -40,15 +42,15 @@ export const ExpressionEditor: FC<ExpressionEditorProps> = (props) => {
 				required
 				data-validate={props.validateUrl}
 				aria-describedby={`${ids.hint} ${ids.check}`}
-				aria-invalid={props.error === undefined ? undefined : "true"}
+				aria-invalid={error === undefined ? undefined : "true"}
 			>
 				{props.value ?? ""}
 			</textarea>
 			<p class="hint" id={ids.hint}>
 				A Rules language expression, e.g. <code>http.request.uri.path eq "/admin"</code>; checked as you type.
 			</p>
-			<pre id={ids.check} class={props.error === undefined ? "check" : "check error"} aria-live="polite">
-				{props.error ?? ""}
+			<pre id={ids.check} class={error === undefined ? "check" : "check error"} aria-live="polite">
+				{error ?? ""}
 			</pre>
 		</div>
 	);
