@@ -50,6 +50,15 @@ async function description(page: Page, field: Locator): Promise<string> {
 	return texts.join("\n");
 }
 
+/**
+ * Waits for the page a form's POST led to, which says `text` in its status: reading the status
+ * at once could read the page the form was on.
+ */
+async function done(page: Page, text: string): Promise<void> {
+	await page.getByRole("status").filter({ hasText: text }).waitFor();
+	await expect(page.getByRole("status").textContent()).resolves.toBe(text);
+}
+
 browserSuite("the Security page", () => {
 	let browser: Browser;
 	let page: Page;
@@ -82,7 +91,7 @@ browserSuite("the Security page", () => {
 		if (!flag.flag) {
 			await expect(matches.textContent()).resolves.toContain("Log retention is off");
 			await matches.getByRole("button", { name: "Turn on log retention" }).click();
-			await expect(page.getByRole("status").textContent()).resolves.toContain("Log retention turned on");
+			await done(page, "Log retention turned on: requests from now on are kept, and their matches show here.");
 		}
 		const after = (await api("GET", `/zones/${DEFAULT_ZONE_ID}/logs/control/retention/flag`)).result;
 		expect(after).toEqual({ flag: true });
@@ -137,7 +146,7 @@ browserSuite("the Security page", () => {
 
 		await ruleForm().getByLabel("Action").selectOption({ label: "Block" });
 		await ruleForm().getByRole("button", { name: "Deploy firewall rule" }).click();
-		await expect(page.getByRole("status").textContent()).resolves.toBe("Firewall rule created.");
+		await done(page, "Firewall rule created.");
 		const cells = await ruleRow().getByRole("cell").allTextContents();
 		expect(cells.slice(1, 5)).toEqual([
 			`Block admin ${RUN}`,
@@ -192,7 +201,7 @@ browserSuite("the Security page", () => {
 		await page.keyboard.press("Tab");
 		await page.keyboard.type("7");
 		await page.keyboard.press("Enter");
-		await expect(page.getByRole("status").textContent()).resolves.toBe("Firewall rule saved.");
+		await done(page, "Firewall rule saved.");
 		const cells = await ruleRow().getByRole("cell").allTextContents();
 		expect(cells.slice(0, 2)).toEqual(["7", `Admin ${RUN}`]);
 	});
@@ -201,13 +210,14 @@ browserSuite("the Security page", () => {
 		await ruleRow()
 			.getByRole("button", { name: `Pause Admin ${RUN}` })
 			.click();
-		await expect(page.getByRole("status").textContent()).resolves.toBe("Firewall rule paused.");
+		await done(page, "Firewall rule paused.");
 		await expect(ruleRow().getByRole("cell").nth(4).textContent()).resolves.toBe("Paused");
 		expect((await gateway("GET", BLOCKED)).status).toBe(404);
 
 		await ruleRow()
 			.getByRole("button", { name: `Resume Admin ${RUN}` })
 			.click();
+		await done(page, "Firewall rule resumed.");
 		await expect(ruleRow().getByRole("cell").nth(4).textContent()).resolves.toBe("Active");
 		expect((await gateway("GET", BLOCKED)).status).toBe(403);
 
@@ -215,7 +225,7 @@ browserSuite("the Security page", () => {
 		await ruleRow()
 			.getByRole("button", { name: `Delete Admin ${RUN}` })
 			.click();
-		await expect(page.getByRole("status").textContent()).resolves.toBe("Firewall rule deleted.");
+		await done(page, "Firewall rule deleted.");
 		await expect(ruleRow().count()).resolves.toBe(0);
 		expect((await gateway("GET", BLOCKED)).status).toBe(404);
 	});
@@ -243,7 +253,7 @@ browserSuite("the Security page", () => {
 		await customForm().getByLabel("Response content type").selectOption("text/plain");
 		await customForm().getByLabel("Response body").fill(`slow down ${RUN}`);
 		await customForm().getByRole("button", { name: "Deploy custom rule" }).click();
-		await expect(page.getByRole("status").textContent()).resolves.toBe("WAF custom rule created.");
+		await done(page, "WAF custom rule created.");
 
 		const row = () =>
 			page
@@ -263,6 +273,7 @@ browserSuite("the Security page", () => {
 		await row()
 			.getByRole("button", { name: `Disable Limit ${RUN}` })
 			.click();
+		await done(page, "WAF custom rule disabled.");
 		await expect(row().getByRole("cell").nth(3).textContent()).resolves.toBe("Disabled");
 		expect((await gateway("GET", `${LIMITED}/x`)).status).toBe(404);
 
@@ -270,7 +281,7 @@ browserSuite("the Security page", () => {
 		await row()
 			.getByRole("button", { name: `Delete Limit ${RUN}` })
 			.click();
-		await expect(page.getByRole("status").textContent()).resolves.toBe("WAF custom rule deleted.");
+		await done(page, "WAF custom rule deleted.");
 		await expect(row().count()).resolves.toBe(0);
 	});
 
@@ -278,6 +289,8 @@ browserSuite("the Security page", () => {
 		await page.goto(`${e2e.dashUrl}${SECURITY}`);
 		await ruleForm().getByLabel("Expression").fill("ip.src eq");
 		await ruleForm().getByRole("button", { name: "Deploy firewall rule" }).click();
+		// The refusal is the page of the form's POST.
+		await page.waitForURL(`${e2e.dashUrl}${SECURITY}/rules`);
 		const editor = ruleForm().getByLabel("Expression");
 		await expect(editor.getAttribute("aria-invalid")).resolves.toBe("true");
 		expect(await description(page, editor)).toContain("Filter parsing error (1:");
