@@ -26,6 +26,36 @@ export async function callApi<T>(
 	path: string,
 	body?: unknown,
 ): Promise<ApiAnswer<T>> {
+	const response = await send(c, credential, method, path, body);
+	return answerOf<T>(response.status, response.ok, await response.text());
+}
+
+/**
+ * Sends `GET /client/v4{path}` to the API app with `credential` and answers the body as text,
+ * for the endpoints that do not answer the envelope when they succeed (Logpull's ndjson). A
+ * refusal is the envelope, answered as `callApi` answers it.
+ */
+export async function callApiText(
+	c: Context<DashEnv>,
+	credential: Credential,
+	path: string,
+): Promise<{ ok: true; status: number; text: string } | { ok: false; status: number; errors: ResponseInfo[] }> {
+	const response = await send(c, credential, "GET", path);
+	// Decoded by hand: workerd warns when .text() reads a body whose type is not text (ndjson).
+	const text = new TextDecoder().decode(await response.arrayBuffer());
+	if (response.ok) return { ok: true, status: response.status, text };
+	const answer = answerOf<unknown>(response.status, false, text);
+	return answer.ok ? { ok: false, status: response.status, errors: [] } : answer;
+}
+
+/** One request to the API app, in process. */
+function send(
+	c: Context<DashEnv>,
+	credential: Credential,
+	method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+	path: string,
+	body?: unknown,
+): Promise<Response> {
 	const headers: Record<string, string> = { ...credentialHeaders(credential) };
 	if (body !== undefined) headers["Content-Type"] = "application/json";
 	const url = new URL(`/client/v4${path}`, c.req.url);
@@ -34,8 +64,12 @@ export async function callApi<T>(
 		headers,
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
-	const response = await api.fetch(request, c.env, c.executionCtx);
-	const text = await response.text();
+	return Promise.resolve(api.fetch(request, c.env, c.executionCtx));
+}
+
+/** The envelope in `text` as an answer; not the envelope: an error entry saying so. */
+function answerOf<T>(status: number, responseOk: boolean, text: string): ApiAnswer<T> {
+	const response = { status, ok: responseOk };
 	let envelope: { success?: boolean; result?: T; result_info?: Record<string, unknown>; errors?: ResponseInfo[] };
 	try {
 		envelope = text === "" ? { success: response.ok } : JSON.parse(text);

@@ -53,6 +53,11 @@ button.danger { background: #fff; color: var(--danger); border-color: var(--dang
 fieldset { border: 1px solid var(--line); border-radius: 4px; margin: 12px 0 0; }
 legend { font-weight: 600; }
 details > summary { cursor: pointer; color: var(--accent); font-weight: 600; margin: 8px 0; }
+textarea { font: 0.92rem ui-monospace, monospace; padding: 6px 8px; border: 1px solid #8a8f98; border-radius: 4px; width: 100%; max-width: 720px; background: #fff; }
+textarea[aria-invalid="true"] { border-color: var(--danger); }
+pre.check { font: 0.85rem ui-monospace, monospace; margin: 4px 0 0; white-space: pre; overflow-x: auto; max-width: 720px; }
+pre.check.error { color: var(--danger); }
+pre.check.valid { color: var(--ok); }
 .placeholder { border: 1px dashed #8a8f98; padding: 8px 12px; border-radius: 4px; color: #555; }
 `;
 

@@ -1,0 +1,899 @@
+/**
+ * The Security page of a zone (Security > Security rules): firewall rules and their filters, WAF
+ * custom rules, an expression editor that checks each expression with the Rules language engine
+ * as it is typed, and the recent requests each rule matched.
+ *
+ * Every read and write is the API v4's (`api-call.ts`): `/firewall/rules` (create, replace, pause
+ * or resume with PATCH, delete with `delete_filter_if_unused`), `/filters` (create, pause, delete),
+ * the `http_request_firewall_custom` entrypoint for WAF custom rules (PUT when it does not exist
+ * yet, then `/rulesets/{id}/rules` to add, enable or disable, and delete one rule), Logpull's
+ * `/logs/received` for the matches and `/logs/control/retention/flag` for whether there are any.
+ * The one route that is not a call to the API is `POST .../security/expression`: it compiles an
+ * expression with `expressionError` (`zone/expressions.ts`, the door the filters, firewall rules
+ * and rulesets APIs use, with the same fields) and answers the engine's text, so the editor shows
+ * exactly what a save would be refused with, line, column and carets included.
+ */
+import type { Context } from "hono";
+import { Hono } from "hono";
+import type { Child, FC } from "hono/jsx";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { expressionError } from "../../zone/expressions";
+import type { Filter } from "../../zone/filters";
+import type { FirewallRule } from "../../zone/firewall-rules";
+import { type ApiAnswer, callApi, callApiText, messagesOf } from "../api-call";
+import {
+	ErrorSummary,
+	type FormErrors,
+	NO_ERRORS,
+	Notice,
+	PostForm,
+	SelectField,
+	sortErrors,
+	TextField,
+} from "../components/form";
+import type { EntrypointRule } from "../custom-fields";
+import { Layout } from "../layout";
+import { render } from "../render";
+import { ExpressionEditor } from "../security/expression-editor";
+import { matchesByRule, matchesQuery, type RuleMatches } from "../security/matches";
+import type { DashEnv } from "../types";
+
+type Ctx = Context<DashEnv>;
+
+const CUSTOM_PHASE_PATH = "/rulesets/phases/http_request_firewall_custom/entrypoint";
+const ENTRYPOINT_NOT_FOUND = 10003;
+const PER_PAGE = 100;
+
+/** What a redirect after a successful POST says (`?done=`): fixed texts, nothing from the URL is shown. */
+const DONE: Record<string, string> = {
+	"rule-created": "Firewall rule created.",
+	"rule-saved": "Firewall rule saved.",
+	"rule-paused": "Firewall rule paused.",
+	"rule-resumed": "Firewall rule resumed.",
+	"rule-deleted": "Firewall rule deleted.",
+	"filter-created": "Filter created.",
+	"filter-paused": "Filter paused.",
+	"filter-resumed": "Filter resumed.",
+	"filter-deleted": "Filter deleted.",
+	"custom-created": "WAF custom rule created.",
+	"custom-enabled": "WAF custom rule enabled.",
+	"custom-disabled": "WAF custom rule disabled.",
+	"custom-deleted": "WAF custom rule deleted.",
+	"retention-on": "Log retention turned on: requests from now on are kept, and their matches show here.",
+};
+
+const FIREWALL_ACTIONS: [string, string][] = [
+	["block", "Block"],
+	["managed_challenge", "Managed Challenge"],
+	["js_challenge", "JS Challenge"],
+	["challenge", "Interactive Challenge"],
+	["allow", "Allow"],
+	["log", "Log"],
+	["bypass", "Bypass"],
+];
+const CUSTOM_ACTIONS: [string, string][] = [
+	["block", "Block"],
+	["managed_challenge", "Managed Challenge"],
+	["js_challenge", "JS Challenge"],
+	["challenge", "Interactive Challenge"],
+	["log", "Log"],
+	["skip", "Skip the remaining custom rules"],
+];
+const CONTENT_TYPES: [string, string][] = [
+	["text/html", "text/html"],
+	["text/plain", "text/plain"],
+	["application/json", "application/json"],
+	["text/xml", "text/xml"],
+];
+
+const labelOf = (options: [string, string][], value: string) => options.find(([v]) => v === value)?.[1] ?? value;
+
+/** A firewall rule form as typed (create and edit). */
+interface RuleValues {
+	description: string;
+	expression: string;
+	action: string;
+	priority: string;
+	paused: boolean;
+}
+const EMPTY_RULE: RuleValues = { description: "", expression: "", action: "block", priority: "", paused: false };
+
+/** The create-filter form as typed. */
+interface FilterValues {
+	description: string;
+	expression: string;
+}
+
+/** The create-custom-rule form as typed. */
+interface CustomValues {
+	description: string;
+	expression: string;
+	action: string;
+	enabled: boolean;
+	status_code: string;
+	content_type: string;
+	content: string;
+}
+const EMPTY_CUSTOM: CustomValues = {
+	description: "",
+	expression: "",
+	action: "block",
+	enabled: true,
+	status_code: "",
+	content_type: "text/html",
+	content: "",
+};
+
+/** What the page shows besides the zone's state: a notice, refused forms, errors of row actions. */
+interface PageState {
+	notice?: string;
+	rule?: { values: RuleValues; errors: FormErrors };
+	filter?: { values: FilterValues; errors: FormErrors };
+	custom?: { values: CustomValues; errors: FormErrors };
+	ruleErrors?: string[];
+	filterErrors?: string[];
+	customErrors?: string[];
+	matchErrors?: string[];
+}
+
+const zonePath = (c: Ctx, rest: string) => `/zones/${c.var.zone.id}${rest}`;
+const pagePath = (c: Ctx, rest = "") => `/zones/${c.var.zone.id}/security${rest}`;
+const statusOf = (answer: { status: number }) => answer.status as ContentfulStatusCode;
+const param = (c: Ctx, name: string) => encodeURIComponent(c.req.param(name) ?? "");
+
+/** The form's values: strings, "" for an absent field. */
+async function formOf(c: Ctx): Promise<(name: string) => string> {
+	const body = await c.req.parseBody();
+	return (name) => {
+		const value = body[name];
+		return typeof value === "string" ? value : "";
+	};
+}
+
+/** The field of a form an API error is about: the pointer's first step after a batch index or `/rules/N`. */
+function fieldOf(fields: readonly string[]): (pointer: string) => string | undefined {
+	return (pointer) => {
+		const steps = pointer.split("/").filter((s) => s !== "");
+		if (steps[0] === "rules") steps.splice(0, 2);
+		else if (/^\d+$/.test(steps[0] ?? "")) steps.shift();
+		const [top, , leaf] = steps;
+		const field = top === "filter" ? "expression" : top === "action_parameters" ? leaf : top;
+		return field !== undefined && fields.includes(field) ? field : undefined;
+	};
+}
+
+/** The zone's WAF custom rules, with the entrypoint's id; none (and no id) when it does not exist yet. */
+async function readCustomRules(c: Ctx): Promise<ApiAnswer<{ id?: string; rules: EntrypointRule[] }>> {
+	const answer = await callApi<{ id: string; rules?: EntrypointRule[] }>(
+		c,
+		c.var.session.credential,
+		"GET",
+		zonePath(c, CUSTOM_PHASE_PATH),
+	);
+	if (answer.ok) return { ...answer, result: { id: answer.result.id, rules: answer.result.rules ?? [] } };
+	if (answer.errors.some((e) => e.code === ENTRYPOINT_NOT_FOUND))
+		return { ok: true, status: 200, result: { rules: [] } };
+	return answer;
+}
+
+/** The recent matches by rule id, or why there are none: retention off, or the API's errors. */
+async function readMatches(
+	c: Ctx,
+): Promise<{ retention: true; byRule: Map<string, RuleMatches> } | { retention: false } | { errors: string[] }> {
+	const credential = c.var.session.credential;
+	const flag = await callApi<{ flag: boolean }>(c, credential, "GET", zonePath(c, "/logs/control/retention/flag"));
+	if (!flag.ok) return { errors: messagesOf(flag.errors) };
+	if (!flag.result.flag) return { retention: false };
+	const logs = await callApiText(c, credential, matchesQuery(c.var.zone.id, Date.now()));
+	if (!logs.ok) return { errors: messagesOf(logs.errors) };
+	return { retention: true, byRule: matchesByRule(logs.text) };
+}
+
+/** A page number from the query (1 when absent or not a positive integer). */
+function pageOf(c: Ctx, name: string): number {
+	const n = Number(c.req.query(name));
+	return Number.isInteger(n) && n > 0 ? n : 1;
+}
+
+// ---- Parts ------------------------------------------------------------------------------------
+
+const ruleName = (rule: { id?: string; description?: string }) =>
+	rule.description !== undefined && rule.description !== "" ? rule.description : `rule ${rule.id ?? ""}`;
+
+/** The matches cell of a rule row: how many in the last hour, linking to the list below. */
+const MatchCount: FC<{ id: string; matches: Map<string, RuleMatches> | undefined }> = ({ id, matches }) => {
+	if (matches === undefined) return <>–</>;
+	const count = matches.get(id)?.count ?? 0;
+	return count === 0 ? <>0</> : <a href={`#matches-${id}`}>{count}</a>;
+};
+
+/** Previous / next links of a paged list, when it has more than one page. */
+const Pager: FC<{ base: string; name: string; page: number; info?: Record<string, unknown> }> = (p) => {
+	const pages = Number(p.info?.total_pages ?? 1);
+	if (!(pages > 1)) return null;
+	return (
+		<nav class="actions" aria-label={`Pages of ${p.name}`}>
+			{p.page > 1 && <a href={`${p.base}?${p.name}=${p.page - 1}`}>Previous page</a>}
+			<span>
+				Page {p.page} of {pages}
+			</span>
+			{p.page < pages && <a href={`${p.base}?${p.name}=${p.page + 1}`}>Next page</a>}
+		</nav>
+	);
+};
+
+/** The fields of a firewall rule form (create and edit); `form` keeps ids unique. */
+const RuleFields: FC<{ c: Ctx; form: string; values: RuleValues; errors: FormErrors; edit?: boolean }> = (p) => (
+	<>
+		<TextField form={p.form} name="description" label="Rule name" value={p.values.description} errors={p.errors} />
+		<ExpressionEditor
+			form={p.form}
+			label="Expression"
+			value={p.values.expression}
+			errors={p.errors}
+			validateUrl={pagePath(p.c, "/expression")}
+		/>
+		<SelectField
+			form={p.form}
+			name="action"
+			label="Action"
+			options={FIREWALL_ACTIONS}
+			value={p.values.action}
+			errors={p.errors}
+		/>
+		<TextField
+			form={p.form}
+			name="priority"
+			label="Priority"
+			type="number"
+			value={p.values.priority}
+			errors={p.errors}
+			hint="Lower runs first; empty: after every rule that has one."
+		/>
+		{p.edit && (
+			<div>
+				<input type="checkbox" id={`${p.form}-paused`} name="paused" value="true" checked={p.values.paused} />{" "}
+				<label class="inline" for={`${p.form}-paused`}>
+					Paused
+				</label>
+			</div>
+		)}
+	</>
+);
+
+/** The body of a firewall rule POST or PUT from its form. */
+function ruleBody(values: RuleValues): Record<string, unknown> {
+	const priority = values.priority.trim();
+	return {
+		filter: { expression: values.expression },
+		action: values.action,
+		description: values.description.trim(),
+		paused: values.paused,
+		// Not a number: sent as typed, so the API's own message says what is wrong with it.
+		priority: priority === "" ? null : Number.isFinite(Number(priority)) ? Number(priority) : priority,
+	};
+}
+
+/** A table with column headers: `columns` in order, `caption` above. */
+const Listing: FC<{ columns: string[]; caption?: string; children?: Child }> = (p) => (
+	<table>
+		{p.caption !== undefined && <caption>{p.caption}</caption>}
+		<thead>
+			<tr>
+				{p.columns.map((column) => (
+					<th scope="col">{column}</th>
+				))}
+			</tr>
+		</thead>
+		<tbody>{p.children}</tbody>
+	</table>
+);
+
+/**
+ * A row's buttons: a switch that posts `field=value` to `toggle.action` (pause / resume, enable /
+ * disable), and Delete, confirmed first; `name` makes each button's accessible name unique.
+ */
+const RowActions: FC<{
+	c: Ctx;
+	name: string;
+	toggle: { action: string; field: string; value: boolean; label: string };
+	remove: { action: string; confirm: string };
+	children?: Child;
+}> = ({ c, name, toggle, remove, children }) => (
+	<div class="row-actions">
+		{children}
+		<PostForm action={toggle.action} csrf={c.var.csrf}>
+			<input type="hidden" name={toggle.field} value={String(toggle.value)} />
+			<button type="submit" class="secondary" aria-label={`${toggle.label} ${name}`}>
+				{toggle.label}
+			</button>
+		</PostForm>
+		<PostForm action={remove.action} csrf={c.var.csrf} confirm={remove.confirm}>
+			<button type="submit" class="danger" aria-label={`Delete ${name}`}>
+				Delete
+			</button>
+		</PostForm>
+	</div>
+);
+
+const FirewallRuleRow: FC<{ c: Ctx; rule: FirewallRule; matches?: Map<string, RuleMatches> }> = ({
+	c,
+	rule,
+	matches,
+}) => {
+	const name = ruleName(rule);
+	const expression = "expression" in rule.filter ? rule.filter.expression : "(filter deleted)";
+	return (
+		<tr>
+			<td>{rule.priority ?? "–"}</td>
+			<td>{name}</td>
+			<td>
+				<code>{expression}</code>
+			</td>
+			<td>{labelOf(FIREWALL_ACTIONS, rule.action)}</td>
+			<td>{rule.paused ? "Paused" : "Active"}</td>
+			<td>
+				<MatchCount id={rule.id} matches={matches} />
+			</td>
+			<td>
+				<RowActions
+					c={c}
+					name={name}
+					toggle={{
+						action: pagePath(c, `/rules/${rule.id}/paused`),
+						field: "paused",
+						value: !rule.paused,
+						label: rule.paused ? "Resume" : "Pause",
+					}}
+					remove={{ action: pagePath(c, `/rules/${rule.id}/delete`), confirm: `Delete the firewall rule ${name}?` }}
+				>
+					<a href={pagePath(c, `/rules/${rule.id}`)} aria-label={`Edit ${name}`}>
+						Edit
+					</a>
+				</RowActions>
+			</td>
+		</tr>
+	);
+};
+
+const FilterRow: FC<{ c: Ctx; filter: Filter; usedBy: string[] }> = ({ c, filter, usedBy }) => {
+	const name = filter.description !== undefined && filter.description !== "" ? filter.description : filter.expression;
+	return (
+		<tr>
+			<td>
+				<code>{filter.expression}</code>
+			</td>
+			<td>{filter.description ?? ""}</td>
+			<td>{filter.paused ? "Paused" : "Active"}</td>
+			<td>{usedBy.length === 0 ? "no rule" : usedBy.join(", ")}</td>
+			<td>
+				<RowActions
+					c={c}
+					name={`filter ${name}`}
+					toggle={{
+						action: pagePath(c, `/filters/${filter.id}/paused`),
+						field: "paused",
+						value: !filter.paused,
+						label: filter.paused ? "Resume" : "Pause",
+					}}
+					remove={{ action: pagePath(c, `/filters/${filter.id}/delete`), confirm: `Delete the filter ${name}?` }}
+				/>
+			</td>
+		</tr>
+	);
+};
+
+const CustomRuleRow: FC<{ c: Ctx; rulesetId: string; rule: EntrypointRule; matches?: Map<string, RuleMatches> }> = ({
+	c,
+	rulesetId,
+	rule,
+	matches,
+}) => {
+	const name = ruleName(rule);
+	const enabled = rule.enabled !== false;
+	const base = pagePath(c, `/custom-rules/${rulesetId}/${rule.id ?? ""}`);
+	const response = rule.action_parameters?.response as { status_code?: number } | undefined;
+	return (
+		<tr>
+			<td>{name}</td>
+			<td>
+				<code>{rule.expression}</code>
+			</td>
+			<td>
+				{labelOf(CUSTOM_ACTIONS, rule.action)}
+				{response?.status_code !== undefined && ` (${response.status_code})`}
+			</td>
+			<td>{enabled ? "Enabled" : "Disabled"}</td>
+			<td>
+				<MatchCount id={rule.id ?? ""} matches={matches} />
+			</td>
+			<td>
+				<RowActions
+					c={c}
+					name={name}
+					toggle={{
+						action: `${base}/enabled`,
+						field: "enabled",
+						value: !enabled,
+						label: enabled ? "Disable" : "Enable",
+					}}
+					remove={{ action: `${base}/delete`, confirm: `Delete the WAF custom rule ${name}?` }}
+				/>
+			</td>
+		</tr>
+	);
+};
+
+/** The recent-matches section: per rule that matched, its newest requests. */
+const RecentMatches: FC<{
+	c: Ctx;
+	state: Awaited<ReturnType<typeof readMatches>>;
+	names: Map<string, string>;
+	errors: string[];
+}> = ({ c, state, names, errors }) => (
+	<section class="card" aria-labelledby="matches-heading">
+		<h2 id="matches-heading">Recent matches</h2>
+		<ErrorSummary messages={errors} />
+		{"errors" in state && <ErrorSummary messages={state.errors} />}
+		{"retention" in state && !state.retention && (
+			<>
+				<p>
+					Log retention is off: this zone keeps no log of its requests, so the requests its rules matched cannot be
+					shown. Turn it on to keep every request from now on (Logpull retention).
+				</p>
+				<PostForm action={pagePath(c, "/retention")} csrf={c.var.csrf}>
+					<button type="submit">Turn on log retention</button>
+				</PostForm>
+			</>
+		)}
+		{"retention" in state && state.retention && state.byRule.size === 0 && (
+			<p>No request matched a rule in the last hour.</p>
+		)}
+		{"retention" in state &&
+			state.retention &&
+			[...state.byRule].map(([id, m]) => (
+				<div id={`matches-${id}`}>
+					<h3>
+						{names.get(id) ?? `rule ${id}`}: {m.count} in the last hour
+					</h3>
+					<Listing
+						caption={`${m.count > m.recent.length ? `The newest ${m.recent.length}` : "All of them"}, newest first`}
+						columns={["Time", "Path", "Client IP", "Rule action", "Outcome", "Ray ID"]}
+					>
+						{m.recent.map((r) => (
+							<tr>
+								<td>{r.time}</td>
+								<td>
+									<code>{r.path}</code>
+								</td>
+								<td>{r.clientIp}</td>
+								<td>{r.action}</td>
+								<td>{r.securityAction === "" ? "none" : r.securityAction}</td>
+								<td>
+									<code>{r.rayId}</code>
+								</td>
+							</tr>
+						))}
+					</Listing>
+				</div>
+			))}
+	</section>
+);
+
+// ---- Pages ------------------------------------------------------------------------------------
+
+/** The Security page: firewall rules, filters, WAF custom rules, their forms, recent matches. */
+async function securityPage(c: Ctx, state: PageState = {}, status: ContentfulStatusCode = 200) {
+	const credential = c.var.session.credential;
+	const rulesPage = pageOf(c, "rules_page");
+	const filtersPage = pageOf(c, "filters_page");
+	const [rules, filters, custom, matches] = await Promise.all([
+		callApi<FirewallRule[]>(
+			c,
+			credential,
+			"GET",
+			zonePath(c, `/firewall/rules?per_page=${PER_PAGE}&page=${rulesPage}`),
+		),
+		callApi<Filter[]>(c, credential, "GET", zonePath(c, `/filters?per_page=${PER_PAGE}&page=${filtersPage}`)),
+		readCustomRules(c),
+		readMatches(c),
+	]);
+	const byRule = "retention" in matches && matches.retention ? matches.byRule : undefined;
+	const names = new Map<string, string>();
+	for (const r of rules.ok ? rules.result : []) names.set(r.id, `Firewall rule ${ruleName(r)}`);
+	for (const r of custom.ok ? custom.result.rules : []) names.set(r.id ?? "", `WAF custom rule ${ruleName(r)}`);
+	const usedBy = new Map<string, string[]>();
+	for (const r of rules.ok ? rules.result : [])
+		usedBy.set(r.filter.id, [...(usedBy.get(r.filter.id) ?? []), ruleName(r)]);
+	const rule = state.rule ?? { values: EMPTY_RULE, errors: NO_ERRORS };
+	const filter = state.filter ?? { values: { description: "", expression: "" }, errors: NO_ERRORS };
+	const customForm = state.custom ?? { values: EMPTY_CUSTOM, errors: NO_ERRORS };
+	return render(
+		c,
+		<Layout title="Security rules" csrf={c.var.csrf} zone={{ ...c.var.zone, page: "security" }}>
+			<p class="crumbs">Security › Security rules</p>
+			<h1>Security rules</h1>
+			<Notice text={state.notice} />
+
+			<section class="card" aria-labelledby="rules-heading">
+				<h2 id="rules-heading">Firewall rules</h2>
+				<ErrorSummary messages={state.ruleErrors ?? []} />
+				{!rules.ok && <ErrorSummary messages={messagesOf(rules.errors)} />}
+				{rules.ok && rules.result.length === 0 && <p>No firewall rules in this zone.</p>}
+				{rules.ok && rules.result.length > 0 && (
+					<Listing
+						caption="In evaluation order"
+						columns={["Priority", "Name", "Expression", "Action", "Status", "Matches (last hour)", "Actions"]}
+					>
+						{rules.result.map((r) => (
+							<FirewallRuleRow c={c} rule={r} matches={byRule} />
+						))}
+					</Listing>
+				)}
+				{rules.ok && <Pager base={pagePath(c)} name="rules_page" page={rulesPage} info={rules.resultInfo} />}
+			</section>
+
+			<section class="card" aria-labelledby="custom-heading">
+				<h2 id="custom-heading">WAF custom rules</h2>
+				<ErrorSummary messages={state.customErrors ?? []} />
+				{!custom.ok && <ErrorSummary messages={messagesOf(custom.errors)} />}
+				{custom.ok && custom.result.rules.length === 0 && <p>No WAF custom rules in this zone.</p>}
+				{custom.ok && custom.result.rules.length > 0 && (
+					<Listing
+						caption="In evaluation order, after the firewall rules"
+						columns={["Name", "Expression", "Action", "Status", "Matches (last hour)", "Actions"]}
+					>
+						{custom.result.rules.map((r) => (
+							<CustomRuleRow c={c} rulesetId={custom.result.id ?? ""} rule={r} matches={byRule} />
+						))}
+					</Listing>
+				)}
+			</section>
+
+			<RecentMatches c={c} state={matches} names={names} errors={state.matchErrors ?? []} />
+
+			<section class="card" aria-labelledby="create-rule-heading">
+				<h2 id="create-rule-heading">Create a firewall rule</h2>
+				<ErrorSummary messages={rule.errors.form} />
+				<form method="post" action={pagePath(c, "/rules")} aria-labelledby="create-rule-heading">
+					<input type="hidden" name="csrf" value={c.var.csrf} />
+					<RuleFields c={c} form="rule" values={rule.values} errors={rule.errors} />
+					<div class="actions">
+						<button type="submit">Deploy firewall rule</button>
+					</div>
+				</form>
+			</section>
+
+			<section class="card" aria-labelledby="create-custom-heading">
+				<h2 id="create-custom-heading">Create a WAF custom rule</h2>
+				<ErrorSummary messages={customForm.errors.form} />
+				<form method="post" action={pagePath(c, "/custom-rules")} aria-labelledby="create-custom-heading">
+					<input type="hidden" name="csrf" value={c.var.csrf} />
+					<TextField
+						form="custom"
+						name="description"
+						label="Rule name"
+						value={customForm.values.description}
+						errors={customForm.errors}
+					/>
+					<ExpressionEditor
+						form="custom"
+						label="Expression"
+						value={customForm.values.expression}
+						errors={customForm.errors}
+						validateUrl={pagePath(c, "/expression")}
+					/>
+					<SelectField
+						form="custom"
+						name="action"
+						label="Action"
+						options={CUSTOM_ACTIONS}
+						value={customForm.values.action}
+						errors={customForm.errors}
+					/>
+					<fieldset>
+						<legend>Custom block response (Block only, optional)</legend>
+						<TextField
+							form="custom"
+							name="status_code"
+							label="Response status code"
+							type="number"
+							value={customForm.values.status_code}
+							errors={customForm.errors}
+							hint="400 to 499; empty: the edge's block page (403)."
+						/>
+						<SelectField
+							form="custom"
+							name="content_type"
+							label="Response content type"
+							options={CONTENT_TYPES}
+							value={customForm.values.content_type}
+							errors={customForm.errors}
+						/>
+						<label for="custom-content">Response body</label>
+						<textarea id="custom-content" name="content" rows={3}>
+							{customForm.values.content}
+						</textarea>
+						{customForm.errors.fields.content !== undefined && (
+							<p class="error">{customForm.errors.fields.content.join(" ")}</p>
+						)}
+					</fieldset>
+					<div>
+						<input
+							type="checkbox"
+							id="custom-enabled"
+							name="enabled"
+							value="true"
+							checked={customForm.values.enabled}
+						/>{" "}
+						<label class="inline" for="custom-enabled">
+							Enabled
+						</label>
+					</div>
+					<div class="actions">
+						<button type="submit">Deploy custom rule</button>
+					</div>
+				</form>
+			</section>
+
+			<section class="card" aria-labelledby="filters-heading">
+				<h2 id="filters-heading">Filters</h2>
+				<p>The expressions firewall rules use; a filter made with a rule belongs to it.</p>
+				<ErrorSummary messages={state.filterErrors ?? []} />
+				{!filters.ok && <ErrorSummary messages={messagesOf(filters.errors)} />}
+				{filters.ok && filters.result.length === 0 && <p>No filters in this zone.</p>}
+				{filters.ok && filters.result.length > 0 && (
+					<Listing columns={["Expression", "Description", "Status", "Used by", "Actions"]}>
+						{filters.result.map((f) => (
+							<FilterRow c={c} filter={f} usedBy={usedBy.get(f.id) ?? []} />
+						))}
+					</Listing>
+				)}
+				{filters.ok && <Pager base={pagePath(c)} name="filters_page" page={filtersPage} info={filters.resultInfo} />}
+				<details open={state.filter !== undefined}>
+					<summary>Create a filter</summary>
+					<h3 id="create-filter-heading">Create a filter</h3>
+					<ErrorSummary messages={filter.errors.form} />
+					<form method="post" action={pagePath(c, "/filters")} aria-labelledby="create-filter-heading">
+						<input type="hidden" name="csrf" value={c.var.csrf} />
+						<ExpressionEditor
+							form="filter"
+							label="Filter expression"
+							value={filter.values.expression}
+							errors={filter.errors}
+							validateUrl={pagePath(c, "/expression")}
+						/>
+						<TextField
+							form="filter"
+							name="description"
+							label="Filter description"
+							value={filter.values.description}
+							errors={filter.errors}
+						/>
+						<div class="actions">
+							<button type="submit" class="secondary">
+								Create filter
+							</button>
+						</div>
+					</form>
+				</details>
+			</section>
+			<script src="/assets/security.js" defer />
+		</Layout>,
+		status,
+	);
+}
+
+/** The edit page of one firewall rule: its fields, saved with a PUT. */
+async function editRulePage(
+	c: Ctx,
+	state: { values?: RuleValues; errors?: FormErrors } = {},
+	status: ContentfulStatusCode = 200,
+) {
+	let values = state.values;
+	let errors = state.errors ?? NO_ERRORS;
+	if (values === undefined) {
+		const answer = await callApi<FirewallRule>(
+			c,
+			c.var.session.credential,
+			"GET",
+			zonePath(c, `/firewall/rules/${param(c, "rule_id")}`),
+		);
+		if (!answer.ok) {
+			values = EMPTY_RULE;
+			errors = { fields: {}, form: messagesOf(answer.errors) };
+			status = statusOf(answer);
+		} else {
+			const r = answer.result;
+			values = {
+				description: r.description,
+				expression: "expression" in r.filter ? r.filter.expression : "",
+				action: r.action,
+				priority: r.priority === null ? "" : String(r.priority),
+				paused: r.paused,
+			};
+		}
+	}
+	return render(
+		c,
+		<Layout title="Edit firewall rule" csrf={c.var.csrf} zone={{ ...c.var.zone, page: "security" }}>
+			<p class="crumbs">
+				Security › <a href={pagePath(c)}>Security rules</a> › Edit firewall rule
+			</p>
+			<h1>Edit firewall rule</h1>
+			<ErrorSummary messages={errors.form} />
+			<form method="post" action={pagePath(c, `/rules/${param(c, "rule_id")}`)} aria-label="Edit firewall rule">
+				<input type="hidden" name="csrf" value={c.var.csrf} />
+				<RuleFields c={c} form="edit" values={values} errors={errors} edit />
+				<div class="actions">
+					<button type="submit">Save</button>
+					<a href={pagePath(c)}>Cancel</a>
+				</div>
+			</form>
+			<script src="/assets/security.js" defer />
+		</Layout>,
+		status,
+	);
+}
+
+/** The rule form's values from a POST. */
+async function ruleValues(c: Ctx): Promise<RuleValues> {
+	const form = await formOf(c);
+	return {
+		description: form("description"),
+		expression: form("expression"),
+		action: form("action"),
+		priority: form("priority"),
+		paused: form("paused") === "true",
+	};
+}
+
+const RULE_FIELDS = ["description", "expression", "action", "priority", "paused"] as const;
+const FILTER_FIELDS = ["description", "expression"] as const;
+const CUSTOM_FIELDS = ["description", "expression", "action", "enabled", "status_code", "content_type", "content"];
+
+/** The custom rule body from its form: `action_parameters` only for a block response or a skip. */
+function customBody(values: CustomValues): Record<string, unknown> {
+	const statusCode = values.status_code.trim();
+	const parameters =
+		values.action === "skip"
+			? { ruleset: "current" }
+			: values.action === "block" && statusCode !== ""
+				? {
+						response: {
+							status_code: Number.isFinite(Number(statusCode)) ? Number(statusCode) : statusCode,
+							content_type: values.content_type,
+							content: values.content,
+						},
+					}
+				: undefined;
+	return {
+		description: values.description.trim(),
+		expression: values.expression,
+		action: values.action,
+		enabled: values.enabled,
+		...(parameters === undefined ? {} : { action_parameters: parameters }),
+	};
+}
+
+/**
+ * A row's action (pause, enable, delete, retention): `method path body` through the API, then the
+ * page again saying `done`, or, refused, the page with the API's messages at `errorsAt`.
+ */
+async function rowAction(
+	c: Ctx,
+	errorsAt: "ruleErrors" | "filterErrors" | "customErrors" | "matchErrors",
+	method: "POST" | "PUT" | "PATCH" | "DELETE",
+	path: string,
+	body: unknown,
+	done: string,
+) {
+	const answer = await callApi(c, c.var.session.credential, method, zonePath(c, path), body);
+	if (!answer.ok) return securityPage(c, { [errorsAt]: messagesOf(answer.errors) }, statusOf(answer));
+	return c.redirect(pagePath(c, `?done=${done}`), 303);
+}
+
+/** Routes under `/zones/{zone_id}/security`. */
+export const security = new Hono<DashEnv>()
+	.get("/", (c) => securityPage(c, { notice: DONE[c.req.query("done") ?? ""] }))
+	.post("/expression", async (c) => {
+		const expression = (await formOf(c))("expression");
+		const error = expressionError(expression);
+		return c.json(error === undefined ? { valid: true } : { valid: false, error });
+	})
+	.post("/rules", async (c) => {
+		const values = await ruleValues(c);
+		const answer = await callApi(c, c.var.session.credential, "POST", zonePath(c, "/firewall/rules"), [
+			ruleBody(values),
+		]);
+		if (!answer.ok) {
+			const errors = sortErrors(answer.errors, fieldOf(RULE_FIELDS));
+			return securityPage(c, { rule: { values, errors } }, statusOf(answer));
+		}
+		return c.redirect(pagePath(c, "?done=rule-created"), 303);
+	})
+	.get("/rules/:rule_id", (c) => editRulePage(c))
+	.post("/rules/:rule_id", async (c) => {
+		const values = await ruleValues(c);
+		const path = zonePath(c, `/firewall/rules/${param(c, "rule_id")}`);
+		const answer = await callApi(c, c.var.session.credential, "PUT", path, ruleBody(values));
+		if (!answer.ok)
+			return editRulePage(c, { values, errors: sortErrors(answer.errors, fieldOf(RULE_FIELDS)) }, statusOf(answer));
+		return c.redirect(pagePath(c, "?done=rule-saved"), 303);
+	})
+	.post("/rules/:rule_id/paused", async (c) => {
+		const paused = (await formOf(c))("paused") === "true";
+		const path = `/firewall/rules/${param(c, "rule_id")}`;
+		return rowAction(c, "ruleErrors", "PATCH", path, { paused }, paused ? "rule-paused" : "rule-resumed");
+	})
+	.post("/rules/:rule_id/delete", (c) =>
+		// The rule's own filter goes with it (the dashboard made it); a shared one stays.
+		rowAction(
+			c,
+			"ruleErrors",
+			"DELETE",
+			`/firewall/rules/${param(c, "rule_id")}?delete_filter_if_unused=true`,
+			undefined,
+			"rule-deleted",
+		),
+	)
+	.post("/filters", async (c) => {
+		const form = await formOf(c);
+		const values = { description: form("description"), expression: form("expression") };
+		const body = [{ expression: values.expression, description: values.description.trim() }];
+		const answer = await callApi(c, c.var.session.credential, "POST", zonePath(c, "/filters"), body);
+		if (!answer.ok) {
+			const errors = sortErrors(answer.errors, fieldOf(FILTER_FIELDS));
+			return securityPage(c, { filter: { values, errors } }, statusOf(answer));
+		}
+		return c.redirect(pagePath(c, "?done=filter-created"), 303);
+	})
+	.post("/filters/:filter_id/paused", async (c) => {
+		const paused = (await formOf(c))("paused") === "true";
+		const path = `/filters/${param(c, "filter_id")}`;
+		return rowAction(c, "filterErrors", "PUT", path, { paused }, paused ? "filter-paused" : "filter-resumed");
+	})
+	.post("/filters/:filter_id/delete", (c) =>
+		rowAction(c, "filterErrors", "DELETE", `/filters/${param(c, "filter_id")}`, undefined, "filter-deleted"),
+	)
+	.post("/custom-rules", async (c) => {
+		const form = await formOf(c);
+		const values: CustomValues = {
+			description: form("description"),
+			expression: form("expression"),
+			action: form("action"),
+			enabled: form("enabled") === "true",
+			status_code: form("status_code"),
+			content_type: form("content_type"),
+			content: form("content"),
+		};
+		const existing = await readCustomRules(c);
+		if (!existing.ok) {
+			const errors = { fields: {}, form: messagesOf(existing.errors) };
+			return securityPage(c, { custom: { values, errors } }, statusOf(existing));
+		}
+		const credential = c.var.session.credential;
+		const rule = customBody(values);
+		// No entrypoint yet: it is created with this one rule; otherwise the rule is added at the end.
+		const answer =
+			existing.result.id === undefined
+				? await callApi(c, credential, "PUT", zonePath(c, CUSTOM_PHASE_PATH), { rules: [rule] })
+				: await callApi(c, credential, "POST", zonePath(c, `/rulesets/${existing.result.id}/rules`), rule);
+		if (!answer.ok) {
+			const errors = sortErrors(answer.errors, fieldOf(CUSTOM_FIELDS));
+			return securityPage(c, { custom: { values, errors } }, statusOf(answer));
+		}
+		return c.redirect(pagePath(c, "?done=custom-created"), 303);
+	})
+	.post("/custom-rules/:ruleset_id/:rule_id/enabled", async (c) => {
+		const enabled = (await formOf(c))("enabled") === "true";
+		const path = `/rulesets/${param(c, "ruleset_id")}/rules/${param(c, "rule_id")}`;
+		return rowAction(c, "customErrors", "PATCH", path, { enabled }, enabled ? "custom-enabled" : "custom-disabled");
+	})
+	.post("/custom-rules/:ruleset_id/:rule_id/delete", (c) => {
+		const path = `/rulesets/${param(c, "ruleset_id")}/rules/${param(c, "rule_id")}`;
+		return rowAction(c, "customErrors", "DELETE", path, undefined, "custom-deleted");
+	})
+	.post("/retention", (c) =>
+		rowAction(c, "matchErrors", "POST", "/logs/control/retention/flag", { flag: true }, "retention-on"),
+	);

@@ -1,0 +1,156 @@
+/**
+ * The Security page through HTTP, as a browser without scripts uses it: the expression check the
+ * editor's script calls (the engine's exact text, CSRF required), a refused rule shown with the
+ * API's text next to its field and nothing stored, a rule created, paused and deleted, and the
+ * retention switch of the recent matches. The browser flow is test/dash/e2e/security.e2e.ts.
+ */
+import { exports } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { expressionError } from "../../src/zone/expressions";
+import { TOKEN } from "../api/credentials";
+import { call, freshZone } from "../api/http";
+
+const DASH = "http://dash.localhost";
+const FORM = { "content-type": "application/x-www-form-urlencoded" };
+
+const cookiesOf = (response: Response) =>
+	response.headers
+		.getSetCookie()
+		.map((c) => c.split(";")[0])
+		.join("; ");
+
+let session = "";
+let csrf = "";
+let zone = "";
+let page = "";
+
+/** A POST of `fields` (plus the session's CSRF token) to the Security page's `rest`. */
+function post(rest: string, fields: Record<string, string>, token = csrf): Promise<Response> {
+	return exports.default.fetch(`${DASH}${page}${rest}`, {
+		method: "POST",
+		redirect: "manual",
+		headers: { cookie: session, ...FORM },
+		body: new URLSearchParams({ csrf: token, ...fields }),
+	});
+}
+
+beforeAll(async () => {
+	zone = await freshZone();
+	page = `/zones/${zone}/security`;
+	const signInPage = await exports.default.fetch(`${DASH}/sign-in`);
+	const signInCsrf = /name="csrf" value="([^"]+)"/.exec(await signInPage.text())?.[1] ?? "";
+	const signedIn = await exports.default.fetch(`${DASH}/sign-in`, {
+		method: "POST",
+		redirect: "manual",
+		headers: { cookie: cookiesOf(signInPage), ...FORM },
+		body: new URLSearchParams({ csrf: signInCsrf, token: TOKEN }),
+	});
+	session = cookiesOf(signedIn);
+	const html = await (await exports.default.fetch(`${DASH}${page}`, { headers: { cookie: session } })).text();
+	csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
+	expect(csrf).not.toBe("");
+});
+
+describe("the expression check", () => {
+	it("answers valid for an expression the engine compiles", async () => {
+		const response = await post("/expression", { expression: 'http.request.uri.path eq "/admin"' });
+		expect(response.status).toBe(200);
+		expect(await response.json()).toEqual({ valid: true });
+	});
+
+	it("answers the engine's multi-line text, line and column included, for one it refuses", async () => {
+		const expression = 'http.request.uri.path eq "/admin" and';
+		const response = await post("/expression", { expression });
+		const answer = (await response.json()) as { valid: boolean; error: string };
+		expect(answer.valid).toBe(false);
+		expect(answer.error).toBe(expressionError(expression));
+		expect(answer.error).toMatch(/^Filter parsing error \(1:\d+\):\n/);
+		expect(answer.error.split("\n")[1]).toBe(expression);
+		expect(answer.error.split("\n")[2]).toMatch(/^ +\^/);
+	});
+
+	it("refuses a check without the session's CSRF token", async () => {
+		const response = await post("/expression", { expression: "ip.src eq 192.0.2.1" }, "forged");
+		expect(response.status).toBe(403);
+	});
+});
+
+describe("firewall rules without scripts", () => {
+	it("shows the API's refusal of an invalid expression next to the editor and stores nothing", async () => {
+		const response = await post("/rules", { description: "bad", expression: "http.host eq", action: "block" });
+		expect(response.status).toBe(400);
+		const html = await response.text();
+		expect(html).toMatch(/<textarea id="rule-expression"[^>]*aria-invalid="true"/);
+		const check = /<pre id="rule-expression-check"[^>]*>([^<]*)<\/pre>/.exec(html)?.[1] ?? "";
+		expect(check).toContain("Filter parsing error (1:");
+		const listed = await call("GET", `/zones/${zone}/firewall/rules`);
+		expect(listed.body.result).toEqual([]);
+	});
+
+	it("creates, pauses and deletes a rule through the API", async () => {
+		const created = await post("/rules", {
+			description: "no admin",
+			expression: 'http.request.uri.path eq "/admin"',
+			action: "block",
+			priority: "5",
+		});
+		expect(created.status).toBe(303);
+		const [rule] = (await call("GET", `/zones/${zone}/firewall/rules`)).body.result as {
+			id: string;
+			priority: number;
+			paused: boolean;
+		}[];
+		expect(rule).toMatchObject({ description: "no admin", action: "block", priority: 5, paused: false });
+
+		expect((await post(`/rules/${rule?.id}/paused`, { paused: "true" })).status).toBe(303);
+		expect((await call("GET", `/zones/${zone}/firewall/rules/${rule?.id}`)).body.result).toMatchObject({
+			paused: true,
+		});
+		expect((await post(`/rules/${rule?.id}/delete`, {})).status).toBe(303);
+		expect((await call("GET", `/zones/${zone}/firewall/rules`)).body.result).toEqual([]);
+		// The rule's own filter went with it.
+		expect((await call("GET", `/zones/${zone}/filters`)).body.result).toEqual([]);
+	});
+});
+
+describe("filters without scripts", () => {
+	it("creates, pauses and deletes a filter, and shows the API's refusal to delete one a rule uses", async () => {
+		const expression = 'http.request.uri.path eq "/filtered"';
+		expect((await post("/filters", { expression, description: "filtered" })).status).toBe(303);
+		const [filter] = (await call("GET", `/zones/${zone}/filters`)).body.result as { id: string }[];
+		expect(filter).toMatchObject({ expression, description: "filtered", paused: false });
+
+		expect((await post(`/filters/${filter?.id}/paused`, { paused: "true" })).status).toBe(303);
+		expect((await call("GET", `/zones/${zone}/filters/${filter?.id}`)).body.result).toMatchObject({ paused: true });
+
+		// A rule on the filter (made through the API): the page lists it as the filter's user.
+		const rule = await call("POST", `/zones/${zone}/firewall/rules`, [
+			{ filter: { id: filter?.id }, action: "log", description: "uses it" },
+		]);
+		expect(rule.status).toBe(200);
+		const html = await (await exports.default.fetch(`${DASH}${page}`, { headers: { cookie: session } })).text();
+		expect(html).toMatch(/<td>filtered<\/td><td>Paused<\/td><td>uses it<\/td>/);
+
+		const refused = await post(`/filters/${filter?.id}/delete`, {});
+		expect(refused.status).toBe(400);
+		const refusal = await call("DELETE", `/zones/${zone}/filters/${filter?.id}`);
+		expect(await refused.text()).toContain(`role="alert"><p>${refusal.body.errors?.[0]?.message}</p>`);
+
+		const ruleId = (rule.body.result as { id: string }[])[0]?.id;
+		expect((await call("DELETE", `/zones/${zone}/firewall/rules/${ruleId}`)).status).toBe(200);
+		expect((await post(`/filters/${filter?.id}/delete`, {})).status).toBe(303);
+		expect((await call("GET", `/zones/${zone}/filters`)).body.result).toEqual([]);
+	});
+});
+
+describe("recent matches", () => {
+	it("says retention is off, and its button turns it on through the API", async () => {
+		const html = await (await exports.default.fetch(`${DASH}${page}`, { headers: { cookie: session } })).text();
+		expect(html).toContain("Log retention is off");
+		const response = await post("/retention", {});
+		expect(response.status).toBe(303);
+		expect((await call("GET", `/zones/${zone}/logs/control/retention/flag`)).body.result).toEqual({ flag: true });
+		const after = await (await exports.default.fetch(`${DASH}${page}`, { headers: { cookie: session } })).text();
+		expect(after).toContain("No request matched a rule in the last hour.");
+	});
+});
