@@ -55,3 +55,13 @@ export async function describedBy(page: Page, label: string): Promise<string> {
 	);
 	return texts.join(" ");
 }
+
+/**
+ * Waits until the page's status says exactly `text`, and answers it: a form's POST leads to a new
+ * page, and reading the status at once could read the page the form was on.
+ */
+export async function statusSays(page: Page, text: string): Promise<string | null> {
+	const status = page.getByRole("status").filter({ hasText: text });
+	await status.waitFor();
+	return status.textContent();
+}

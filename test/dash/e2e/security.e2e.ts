@@ -10,7 +10,7 @@ import { request } from "node:http";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEFAULT_ZONE_ID, TOKEN } from "../../api/credentials";
-import { browserSuite, e2e, openBrowser, screenshot, signIn } from "./browser";
+import { browserSuite, e2e, openBrowser, screenshot, signIn, statusSays } from "./browser";
 
 const SECURITY = `/zones/${DEFAULT_ZONE_ID}/security`;
 const RUN = crypto.randomUUID().slice(0, 8);
@@ -50,13 +50,9 @@ async function description(page: Page, field: Locator): Promise<string> {
 	return texts.join("\n");
 }
 
-/**
- * Waits for the page a form's POST led to, which says `text` in its status: reading the status
- * at once could read the page the form was on.
- */
+/** Waits for the page a form's POST led to, which says `text` in its status. */
 async function done(page: Page, text: string): Promise<void> {
-	await page.getByRole("status").filter({ hasText: text }).waitFor();
-	await expect(page.getByRole("status").textContent()).resolves.toBe(text);
+	expect(await statusSays(page, text)).toBe(text);
 }
 
 browserSuite("the Security page", () => {
