@@ -4,7 +4,9 @@
 // headers and cookies, flushes with the emulator route, then reads the delivered objects back
 // through the gateway (`x-r2-bucket: edgezone-logs`), gunzips them and prints every entry. A
 // second request is then left to the Zone's alarm (LOGPUSH_MIN_INTERVAL_SECONDS in wrangler.toml)
-// to show delivery without a flush. One line per step; exits non-zero on any difference.
+// to show delivery without a flush, and a third is left pending while wrangler dev stops and
+// starts again on the same --persist-to, to show it delivered after the restart. One line per
+// step; exits non-zero on any difference.
 //
 //   npm run smoke:logs
 import { gunzipSync } from "node:zlib";
@@ -89,7 +91,7 @@ async function delivered(prefix) {
 async function main() {
 	console.log(`edgezone smoke run of the edge logs — node ${process.version}`);
 	await import("./dev-vars.mjs");
-	const dev = await startWranglerDev();
+	let dev = await startWranglerDev();
 	base = dev.url;
 	line("ok", `wrangler dev ready on ${dev.url} (pid ${dev.pid}, persistence ${dev.persistTo})`);
 	try {
@@ -207,6 +209,25 @@ async function main() {
 			if (read.last_complete === null || read.last_error !== null) throw new Error(JSON.stringify(read));
 			const status = await api("GET", `/zones/${ZONE_ID}/emulator/logs`);
 			return `last_complete ${read.last_complete}, last_error null; pending log ${JSON.stringify(status)}`;
+		});
+
+		await step("a pending entry survives a restart of wrangler dev (same --persist-to)", async () => {
+			// A restart with the default 30 s interval, so the entry is still pending at the stop.
+			await dev.stop();
+			dev = await startWranglerDev({ persistTo: dev.persistTo, args: ["--var", "LOGPUSH_MIN_INTERVAL_SECONDS:300"] });
+			base = dev.url;
+			const kept = await gw("GET", "/smoke-logs/hello.txt", { headers: { cookie: "accountNumber=restart" } });
+			await new Promise((r) => setTimeout(r, 1_000)); // the edge hands entries to the Zone within 200 ms
+			const before = (await delivered(`${PATH}/`)).flatMap((o) => o.entries);
+			if (before.some((e) => e.RayID === kept.ray)) throw new Error("delivered before the stop");
+			await dev.stop();
+			dev = await startWranglerDev({ persistTo: dev.persistTo });
+			base = dev.url;
+			const flushed = (await api("POST", `/zones/${ZONE_ID}/emulator/logs/flush`)).deliveries;
+			const after = (await delivered(`${PATH}/`)).flatMap((o) => o.entries);
+			const found = after.find((e) => e.RayID === kept.ray);
+			if (found === undefined) throw new Error(`not delivered after the restart: ${JSON.stringify(flushed)}`);
+			return `pending at the stop, delivered by the flush after the restart: ${JSON.stringify(found.Cookies)}`;
 		});
 	} finally {
 		await dev.stop();

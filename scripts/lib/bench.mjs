@@ -1,7 +1,9 @@
 // What the benchmarks share: medians and number formats, per-round ratios, the machine and tool
-// versions a figure was measured with, and writing a block of figures into BENCHMARKS.md between
-// its `<name>:begin` / `<name>:end` markers.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+// versions a figure was measured with, counting wrangler dev's instructions with callgrind, and
+// writing a block of figures into BENCHMARKS.md between its `<name>:begin` / `<name>:end` markers.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { cpus, release } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "./fixtures.mjs";
@@ -82,4 +84,62 @@ export function writeBenchmarks(name, block) {
 		path,
 		`${text.slice(0, text.indexOf(begin) + begin.length)}\n${block}\n${text.slice(text.indexOf(end))}`,
 	);
+}
+
+/**
+ * Counting instructions instead of seconds: every workerd that wrangler dev starts runs under
+ * Valgrind's callgrind (Debian's `valgrind` package), which counts the instructions a process
+ * executes whatever else the machine is doing. Set up before `startWranglerDev`: it points
+ * Miniflare's `MINIFLARE_WORKERD_PATH` at a wrapper script in `dir`. Instrumentation starts off
+ * (a warm-up runs at Valgrind's plain speed, about 5x slower than native); `on(pid)` turns it on,
+ * `zero(pid)` starts a count and `total(pid)` dumps it and answers the instructions since the zero
+ * (all threads of the process: JavaScript, V8's compiler and garbage collector, SQLite, I/O).
+ * @throws Error when valgrind or callgrind_control is not installed.
+ */
+export function callgrindWorkerd(dir) {
+	const probes = ["valgrind", "callgrind_control"].map((tool) => {
+		const probe = spawnSync(tool, ["--version"], { encoding: "utf8" });
+		if (probe.error) throw new Error(`${tool} not found: install Debian's valgrind package (apt-get install valgrind)`);
+		return probe.stdout.trim();
+	});
+	// The workerd Miniflare would start: the one its own `require("workerd")` resolves to.
+	const miniflare = ["node_modules/wrangler/node_modules/miniflare", "node_modules/miniflare"].find((path) =>
+		existsSync(join(ROOT, path, "package.json")),
+	);
+	const workerd = createRequire(join(ROOT, miniflare ?? "", "package.json"))("workerd").default;
+	const wrapper = join(dir, "workerd-callgrind.sh");
+	// --smc-check: V8 writes and rewrites machine code in memory Valgrind must retranslate.
+	writeFileSync(
+		wrapper,
+		`#!/bin/sh\nexec valgrind --tool=callgrind --smc-check=all-non-file --instr-atstart=no --callgrind-out-file=${dir}/callgrind.%p.out --log-file=${dir}/valgrind.%p.log ${JSON.stringify(workerd)} "$@"\n`,
+		{ mode: 0o755 },
+	);
+	process.env.MINIFLARE_WORKERD_PATH = wrapper;
+	const control = (pid, ...args) => {
+		const child = spawnSync("callgrind_control", [...args, String(pid)], { encoding: "utf8", timeout: 300_000 });
+		if (child.status !== 0)
+			throw new Error(`callgrind_control ${args.join(" ")} ${pid}: ${child.stderr || child.stdout}`);
+	};
+	let dumps = 0;
+	return {
+		workerd,
+		/** The version, as `valgrind --version` prints it. */
+		valgrind: probes[0],
+		on: (pid) => control(pid, "--instr=on"),
+		zero: (pid) => control(pid, "--zero"),
+		total: (pid) => {
+			control(pid, `--dump=count${++dumps}`);
+			// callgrind numbers a process's dumps 1, 2, …: the newest holds the count since the zero.
+			const files = readdirSync(dir)
+				.filter((name) => name.startsWith(`callgrind.${pid}.out.`))
+				.map((name) => Number(name.slice(name.lastIndexOf(".") + 1)))
+				.sort((a, b) => a - b);
+			if (files.length === 0) throw new Error(`no callgrind dump of process ${pid} in ${dir}`);
+			const path = join(dir, `callgrind.${pid}.out.${files.at(-1)}`);
+			const total = /^(?:totals|summary): (\d+)/m.exec(readFileSync(path, "utf8"))?.[1];
+			if (total === undefined) throw new Error(`no instruction total in ${path}`);
+			rmSync(path);
+			return Number(total);
+		},
+	};
 }

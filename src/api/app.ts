@@ -14,18 +14,25 @@
  */
 import { Hono } from "hono";
 import { auth } from "./auth";
+import { certificatePacks } from "./certificate-packs";
+import { customCertificates } from "./custom-certificates";
 import { customHostnames } from "./custom-hostnames";
+import { chains } from "./emulator/chains";
 import { clock } from "./emulator/clock";
 import { dns } from "./emulator/dns";
 import { emulatorLogs } from "./emulator/logs";
+import { outbox } from "./emulator/outbox";
 import { noRoute, toErrorResponse } from "./errors";
 import { filters } from "./filters";
 import { firewallRules } from "./firewall-rules";
+import { logpull } from "./logpull";
 import { logpush } from "./logpush";
 import { routeGuard } from "./routing";
 import { rulesetRules } from "./ruleset-rules";
 import { refuseDryRun, rulesets } from "./rulesets";
+import { totalTls } from "./total-tls";
 import type { ApiEnv } from "./types";
+import { universalSsl } from "./universal-ssl";
 import { zoneAccess } from "./zone-access";
 import { zones } from "./zones";
 
@@ -45,11 +52,18 @@ api.route("/zones", zones);
 api.route("/zones/:zone_id/rulesets", rulesets);
 api.route("/zones/:zone_id/rulesets/:ruleset_id/rules", rulesetRules);
 api.route("/zones/:zone_id/logpush", logpush);
+api.route("/zones/:zone_id/logs", logpull);
 api.route("/zones/:zone_id/filters", filters);
 api.route("/zones/:zone_id/firewall/rules", firewallRules);
+api.route("/zones/:zone_id/ssl/certificate_packs", certificatePacks);
+api.route("/zones/:zone_id/ssl/universal/settings", universalSsl);
+api.route("/zones/:zone_id/acm/total_tls", totalTls);
+api.route("/zones/:zone_id/custom_certificates", customCertificates);
 api.route("/zones/:zone_id/custom_hostnames", customHostnames);
 // Emulator-only routes, not Cloudflare's (README, "Emulator-only routes").
 api.route("/zones/:zone_id/emulator/clock", clock);
+api.route("/zones/:zone_id/emulator/outbox", outbox);
+api.route("/zones/:zone_id/emulator/chains", chains);
 api.route("/zones/:zone_id/emulator/logs", emulatorLogs);
 api.route("/zones/:zone_id/emulator/dns", dns);
 

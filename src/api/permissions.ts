@@ -17,9 +17,10 @@
  * the API reference: zones need Zone; rulesets accept any of their phase families, of which
  * edgezone knows Zone WAF and Logs (the family of `http_log_custom_fields`); all of log-push,
  * reads included, needs Logs Edit, "because Logpush jobs contain sensitive information"
- * (/logs/logpush/permissions/); filters and firewall rules need Firewall Services, the group
- * their API reference pages accept; custom hostnames need "SSL and Certificates", the group their
- * API reference pages accept.
+ * (/logs/logpush/permissions/), while Logpull and its retention flag are read with Logs Read
+ * (their API reference pages); filters and firewall rules need Firewall Services, the group
+ * their API reference pages accept; custom hostnames, certificate packs, Universal SSL, Total TLS
+ * and custom certificates need "SSL and Certificates", the group their API reference pages accept.
  * A ruleset is then checked by its phase (`permitsPhase`): a "Logs Edit" token may not write a
  * WAF ruleset, nor a "Zone WAF Edit" token the log fields. Gap: the list of rulesets shows every
  * phase's (without rules) to any ruleset family; whether the real API narrows it is not documented.
@@ -97,6 +98,13 @@ export const ENDPOINTS: readonly { method: string; path: string; needs: Requirem
 	// A POST that only reads: compares a token with the challenge file, changes nothing.
 	{ method: "POST", path: "/zones/:zone_id/logpush/ownership/validate", needs: readsLogpush },
 	{ method: "GET", path: "/zones/:zone_id/logpush/datasets/:dataset_id/fields", needs: readsLogpush },
+	// Logpull (src/api/logpull.ts): "Logs Read" or "Logs Write" reads, as the API reference's
+	// "Accepted Permissions" say; the retention flag's POST needs Logs Write.
+	{ method: "GET", path: "/zones/:zone_id/logs/received", needs: reads("Logs") },
+	{ method: "GET", path: "/zones/:zone_id/logs/received/fields", needs: reads("Logs") },
+	{ method: "GET", path: "/zones/:zone_id/logs/rayids/:ray_id", needs: reads("Logs") },
+	{ method: "GET", path: "/zones/:zone_id/logs/control/retention/flag", needs: reads("Logs") },
+	{ method: "POST", path: "/zones/:zone_id/logs/control/retention/flag", needs: writes("Logs") },
 	// Emulator-only (src/api/emulator/logs.ts): the pending log holds request data, as jobs do.
 	{ method: "GET", path: "/zones/:zone_id/emulator/logs", needs: readsLogpush },
 	{ method: "POST", path: "/zones/:zone_id/emulator/logs/flush", needs: writes("Logs") },
@@ -138,10 +146,51 @@ export const ENDPOINTS: readonly { method: string; path: string; needs: Requirem
 		path: "/zones/:zone_id/custom_hostnames/:custom_hostname_id",
 		needs: writes("SSL and Certificates"),
 	},
+	{ method: "GET", path: "/zones/:zone_id/ssl/certificate_packs", needs: reads("SSL and Certificates") },
+	{ method: "POST", path: "/zones/:zone_id/ssl/certificate_packs/order", needs: writes("SSL and Certificates") },
+	{ method: "GET", path: "/zones/:zone_id/ssl/certificate_packs/quota", needs: reads("SSL and Certificates") },
+	{
+		method: "GET",
+		path: "/zones/:zone_id/ssl/certificate_packs/:certificate_pack_id",
+		needs: reads("SSL and Certificates"),
+	},
+	{
+		method: "PATCH",
+		path: "/zones/:zone_id/ssl/certificate_packs/:certificate_pack_id",
+		needs: writes("SSL and Certificates"),
+	},
+	{
+		method: "DELETE",
+		path: "/zones/:zone_id/ssl/certificate_packs/:certificate_pack_id",
+		needs: writes("SSL and Certificates"),
+	},
+	{ method: "GET", path: "/zones/:zone_id/ssl/universal/settings", needs: reads("SSL and Certificates") },
+	{ method: "PATCH", path: "/zones/:zone_id/ssl/universal/settings", needs: writes("SSL and Certificates") },
+	{ method: "GET", path: "/zones/:zone_id/acm/total_tls", needs: reads("SSL and Certificates") },
+	{ method: "POST", path: "/zones/:zone_id/acm/total_tls", needs: writes("SSL and Certificates") },
+	{ method: "GET", path: "/zones/:zone_id/custom_certificates", needs: reads("SSL and Certificates") },
+	{ method: "POST", path: "/zones/:zone_id/custom_certificates", needs: writes("SSL and Certificates") },
+	{
+		method: "GET",
+		path: "/zones/:zone_id/custom_certificates/:custom_certificate_id",
+		needs: reads("SSL and Certificates"),
+	},
+	{
+		method: "PATCH",
+		path: "/zones/:zone_id/custom_certificates/:custom_certificate_id",
+		needs: writes("SSL and Certificates"),
+	},
+	{
+		method: "DELETE",
+		path: "/zones/:zone_id/custom_certificates/:custom_certificate_id",
+		needs: writes("SSL and Certificates"),
+	},
 	// Emulator-only routes (not Cloudflare's): the zone's own settings, so the Zone group.
 	{ method: "GET", path: "/zones/:zone_id/emulator/clock", needs: reads("Zone") },
 	{ method: "PUT", path: "/zones/:zone_id/emulator/clock", needs: writes("Zone") },
 	{ method: "POST", path: "/zones/:zone_id/emulator/clock/advance", needs: writes("Zone") },
+	{ method: "GET", path: "/zones/:zone_id/emulator/outbox", needs: reads("Zone") },
+	{ method: "GET", path: "/zones/:zone_id/emulator/chains/:certificate_id", needs: reads("Zone") },
 	{ method: "GET", path: "/zones/:zone_id/emulator/dns", needs: reads("Zone") },
 	{ method: "GET", path: "/zones/:zone_id/emulator/dns/:name", needs: reads("Zone") },
 	{ method: "PUT", path: "/zones/:zone_id/emulator/dns/:name", needs: writes("Zone") },

@@ -46,20 +46,25 @@ import { derived, zoneView } from "./zone-view";
 
 /** What the logs need of a zone's configuration, derived once per version. */
 export interface LogSettings {
-	/** Whether anything reads the zone's entries: an enabled `http_requests` job. */
+	/** Whether anything reads the zone's entries: an enabled `http_requests` job, or Logpull retention. */
 	keep: boolean;
-	/** The custom fields to pick, empty when no enabled job lists one of the custom-field outputs. */
+	/**
+	 * The custom fields to pick, empty unless an enabled job lists one of the custom-field outputs
+	 * or Logpull retention is on (Logpull's `fields` may name any of them).
+	 */
 	names: CustomFieldNames;
 }
 
 /** The log settings of a zone's configuration (`EdgeConfig.logpushJobs` holds the enabled jobs). */
 export function logSettings(config: EdgeConfig): LogSettings {
 	const jobs = config.logpushJobs.filter((job) => job.enabled && job.dataset === "http_requests");
-	const wantsCustom = jobs.some((job) =>
-		job.output_options.field_names.some((name) => (CUSTOM_FIELD_OUTPUTS as readonly string[]).includes(name)),
-	);
+	const wantsCustom =
+		config.logpullRetention ||
+		jobs.some((job) =>
+			job.output_options.field_names.some((name) => (CUSTOM_FIELD_OUTPUTS as readonly string[]).includes(name)),
+		);
 	return {
-		keep: jobs.length > 0,
+		keep: jobs.length > 0 || config.logpullRetention,
 		names: wantsCustom ? customFieldNames(config.logCustomFields) : { request: [], response: [], cookies: [] },
 	};
 }

@@ -16,7 +16,7 @@ import type { Arg, ComparisonOp, Identifier, IndexExpr, Literal, Logical } from 
 import { toByteString } from "./bytes.ts";
 import type { Impl } from "./functions.ts";
 import { compareIp, type IpRange, isIpFailure, parseIp, parseIpRangeItem } from "./ip.ts";
-import { type FieldType, type IpValue, innerType, type Runtime } from "./types.ts";
+import { debugType, type FieldType, type IpValue, innerType, type Runtime } from "./types.ts";
 import { wildcardMatches } from "./wildcard.ts";
 
 /** A value of a field as the edge supplies it (see index.ts). */
@@ -28,12 +28,22 @@ export type FieldValues = { readonly [field: string]: Value | undefined };
 /** Named list name -> items, for `in $name`. */
 export type ListValues = ReadonlyMap<string, readonly Value[]>;
 
+/** A field value converted and found missing (or of the wrong shape), as a cache entry. */
+const MISSING = Symbol("missing");
+
+/**
+ * Field values already converted for one request, by field slot ({@link slotOf}); a hole is a
+ * value not converted yet. One per `FieldValues` object, shared by every filter evaluated
+ * against it (index.ts), so 100 rules reading `http.request.headers` convert it once.
+ */
+export type Converted = (Runtime | typeof MISSING | undefined)[];
+
 /** What closures read while one request is evaluated. */
 export interface Ctx {
 	readonly values: FieldValues;
 	readonly lists: ListValues | undefined;
-	/** Field values already converted for this call. */
-	readonly cache: Map<string, Runtime | undefined>;
+	/** Field values already converted for this request. */
+	readonly cache: Converted;
 }
 
 type ValueFn = (ctx: Ctx) => Runtime | undefined;
@@ -67,11 +77,27 @@ export function convert(raw: Value | undefined, type: FieldType): Runtime | unde
 	return map;
 }
 
+/** The slot of each field name and type in a {@link Converted} array, for every filter of the isolate. */
+const slots = new Map<string, number>();
+
+/** The slot of field `name` read as `type`: another scheme may give a name another type. */
+function slotOf(name: string, type: FieldType): number {
+	const key = `${name} ${debugType(type)}`;
+	let slot = slots.get(key);
+	if (slot === undefined) {
+		slot = slots.size;
+		slots.set(key, slot);
+	}
+	return slot;
+}
+
 function fieldGetter(name: string, type: FieldType): ValueFn {
+	const slot = slotOf(name, type);
 	return (ctx) => {
-		if (ctx.cache.has(name)) return ctx.cache.get(name);
+		const cached = ctx.cache[slot];
+		if (cached !== undefined) return cached === MISSING ? undefined : cached;
 		const v = convert(ctx.values[name], type);
-		ctx.cache.set(name, v);
+		ctx.cache[slot] = v === undefined ? MISSING : v;
 		return v;
 	};
 }
@@ -123,7 +149,11 @@ function compileCall(args: readonly Arg[], impl: Impl): ValueFn {
 		};
 	}
 	const fns = args.map(compileArg);
-	return (ctx) => impl(fns.map((f) => f(ctx)));
+	return (ctx) => {
+		const values: (Runtime | undefined)[] = new Array(fns.length);
+		for (let i = 0; i < fns.length; i++) values[i] = (fns[i] as ValueFn)(ctx);
+		return impl(values);
+	};
 }
 
 function step(v: Runtime | undefined, s: IndexExpr["steps"][number]): Runtime | undefined {
@@ -139,7 +169,7 @@ function compileIndexValue(expr: IndexExpr): ValueFn {
 	if (steps.length === 0) return head;
 	return (ctx) => {
 		let v = head(ctx);
-		for (const s of steps) v = step(v, s);
+		for (let i = 0; i < steps.length && v !== undefined; i++) v = step(v, steps[i] as IndexExpr["steps"][number]);
 		return v;
 	};
 }
@@ -170,7 +200,10 @@ function compileElements(expr: IndexExpr): ElementsFn {
 }
 
 function inRanges(ranges: readonly IpRange[], ip: IpValue): boolean {
-	for (const r of ranges) if (r.v6 === ip.v6 && ip.n >= r.lo && ip.n <= r.hi) return true;
+	for (let i = 0; i < ranges.length; i++) {
+		const r = ranges[i] as IpRange;
+		if (r.v6 === ip.v6 && ip.n >= r.lo && ip.n <= r.hi) return true;
+	}
 	return false;
 }
 
@@ -291,9 +324,28 @@ export function compileLogical(node: Logical): Compiled {
 						items.flatMap((c) => ("vec" in c ? [c.vec] : [])),
 					),
 				};
-			if (node.op === "and") return { one: (ctx) => ones.every((f) => f(ctx)) };
-			if (node.op === "or") return { one: (ctx) => ones.some((f) => f(ctx)) };
-			return { one: (ctx) => ones.reduce((acc, f) => acc !== f(ctx), false) };
+			// Indexed loops: no callback or iterator allocated per request and rule.
+			if (node.op === "and")
+				return {
+					one: (ctx) => {
+						for (let i = 0; i < ones.length; i++) if (!(ones[i] as (ctx: Ctx) => boolean)(ctx)) return false;
+						return true;
+					},
+				};
+			if (node.op === "or")
+				return {
+					one: (ctx) => {
+						for (let i = 0; i < ones.length; i++) if ((ones[i] as (ctx: Ctx) => boolean)(ctx)) return true;
+						return false;
+					},
+				};
+			return {
+				one: (ctx) => {
+					let acc = false;
+					for (let i = 0; i < ones.length; i++) acc = acc !== (ones[i] as (ctx: Ctx) => boolean)(ctx);
+					return acc;
+				},
+			};
 		}
 		case "compare": {
 			const test = predicate(node.op);

@@ -10,7 +10,15 @@
  * regex features JS cannot match the same way are refused (regex.ts); rewrite-phase functions are
  * unknown identifiers. The module is pure: no Workers APIs, no runtime dependency.
  */
-import { type Ctx, compileLogical, type FieldValues, fieldsOf, type ListValues, type Value } from "./compile.ts";
+import {
+	type Converted,
+	type Ctx,
+	compileLogical,
+	type FieldValues,
+	fieldsOf,
+	type ListValues,
+	type Value,
+} from "./compile.ts";
 import { type FilterError, LexError, renderError } from "./errors.ts";
 import { type ListKind, parseExpression } from "./parser.ts";
 import type { FieldType } from "./types.ts";
@@ -61,6 +69,13 @@ function lengthError(expression: string, length: number): FilterError {
 	return renderError(expression, error);
 }
 
+/**
+ * Field values converted for each `FieldValues` object: every filter evaluated against the same
+ * object (a request's fields, matched by all of a zone's rules) converts each field once. The
+ * object stands for one request; its values must not change after the first `matches`.
+ */
+const converted = new WeakMap<FieldValues, Converted>();
+
 /** The whole expression `true`, with the engine's whitespace (space, CR, LF) around it. */
 const MATCH_ALL = /^[ \r\n]*true[ \r\n]*$/;
 
@@ -90,7 +105,12 @@ export function compile(
 		expression,
 		fields: fieldsOf(root),
 		matches(values: FieldValues, lists?: ListValues): boolean {
-			const ctx: Ctx = { values, lists, cache: new Map() };
+			let cache = converted.get(values);
+			if (cache === undefined) {
+				cache = [];
+				converted.set(values, cache);
+			}
+			const ctx: Ctx = { values, lists, cache };
 			try {
 				return test(ctx);
 			} catch {

@@ -17,7 +17,12 @@ export interface Wildcard {
 	readonly strict: boolean;
 	/** Literal bytes (already ASCII-lowercased when not strict), or null for a star. */
 	readonly tokens: readonly (string | null)[];
+	/** The tokens as byte values, STAR for a star: what matching reads, with no string per byte. */
+	readonly codes: readonly number[];
 }
+
+/** A star in {@link Wildcard.codes}. */
+const STAR = -1;
 
 /** Builds a wildcard from a byte string, or returns the error text. */
 export function compileWildcard(pattern: string, strict: boolean): Wildcard | string {
@@ -37,7 +42,8 @@ export function compileWildcard(pattern: string, strict: boolean): Wildcard | st
 	}
 	if (tokens.some((t, i) => t === null && tokens[i + 1] === null)) return "wildcard contains a double star";
 	const folded = strict ? tokens : tokens.map((t) => (t === null ? t : t.toLowerCase()));
-	return { pattern, strict, tokens: folded };
+	const codes = folded.map((t) => (t === null ? STAR : t.charCodeAt(0)));
+	return { pattern, strict, tokens: folded, codes };
 }
 
 function fold(code: number): number {
@@ -46,21 +52,20 @@ function fold(code: number): number {
 
 /** True when the whole byte string `input` matches. */
 export function wildcardMatches(w: Wildcard, input: string): boolean {
-	const p = w.tokens;
-	const eq = w.strict
-		? (t: string, i: number) => t.charCodeAt(0) === input.charCodeAt(i)
-		: (t: string, i: number) => t.charCodeAt(0) === fold(input.charCodeAt(i));
+	// Runs for every request and wildcard rule: plain numbers, no closure or string per byte.
+	const p = w.codes;
+	const strict = w.strict;
 	let pi = 0;
 	let ii = 0;
 	let starP = -1;
 	let starI = 0;
 	while (ii < input.length) {
-		const t = p[pi];
-		if (t === null) {
+		const t = pi < p.length ? (p[pi] as number) : undefined;
+		if (t === STAR) {
 			starP = ++pi;
 			starI = ii;
 			if (pi >= p.length) return true;
-		} else if (t !== undefined && eq(t, ii)) {
+		} else if (t !== undefined && t === (strict ? input.charCodeAt(ii) : fold(input.charCodeAt(ii)))) {
 			pi++;
 			ii++;
 		} else if (starP >= 0) {
@@ -68,6 +73,6 @@ export function wildcardMatches(w: Wildcard, input: string): boolean {
 			ii = ++starI;
 		} else return false;
 	}
-	while (p[pi] === null) pi++;
+	while (p[pi] === STAR) pi++;
 	return pi >= p.length;
 }

@@ -17,7 +17,8 @@
  * successful execution of a job the error_message and last_error are set to null"). A failure
  * (bucket not bound, a put that throws) sets `last_error` and `error_message`, leaves the
  * cursor, and retries with exponential back-off (BACKOFF_MS doubling, at most MAX_BACKOFF_MS):
- * nothing is lost. The log is trimmed to what some enabled job has not delivered yet.
+ * nothing is lost. An entry is trimmed once every enabled job has delivered it, unless Logpull
+ * retention keeps it for its window (`retention.ts`, `EdgeLogStore.trim`).
  */
 import { toHex } from "../common/encoding";
 import { objectKey, splitRecords } from "../logs/batches";

@@ -4,7 +4,8 @@
  * ARCHITECTURE.md: "The edge reads a zone's compiled firewall rules and custom fields
  * through one RPC, cached in the isolate by the zone's config version." Every write that
  * changes what the edge must do (rulesets; log-push job create, update, delete; filters
- * and firewall rules, including a quota-refused POST that kept its filters) bumps one
+ * and firewall rules, including a quota-refused POST that kept its filters; the Logpull
+ * retention flag) bumps one
  * per-zone counter in the same transaction, so a cached view is current exactly when its
  * version equals the stored one. Reads and refused writes (rolled back) leave it as it is.
  */
@@ -32,6 +33,8 @@ export interface EdgeConfig {
 	firewallRules: EnforcedFirewallRule[];
 	/** The enabled rules of the zone's `http_request_firewall_custom` entrypoint ruleset, in rule order. */
 	firewallCustomRules: Rule[];
+	/** Whether Logpull retention is on (`retention.ts`): the edge then logs every request. */
+	logpullRetention: boolean;
 }
 
 /** The one-row `zone_config` table. Every method runs inside the caller's transaction. */

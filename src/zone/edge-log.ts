@@ -6,7 +6,13 @@
  * until every enabled `http_requests` job has delivered them; a job's cursor is the `seq` of
  * the last entry it delivered. A job starts from the entries logged after it was created
  * enabled or enabled ("a new job ships logs from when it is enabled"). Without an enabled job
- * nothing is kept: appends are refused and the log is emptied, so it stays bounded.
+ * nothing is kept, unless Logpull retention is on (`retention.ts`): appends are refused and the
+ * log is emptied, so it stays bounded.
+ *
+ * Logpull: each entry also records when the zone received it (`stored_at`, the "received" time
+ * Logpull windows select on) and whether it was logged while retention was on (`retained`). An
+ * entry may be deleted once every enabled job delivered it AND (it is not retained OR it was
+ * received before the retention window). The Zone's alarm trims in bounded steps (`trim`'s limit).
  */
 import type { LogEntry } from "../logs/entry";
 
@@ -34,15 +40,21 @@ export class EdgeLogStore {
 		this.#sql = sql;
 	}
 
-	/** Appends entries in order; their `EdgeStartTimestamp` and `RayID` are kept as columns too. */
-	append(entries: readonly LogEntry[]): void {
+	/**
+	 * Appends entries in order; their `EdgeStartTimestamp` and `RayID` are kept as columns too.
+	 * @param storedAt when the zone received them, ms since the epoch (Logpull's "received" time).
+	 * @param retained whether Logpull retention is on: Logpull then serves them for the window.
+	 */
+	append(entries: readonly LogEntry[], storedAt: number, retained: boolean): void {
 		for (const entry of entries) {
 			const at = entry.EdgeStartTimestamp;
 			this.#sql.exec(
-				"INSERT INTO edge_log (received_at, ray_id, entry) VALUES (?, ?, ?)",
-				typeof at === "number" ? at : Date.now(),
+				"INSERT INTO edge_log (received_at, ray_id, entry, stored_at, retained) VALUES (?, ?, ?, ?, ?)",
+				typeof at === "number" ? at : storedAt,
 				String(entry.RayID ?? ""),
 				JSON.stringify(entry),
+				storedAt,
+				retained ? 1 : 0,
 			);
 		}
 	}
@@ -121,17 +133,68 @@ export class EdgeLogStore {
 	}
 
 	/**
-	 * Deletes what every job in `jobIds` (the enabled ones) has delivered, and the cursors of
-	 * other jobs; with no job, the whole log.
-	 * @param keepFrom entries received at or after this time (ms) are kept regardless (Logpull retention), or undefined.
+	 * Deletes, oldest first and at most `limit`, the entries every job in `jobIds` (the enabled
+	 * ones) has delivered (all of them with no job) that are not retained or were received before
+	 * `retainFrom`; and the cursors of other jobs.
+	 * @param retainFrom start of the Logpull retention window, ms since the epoch.
+	 * @returns how many entries were deleted: `limit` means there may be more to delete.
 	 */
-	trim(jobIds: readonly number[], keepFrom?: number): void {
+	trim(jobIds: readonly number[], retainFrom: number, limit: number): number {
 		const placeholders = jobIds.map(() => "?").join(", ");
 		this.#sql.exec(`DELETE FROM logpush_cursors WHERE job_id NOT IN (${placeholders})`, ...jobIds);
-		const upTo =
-			jobIds.length === 0 ? Number.MAX_SAFE_INTEGER : Math.min(...jobIds.map((id) => this.cursor(id).delivered_seq));
-		if (keepFrom === undefined) this.#sql.exec("DELETE FROM edge_log WHERE seq <= ?", upTo);
-		else this.#sql.exec("DELETE FROM edge_log WHERE seq <= ? AND received_at < ?", upTo, keepFrom);
+		const upTo = this.#deliveredByAll(jobIds);
+		this.#sql.exec(
+			`DELETE FROM edge_log WHERE seq IN (
+				SELECT seq FROM edge_log WHERE seq <= ? AND (retained = 0 OR stored_at < ?) ORDER BY seq LIMIT ?
+			)`,
+			upTo,
+			retainFrom,
+			limit,
+		);
+		// changes(), not rowsWritten: the latter counts the partial indexes' writes too.
+		return this.#sql.exec<{ n: number }>("SELECT changes() AS n").one().n;
+	}
+
+	/** The `seq` up to which every job in `jobIds` has delivered; with no job, every entry. */
+	#deliveredByAll(jobIds: readonly number[]): number {
+		return jobIds.length === 0
+			? Number.MAX_SAFE_INTEGER
+			: Math.min(...jobIds.map((id) => this.cursor(id).delivered_seq));
+	}
+
+	/** How many entries some job in `jobIds` has not delivered yet. */
+	undelivered(jobIds: readonly number[]): number {
+		return jobIds.length === 0 ? 0 : this.pendingAfter(this.#deliveredByAll(jobIds)).count;
+	}
+
+	/** When the oldest retained entry was received (ms since the epoch), null when none is. */
+	oldestRetained(): number | null {
+		return this.#sql
+			.exec<{ oldest: number | null }>("SELECT MIN(stored_at) AS oldest FROM edge_log WHERE retained = 1")
+			.one().oldest;
+	}
+
+	/**
+	 * Up to `limit` retained entries after `seq`, oldest first: received in [from, to) (ms since
+	 * the epoch), and with RayID `rayId` when given.
+	 */
+	retainedAfter(
+		query: { from: number; to: number; rayId?: string | undefined },
+		seq: number,
+		limit: number,
+	): PendingRow[] {
+		const byRay = query.rayId === undefined ? "" : " AND ray_id = ?";
+		return this.#sql
+			.exec<PendingRow>(
+				`SELECT seq, received_at, ray_id, entry FROM edge_log
+				WHERE retained = 1 AND stored_at >= ? AND stored_at < ? AND seq > ?${byRay} ORDER BY seq LIMIT ?`,
+				query.from,
+				query.to,
+				seq,
+				...(query.rayId === undefined ? [] : [query.rayId]),
+				limit,
+			)
+			.toArray();
 	}
 
 	/** How many entries the log holds, and the oldest one's receipt time. */

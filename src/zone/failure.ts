@@ -70,8 +70,30 @@ export const CODES = {
 	firewallRuleQuota: 10203,
 	/** Chosen: too many filters in the zone (edgezone's bound, `limits.ts`). */
 	filterQuota: 10105,
+	/** Chosen: an invalid certificate pack order, PATCH or list query (reference §6.3; codes not public). */
+	certificatePackInvalid: 1470,
+	/** Chosen: unknown certificate pack id. */
+	certificatePackNotFound: 1471,
+	/** Chosen: the universal pack cannot be deleted or changed through the packs API. */
+	certificatePackUniversal: 1472,
+	/** Chosen: the zone's quota of advanced packs is used up. */
+	certificatePackQuota: 1473,
+	/** Chosen: an invalid Universal SSL or Total TLS settings body. */
+	sslSettingsInvalid: 1474,
+	/** Chosen: an invalid custom certificate body or query other than the certificate and key themselves. */
+	customCertificateInvalid: 1475,
+	/** Documented (custom certificates troubleshooting): "Invalid certificate." also for an unknown `{custom_certificate_id}`. */
+	customCertificateNotFound: 1002,
+	/** Documented: "You have reached the maximum number of custom certificates." */
+	customCertificateQuota: 1212,
+	/** Documented: "This certificate has already been submitted." */
+	customCertificateDuplicate: 1220,
+	/** Documented: "The certificate chain you uploaded does not include any hostnames from your zone." */
+	customCertificateNoZoneHost: 2103,
 	/** Chosen: an invalid body or query of an emulator-only route (`/zones/{zone_id}/emulator/...`, not Cloudflare's). */
 	emulatorInvalid: 9400,
+	/** Chosen: an emulator-only route names something the zone does not have. */
+	emulatorNotFound: 9404,
 	/** Chosen: any invalid custom hostnames body or query (the real code is not public). */
 	customHostnameInvalid: 1400,
 	/** Observed (third-party clients, 409): "Duplicate custom hostname found." */

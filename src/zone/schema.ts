@@ -156,6 +156,81 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 			);
 		`,
 	},
+	{
+		id: 8,
+		name: "logpull_retention",
+		sql: `
+			-- One row: the zone's Logpull retention flag (retention.ts); off by default, as Cloudflare's.
+			CREATE TABLE logpull_retention (
+				id INTEGER PRIMARY KEY CHECK (id = 1),
+				flag INTEGER NOT NULL
+			);
+			INSERT INTO logpull_retention (id, flag) VALUES (1, 0);
+			-- When the zone received each entry (Logpull's "received" time, ms), and whether it was
+			-- logged while retention was on (then Logpull serves it for the retention window).
+			ALTER TABLE edge_log ADD COLUMN stored_at INTEGER NOT NULL DEFAULT 0;
+			ALTER TABLE edge_log ADD COLUMN retained INTEGER NOT NULL DEFAULT 0;
+			CREATE INDEX edge_log_retained_by_time ON edge_log (stored_at) WHERE retained = 1;
+			CREATE INDEX edge_log_retained_by_ray ON edge_log (ray_id) WHERE retained = 1;
+		`,
+	},
+	{
+		id: 9,
+		name: "certificates",
+		sql: `
+			-- Certificate packs (reference §6.3): the order; status and certificates derive from the clock.
+			CREATE TABLE certificate_packs (
+				seq INTEGER PRIMARY KEY AUTOINCREMENT,
+				id TEXT NOT NULL UNIQUE,
+				type TEXT NOT NULL,
+				hosts TEXT NOT NULL,
+				requested_authority TEXT NOT NULL,
+				validation_method TEXT NOT NULL,
+				validity_days INTEGER NOT NULL,
+				cloudflare_branding INTEGER NOT NULL,
+				ordered_at INTEGER NOT NULL,
+				with_zone INTEGER NOT NULL
+			);
+			CREATE UNIQUE INDEX certificate_packs_one_universal ON certificate_packs (type) WHERE type = 'universal';
+			-- One row: Universal SSL (reference §6.4) and Total TLS settings; '' = Cloudflare chooses the CA.
+			CREATE TABLE ssl_settings (
+				id INTEGER PRIMARY KEY CHECK (id = 1),
+				universal_enabled INTEGER NOT NULL,
+				universal_authority TEXT NOT NULL,
+				total_tls_enabled INTEGER NOT NULL,
+				total_tls_authority TEXT NOT NULL,
+				total_tls_at INTEGER
+			);
+			INSERT INTO ssl_settings VALUES (1, 1, '', 0, '', NULL);
+			-- Uploaded certificates: the parsed leaf and chain as JSON; the private key is never stored.
+			CREATE TABLE custom_certificates (
+				seq INTEGER PRIMARY KEY AUTOINCREMENT,
+				id TEXT NOT NULL UNIQUE,
+				type TEXT NOT NULL,
+				bundle_method TEXT NOT NULL,
+				leaf TEXT NOT NULL,
+				chain TEXT NOT NULL,
+				sha256 TEXT NOT NULL UNIQUE,
+				uploaded_on INTEGER NOT NULL,
+				modified_on INTEGER NOT NULL,
+				geo_label TEXT,
+				policy TEXT,
+				priority INTEGER NOT NULL
+			);
+			-- The e-mails Cloudflare would send (outbox.ts), one per key.
+			CREATE TABLE outbox (
+				seq INTEGER PRIMARY KEY AUTOINCREMENT,
+				id TEXT NOT NULL UNIQUE,
+				key TEXT NOT NULL UNIQUE,
+				sent_at INTEGER NOT NULL,
+				recipient TEXT NOT NULL,
+				subject TEXT NOT NULL,
+				text TEXT NOT NULL,
+				certificate_type TEXT NOT NULL,
+				certificate_id TEXT
+			);
+		`,
+	},
 ];
 
 /** Tables of the zone registry (the `ZoneRegistry` Durable Object). */

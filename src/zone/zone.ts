@@ -1,21 +1,35 @@
 import { DurableObject } from "cloudflare:workers";
+import type { CustomCertificate } from "cloudflare/resources/custom-certificates/custom-certificates";
 import type { CustomHostname } from "cloudflare/resources/custom-hostnames/custom-hostnames";
 import type { FallbackOriginGetResponse } from "cloudflare/resources/custom-hostnames/fallback-origin";
 import type { QuotaGetResponse } from "cloudflare/resources/custom-hostnames/quota";
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import type { LogEntry } from "../logs/entry";
+import { sampled } from "../logs/format";
+import {
+	type CertificatePack,
+	CertificateStore,
+	type ChainAnswer,
+	type CustomCertificateInput,
+	type HostnameSource,
+	type PackOrder,
+	type TotalTlsSettings,
+	type UniversalSettings,
+	type ZoneRef,
+} from "./certificates/store";
 import { type ClockReading, type ClockSetting, EmulatorClock } from "./clock";
 import {
 	type CustomHostnameEdit,
 	type CustomHostnameInput,
 	type CustomHostnameQuery,
 	CustomHostnameStore,
+	QUOTA_HARD_CAP,
 } from "./custom-hostnames/store";
 import { type DeliveryHost, deliverJob, intervalMs, type JobDelivery, readingJobs } from "./delivery";
 import { type Destination, destinationBucket } from "./destinations";
 import { type DnsEntry, type DnsRecords, SimulatedDns } from "./dns";
 import { ConfigVersion, type EdgeConfig } from "./edge-config";
-import { EdgeLogStore } from "./edge-log";
+import { EdgeLogStore, type PendingRow } from "./edge-log";
 import { type Result, transact } from "./failure";
 import {
 	type Entry,
@@ -36,7 +50,9 @@ import {
 	FirewallRuleStore,
 } from "./firewall-rules";
 import { type Challenge, type JobSettings, type JobWrite, type LogpushJob, LogpushStore } from "./logpush";
+import type { Notice } from "./outbox";
 import { enabledCustomFields } from "./phases/log-custom-fields";
+import { LogpullRetention, retentionMs } from "./retention";
 import {
 	type EntrypointUpdate,
 	type Position,
@@ -71,7 +87,9 @@ export class Zone extends DurableObject<Env> {
 	readonly #firewall: FirewallRuleStore;
 	readonly #config: ConfigVersion;
 	readonly #clock: EmulatorClock;
+	readonly #certificates: CertificateStore;
 	readonly #log: EdgeLogStore;
+	readonly #retention: LogpullRetention;
 	/** The delivery under way, so the alarm and a flush never deliver the same entries twice. */
 	#delivering: Promise<JobDelivery[]> | undefined;
 	/** Whether an alarm is known to be set (saves a storage read per append); undefined: not known. */
@@ -87,7 +105,10 @@ export class Zone extends DurableObject<Env> {
 		this.#firewall = new FirewallRuleStore(ctx.storage.sql, this.#filters);
 		this.#config = new ConfigVersion(ctx.storage.sql);
 		this.#clock = new EmulatorClock(ctx.storage.sql);
+		// CAA records are read when asked, from the simulated DNS (constructed below or above).
+		this.#certificates = new CertificateStore(ctx.storage.sql, (name) => this.#dns.view().caa(name).records);
 		this.#log = new EdgeLogStore(ctx.storage.sql);
+		this.#retention = new LogpullRetention(ctx.storage.sql);
 		this.#dns = new SimulatedDns(ctx.storage.sql);
 		this.#hostnames = new CustomHostnameStore(ctx.storage.sql, this.#dns);
 		void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, ZONE_MIGRATIONS));
@@ -197,23 +218,57 @@ export class Zone extends DurableObject<Env> {
 
 	/**
 	 * Appends the edge's entries to the pending log when an enabled `http_requests` job will read
-	 * them (else drops them and empties the log), and makes sure the alarm will deliver them.
+	 * them or Logpull retention is on (else drops them and trims the log), and makes sure the
+	 * alarm will deliver them, or trim them once the retention window has passed.
 	 * @returns how many entries were kept.
 	 */
 	async appendLog(entries: LogEntry[]): Promise<number> {
-		const jobs = this.ctx.storage.transactionSync(() => {
+		const now = Date.now();
+		const { jobs, retained } = this.ctx.storage.transactionSync(() => {
 			const jobs = readingJobs(this.#logpush.list());
-			if (jobs.length === 0) this.#log.trim([]);
-			else this.#log.append(entries);
-			return jobs;
+			const retained = this.#retention.flag();
+			if (jobs.length === 0 && !retained) this.#log.trim([], now - retentionMs(this.env), TRIM_STEP);
+			else this.#log.append(entries, now, retained);
+			return { jobs, retained };
 		});
-		if (jobs.length === 0) return 0;
+		if (jobs.length === 0 && !retained) return 0;
 		this.#alarmSet ??= (await this.ctx.storage.getAlarm()) !== null;
 		if (!this.#alarmSet) {
 			this.#alarmSet = true;
-			await this.ctx.storage.setAlarm(Date.now() + Math.min(...jobs.map((job) => intervalMs(job, this.env))));
+			const wake = jobs.length > 0 ? Math.min(...jobs.map((job) => intervalMs(job, this.env))) : retentionMs(this.env);
+			await this.ctx.storage.setAlarm(now + wake);
 		}
 		return entries.length;
+	}
+
+	/** The zone's Logpull retention flag (`retention.ts`). */
+	logpullRetention(): Result<{ flag: boolean }> {
+		return this.#run(() => ({ flag: this.#retention.flag() }));
+	}
+
+	/** Turns Logpull retention on or off: a write the edge depends on (it logs every request while on). */
+	setLogpullRetention(flag: boolean): Result<{ flag: boolean }> {
+		return this.#write(() => ({ flag: this.#retention.set(flag) }));
+	}
+
+	/**
+	 * Up to `limit` retained entries after `seq` (oldest first), received in [from, to) ms and with
+	 * RayID `rayId` when given, and the `seq` to continue from (null when nothing follows). Entries
+	 * whose RayID hash falls outside `sample` (0, 1] are skipped, as log-push's `sample_rate` does.
+	 */
+	logpullPage(
+		query: { from: number; to: number; rayId?: string | undefined; sample: number },
+		seq: number,
+		limit: number,
+	): Result<{ entries: string[]; next: number | null }> {
+		return this.#run(() => {
+			const rows: PendingRow[] = this.#log.retainedAfter(query, seq, limit);
+			const last = rows.at(-1);
+			return {
+				entries: rows.filter((row) => sampled(row.ray_id, query.sample)).map((row) => row.entry),
+				next: rows.length === limit && last !== undefined ? last.seq : null,
+			};
+		});
 	}
 
 	/** Delivers everything pending at once, for every enabled job (emulator route `.../emulator/logs/flush`). */
@@ -287,13 +342,23 @@ export class Zone extends DurableObject<Env> {
 			if (wakeAt !== undefined) wakes.push(wakeAt);
 		}
 		// Jobs may have changed, and entries arrived, while objects were written: trim by the jobs
-		// enabled now, and wake again while anything is left.
-		const left = this.ctx.storage.transactionSync(() => {
-			const reading = readingJobs(this.#logpush.list());
-			this.#log.trim(reading.map((job) => job.id));
-			return this.#log.size().count > 0 ? Math.min(...reading.map((job) => intervalMs(job, this.env))) : undefined;
-		});
-		if (left !== undefined) wakes.push(Date.now() + left);
+		// enabled now, and wake again while anything is undelivered, when the oldest retained entry
+		// leaves the Logpull window, or at once while a bounded trim step left more to delete.
+		const trimmedAt = Date.now();
+		const windowMs = retentionMs(this.env);
+		wakes.push(
+			...this.ctx.storage.transactionSync(() => {
+				const reading = readingJobs(this.#logpush.list());
+				const ids = reading.map((job) => job.id);
+				if (this.#log.trim(ids, trimmedAt - windowMs, TRIM_STEP) === TRIM_STEP) return [trimmedAt];
+				const next: number[] = [];
+				if (this.#log.undelivered(ids) > 0)
+					next.push(trimmedAt + Math.min(...reading.map((job) => intervalMs(job, this.env))));
+				const oldest = this.#log.oldestRetained();
+				if (oldest !== null) next.push(oldest + windowMs);
+				return next;
+			}),
+		);
 		this.#alarmSet = wakes.length > 0;
 		if (wakes.length > 0) await this.ctx.storage.setAlarm(Math.max(Math.min(...wakes), Date.now() + 10));
 		else await this.ctx.storage.deleteAlarm();
@@ -395,6 +460,98 @@ export class Zone extends DurableObject<Env> {
 		return this.#write(() => this.#clock.advance(ms));
 	}
 
+	/** Every certificate pack at the zone's clock (universal, advanced, custom); the API pages it. */
+	listCertificatePacks(zone: ZoneRef): Result<CertificatePack[]> {
+		return this.#onClock(zone, (now) => this.#certificates.packs(zone, now));
+	}
+
+	/** One certificate pack. */
+	getCertificatePack(zone: ZoneRef, id: string): Result<CertificatePack> {
+		return this.#onClock(zone, (now) => this.#certificates.pack(zone, id, now));
+	}
+
+	/** Orders an advanced certificate pack. */
+	orderCertificatePack(zone: ZoneRef, order: PackOrder): Result<CertificatePack> {
+		return this.#onClock(zone, (now) => this.#certificates.order(zone, order, now));
+	}
+
+	/** Restarts validation of an advanced pack (PATCH), setting `cloudflare_branding` when given. */
+	restartCertificatePack(zone: ZoneRef, id: string, branding: boolean | undefined): Result<CertificatePack> {
+		return this.#onClock(zone, (now) => this.#certificates.restart(zone, id, branding, now));
+	}
+
+	/** Deletes an advanced pack. */
+	deleteCertificatePack(zone: ZoneRef, id: string): Result<{ id: string }> {
+		return this.#onClock(zone, () => this.#certificates.deletePack(id));
+	}
+
+	/** The advanced pack quota. */
+	certificatePackQuota(zone: ZoneRef): Result<{ advanced: { allocated: number; used: number } }> {
+		return this.#onClock(zone, () => this.#certificates.quota());
+	}
+
+	/** Universal SSL settings. */
+	universalSettings(zone: ZoneRef): Result<UniversalSettings> {
+		return this.#onClock(zone, (now) => this.#certificates.universalSettings(zone, now));
+	}
+
+	/** Changes Universal SSL settings. */
+	editUniversalSettings(zone: ZoneRef, edit: Partial<UniversalSettings>): Result<UniversalSettings> {
+		return this.#onClock(zone, (now) => this.#certificates.editUniversal(zone, edit, now));
+	}
+
+	/** Total TLS settings. */
+	totalTls(zone: ZoneRef): Result<TotalTlsSettings> {
+		return this.#onClock(zone, () => this.#certificates.totalTls());
+	}
+
+	/** Sets Total TLS. */
+	setTotalTls(
+		zone: ZoneRef,
+		enabled: boolean,
+		authority: UniversalSettings["certificate_authority"] | undefined,
+	): Result<TotalTlsSettings> {
+		return this.#onClock(zone, (now) => this.#certificates.setTotalTls(enabled, authority, now));
+	}
+
+	/** Every custom certificate, oldest first; the API filters and pages. */
+	listCustomCertificates(zone: ZoneRef): Result<CustomCertificate[]> {
+		return this.#onClock(zone, (now) => this.#certificates.customCertificates(zone, now));
+	}
+
+	/** One custom certificate. */
+	getCustomCertificate(zone: ZoneRef, id: string): Result<CustomCertificate> {
+		return this.#onClock(zone, (now) => this.#certificates.customCertificate(zone, id, now));
+	}
+
+	/** Uploads a custom certificate (parsed and checked by the API layer). */
+	createCustomCertificate(
+		zone: ZoneRef,
+		input: CustomCertificateInput & Required<Pick<CustomCertificateInput, "bundle">>,
+	): Result<CustomCertificate> {
+		return this.#onClock(zone, (now) => this.#certificates.custom.create(zone, input, now));
+	}
+
+	/** Changes a custom certificate. */
+	editCustomCertificate(zone: ZoneRef, id: string, input: CustomCertificateInput): Result<CustomCertificate> {
+		return this.#onClock(zone, (now) => this.#certificates.custom.edit(zone, id, input, now));
+	}
+
+	/** Deletes a custom certificate. */
+	deleteCustomCertificate(zone: ZoneRef, id: string): Result<{ id: string }> {
+		return this.#onClock(zone, () => this.#certificates.custom.delete(id));
+	}
+
+	/** The e-mails sent by the zone's current time (`outbox.ts`). */
+	outbox(zone: ZoneRef): Result<Notice[]> {
+		return this.#onClock(zone, (now) => this.#certificates.outbox.list(now));
+	}
+
+	/** Which CA issued a certificate pack or custom certificate, the chain served and who validates it, at `at` (ms; default the clock). */
+	chains(zone: ZoneRef, id: string, at: number | null): Result<ChainAnswer> {
+		return this.#onClock(zone, (now) => this.#certificates.chains(zone, id, at ?? now, this.#hostnameSource()));
+	}
+
 	/** One page of custom hostnames, in their states at the zone's now. */
 	listCustomHostnames(query: CustomHostnameQuery): Result<Page<CustomHostname>> {
 		return this.#run(() => this.#hostnames.list(query, this.#now()));
@@ -412,12 +569,19 @@ export class Zone extends DurableObject<Env> {
 
 	/** Changes a custom hostname: origins, metadata, its certificate (re-issue, re-validation). */
 	editCustomHostname(id: string, edit: CustomHostnameEdit): Result<CustomHostname> {
-		return this.#write(() => this.#hostnames.edit(id, edit, this.#now()));
+		// The e-mails due about the hostname as it stood are sent before it changes (certificates/store.ts).
+		return this.#write(() => {
+			this.#certificates.mailCustomHostnames(this.#hostnameSource(), this.#now());
+			return this.#hostnames.edit(id, edit, this.#now());
+		});
 	}
 
 	/** Deletes a custom hostname; answers its id and hostname. */
 	deleteCustomHostname(id: string): Result<{ id: string; hostname: string }> {
-		return this.#write(() => this.#hostnames.delete(id));
+		return this.#write(() => {
+			this.#certificates.mailCustomHostnames(this.#hostnameSource(), this.#now());
+			return this.#hostnames.delete(id);
+		});
 	}
 
 	/** The custom hostname quota. */
@@ -510,12 +674,34 @@ export class Zone extends DurableObject<Env> {
 			firewallCustomRules: this.#rulesets
 				.entrypointRules("http_request_firewall_custom")
 				.filter((rule) => rule.enabled),
+			logpullRetention: this.#retention.flag(),
 		}));
+	}
+
+	/**
+	 * A certificate operation at the zone's clock, in one transaction, after the clock's moves due
+	 * by now are applied (the universal pack made, notices sent: `certificates/store.ts`).
+	 */
+	#onClock<T>(zone: ZoneRef, op: (now: number) => T): Result<T> {
+		return this.#run(() => {
+			const now = this.#now();
+			this.#certificates.catchUp(zone, now, this.#hostnameSource());
+			return op(now);
+		});
 	}
 
 	/** The zone's clock now, in ms since the epoch. */
 	#now(): number {
 		return this.#clock.now().getTime();
+	}
+
+	/** The custom hostnames and simulated DNS as the certificates read them (`certificates/store.ts`). */
+	#hostnameSource(): HostnameSource {
+		return {
+			all: (now) =>
+				this.#hostnames.list({ order: "ssl", direction: "asc", page: 1, perPage: QUOTA_HARD_CAP }, now).items,
+			caa: (name) => this.#dns.view().caa(name).records,
+		};
 	}
 
 	#run<T>(op: () => T): Result<T> {
@@ -531,6 +717,9 @@ export class Zone extends DurableObject<Env> {
 		});
 	}
 }
+
+/** Entries one alarm run deletes at most per step: a trim that hits it runs again at once. */
+const TRIM_STEP = 10_000;
 
 /** An ISO 8601 time, or null. */
 function iso(ms: number | null): string | null {

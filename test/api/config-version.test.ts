@@ -160,6 +160,7 @@ describe("the edge's view of a zone", () => {
 			logpushJobs: [],
 			firewallRules: [],
 			firewallCustomRules: [],
+			logpullRetention: false,
 		});
 		await call("PUT", `/zones/${zone}/rulesets/phases/http_log_custom_fields/entrypoint`, {
 			rules: [

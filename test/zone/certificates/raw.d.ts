@@ -1,0 +1,5 @@
+/** Vite's `?raw` imports: the file's text (test fixtures). */
+declare module "*?raw" {
+	const text: string;
+	export default text;
+}
