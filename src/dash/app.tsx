@@ -15,10 +15,12 @@ import { createMiddleware } from "hono/factory";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { callApi, messagesOf } from "./api-call";
 import { CSS, JS } from "./assets";
+import { SSL_CSS } from "./assets/ssl.css";
 import { ErrorSummary } from "./components/form";
 import { Layout } from "./layout";
 import { logpush } from "./pages/logpush";
 import { signIn } from "./pages/sign-in";
+import { ssl } from "./pages/ssl";
 import { zones } from "./pages/zones";
 import { render } from "./render";
 import { checkSessionToken, clearSession, readSession, sessionToken } from "./session";
@@ -51,6 +53,7 @@ dash.use("*", async (c, next) => {
 
 dash.get("/assets/dash.css", (c) => c.body(CSS, 200, { "Content-Type": "text/css; charset=utf-8" }));
 dash.get("/assets/dash.js", (c) => c.body(JS, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
+dash.get("/assets/ssl.css", (c) => c.body(SSL_CSS, 200, { "Content-Type": "text/css; charset=utf-8" }));
 dash.route("/", signIn);
 
 /** An error page in the frame: the messages, and the status they came with. */
@@ -113,5 +116,6 @@ dash.use(
 );
 dash.get("/zones/:zone_id", (c) => c.redirect(`/zones/${encodeURIComponent(c.req.param("zone_id"))}/logpush`, 303));
 dash.route("/zones/:zone_id/logpush", logpush);
+dash.route("/zones/:zone_id/ssl", ssl);
 
 dash.notFound((c) => errorPage(c, "Page not found", ["There is no dashboard page at this address."], 404));

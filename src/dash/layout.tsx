@@ -13,7 +13,10 @@ export interface ZonePage {
 }
 
 /** The zone's pages, in navigation order. */
-export const ZONE_PAGES: ZonePage[] = [{ path: "logpush", label: "Logpush", group: "Analytics & Logs" }];
+export const ZONE_PAGES: ZonePage[] = [
+	{ path: "logpush", label: "Logpush", group: "Analytics & Logs" },
+	{ path: "ssl", label: "Edge Certificates", group: "SSL/TLS" },
+];
 
 /** What the frame shows of the signed-in person and the zone in view. */
 export interface Frame {

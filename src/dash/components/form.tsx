@@ -117,7 +117,7 @@ const Below: FC<{ hint?: string; hintId?: string; messages: string[]; errorId?: 
 export const TextField: FC<
 	FieldProps & {
 		value?: string;
-		type?: "text" | "password" | "email" | "number";
+		type?: "text" | "password" | "email" | "number" | "date" | "datetime-local";
 		required?: boolean;
 		autocomplete?: string;
 		step?: string;
@@ -137,6 +137,28 @@ export const TextField: FC<
 				step={props.step}
 				{...d.aria}
 			/>
+			<Below hint={props.hint} hintId={d.hintId} messages={d.messages} errorId={d.errorId} />
+		</div>
+	);
+};
+
+/** A labelled multi-line text area (PEM blocks, JSON). */
+export const TextArea: FC<FieldProps & { value?: string; rows?: number; required?: boolean }> = (props) => {
+	const d = described(props);
+	return (
+		<div>
+			<label for={d.id}>{props.label}</label>
+			<textarea
+				id={d.id}
+				name={props.name}
+				rows={props.rows ?? 6}
+				required={props.required}
+				spellcheck={false}
+				autocomplete="off"
+				{...d.aria}
+			>
+				{props.value ?? ""}
+			</textarea>
 			<Below hint={props.hint} hintId={d.hintId} messages={d.messages} errorId={d.errorId} />
 		</div>
 	);
