@@ -15,6 +15,9 @@ textarea[aria-invalid="true"] { border-color: var(--danger); }
 input[type="date"], input[type="datetime-local"] { font: inherit; padding: 5px 8px; border: 1px solid #8a8f98; border-radius: 4px; }
 input[aria-invalid="true"] { border-color: var(--danger); }
 .ssl-row { align-items: flex-end; gap: 24px; }
+form.inline-form { display: flex; flex-wrap: wrap; gap: 8px 20px; align-items: flex-end; }
+form.inline-form label { margin-top: 0; }
+form.inline-form .actions { margin-top: 0; }
 .mail-text { white-space: pre-wrap; }
 article.notice-mail { border-top: 1px solid var(--line); }
 `;

@@ -28,7 +28,12 @@ import {
 	type CustomCertificate,
 	CustomCertificatesTable,
 	EdgeSettings,
+	EMPTY_ORDER,
 	EMPTY_UPLOAD,
+	OrderForm,
+	type OrderValues,
+	orderBody,
+	orderFieldOf,
 	PacksTable,
 	UploadForm,
 	type UploadValues,
@@ -56,6 +61,8 @@ const DONE: Record<string, string> = {
 	"certificate-uploaded": "Custom certificate uploaded.",
 	"certificate-deleted": "Custom certificate deleted.",
 	"clock-set": "Emulator clock set.",
+	"pack-ordered": "Advanced certificate ordered.",
+	"pack-deleted": "Advanced certificate pack deleted.",
 };
 
 /** What the page shows besides the zone's state: a notice, and forms refused with their errors. */
@@ -65,6 +72,7 @@ interface PageState {
 	/** A refused change of CA: the hostname's id and the errors. */
 	ca?: { id: string; errors: FormErrors };
 	upload?: { values: UploadValues; errors: FormErrors };
+	order?: { values: OrderValues; errors: FormErrors };
 	clock?: FormErrors;
 	/** Errors of a row's action (delete). */
 	actionErrors?: string[];
@@ -179,7 +187,13 @@ async function sslPage(c: Ctx, state: PageState = {}, status: ContentfulStatusCo
 				<h2 id="packs-heading">Certificate packs</h2>
 				<EdgeSettings universal={resultOr(universal)} totalTls={resultOr(totalTls)} />
 				<ErrorSummary messages={[...errorsOf(packs), ...errorsOf(universal), ...errorsOf(totalTls)]} />
-				{packs.ok && <PacksTable packs={packList} base={base} date={date} />}
+				{packs.ok && <PacksTable packs={packList} base={base} date={date} csrf={c.var.csrf} />}
+				<OrderForm
+					action={`${base}/packs`}
+					csrf={c.var.csrf}
+					values={(state.order ?? { values: EMPTY_ORDER }).values}
+					errors={state.order?.errors ?? NO_ERRORS}
+				/>
 			</section>
 
 			<section class="card" aria-labelledby="custom-certificates-heading">
@@ -250,6 +264,27 @@ export const ssl = new Hono<DashEnv>()
 		const answer = await callApi(c, c.var.session.credential, "DELETE", path);
 		if (!answer.ok) return sslPage(c, { actionErrors: messagesOf(answer.errors) }, statusOf(answer));
 		return c.redirect(pagePath(c, "?done=hostname-deleted#hostnames-heading"), 303);
+	})
+	.post("/packs", async (c) => {
+		const form = await formOf(c);
+		const values: OrderValues = {
+			hosts: form("hosts"),
+			validation_method: form("validation_method"),
+			validity_days: form("validity_days"),
+			certificate_authority: form("certificate_authority"),
+		};
+		const path = zonePath(c, "/ssl/certificate_packs/order");
+		const answer = await callApi(c, c.var.session.credential, "POST", path, orderBody(values));
+		if (!answer.ok) {
+			return sslPage(c, { order: { values, errors: sortErrors(answer.errors, orderFieldOf) } }, statusOf(answer));
+		}
+		return c.redirect(pagePath(c, "?done=pack-ordered#packs-heading"), 303);
+	})
+	.post("/packs/:id/delete", async (c) => {
+		const path = zonePath(c, `/ssl/certificate_packs/${encodeURIComponent(c.req.param("id"))}`);
+		const answer = await callApi(c, c.var.session.credential, "DELETE", path);
+		if (!answer.ok) return sslPage(c, { actionErrors: messagesOf(answer.errors) }, statusOf(answer));
+		return c.redirect(pagePath(c, "?done=pack-deleted#packs-heading"), 303);
 	})
 	.post("/custom-certificates", async (c) => {
 		const form = await formOf(c);

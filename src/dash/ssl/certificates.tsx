@@ -8,7 +8,7 @@ import type { CustomCertificate } from "cloudflare/resources/custom-certificates
 import type { CertificatePackListResponse } from "cloudflare/resources/ssl/certificate-packs/certificate-packs";
 import type { FC } from "hono/jsx";
 import type { TotalTlsSettings, UniversalSettings } from "../../zone/certificates/store";
-import { Csrf, ErrorSummary, type FormErrors, PostForm, SelectField, TextArea } from "../components/form";
+import { Csrf, ErrorSummary, type FormErrors, PostForm, SelectField, TextArea, TextField } from "../components/form";
 import { BUNDLE_METHODS, caName, shownInstant, statusWords } from "./values";
 
 export type { CustomCertificate };
@@ -31,11 +31,53 @@ export function uploadFieldOf(pointer: string): string | undefined {
 	return top === "certificate" || top === "private_key" || top === "bundle_method" ? top : undefined;
 }
 
+/** The order form of an advanced pack as typed. */
+export interface OrderValues {
+	hosts: string;
+	validation_method: string;
+	validity_days: string;
+	certificate_authority: string;
+}
+
+/** The order form's starting values. */
+export const EMPTY_ORDER: OrderValues = {
+	hosts: "",
+	validation_method: "txt",
+	validity_days: "90",
+	certificate_authority: "lets_encrypt",
+};
+
+/** Where an order error shows, by the pointer of the API's error (`/hosts/1` is the hosts field). */
+export function orderFieldOf(pointer: string): string | undefined {
+	const top = pointer.split("/")[1];
+	return top === "hosts" || top === "validation_method" || top === "validity_days" || top === "certificate_authority"
+		? top
+		: undefined;
+}
+
+/** The API's order body from the form: hosts split at commas and spaces, the validity a number. */
+export function orderBody(values: OrderValues): Record<string, unknown> {
+	const days = Number(values.validity_days);
+	return {
+		type: "advanced",
+		hosts: values.hosts.split(/[\s,]+/).filter((h) => h !== ""),
+		validation_method: values.validation_method,
+		// Not a number: sent as typed, so the API's own message says what is wrong with it.
+		validity_days: Number.isInteger(days) ? days : values.validity_days,
+		certificate_authority: values.certificate_authority,
+	};
+}
+
 const chainLink = (base: string, id: string, date: string) =>
 	`${base}?chain=${encodeURIComponent(id)}${date === "" ? "" : `&date=${encodeURIComponent(date)}`}#chain-heading`;
 
 /** The packs table: type, hosts, status, CA, each certificate's signature, issuer and expiry. */
-export const PacksTable: FC<{ packs: CertificatePack[]; base: string; date: string }> = ({ packs, base, date }) =>
+export const PacksTable: FC<{ packs: CertificatePack[]; base: string; date: string; csrf: string }> = ({
+	packs,
+	base,
+	date,
+	csrf,
+}) =>
 	packs.length === 0 ? (
 		<p>No certificate packs: Universal SSL is off and no advanced pack was ordered.</p>
 	) : (
@@ -47,7 +89,7 @@ export const PacksTable: FC<{ packs: CertificatePack[]; base: string; date: stri
 					<th scope="col">Status</th>
 					<th scope="col">Certificate authority</th>
 					<th scope="col">Certificates</th>
-					<th scope="col">Chain</th>
+					<th scope="col">Actions</th>
 				</tr>
 			</thead>
 			<tbody>
@@ -67,15 +109,97 @@ export const PacksTable: FC<{ packs: CertificatePack[]; base: string; date: stri
 							</ul>
 						</td>
 						<td>
-							<a href={chainLink(base, p.id, date)} aria-label={`Chain of the ${p.type} pack ${p.hosts.join(", ")}`}>
-								Show chain
-							</a>
+							<div class="row-actions">
+								<a href={chainLink(base, p.id, date)} aria-label={`Chain of the ${p.type} pack ${p.hosts.join(", ")}`}>
+									Show chain
+								</a>
+								{p.type === "advanced" && (
+									<PostForm
+										action={`${base}/packs/${p.id}/delete`}
+										csrf={csrf}
+										confirm={`Delete the advanced pack for ${p.hosts.join(", ")}?`}
+									>
+										<button type="submit" class="danger" aria-label={`Delete the advanced pack ${p.hosts.join(", ")}`}>
+											Delete
+										</button>
+									</PostForm>
+								)}
+							</div>
 						</td>
 					</tr>
 				))}
 			</tbody>
 		</table>
 	);
+
+/** The order form of an advanced certificate pack. */
+export const OrderForm: FC<{ action: string; csrf: string; values: OrderValues; errors: FormErrors }> = ({
+	action,
+	csrf,
+	values,
+	errors,
+}) => (
+	<>
+		<h3 id="order-heading">Order an advanced certificate</h3>
+		<ErrorSummary messages={errors.form} />
+		<form method="post" action={action} aria-labelledby="order-heading">
+			<Csrf token={csrf} />
+			<TextField
+				form="order"
+				name="hosts"
+				label="Hosts"
+				value={values.hosts}
+				errors={errors}
+				required
+				hint="The zone apex and up to 49 more names of the zone, separated by commas or spaces; *.name for a wildcard."
+			/>
+			<SelectField
+				form="order"
+				name="certificate_authority"
+				label="Certificate authority"
+				options={ORDER_CAS}
+				value={values.certificate_authority}
+				errors={errors}
+			/>
+			<SelectField
+				form="order"
+				name="validity_days"
+				label="Validity"
+				options={VALIDITIES}
+				value={values.validity_days}
+				errors={errors}
+				hint="Let's Encrypt issues 90 days only; Google Trust Services and SSL.com 14, 30 or 90."
+			/>
+			<SelectField
+				form="order"
+				name="validation_method"
+				label="Validation method"
+				options={VALIDATION_METHODS}
+				value={values.validation_method}
+				errors={errors}
+			/>
+			<div class="actions">
+				<button type="submit">Order certificate</button>
+			</div>
+		</form>
+	</>
+);
+
+const ORDER_CAS: [string, string][] = [
+	["lets_encrypt", "Let's Encrypt"],
+	["google", "Google Trust Services"],
+	["ssl_com", "SSL.com"],
+];
+const VALIDITIES: [string, string][] = [
+	["14", "14 days"],
+	["30", "30 days"],
+	["90", "90 days"],
+];
+const VALIDATION_METHODS: [string, string][] = [
+	["txt", "TXT record (DNS)"],
+	["http", "HTTP token"],
+	["email", "E-mail"],
+];
 
 /** Universal SSL and Total TLS as the API answers them (read here; set them through the API). */
 export const EdgeSettings: FC<{ universal?: UniversalSettings; totalTls?: TotalTlsSettings }> = ({

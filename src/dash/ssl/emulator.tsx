@@ -37,7 +37,7 @@ export const ClockPanel: FC<{ clock?: ClockReading; action: string; csrf: string
 			)}
 		</p>
 		<ErrorSummary messages={errors.form} />
-		<form method="post" action={action} aria-labelledby="clock-heading">
+		<form method="post" action={action} aria-labelledby="clock-heading" class="inline-form">
 			<Csrf token={csrf} />
 			<TextField
 				form="clock"
