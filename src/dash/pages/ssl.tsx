@@ -1,7 +1,7 @@
 /**
  * The SSL/TLS page of a zone (SSL/TLS > Edge Certificates; issue 12): custom hostnames (create
  * with a CA selector whose default CA is explained, status, validation records, change of CA,
- * delete), the certificate packs with their CA, Universal SSL and Total TLS settings, custom
+ * delete), the certificate packs with their CA (order, delete advanced ones), Universal SSL and Total TLS settings, custom
  * certificates (upload, parsed hosts, issuer and expiry, delete), and, marked as edgezone's own,
  * the zone's clock, the chain a certificate is served with on a chosen date and which clients
  * validate it, and the notices (e-mails) of the 2024 chain change.
@@ -10,8 +10,9 @@
  * `/ssl/certificate_packs?status=all`, `/ssl/universal/settings`, `/acm/total_tls`,
  * `/custom_certificates` and the emulator-only `/emulator/clock`, `/emulator/chains/{id}?at=`,
  * `/emulator/outbox`. Refusals show the API's message next to the field its `source.pointer` names.
- * Gaps: ordering advanced packs, Universal SSL and Total TLS changes and the simulated DNS are
- * API-only for now (the page shows the settings, not forms for them).
+ * Advanced packs can be ordered and deleted here. Gaps: Universal SSL and Total TLS changes, the
+ * simulated DNS (the customer's TXT and CAA records) and custom-hostname settings are API-only for
+ * now (the page shows the settings and records, not forms for them).
  */
 import type { Context } from "hono";
 import { Hono } from "hono";
@@ -128,11 +129,13 @@ async function sslPage(c: Ctx, state: PageState = {}, status: ContentfulStatusCo
 	const certificateList = resultOr(certificates) ?? [];
 
 	// The chain view: `?chain=<id>&date=YYYY-MM-DD`; the date defaults to the zone's clock.
+	// No date asked: the clock's instant itself (its day's midnight may precede today's certificates).
 	const chosen = c.req.query("chain") ?? "";
-	const date = c.req.query("date") ?? dateOf(resultOr(clock)?.now);
+	const asked = c.req.query("date") ?? "";
+	const date = asked === "" ? dateOf(resultOr(clock)?.now) : asked;
 	let chain: ApiAnswer<ChainAnswer> | undefined;
 	if (chosen !== "") {
-		const at = date === "" ? "" : `?at=${encodeURIComponent(instantOfDate(date))}`;
+		const at = asked === "" ? "" : `?at=${encodeURIComponent(instantOfDate(asked))}`;
 		chain = await get<ChainAnswer>(c, `/emulator/chains/${encodeURIComponent(chosen)}${at}`);
 	}
 	const chainErrors =
@@ -187,7 +190,7 @@ async function sslPage(c: Ctx, state: PageState = {}, status: ContentfulStatusCo
 				<h2 id="packs-heading">Certificate packs</h2>
 				<EdgeSettings universal={resultOr(universal)} totalTls={resultOr(totalTls)} />
 				<ErrorSummary messages={[...errorsOf(packs), ...errorsOf(universal), ...errorsOf(totalTls)]} />
-				{packs.ok && <PacksTable packs={packList} base={base} date={date} csrf={c.var.csrf} />}
+				{packs.ok && <PacksTable packs={packList} base={base} date={asked} csrf={c.var.csrf} />}
 				<OrderForm
 					action={`${base}/packs`}
 					csrf={c.var.csrf}
@@ -200,7 +203,7 @@ async function sslPage(c: Ctx, state: PageState = {}, status: ContentfulStatusCo
 				<h2 id="custom-certificates-heading">Custom certificates</h2>
 				<ErrorSummary messages={errorsOf(certificates)} />
 				{certificates.ok && (
-					<CustomCertificatesTable certificates={certificateList} csrf={c.var.csrf} base={base} date={date} />
+					<CustomCertificatesTable certificates={certificateList} csrf={c.var.csrf} base={base} date={asked} />
 				)}
 				<UploadForm
 					action={`${base}/custom-certificates`}
