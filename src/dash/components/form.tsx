@@ -218,3 +218,46 @@ export const PostForm: FC<{ action: string; csrf: string; confirm?: string; labe
 		{props.children}
 	</form>
 );
+
+/**
+ * A POST form under its own `h3` heading, which names it (a `form` landmark), with the form's
+ * errors summarised between them, and its submit button last.
+ */
+export const HeadedForm: FC<{
+	id: string;
+	title: string;
+	action: string;
+	csrf: string;
+	errors: FormErrors;
+	submit: string;
+	children?: Child;
+}> = (props) => (
+	<>
+		<h3 id={props.id}>{props.title}</h3>
+		<ErrorSummary messages={props.errors.form} />
+		<form method="post" action={props.action} aria-labelledby={props.id}>
+			<Csrf token={props.csrf} />
+			{props.children}
+			<div class="actions">
+				<button type="submit">{props.submit}</button>
+			</div>
+		</form>
+	</>
+);
+
+/** What a page gives a form component: where it posts, the CSRF token, its values and errors. */
+export interface FormProps<V> {
+	action: string;
+	csrf: string;
+	values: V;
+	errors: FormErrors;
+}
+
+/** A one-button form that deletes something: asks `confirm` first (when scripts run); `label` names the button. */
+export const DeleteForm: FC<{ action: string; csrf: string; confirm: string; label: string }> = (props) => (
+	<PostForm action={props.action} csrf={props.csrf} confirm={props.confirm}>
+		<button type="submit" class="danger" aria-label={props.label}>
+			Delete
+		</button>
+	</PostForm>
+);

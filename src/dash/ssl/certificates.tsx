@@ -8,8 +8,8 @@ import type { CustomCertificate } from "cloudflare/resources/custom-certificates
 import type { CertificatePackListResponse } from "cloudflare/resources/ssl/certificate-packs/certificate-packs";
 import type { FC } from "hono/jsx";
 import type { TotalTlsSettings, UniversalSettings } from "../../zone/certificates/store";
-import { Csrf, ErrorSummary, type FormErrors, PostForm, SelectField, TextArea, TextField } from "../components/form";
-import { BUNDLE_METHODS, caName, shownInstant, statusWords } from "./values";
+import { DeleteForm, type FormProps, HeadedForm, SelectField, TextArea, TextField } from "../components/form";
+import { BUNDLE_METHODS, caName, shownInstant, statusWords, VALIDATION_METHODS } from "./values";
 
 export type { CustomCertificate };
 /** A certificate pack as the API lists it. */
@@ -114,15 +114,12 @@ export const PacksTable: FC<{ packs: CertificatePack[]; base: string; date: stri
 									Show chain
 								</a>
 								{p.type === "advanced" && (
-									<PostForm
+									<DeleteForm
 										action={`${base}/packs/${p.id}/delete`}
 										csrf={csrf}
 										confirm={`Delete the advanced pack for ${p.hosts.join(", ")}?`}
-									>
-										<button type="submit" class="danger" aria-label={`Delete the advanced pack ${p.hosts.join(", ")}`}>
-											Delete
-										</button>
-									</PostForm>
+										label={`Delete the advanced pack ${p.hosts.join(", ")}`}
+									/>
 								)}
 							</div>
 						</td>
@@ -133,56 +130,50 @@ export const PacksTable: FC<{ packs: CertificatePack[]; base: string; date: stri
 	);
 
 /** The order form of an advanced certificate pack. */
-export const OrderForm: FC<{ action: string; csrf: string; values: OrderValues; errors: FormErrors }> = ({
-	action,
-	csrf,
-	values,
-	errors,
-}) => (
-	<>
-		<h3 id="order-heading">Order an advanced certificate</h3>
-		<ErrorSummary messages={errors.form} />
-		<form method="post" action={action} aria-labelledby="order-heading">
-			<Csrf token={csrf} />
-			<TextField
-				form="order"
-				name="hosts"
-				label="Hosts"
-				value={values.hosts}
-				errors={errors}
-				required
-				hint="The zone apex and up to 49 more names of the zone, separated by commas or spaces; *.name for a wildcard."
-			/>
-			<SelectField
-				form="order"
-				name="certificate_authority"
-				label="Certificate authority"
-				options={ORDER_CAS}
-				value={values.certificate_authority}
-				errors={errors}
-			/>
-			<SelectField
-				form="order"
-				name="validity_days"
-				label="Validity"
-				options={VALIDITIES}
-				value={values.validity_days}
-				errors={errors}
-				hint="Let's Encrypt issues 90 days only; Google Trust Services and SSL.com 14, 30 or 90."
-			/>
-			<SelectField
-				form="order"
-				name="validation_method"
-				label="Validation method"
-				options={VALIDATION_METHODS}
-				value={values.validation_method}
-				errors={errors}
-			/>
-			<div class="actions">
-				<button type="submit">Order certificate</button>
-			</div>
-		</form>
-	</>
+export const OrderForm: FC<FormProps<OrderValues>> = ({ action, csrf, values, errors }) => (
+	<HeadedForm
+		id="order-heading"
+		title="Order an advanced certificate"
+		action={action}
+		csrf={csrf}
+		errors={errors}
+		submit="Order certificate"
+	>
+		<TextField
+			form="order"
+			name="hosts"
+			label="Hosts"
+			value={values.hosts}
+			errors={errors}
+			required
+			hint="The zone apex and up to 49 more names of the zone, separated by commas or spaces; *.name for a wildcard."
+		/>
+		<SelectField
+			form="order"
+			name="certificate_authority"
+			label="Certificate authority"
+			options={ORDER_CAS}
+			value={values.certificate_authority}
+			errors={errors}
+		/>
+		<SelectField
+			form="order"
+			name="validity_days"
+			label="Validity"
+			options={VALIDITIES}
+			value={values.validity_days}
+			errors={errors}
+			hint="Let's Encrypt issues 90 days only; Google Trust Services and SSL.com 14, 30 or 90."
+		/>
+		<SelectField
+			form="order"
+			name="validation_method"
+			label="Validation method"
+			options={VALIDATION_METHODS}
+			value={values.validation_method}
+			errors={errors}
+		/>
+	</HeadedForm>
 );
 
 const ORDER_CAS: [string, string][] = [
@@ -194,11 +185,6 @@ const VALIDITIES: [string, string][] = [
 	["14", "14 days"],
 	["30", "30 days"],
 	["90", "90 days"],
-];
-const VALIDATION_METHODS: [string, string][] = [
-	["txt", "TXT record (DNS)"],
-	["http", "HTTP token"],
-	["email", "E-mail"],
 ];
 
 /** Universal SSL and Total TLS as the API answers them (read here; set them through the API). */
@@ -266,15 +252,12 @@ export const CustomCertificatesTable: FC<{
 									<a href={chainLink(base, cert.id, date)} aria-label={`Chain of the custom certificate ${name}`}>
 										Show chain
 									</a>
-									<PostForm
+									<DeleteForm
 										action={`${base}/custom-certificates/${cert.id}/delete`}
 										csrf={csrf}
 										confirm={`Delete the custom certificate for ${name}?`}
-									>
-										<button type="submit" class="danger" aria-label={`Delete the custom certificate ${name}`}>
-											Delete
-										</button>
-									</PostForm>
+										label={`Delete the custom certificate ${name}`}
+									/>
 								</div>
 							</td>
 						</tr>
@@ -285,49 +268,43 @@ export const CustomCertificatesTable: FC<{
 	);
 
 /** The upload form: certificate (with its bundle), private key, bundle method. */
-export const UploadForm: FC<{ action: string; csrf: string; values: UploadValues; errors: FormErrors }> = ({
-	action,
-	csrf,
-	values,
-	errors,
-}) => (
-	<>
-		<h3 id="upload-heading">Upload a custom certificate</h3>
-		<ErrorSummary messages={errors.form} />
-		<form method="post" action={action} aria-labelledby="upload-heading">
-			<Csrf token={csrf} />
-			<TextArea
-				form="upload"
-				name="certificate"
-				label="Certificate (PEM)"
-				value={values.certificate}
-				errors={errors}
-				required
-				rows={6}
-				hint="The leaf first, then its intermediates; -----BEGIN CERTIFICATE----- blocks. No root."
-			/>
-			<TextArea
-				form="upload"
-				name="private_key"
-				label="Private key (PEM)"
-				value={values.private_key}
-				errors={errors}
-				required
-				rows={4}
-				hint="The certificate's key (PKCS#8, PKCS#1 or SEC 1). It is checked against the certificate, then dropped."
-			/>
-			<SelectField
-				form="upload"
-				name="bundle_method"
-				label="Bundle method"
-				options={BUNDLE_METHODS}
-				value={values.bundle_method}
-				errors={errors}
-				hint="Compatible and modern: Cloudflare bundles the chain; user-defined: served as uploaded."
-			/>
-			<div class="actions">
-				<button type="submit">Upload certificate</button>
-			</div>
-		</form>
-	</>
+export const UploadForm: FC<FormProps<UploadValues>> = ({ action, csrf, values, errors }) => (
+	<HeadedForm
+		id="upload-heading"
+		title="Upload a custom certificate"
+		action={action}
+		csrf={csrf}
+		errors={errors}
+		submit="Upload certificate"
+	>
+		<TextArea
+			form="upload"
+			name="certificate"
+			label="Certificate (PEM)"
+			value={values.certificate}
+			errors={errors}
+			required
+			rows={6}
+			hint="The leaf first, then its intermediates; -----BEGIN CERTIFICATE----- blocks. No root."
+		/>
+		<TextArea
+			form="upload"
+			name="private_key"
+			label="Private key (PEM)"
+			value={values.private_key}
+			errors={errors}
+			required
+			rows={4}
+			hint="The certificate's key (PKCS#8, PKCS#1 or SEC 1). It is checked against the certificate, then dropped."
+		/>
+		<SelectField
+			form="upload"
+			name="bundle_method"
+			label="Bundle method"
+			options={BUNDLE_METHODS}
+			value={values.bundle_method}
+			errors={errors}
+			hint="Compatible and modern: Cloudflare bundles the chain; user-defined: served as uploaded."
+		/>
+	</HeadedForm>
 );

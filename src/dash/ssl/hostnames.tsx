@@ -6,8 +6,25 @@
  */
 import type { CustomHostnameGetResponse } from "cloudflare/resources/custom-hostnames/custom-hostnames";
 import type { FC } from "hono/jsx";
-import { Csrf, ErrorSummary, type FormErrors, NO_ERRORS, PostForm, SelectField, TextField } from "../components/form";
-import { caName, DEFAULT_CA_EXPLAINED, HOSTNAME_CA_OPTIONS, shownInstant, statusWords } from "./values";
+import {
+	DeleteForm,
+	ErrorSummary,
+	type FormErrors,
+	type FormProps,
+	HeadedForm,
+	NO_ERRORS,
+	PostForm,
+	SelectField,
+	TextField,
+} from "../components/form";
+import {
+	caName,
+	DEFAULT_CA_EXPLAINED,
+	HOSTNAME_CA_OPTIONS,
+	shownInstant,
+	statusWords,
+	VALIDATION_METHODS,
+} from "./values";
 
 /** A custom hostname as the API answers it. */
 export type CustomHostname = CustomHostnameGetResponse;
@@ -29,11 +46,6 @@ export function hostnameFieldOf(pointer: string): string | undefined {
 	if (pointer === "/ssl/certificate_authority") return "certificate_authority";
 	return undefined;
 }
-
-const METHODS: [string, string][] = [
-	["txt", "TXT record (DNS)"],
-	["http", "HTTP token"],
-];
 
 const ValidationRecords: FC<{ ssl: NonNullable<CustomHostname["ssl"]>; hostname: string }> = ({ ssl, hostname }) => {
 	const records = ssl.validation_records ?? [];
@@ -147,64 +159,52 @@ export const HostnameCard: FC<{ host: CustomHostname; csrf: string; base: string
 						</button>
 					</div>
 				</PostForm>
-				<PostForm
+				<DeleteForm
 					action={`${base}/hostnames/${host.id}/delete`}
 					csrf={csrf}
 					confirm={`Delete the custom hostname ${host.hostname}?`}
 					label={`Delete ${host.hostname}`}
-				>
-					<div class="actions">
-						<button type="submit" class="danger" aria-label={`Delete ${host.hostname}`}>
-							Delete
-						</button>
-					</div>
-				</PostForm>
+				/>
 			</div>
 		</section>
 	);
 };
 
 /** The create form: hostname, validation method, CA. */
-export const CreateHostnameForm: FC<{ action: string; csrf: string; values: HostnameValues; errors: FormErrors }> = ({
-	action,
-	csrf,
-	values,
-	errors,
-}) => (
-	<>
-		<h3 id="create-hostname-heading">Add a custom hostname</h3>
-		<ErrorSummary messages={errors.form} />
-		<form method="post" action={action} aria-labelledby="create-hostname-heading">
-			<Csrf token={csrf} />
-			<TextField
-				form="hostname"
-				name="hostname"
-				label="Hostname"
-				value={values.hostname}
-				errors={errors}
-				required
-				hint="A hostname of your customer, e.g. shop.customer.test, or *.customer.test for a wildcard."
-			/>
-			<SelectField
-				form="hostname"
-				name="method"
-				label="Validation method"
-				options={METHODS}
-				value={values.method}
-				errors={errors}
-			/>
-			<SelectField
-				form="hostname"
-				name="certificate_authority"
-				label="Certificate authority"
-				options={HOSTNAME_CA_OPTIONS}
-				value={values.certificate_authority}
-				errors={errors}
-				hint={DEFAULT_CA_EXPLAINED}
-			/>
-			<div class="actions">
-				<button type="submit">Add custom hostname</button>
-			</div>
-		</form>
-	</>
+export const CreateHostnameForm: FC<FormProps<HostnameValues>> = ({ action, csrf, values, errors }) => (
+	<HeadedForm
+		id="create-hostname-heading"
+		title="Add a custom hostname"
+		action={action}
+		csrf={csrf}
+		errors={errors}
+		submit="Add custom hostname"
+	>
+		<TextField
+			form="hostname"
+			name="hostname"
+			label="Hostname"
+			value={values.hostname}
+			errors={errors}
+			required
+			hint="A hostname of your customer, e.g. shop.customer.test, or *.customer.test for a wildcard."
+		/>
+		<SelectField
+			form="hostname"
+			name="method"
+			label="Validation method"
+			options={VALIDATION_METHODS}
+			value={values.method}
+			errors={errors}
+		/>
+		<SelectField
+			form="hostname"
+			name="certificate_authority"
+			label="Certificate authority"
+			options={HOSTNAME_CA_OPTIONS}
+			value={values.certificate_authority}
+			errors={errors}
+			hint={DEFAULT_CA_EXPLAINED}
+		/>
+	</HeadedForm>
 );

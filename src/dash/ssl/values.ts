@@ -38,6 +38,13 @@ export const BUNDLE_METHODS: [value: string, label: string][] = [
 	["force", "User-defined (force)"],
 ];
 
+/** Domain control validation methods (API `txt`, `http`, `email`; e-mail never completes in edgezone). */
+export const VALIDATION_METHODS: [value: string, label: string][] = [
+	["txt", "TXT record (DNS)"],
+	["http", "HTTP token"],
+	["email", "E-mail"],
+];
+
 /** A status such as `pending_validation` as words: "pending validation". */
 export const statusWords = (status: string | undefined | null): string =>
 	status === undefined || status === null || status === "" ? "unknown" : status.replaceAll("_", " ");

@@ -212,6 +212,8 @@ browserSuite("the SSL/TLS page", () => {
 			"Change the CA of shop.customer.test",
 		);
 		await page.keyboard.press("Enter");
+		// A key press does not wait for the navigation it starts, as a click does.
+		await page.waitForURL(/done=ca-changed/);
 		await expect(page.getByRole("status").textContent()).resolves.toBe(
 			"Certificate authority changed: the certificate is re-issued.",
 		);
