@@ -16,11 +16,13 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { callApi, messagesOf } from "./api-call";
 import { CSS, JS } from "./assets";
 import { SECURITY_JS } from "./assets/security.js";
+import { SSL_CSS } from "./assets/ssl.css";
 import { ErrorSummary } from "./components/form";
 import { Layout } from "./layout";
 import { logpush } from "./pages/logpush";
 import { security } from "./pages/security";
 import { signIn } from "./pages/sign-in";
+import { ssl } from "./pages/ssl";
 import { zones } from "./pages/zones";
 import { render } from "./render";
 import { checkSessionToken, clearSession, readSession, sessionToken } from "./session";
@@ -54,6 +56,7 @@ dash.use("*", async (c, next) => {
 dash.get("/assets/dash.css", (c) => c.body(CSS, 200, { "Content-Type": "text/css; charset=utf-8" }));
 dash.get("/assets/dash.js", (c) => c.body(JS, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
 dash.get("/assets/security.js", (c) => c.body(SECURITY_JS, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
+dash.get("/assets/ssl.css", (c) => c.body(SSL_CSS, 200, { "Content-Type": "text/css; charset=utf-8" }));
 dash.route("/", signIn);
 
 /** An error page in the frame: the messages, and the status they came with. */
@@ -117,5 +120,6 @@ dash.use(
 dash.get("/zones/:zone_id", (c) => c.redirect(`/zones/${encodeURIComponent(c.req.param("zone_id"))}/logpush`, 303));
 dash.route("/zones/:zone_id/logpush", logpush);
 dash.route("/zones/:zone_id/security", security);
+dash.route("/zones/:zone_id/ssl", ssl);
 
 dash.notFound((c) => errorPage(c, "Page not found", ["There is no dashboard page at this address."], 404));

@@ -16,6 +16,7 @@ export interface ZonePage {
 export const ZONE_PAGES: ZonePage[] = [
 	{ path: "logpush", label: "Logpush", group: "Analytics & Logs" },
 	{ path: "security", label: "Security rules", group: "Security" },
+	{ path: "ssl", label: "Edge Certificates", group: "SSL/TLS" },
 ];
 
 /** What the frame shows of the signed-in person and the zone in view. */

@@ -117,7 +117,7 @@ const Below: FC<{ hint?: string; hintId?: string; messages: string[]; errorId?: 
 export const TextField: FC<
 	FieldProps & {
 		value?: string;
-		type?: "text" | "password" | "email" | "number";
+		type?: "text" | "password" | "email" | "number" | "date" | "datetime-local";
 		required?: boolean;
 		autocomplete?: string;
 		step?: string;
@@ -137,6 +137,28 @@ export const TextField: FC<
 				step={props.step}
 				{...d.aria}
 			/>
+			<Below hint={props.hint} hintId={d.hintId} messages={d.messages} errorId={d.errorId} />
+		</div>
+	);
+};
+
+/** A labelled multi-line text area (PEM blocks, JSON). */
+export const TextArea: FC<FieldProps & { value?: string; rows?: number; required?: boolean }> = (props) => {
+	const d = described(props);
+	return (
+		<div>
+			<label for={d.id}>{props.label}</label>
+			<textarea
+				id={d.id}
+				name={props.name}
+				rows={props.rows ?? 6}
+				required={props.required}
+				spellcheck={false}
+				autocomplete="off"
+				{...d.aria}
+			>
+				{props.value ?? ""}
+			</textarea>
 			<Below hint={props.hint} hintId={d.hintId} messages={d.messages} errorId={d.errorId} />
 		</div>
 	);
@@ -195,4 +217,47 @@ export const PostForm: FC<{ action: string; csrf: string; confirm?: string; labe
 		<Csrf token={props.csrf} />
 		{props.children}
 	</form>
+);
+
+/**
+ * A POST form under its own `h3` heading, which names it (a `form` landmark), with the form's
+ * errors summarised between them, and its submit button last.
+ */
+export const HeadedForm: FC<{
+	id: string;
+	title: string;
+	action: string;
+	csrf: string;
+	errors: FormErrors;
+	submit: string;
+	children?: Child;
+}> = (props) => (
+	<>
+		<h3 id={props.id}>{props.title}</h3>
+		<ErrorSummary messages={props.errors.form} />
+		<form method="post" action={props.action} aria-labelledby={props.id}>
+			<Csrf token={props.csrf} />
+			{props.children}
+			<div class="actions">
+				<button type="submit">{props.submit}</button>
+			</div>
+		</form>
+	</>
+);
+
+/** What a page gives a form component: where it posts, the CSRF token, its values and errors. */
+export interface FormProps<V> {
+	action: string;
+	csrf: string;
+	values: V;
+	errors: FormErrors;
+}
+
+/** A one-button form that deletes something: asks `confirm` first (when scripts run); `label` names the button. */
+export const DeleteForm: FC<{ action: string; csrf: string; confirm: string; label: string }> = (props) => (
+	<PostForm action={props.action} csrf={props.csrf} confirm={props.confirm}>
+		<button type="submit" class="danger" aria-label={props.label}>
+			Delete
+		</button>
+	</PostForm>
 );
