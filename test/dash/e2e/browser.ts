@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 import { describe, inject } from "vitest";
 
 /** What global-setup.ts started. */
@@ -44,9 +44,13 @@ export async function signIn(page: Page, token: string): Promise<void> {
 	await page.getByRole("heading", { level: 1, name: "Zones" }).waitFor();
 }
 
-/** The text of the elements that describe the field labelled `label` (`aria-describedby`). */
-export async function describedBy(page: Page, label: string): Promise<string> {
-	const ids = (await page.getByLabel(label).getAttribute("aria-describedby")) ?? "";
+/**
+ * The text of the elements that describe the field labelled `label` (`aria-describedby`), the field
+ * looked for in `scope` (a page, or a form of it); `exact` matches the whole label only.
+ */
+export async function describedBy(scope: Page | Locator, label: string, exact = false): Promise<string> {
+	const ids = (await scope.getByLabel(label, { exact }).getAttribute("aria-describedby")) ?? "";
+	const page = "page" in scope ? scope.page() : scope;
 	const texts = await Promise.all(
 		ids
 			.split(" ")

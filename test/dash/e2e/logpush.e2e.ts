@@ -230,8 +230,7 @@ browserSuite("the Logpush page", () => {
 		await page.goto(`${e2e.dashUrl}${LOGPUSH}`);
 		await page.getByLabel("Destination to prove").fill(destination);
 		await page.getByRole("button", { name: "Request ownership challenge" }).click();
-		const status = await page.getByRole("status").textContent();
-		expect(status).toContain("dash-s3/ownership-challenge.txt");
+		expect(await statusSays(page, "dash-s3/ownership-challenge.txt")).toContain("dash-s3/ownership-challenge.txt");
 
 		const form = page.getByRole("form", { name: "Create a Logpush job" });
 		await expect(form.getByLabel("Destination", { exact: true }).inputValue()).resolves.toBe(destination);

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { TOKEN } from "../../api/credentials";
-import { browserSuite, e2e, openBrowser, screenshot, signIn } from "./browser";
+import { browserSuite, describedBy, e2e, openBrowser, screenshot, signIn, statusSays } from "./browser";
 
 const FIXTURES = fileURLToPath(new URL("../../../fixtures/certificates/", import.meta.url));
 const fixture = (name: string) => readFileSync(`${FIXTURES}${name}`, "utf8");
@@ -26,19 +26,6 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<T> 
 	const envelope = (await response.json()) as { success: boolean; result: T; errors: unknown };
 	if (!envelope.success) throw new Error(`${method} ${path}: ${JSON.stringify(envelope.errors)}`);
 	return envelope.result;
-}
-
-/** The text of what describes the field labelled `label` inside `scope` (`aria-describedby`). */
-async function describedByIn(scope: Locator, label: string): Promise<string> {
-	const ids = (await scope.getByLabel(label, { exact: true }).getAttribute("aria-describedby")) ?? "";
-	const page = scope.page();
-	const texts = await Promise.all(
-		ids
-			.split(" ")
-			.filter((id) => id !== "")
-			.map((id) => page.locator(`[id="${id}"]`).textContent()),
-	);
-	return texts.join(" ");
 }
 
 /** A fact of a `dl.facts` list in `scope`: the `dd` after the `dt` named `term`. */
@@ -90,7 +77,7 @@ browserSuite("the SSL/TLS page", () => {
 		await clock.getByLabel("Clock time (UTC)").fill("2024-05-01T00:00");
 		await clock.getByLabel("Stand still at that time").check();
 		await clock.getByRole("button", { name: "Set clock" }).click();
-		await expect(page.getByRole("status").textContent()).resolves.toBe("Emulator clock set.");
+		expect(await statusSays(page, "Emulator clock set.")).toBe("Emulator clock set.");
 		await expect(region("Emulator clock").textContent()).resolves.toContain(
 			"Now: 2024-05-01 00:00 UTC (set, standing still)",
 		);
@@ -104,13 +91,13 @@ browserSuite("the SSL/TLS page", () => {
 		await order.getByLabel("Hosts").fill("certs.example, www.elsewhere.example");
 		await order.getByRole("button", { name: "Order certificate" }).click();
 		const refused = page.getByRole("form", { name: "Order an advanced certificate" });
-		expect(await describedByIn(refused, "Hosts")).toContain("www.elsewhere.example");
+		expect(await describedBy(refused, "Hosts", true)).toContain("www.elsewhere.example");
 		await expect(refused.getByLabel("Hosts").inputValue()).resolves.toBe("certs.example, www.elsewhere.example");
 
 		await refused.getByLabel("Hosts").fill("certs.example, www.certs.example");
 		await refused.getByLabel("Certificate authority").selectOption({ label: "Let's Encrypt" });
 		await refused.getByRole("button", { name: "Order certificate" }).click();
-		await expect(page.getByRole("status").textContent()).resolves.toBe("Advanced certificate ordered.");
+		expect(await statusSays(page, "Advanced certificate ordered.")).toBe("Advanced certificate ordered.");
 		const row = region("Certificate packs").getByRole("row").filter({ hasText: "www.certs.example" });
 		const cells = await row.getByRole("cell").allTextContents();
 		expect(cells.slice(0, 4)).toEqual([
@@ -125,7 +112,7 @@ browserSuite("the SSL/TLS page", () => {
 		const clock = region("Emulator clock");
 		await clock.getByLabel("Clock time (UTC)").fill("2024-08-01T00:00");
 		await clock.getByRole("button", { name: "Set clock" }).click();
-		await expect(page.getByRole("status").textContent()).resolves.toBe("Emulator clock set.");
+		expect(await statusSays(page, "Emulator clock set.")).toBe("Emulator clock set.");
 		const packs = region("Certificate packs");
 		const advanced = await packs
 			.getByRole("row")
@@ -164,7 +151,7 @@ browserSuite("the SSL/TLS page", () => {
 		expect(tree).toContain('combobox "Validation method"');
 		expect(tree).toContain('combobox "Certificate authority"');
 		expect(tree).toContain('option "Default CA (Google Trust Services, or Let\'s Encrypt when CAA blocks Google)"');
-		expect(await describedByIn(form, "Certificate authority")).toContain(
+		expect(await describedBy(form, "Certificate authority", true)).toContain(
 			"The default CA is Google Trust Services, unless a CAA record",
 		);
 
@@ -172,14 +159,14 @@ browserSuite("the SSL/TLS page", () => {
 		await form.getByLabel("Hostname").fill("not a hostname");
 		await form.getByRole("button", { name: "Add custom hostname" }).click();
 		const refused = page.getByRole("form", { name: "Add a custom hostname" });
-		expect(await describedByIn(refused, "Hostname")).toContain("hostname must be a fully qualified domain name");
+		expect(await describedBy(refused, "Hostname", true)).toContain("hostname must be a fully qualified domain name");
 		expect(await refused.getByLabel("Hostname").getAttribute("aria-invalid")).toBe("true");
 		await page.waitForFunction(() => document.activeElement?.id === "hostname-hostname");
 
 		await refused.getByLabel("Hostname").fill("shop.customer.test");
 		await refused.getByLabel("Certificate authority").selectOption({ label: "Let's Encrypt" });
 		await refused.getByRole("button", { name: "Add custom hostname" }).click();
-		await expect(page.getByRole("status").textContent()).resolves.toBe("Custom hostname added.");
+		expect(await statusSays(page, "Custom hostname added.")).toBe("Custom hostname added.");
 
 		const [listed] = await api<Hostname[]>("GET", `/zones/${zoneId}/custom_hostnames?hostname=shop.customer.test`);
 		before = listed as Hostname;
@@ -257,7 +244,7 @@ browserSuite("the SSL/TLS page", () => {
 		await form.getByLabel("Private key (PEM)").fill(fixture("rsa-r3-2024.key"));
 		await form.getByRole("button", { name: "Upload certificate" }).click();
 		const refused = page.getByRole("form", { name: "Upload a custom certificate" });
-		expect(await describedByIn(refused, "Certificate (PEM)")).toContain("Invalid certificate");
+		expect(await describedBy(refused, "Certificate (PEM)", true)).toContain("Invalid certificate");
 		expect(await refused.getByLabel("Certificate (PEM)").getAttribute("aria-invalid")).toBe("true");
 		await expect(region("Custom certificates").textContent()).resolves.toContain("No custom certificates uploaded.");
 
@@ -271,7 +258,7 @@ browserSuite("the SSL/TLS page", () => {
 
 		await again.getByLabel("Private key (PEM)").fill(fixture("rsa-r3-2024.key"));
 		await again.getByRole("button", { name: "Upload certificate" }).click();
-		await expect(page.getByRole("status").textContent()).resolves.toBe("Custom certificate uploaded.");
+		expect(await statusSays(page, "Custom certificate uploaded.")).toBe("Custom certificate uploaded.");
 		const row = region("Custom certificates").getByRole("row").filter({ hasText: "certs.example" });
 		const cells = await row.getByRole("cell").allTextContents();
 		expect(cells.slice(0, 7)).toEqual([
@@ -344,10 +331,10 @@ browserSuite("the SSL/TLS page", () => {
 		await region("Custom certificates")
 			.getByRole("button", { name: "Delete the custom certificate *.certs.example, certs.example" })
 			.click();
-		await expect(page.getByRole("status").textContent()).resolves.toBe("Custom certificate deleted.");
+		expect(await statusSays(page, "Custom certificate deleted.")).toBe("Custom certificate deleted.");
 		page.once("dialog", (dialog) => void dialog.accept());
 		await region("shop.customer.test").getByRole("button", { name: "Delete shop.customer.test" }).click();
-		await expect(page.getByRole("status").textContent()).resolves.toBe("Custom hostname deleted.");
+		expect(await statusSays(page, "Custom hostname deleted.")).toBe("Custom hostname deleted.");
 		await expect(region("Custom hostnames").textContent()).resolves.toContain("No custom hostnames yet.");
 	});
 });
