@@ -92,13 +92,13 @@ const frame = (c: Ctx) => ({ ...c.var.zone, page: "bucket" });
 
 const TokenForm: FC<{ action: string; csrf: string; errors: FormErrors }> = ({ action, csrf, errors }) => (
 	<section class="card" aria-labelledby="token-heading">
-		<h2 id="token-heading">Gateway token</h2>
+		<h2 id="token-heading">Bucket access</h2>
 		<p>
 			The bucket is served by the gateway, which takes its own tokens (<code>GATEWAY_TOKENS</code>), not the API
 			credential you signed in with. Give one once: it is kept, sealed, in this session only.
 		</p>
 		<ErrorSummary messages={errors.form} />
-		<form method="post" action={action} aria-labelledby="token-heading">
+		<form method="post" action={action}>
 			<input type="hidden" name="csrf" value={csrf} />
 			<TextField
 				form="token"
@@ -168,7 +168,6 @@ const Listing: FC<{ c: Ctx; place: Place; page: R2ObjectsJson }> = ({ c, place, 
 								<td />
 								<td>
 									<a href={listingUrl(zoneId, { bucket: place.bucket, prefix, limit: place.limit })}>
-										<span aria-hidden="true">📁 </span>
 										{nameUnder(place.prefix, prefix)}
 									</a>
 								</td>
@@ -243,9 +242,9 @@ const Uploader: FC<{ c: Ctx; place: Place }> = ({ c, place }) => (
 		<noscript>
 			<p class="placeholder">Uploading needs JavaScript: this section sends each file with its progress.</p>
 		</noscript>
-		<form id="upload-form" aria-labelledby="upload-heading">
+		<form id="upload-form">
 			<div>
-				<label for="upload-files">Files</label>
+				<label for="upload-files">Files to upload</label>
 				<input type="file" id="upload-files" name="files" multiple required aria-describedby="upload-files-hint" />
 				<p class="hint" id="upload-files-hint">
 					Files over 8 MiB go as multipart uploads in 8 MiB parts; choose the same file again after a reload to resume
@@ -265,7 +264,7 @@ const Uploader: FC<{ c: Ctx; place: Place }> = ({ c, place }) => (
 		</form>
 		<div id="upload-progress" hidden>
 			<div>
-				<label for="upload-overall">All files</label>
+				<label for="upload-overall">Overall progress</label>
 				<progress id="upload-overall" max="1" value="0" />
 				<span id="upload-overall-text" />
 			</div>
@@ -298,7 +297,7 @@ async function listingPage(c: Ctx, place: Place, state: { errors?: string[]; not
 					</button>
 				</div>
 			</form>
-			<nav aria-label="Folder" class="folders">
+			<nav aria-label="Folder path" class="folders">
 				<ol>
 					<li>
 						<a
@@ -329,7 +328,7 @@ async function listingPage(c: Ctx, place: Place, state: { errors?: string[]; not
 			)}
 			<Uploader c={c} place={place} />
 			<section class="card" aria-labelledby="token-set-heading">
-				<h2 id="token-set-heading">Gateway token</h2>
+				<h2 id="token-set-heading">Bucket access</h2>
 				<p>This session presents the gateway token you gave to every request of this page.</p>
 				<PostForm action={pageUrl(zoneId, "/token/forget", {})} csrf={c.var.csrf}>
 					<button type="submit" class="secondary">
@@ -464,7 +463,11 @@ async function objectPage(
 								<Row name="HTTP ETag" value={object.httpEtag} />
 								<Row name="Uploaded" value={object.uploaded} />
 								<Row name="Version" value={object.version} />
-								<Row name="Storage class" value={object.storageClass === "" ? undefined : object.storageClass} />
+								{/* Miniflare's binding reports "" where R2 says Standard (docs/gateway.md, "Object headers"). */}
+								<Row
+									name="Storage class"
+									value={object.storageClass === "" ? "none reported (R2's default: Standard)" : object.storageClass}
+								/>
 							</tbody>
 						</table>
 						<h3 id="http-heading">HTTP metadata</h3>
