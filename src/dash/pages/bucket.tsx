@@ -33,7 +33,16 @@ import {
 	proxyObjectUrl,
 } from "../bucket/browse";
 import { callGateway, errorMessage, forward, gatewayJson } from "../bucket/gateway-call";
-import { ErrorSummary, type FormErrors, NO_ERRORS, Notice, PostForm, SelectField, TextField } from "../components/form";
+import {
+	ErrorSummary,
+	type FormErrors,
+	formValues,
+	NO_ERRORS,
+	Notice,
+	PostForm,
+	SelectField,
+	TextField,
+} from "../components/form";
 import { Layout } from "../layout";
 import { render } from "../render";
 import { writeSession } from "../session";
@@ -72,18 +81,6 @@ function bucketOptions(env: Env): [string, string][] {
 function bucketOf(c: Ctx, value: string | undefined): string {
 	const name = value ?? "";
 	return bucketOptions(c.env).some(([option]) => option === name) ? name : "";
-}
-
-/** The form's values: strings, and lists for repeated names. */
-async function formOf(c: Ctx): Promise<{ one: (name: string) => string; all: (name: string) => string[] }> {
-	const body = await c.req.parseBody({ all: true });
-	const all = (name: string) => {
-		const value = body[name];
-		return (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter(
-			(v): v is string => typeof v === "string",
-		);
-	};
-	return { one: (name) => all(name)[0] ?? "", all };
 }
 
 const frame = (c: Ctx) => ({ ...c.var.zone, page: "bucket" });
@@ -545,7 +542,7 @@ export const bucket = new Hono<DashEnv>()
 		return listingPage(c, placeOf(c), { notice });
 	})
 	.post("/token", async (c) => {
-		const token = (await formOf(c)).one("token").trim();
+		const token = (await formValues(c)).one("token").trim();
 		if (token === "") return tokenPage(c, { fields: { token: ["Enter a gateway token."] }, form: [] }, 400);
 		// The gateway itself checks the token: a one-key listing, which every valid token may do.
 		const answer = await gatewayJson(c, "GET", "/?list&limit=1", { token });
@@ -564,7 +561,7 @@ export const bucket = new Hono<DashEnv>()
 		return objectPage(c, bucketOf(c, c.req.query("bucket")), c.req.query("key") ?? "");
 	})
 	.post("/delete", async (c) => {
-		const form = await formOf(c);
+		const form = await formValues(c);
 		const place: Place = { bucket: bucketOf(c, form.one("bucket")), prefix: form.one("prefix") };
 		const keys = form.all("key");
 		if (keys.length === 0) return listingPage(c, place, { errors: ["Choose the objects to delete."] });

@@ -178,7 +178,7 @@ browserSuite("the Bucket page", () => {
 		await page.getByRole("button", { name: "Upload", exact: true }).click();
 		await page.waitForFunction(() => document.querySelector("#upload-status")?.textContent?.startsWith("Uploaded "));
 		await expect(page.locator("#upload-status").textContent()).resolves.toContain(
-			"Uploaded 0 of 1 file. Failed: " + `${FOLDER}resume-20MiB.bin: The connection failed.`,
+			`Uploaded 0 of 1 file. Failed: ${FOLDER}resume-20MiB.bin: The connection failed.`,
 		);
 		await page.unrouteAll();
 
