@@ -3,8 +3,9 @@
  * host here, except `/client/v4`, which the pages call in process through `api-call.ts`).
  *
  * Order for every request: security headers; the static assets and sign-in, open to anyone;
- * then the session (no valid session: a redirect to `/sign-in`), the CSRF token of every POST
- * (`session.ts`), and on `/zones/{zone_id}/...` the zone as the API answers it for this
+ * then the session (no valid session: a redirect to `/sign-in`), the CSRF token of every request
+ * but GET and HEAD (`session.ts`; the form's `csrf` field, or the `X-CSRF-Token` header a page
+ * script sends), and on `/zones/{zone_id}/...` the zone as the API answers it for this
  * credential (out of reach or unknown: the API's error, nothing of the zone shown).
  * A page is one file in `pages/`, mounted with one `dash.route(...)` line, plus its entry in
  * `ZONE_PAGES` (`layout.tsx`).
@@ -15,17 +16,19 @@ import { createMiddleware } from "hono/factory";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { callApi, messagesOf } from "./api-call";
 import { CSS, JS } from "./assets";
+import { BUCKET_JS } from "./assets/bucket-script";
 import { SECURITY_JS } from "./assets/security.js";
 import { SSL_CSS } from "./assets/ssl.css";
 import { ErrorSummary } from "./components/form";
 import { Layout } from "./layout";
+import { bucket } from "./pages/bucket";
 import { logpush } from "./pages/logpush";
 import { security } from "./pages/security";
 import { signIn } from "./pages/sign-in";
 import { ssl } from "./pages/ssl";
 import { zones } from "./pages/zones";
 import { render } from "./render";
-import { checkSessionToken, clearSession, readSession, sessionToken } from "./session";
+import { CSRF_HEADER, checkSessionToken, clearSession, readSession, sessionToken } from "./session";
 import type { DashEnv } from "./types";
 
 // Pages load only their own assets and post only to themselves; bucket previews may show blobs.
@@ -57,6 +60,7 @@ dash.get("/assets/dash.css", (c) => c.body(CSS, 200, { "Content-Type": "text/css
 dash.get("/assets/dash.js", (c) => c.body(JS, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
 dash.get("/assets/security.js", (c) => c.body(SECURITY_JS, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
 dash.get("/assets/ssl.css", (c) => c.body(SSL_CSS, 200, { "Content-Type": "text/css; charset=utf-8" }));
+dash.get("/assets/bucket.js", (c) => c.body(BUCKET_JS, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
 dash.route("/", signIn);
 
 /** An error page in the frame: the messages, and the status they came with. */
@@ -74,7 +78,7 @@ export function errorPage(c: Parameters<typeof render>[0], title: string, messag
 	);
 }
 
-// Everything below needs a session; every POST below carries the session's CSRF token.
+// Everything below needs a session; every request below but GET and HEAD carries the session's CSRF token.
 dash.use(
 	"*",
 	createMiddleware<DashEnv>(async (c, next) => {
@@ -85,8 +89,9 @@ dash.use(
 		}
 		c.set("session", session);
 		c.set("csrf", await sessionToken(c, session));
-		if (c.req.method === "POST") {
-			const token = (await c.req.parseBody({ all: true })).csrf;
+		if (c.req.method !== "GET" && c.req.method !== "HEAD") {
+			// A page script sends the token in a header, and its body (an upload) is never parsed here.
+			const token = c.req.header(CSRF_HEADER) ?? (await c.req.parseBody({ all: true })).csrf;
 			if (typeof token !== "string" || !(await checkSessionToken(c, session, token))) {
 				return errorPage(
 					c,
@@ -121,5 +126,6 @@ dash.get("/zones/:zone_id", (c) => c.redirect(`/zones/${encodeURIComponent(c.req
 dash.route("/zones/:zone_id/logpush", logpush);
 dash.route("/zones/:zone_id/security", security);
 dash.route("/zones/:zone_id/ssl", ssl);
+dash.route("/zones/:zone_id/bucket", bucket);
 
 dash.notFound((c) => errorPage(c, "Page not found", ["There is no dashboard page at this address."], 404));

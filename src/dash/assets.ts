@@ -59,6 +59,18 @@ pre.check { font: 0.85rem ui-monospace, monospace; margin: 4px 0 0; white-space:
 pre.check.error { color: var(--danger); }
 pre.check.valid { color: var(--ok); }
 .placeholder { border: 1px dashed #8a8f98; padding: 8px 12px; border-radius: 4px; color: #555; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+a.button { display: inline-block; padding: 6px 14px; border-radius: 4px; border: 1px solid var(--accent); color: var(--accent); text-decoration: none; background: #fff; }
+nav.folders ol { list-style: none; display: flex; flex-wrap: wrap; gap: 4px; padding: 0; margin: 12px 0; }
+nav.folders li + li::before { content: "/"; margin-right: 4px; color: #555; }
+nav.folders a[aria-current="page"] { font-weight: 600; color: inherit; }
+ul.uploads { list-style: none; padding: 0; }
+ul.uploads li { margin: 6px 0; }
+ul.uploads label, #upload-progress label { display: inline-block; min-width: 220px; font-weight: normal; }
+progress { width: 280px; vertical-align: middle; }
+section.preview-text { max-height: 420px; overflow: auto; background: #f7f7f8; border: 1px solid var(--line); padding: 8px; }
+section.preview-text pre { margin: 0; white-space: pre-wrap; }
+.preview-image img, video.preview-video { max-width: 100%; max-height: 480px; }
 `;
 
 /** The script: confirmation of `form[data-confirm]`, focus on the first refused field. */

@@ -17,6 +17,7 @@ export const ZONE_PAGES: ZonePage[] = [
 	{ path: "logpush", label: "Logpush", group: "Analytics & Logs" },
 	{ path: "security", label: "Security rules", group: "Security" },
 	{ path: "ssl", label: "Edge Certificates", group: "SSL/TLS" },
+	{ path: "bucket", label: "Bucket", group: "R2 Object Storage" },
 ];
 
 /** What the frame shows of the signed-in person and the zone in view. */
@@ -26,11 +27,13 @@ export interface Frame {
 	csrf?: string;
 	/** The zone in view, and which of its pages is current. */
 	zone?: { id: string; name: string; page?: string };
+	/** The page's own scripts (`/assets/<page>.js`), loaded after the shared one. */
+	scripts?: string[];
 	children?: Child;
 }
 
 /** The whole HTML document around a page's content. */
-export const Layout: FC<Frame> = ({ title, csrf, zone, children }) => (
+export const Layout: FC<Frame> = ({ title, csrf, zone, scripts, children }) => (
 	<html lang="en">
 		<head>
 			<meta charset="utf-8" />
@@ -40,6 +43,9 @@ export const Layout: FC<Frame> = ({ title, csrf, zone, children }) => (
 			{/* No favicon: without this line the browser asks for /favicon.ico on every page. */}
 			<link rel="icon" href="data:," />
 			<script src="/assets/dash.js" defer />
+			{scripts?.map((src) => (
+				<script src={src} defer />
+			))}
 		</head>
 		<body>
 			<a class="skip" href="#main">

@@ -11,6 +11,8 @@
  *   token pattern bound to the session, OWASP CSRF cheat sheet); the sign-in form, before any
  *   session, binds its token to a random nonce in a short-lived cookie of its own, so a
  *   third-party page cannot sign a browser in with someone else's credential.
+ * The Bucket page adds the gateway token a person gives it (`gatewayToken`), sealed the same way:
+ * the gateway's tokens are not the API's credentials, and the page asks for one once.
  * Nothing here trusts the cookie's content beyond what AES-GCM authenticates; the credential is
  * re-checked by the API on every call (`api-call.ts`).
  */
@@ -28,10 +30,14 @@ export interface Session {
 	credential: Credential;
 	sid: string;
 	exp: number;
+	/** The bucket gateway's token (`GATEWAY_TOKENS`) the Bucket page presents, once the person gave it. */
+	gatewayToken?: string;
 }
 
 /** Name of the session cookie. */
 export const SESSION_COOKIE = "edgezone_session";
+/** The request header a page script sends the session's CSRF token in (a form sends its `csrf` field). */
+export const CSRF_HEADER = "x-csrf-token";
 /** Name of the sign-in nonce cookie (CSRF of the sign-in form). */
 export const SIGN_IN_COOKIE = "edgezone_sign_in";
 /** How long a session lasts, in seconds. */

@@ -4,6 +4,7 @@
  * The API says which field an error is about with `source.pointer` (a JSON pointer into the
  * request body); `sortErrors` turns a page's pointer map into per-field messages.
  */
+import type { Context } from "hono";
 import type { Child, FC } from "hono/jsx";
 import type { ResponseInfo } from "../../api/envelope";
 import { messagesOf } from "../api-call";
@@ -261,3 +262,20 @@ export const DeleteForm: FC<{ action: string; csrf: string; confirm: string; lab
 		</button>
 	</PostForm>
 );
+
+/**
+ * A POST form's values, whatever a browser (or anyone) posted: `one(name)` the first string ("" when
+ * absent), `all(name)` every string of a repeated name (checkboxes); files are left out.
+ */
+export async function formValues(
+	c: Context,
+): Promise<{ one: (name: string) => string; all: (name: string) => string[] }> {
+	const body = await c.req.parseBody({ all: true });
+	const all = (name: string) => {
+		const value = body[name];
+		return (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter(
+			(v): v is string => typeof v === "string",
+		);
+	};
+	return { one: (name) => all(name)[0] ?? "", all };
+}

@@ -21,6 +21,7 @@ import {
 	CheckboxGroup,
 	ErrorSummary,
 	type FormErrors,
+	formValues,
 	NO_ERRORS,
 	Notice,
 	PostForm,
@@ -117,18 +118,6 @@ async function readRules(c: Ctx): Promise<ApiAnswer<EntrypointRule[]>> {
 
 const zonePath = (c: Ctx, rest: string) => `/zones/${c.var.zone.id}${rest}`;
 const pagePath = (c: Ctx, rest = "") => `/zones/${c.var.zone.id}/logpush${rest}`;
-
-/** The form's values, whatever a browser (or anyone) posted: strings, and lists for repeated names. */
-async function formOf(c: Ctx): Promise<{ one: (name: string) => string; all: (name: string) => string[] }> {
-	const body = await c.req.parseBody({ all: true });
-	const all = (name: string) => {
-		const value = body[name];
-		return (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter(
-			(v): v is string => typeof v === "string",
-		);
-	};
-	return { one: (name) => all(name)[0] ?? "", all };
-}
 
 const statusOf = (answer: { status: number }) => answer.status as ContentfulStatusCode;
 
@@ -494,7 +483,7 @@ export const logpush = new Hono<DashEnv>()
 	.get("/", (c) => logpushPage(c, { notice: DONE[c.req.query("done") ?? ""] }))
 	.get("/custom-fields", (c) => editFieldsPage(c, { notice: DONE[c.req.query("done") ?? ""] }))
 	.post("/custom-fields", async (c) => {
-		const form = await formOf(c);
+		const form = await formValues(c);
 		const values = { type: form.one("type"), name: form.one("name") };
 		const type = SETTABLE_TYPES.find((t) => t === values.type);
 		if (type === undefined) {
@@ -512,7 +501,7 @@ export const logpush = new Hono<DashEnv>()
 		return c.redirect(pagePath(c, "/custom-fields?done=field-saved"), 303);
 	})
 	.post("/custom-fields/remove", async (c) => {
-		const form = await formOf(c);
+		const form = await formValues(c);
 		const type = Object.keys(FIELD_TYPES).find((t): t is FieldType => t === form.one("type"));
 		const rules = await readRules(c);
 		if (type === undefined || !rules.ok) {
@@ -525,7 +514,7 @@ export const logpush = new Hono<DashEnv>()
 		return c.redirect(pagePath(c, "/custom-fields?done=field-removed"), 303);
 	})
 	.post("/jobs", async (c) => {
-		const form = await formOf(c);
+		const form = await formValues(c);
 		const values: JobValues = {
 			name: form.one("name"),
 			destination_conf: form.one("destination_conf"),
@@ -543,7 +532,7 @@ export const logpush = new Hono<DashEnv>()
 		return c.redirect(pagePath(c, "?done=job-created"), 303);
 	})
 	.post("/jobs/:job_id/enabled", async (c) => {
-		const enabled = (await formOf(c)).one("enabled") === "true";
+		const enabled = (await formValues(c)).one("enabled") === "true";
 		const path = zonePath(c, `/logpush/jobs/${encodeURIComponent(c.req.param("job_id"))}`);
 		const answer = await callApi(c, c.var.session.credential, "PUT", path, { enabled });
 		if (!answer.ok) return logpushPage(c, { jobErrors: messagesOf(answer.errors) }, statusOf(answer));
@@ -556,7 +545,7 @@ export const logpush = new Hono<DashEnv>()
 		return c.redirect(pagePath(c, "?done=job-deleted"), 303);
 	})
 	.post("/ownership", async (c) => {
-		const destination = (await formOf(c)).one("destination_conf").trim();
+		const destination = (await formValues(c)).one("destination_conf").trim();
 		const answer = await callApi<{ filename: string; valid: boolean; message: string }>(
 			c,
 			c.var.session.credential,

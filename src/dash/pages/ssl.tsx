@@ -21,7 +21,7 @@ import type { ChainAnswer, TotalTlsSettings, UniversalSettings } from "../../zon
 import type { ClockReading } from "../../zone/clock";
 import type { Notice as OutboxNotice } from "../../zone/outbox";
 import { type ApiAnswer, callApi, messagesOf } from "../api-call";
-import { ErrorSummary, type FormErrors, NO_ERRORS, Notice, sortErrors } from "../components/form";
+import { ErrorSummary, type FormErrors, formValues, NO_ERRORS, Notice, sortErrors } from "../components/form";
 import { Layout } from "../layout";
 import { render } from "../render";
 import {
@@ -83,16 +83,6 @@ const zonePath = (c: Ctx, rest: string) => `/zones/${c.var.zone.id}${rest}`;
 const pagePath = (c: Ctx, rest = "") => `/zones/${c.var.zone.id}/ssl${rest}`;
 const statusOf = (answer: { status: number }) => answer.status as ContentfulStatusCode;
 const get = <T,>(c: Ctx, rest: string) => callApi<T>(c, c.var.session.credential, "GET", zonePath(c, rest));
-
-/** The form's values, whatever a browser (or anyone) posted: the first string of each name. */
-async function formOf(c: Ctx): Promise<(name: string) => string> {
-	const body = await c.req.parseBody({ all: true });
-	return (name) => {
-		const value = body[name];
-		const first = Array.isArray(value) ? value[0] : value;
-		return typeof first === "string" ? first : "";
-	};
-}
 
 /** The chain view's certificates: packs, custom certificates, custom hostnames with a certificate. */
 function chainChoices(
@@ -234,7 +224,7 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
 export const ssl = new Hono<DashEnv>()
 	.get("/", (c) => sslPage(c, { notice: DONE[c.req.query("done") ?? ""] }))
 	.post("/hostnames", async (c) => {
-		const form = await formOf(c);
+		const form = (await formValues(c)).one;
 		const values: HostnameValues = {
 			hostname: form("hostname").trim(),
 			method: form("method"),
@@ -251,7 +241,7 @@ export const ssl = new Hono<DashEnv>()
 		return c.redirect(pagePath(c, "?done=hostname-created#hostnames-heading"), 303);
 	})
 	.post("/hostnames/:id/ca", async (c) => {
-		const form = await formOf(c);
+		const form = (await formValues(c)).one;
 		const id = c.req.param("id");
 		// The API's flow (spec area D): the whole `ssl` with the CA; "" is the default CA.
 		const body = { ssl: { method: form("method"), type: "dv", certificate_authority: form("certificate_authority") } };
@@ -269,7 +259,7 @@ export const ssl = new Hono<DashEnv>()
 		return c.redirect(pagePath(c, "?done=hostname-deleted#hostnames-heading"), 303);
 	})
 	.post("/packs", async (c) => {
-		const form = await formOf(c);
+		const form = (await formValues(c)).one;
 		const values: OrderValues = {
 			hosts: form("hosts"),
 			validation_method: form("validation_method"),
@@ -290,7 +280,7 @@ export const ssl = new Hono<DashEnv>()
 		return c.redirect(pagePath(c, "?done=pack-deleted#packs-heading"), 303);
 	})
 	.post("/custom-certificates", async (c) => {
-		const form = await formOf(c);
+		const form = (await formValues(c)).one;
 		const values: UploadValues = {
 			certificate: form("certificate"),
 			private_key: form("private_key"),
@@ -315,7 +305,7 @@ export const ssl = new Hono<DashEnv>()
 		return c.redirect(pagePath(c, "?done=certificate-deleted#custom-certificates-heading"), 303);
 	})
 	.post("/clock", async (c) => {
-		const form = await formOf(c);
+		const form = (await formValues(c)).one;
 		const typed = form("now");
 		// A datetime-local value has no zone: the page says UTC, so it is read as UTC.
 		const now = form("mode") === "real" ? null : DATE_TIME.test(typed) ? `${typed}:00Z` : typed;
