@@ -32,6 +32,7 @@ h3 { font-size: 1rem; margin: 16px 0 8px; }
 .crumbs { color: #555; font-size: 0.9rem; margin: 0; }
 section.card { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 4px 20px 16px; margin-bottom: 20px; }
 table { border-collapse: collapse; width: 100%; font-size: 0.92rem; }
+td.pre { white-space: pre-wrap; font-family: ui-monospace, monospace; font-size: 0.85rem; }
 caption { text-align: left; padding: 4px 0; }
 th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 code { font-size: 0.9em; word-break: break-all; }

@@ -6,6 +6,7 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SCOPED_TOKEN, TOKEN } from "../api/credentials";
 import { call, freshZone } from "../api/http";
+import { edgeRequest, flush, zoneWithHost } from "../edge/logs-helpers";
 import { DASH, post, signIn } from "./dash-http";
 
 describe("the Logpush page", () => {
@@ -56,5 +57,37 @@ describe("the Logpush page", () => {
 		expect(response.status).toBe(403);
 		const after = await call("GET", `/zones/${zone}/rulesets/phases/http_log_custom_fields/entrypoint`);
 		expect(after.status).toBe(404);
+	});
+
+	it("shows the last hour's entries with their custom fields, once log retention is turned on", async () => {
+		const { zone_id, host } = await zoneWithHost("dashlog");
+		const session = (await signIn(TOKEN)).browser;
+		const page = async () =>
+			(await exports.default.fetch(`${DASH}/zones/${zone_id}/logpush`, { headers: { cookie: session.cookie } })).text();
+		expect(await page()).toContain("Log retention is off");
+
+		const on = await post(session, `/zones/${zone_id}/logpush/retention`, {});
+		expect(on.status).toBe(303);
+		const flag = await call("GET", `/zones/${zone_id}/logs/control/retention/flag`);
+		expect(flag.body.result).toEqual({ flag: true });
+		const fields = await call("PUT", `/zones/${zone_id}/rulesets/phases/http_log_custom_fields/entrypoint`, {
+			rules: [
+				{
+					action: "log_custom_field",
+					expression: "true",
+					action_parameters: { request_fields: [{ name: "x-request-id" }] },
+				},
+			],
+		});
+		expect(fields.status).toBe(200);
+		const sent = await edgeRequest(host, "/dash-recent/missing.txt", { headers: { "x-request-id": "r-42" } });
+		expect(sent.status).toBe(404);
+		await flush(zone_id);
+
+		const html = await page();
+		expect(html).not.toContain("Log retention is off");
+		expect(html).toContain("<code>/dash-recent/missing.txt</code>");
+		expect(html).toContain(`<code>${sent.ray}</code>`);
+		expect(html).toContain("x-request-id: r-42");
 	});
 });

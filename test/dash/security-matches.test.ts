@@ -1,6 +1,7 @@
-/** The Security page's reading of Logpull records: the query of the last hour, matches grouped by rule. */
+/** The dashboard's reading of Logpull records: the query of the last hour, and matches grouped by rule. */
 import { describe, expect, it } from "vitest";
-import { MATCHES_SHOWN, matchesByRule, matchesQuery } from "../../src/dash/security/matches";
+import { ndjsonRecords, recentQuery } from "../../src/dash/recent-log";
+import { MATCH_FIELDS, MATCHES_SHOWN, matchesByRule } from "../../src/dash/security/matches";
 
 const record = (n: number, ids: string[], actions: string[], security = "") =>
 	JSON.stringify({
@@ -13,15 +14,16 @@ const record = (n: number, ids: string[], actions: string[], security = "") =>
 		SecurityAction: security,
 	});
 
-describe("matchesQuery", () => {
+describe("recentQuery", () => {
 	it("asks for the hour ending now, in RFC 3339, with the fields the page shows", () => {
 		const now = Date.parse("2026-03-01T12:00:00.500Z");
-		const url = new URL(`http://x${matchesQuery("abc", now)}`);
+		const url = new URL(`http://x${recentQuery("abc", now, MATCH_FIELDS, 50)}`);
 		expect(url.pathname).toBe("/zones/abc/logs/received");
 		expect(url.searchParams.get("start")).toBe("2026-03-01T11:00:00.501Z");
 		expect(url.searchParams.get("end")).toBe("2026-03-01T12:00:00.500Z");
 		expect(url.searchParams.get("timestamps")).toBe("rfc3339");
 		expect(url.searchParams.get("fields")?.split(",")).toContain("FirewallMatchesRuleIDs");
+		expect(url.searchParams.get("count")).toBe("50");
 	});
 });
 
@@ -33,7 +35,7 @@ describe("matchesByRule", () => {
 			record(3, [], []),
 			"",
 		].join("\n");
-		const byRule = matchesByRule(body);
+		const byRule = matchesByRule(ndjsonRecords(body));
 		expect([...byRule.keys()]).toEqual(["a", "b"]);
 		expect(byRule.get("a")?.count).toBe(2);
 		expect(byRule.get("a")?.recent.map((m) => m.rayId)).toEqual(["ray2", "ray1"]);
@@ -51,7 +53,7 @@ describe("matchesByRule", () => {
 
 	it(`keeps only the newest ${MATCHES_SHOWN} of a rule, and skips lines that are not records`, () => {
 		const lines = Array.from({ length: MATCHES_SHOWN + 2 }, (_, i) => record(i, ["a"], ["block"]));
-		const byRule = matchesByRule(["not json", "[1]", ...lines].join("\n"));
+		const byRule = matchesByRule(ndjsonRecords(["not json", "[1]", ...lines].join("\n")));
 		expect(byRule.get("a")?.count).toBe(MATCHES_SHOWN + 2);
 		expect(byRule.get("a")?.recent.map((m) => m.rayId)).toEqual(
 			Array.from({ length: MATCHES_SHOWN }, (_, i) => `ray${MATCHES_SHOWN + 1 - i}`),

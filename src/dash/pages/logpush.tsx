@@ -7,9 +7,9 @@
  *
  * Every read and write is the API v4's (`api-call.ts`): the custom fields are the rules of the
  * `http_log_custom_fields` entrypoint (GET, and PUT with one field more or less); jobs are
- * `/logpush/jobs`. Refusals show the API's message next to the field its `source.pointer` names.
- * Gap: "Recent entries" waits for an API to read them (the Logpull API, `GET
- * /zones/{zone_id}/logs/received`, not served yet); the section says so.
+ * `/logpush/jobs`; recent entries come from Logpull (`recent-log.ts`) while the zone's log
+ * retention is on, which the section can turn on. Refusals show the API's message next to the
+ * field its `source.pointer` names.
  */
 import type { Context } from "hono";
 import { Hono } from "hono";
@@ -29,6 +29,7 @@ import {
 	sortErrors,
 	TextField,
 } from "../components/form";
+import { Listing } from "../components/listing";
 import {
 	type CustomField,
 	type EntrypointRule,
@@ -41,6 +42,7 @@ import {
 	withoutField,
 } from "../custom-fields";
 import { Layout } from "../layout";
+import { type RecentLog, readRecentLog } from "../recent-log";
 import { render } from "../render";
 import type { DashEnv } from "../types";
 
@@ -57,7 +59,22 @@ const DONE: Record<string, string> = {
 	"job-enabled": "Logpush job enabled.",
 	"job-disabled": "Logpush job disabled.",
 	"job-deleted": "Logpush job deleted.",
+	"retention-on": "Log retention turned on: requests from now on are kept, and show under Recent entries.",
 };
+
+/** What Recent entries shows of each request: who, what, the answer, and the custom fields. */
+const RECENT_FIELDS = [
+	"EdgeStartTimestamp",
+	"ClientRequestMethod",
+	"ClientRequestPath",
+	"EdgeResponseStatus",
+	"RayID",
+	"RequestHeaders",
+	"ResponseHeaders",
+	"Cookies",
+] as const;
+/** Entries Recent entries shows, newest first. */
+const RECENT_SHOWN = 20;
 
 const TIMESTAMP_FORMATS: [string, string][] = [
 	["unixnano", "unixnano (default)"],
@@ -294,13 +311,70 @@ const JobRow: FC<{ job: LogpushJob; csrf: string; base: string }> = ({ job, csrf
 	);
 };
 
+/** A custom-field object of an entry (`RequestHeaders`, ...) as `name: value` lines; "" when empty. */
+function customFieldText(value: unknown): string {
+	if (typeof value !== "object" || value === null) return "";
+	return Object.entries(value)
+		.map(([name, v]) => `${name}: ${String(v)}`)
+		.join("\n");
+}
+
+/**
+ * The zone's last requests, newest first, with the custom fields they carried, read through
+ * Logpull (`recent-log.ts`); with log retention off, why there are none and a button to turn it on.
+ */
+const RecentEntries: FC<{ c: Ctx; log: RecentLog }> = ({ c, log }) => (
+	<section class="card" aria-labelledby="recent-heading">
+		<h2 id="recent-heading">Recent entries</h2>
+		{"errors" in log && <ErrorSummary messages={log.errors} />}
+		{"retention" in log && !log.retention && (
+			<>
+				<p>
+					Log retention is off: this zone keeps its requests only until a job delivers them. Turn it on to see the last
+					hour's entries here (Logpull retention).
+				</p>
+				<PostForm action={pagePath(c, "/retention")} csrf={c.var.csrf}>
+					<button type="submit">Turn on log retention</button>
+				</PostForm>
+			</>
+		)}
+		{"records" in log && log.records.length === 0 && <p>No request in the last hour.</p>}
+		{"records" in log && log.records.length > 0 && (
+			<Listing
+				caption={`The newest ${Math.min(RECENT_SHOWN, log.records.length)} of the last hour, newest first`}
+				columns={["Time", "Request", "Status", "Ray ID", "Request headers", "Response headers", "Cookies"]}
+			>
+				{log.records
+					.slice(-RECENT_SHOWN)
+					.reverse()
+					.map((r) => (
+						<tr>
+							<td>{String(r.EdgeStartTimestamp ?? "")}</td>
+							<td>
+								{String(r.ClientRequestMethod ?? "")} <code>{String(r.ClientRequestPath ?? "")}</code>
+							</td>
+							<td>{String(r.EdgeResponseStatus ?? "")}</td>
+							<td>
+								<code>{String(r.RayID ?? "")}</code>
+							</td>
+							<td class="pre">{customFieldText(r.RequestHeaders)}</td>
+							<td class="pre">{customFieldText(r.ResponseHeaders)}</td>
+							<td class="pre">{customFieldText(r.Cookies)}</td>
+						</tr>
+					))}
+			</Listing>
+		)}
+	</section>
+);
+
 /** The Logpush page: custom fields, jobs, the create-job and ownership forms, recent entries. */
 async function logpushPage(c: Ctx, state: PageState = {}, status: ContentfulStatusCode = 200) {
 	const credential = c.var.session.credential;
-	const [rules, jobs, datasetFields] = await Promise.all([
+	const [rules, jobs, datasetFields, recent] = await Promise.all([
 		readRules(c),
 		callApi<LogpushJob[]>(c, credential, "GET", zonePath(c, "/logpush/jobs")),
 		callApi<Record<string, string>>(c, credential, "GET", zonePath(c, "/logpush/datasets/http_requests/fields")),
+		readRecentLog(c, RECENT_FIELDS, 1000),
 	]);
 	const job = state.job ?? { values: EMPTY_JOB, errors: NO_ERRORS };
 	const ownership = state.ownership;
@@ -463,16 +537,7 @@ async function logpushPage(c: Ctx, state: PageState = {}, status: ContentfulStat
 				</form>
 			</section>
 
-			<section class="card" aria-labelledby="recent-heading">
-				<h2 id="recent-heading">Recent entries</h2>
-				{/* PLACEHOLDER(logpull): show the zone's recent log entries here once the Logpull API
-				    (GET /zones/{zone_id}/logs/received) is served; no API reads them yet. */}
-				<p class="placeholder" data-placeholder="logpull">
-					Recent entries will appear here once edgezone serves the Logpull API (
-					<code>GET /zones/{"{zone_id}"}/logs/received</code>). Until then, read delivered entries from the job's
-					destination.
-				</p>
-			</section>
+			<RecentEntries c={c} log={recent} />
 		</Layout>,
 		status,
 	);
@@ -543,6 +608,12 @@ export const logpush = new Hono<DashEnv>()
 		const answer = await callApi(c, c.var.session.credential, "DELETE", path);
 		if (!answer.ok) return logpushPage(c, { jobErrors: messagesOf(answer.errors) }, statusOf(answer));
 		return c.redirect(pagePath(c, "?done=job-deleted"), 303);
+	})
+	.post("/retention", async (c) => {
+		const path = zonePath(c, "/logs/control/retention/flag");
+		const answer = await callApi(c, c.var.session.credential, "POST", path, { flag: true });
+		if (!answer.ok) return logpushPage(c, { jobErrors: messagesOf(answer.errors) }, statusOf(answer));
+		return c.redirect(pagePath(c, "?done=retention-on#recent-heading"), 303);
 	})
 	.post("/ownership", async (c) => {
 		const destination = (await formValues(c)).one("destination_conf").trim();

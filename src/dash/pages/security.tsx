@@ -20,7 +20,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { expressionError } from "../../zone/expressions";
 import type { Filter } from "../../zone/filters";
 import type { FirewallRule } from "../../zone/firewall-rules";
-import { type ApiAnswer, callApi, callApiText, messagesOf } from "../api-call";
+import { type ApiAnswer, callApi, messagesOf } from "../api-call";
 import {
 	ErrorSummary,
 	type FormErrors,
@@ -31,11 +31,13 @@ import {
 	sortErrors,
 	TextField,
 } from "../components/form";
+import { Listing } from "../components/listing";
 import type { EntrypointRule } from "../custom-fields";
 import { Layout } from "../layout";
+import { readRecentLog } from "../recent-log";
 import { render } from "../render";
 import { ExpressionEditor } from "../security/expression-editor";
-import { matchesByRule, matchesQuery, type RuleMatches } from "../security/matches";
+import { MATCH_FIELDS, MATCH_READ_LIMIT, matchesByRule, type RuleMatches } from "../security/matches";
 import type { DashEnv } from "../types";
 
 type Ctx = Context<DashEnv>;
@@ -180,13 +182,8 @@ async function readCustomRules(c: Ctx): Promise<ApiAnswer<{ id?: string; rules: 
 async function readMatches(
 	c: Ctx,
 ): Promise<{ retention: true; byRule: Map<string, RuleMatches> } | { retention: false } | { errors: string[] }> {
-	const credential = c.var.session.credential;
-	const flag = await callApi<{ flag: boolean }>(c, credential, "GET", zonePath(c, "/logs/control/retention/flag"));
-	if (!flag.ok) return { errors: messagesOf(flag.errors) };
-	if (!flag.result.flag) return { retention: false };
-	const logs = await callApiText(c, credential, matchesQuery(c.var.zone.id, Date.now()));
-	if (!logs.ok) return { errors: messagesOf(logs.errors) };
-	return { retention: true, byRule: matchesByRule(logs.text) };
+	const log = await readRecentLog(c, MATCH_FIELDS, MATCH_READ_LIMIT);
+	return "records" in log ? { retention: true, byRule: matchesByRule(log.records) } : log;
 }
 
 /** A page number from the query (1 when absent or not a positive integer). */
@@ -273,21 +270,6 @@ function ruleBody(values: RuleValues): Record<string, unknown> {
 		priority: priority === "" ? null : Number.isFinite(Number(priority)) ? Number(priority) : priority,
 	};
 }
-
-/** A table with column headers: `columns` in order, `caption` above. */
-const Listing: FC<{ columns: string[]; caption?: string; children?: Child }> = (p) => (
-	<table>
-		{p.caption !== undefined && <caption>{p.caption}</caption>}
-		<thead>
-			<tr>
-				{p.columns.map((column) => (
-					<th scope="col">{column}</th>
-				))}
-			</tr>
-		</thead>
-		<tbody>{p.children}</tbody>
-	</table>
-);
 
 /**
  * A row's buttons: a switch that posts `field=value` to `toggle.action` (pause / resume, enable /
