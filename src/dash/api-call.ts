@@ -4,6 +4,7 @@
  * body exactly as it does for curl, so the dashboard has no path of its own to the Zone.
  */
 import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { api } from "../api/app";
 import type { ResponseInfo } from "../api/envelope";
 import { type Credential, credentialHeaders } from "./session";
@@ -88,3 +89,9 @@ export function messagesOf(errors: ResponseInfo[]): string[] {
 		e.error_chain?.length ? `${e.message}: ${e.error_chain.map((link) => link.message).join("; ")}` : e.message,
 	);
 }
+
+/** The API path of the page's zone, plus `rest` (`/zones/{zone_id}{rest}`). */
+export const zonePath = (c: Context<DashEnv>, rest: string) => `/zones/${c.var.zone.id}${rest}`;
+
+/** The status of an API answer, for the page that shows it. */
+export const statusOf = (answer: { status: number }) => answer.status as ContentfulStatusCode;

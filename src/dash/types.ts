@@ -1,4 +1,5 @@
 /** Hono environment of the dashboard: the Worker's bindings and what its middleware found. */
+import type { Context } from "hono";
 import type { Session } from "./session";
 
 /** `c.var.session` and `c.var.csrf` on every page after sign-in; `c.var.zone` on a zone's pages. */
@@ -12,3 +13,6 @@ export interface DashEnv {
 		zone: { id: string; name: string };
 	};
 }
+
+/** The context of a dashboard request. */
+export type Ctx = Context<DashEnv>;

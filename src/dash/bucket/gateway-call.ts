@@ -15,15 +15,12 @@
  * stored bytes as they are (a download of a gzip object is the gzip file) instead of encoding them
  * again.
  */
-import type { Context } from "hono";
 import { gateway } from "../../edge/gateway/app";
 import { BUCKET_HEADER } from "../../wire/buckets";
 import { CHECKSUMS, checksumHeader } from "../../wire/checksums";
 import { HTTP_METADATA_HEADERS, RAW_BODY_HEADER } from "../../wire/http-metadata";
 import { STORAGE_CLASS_HEADER } from "../../wire/storage-class";
-import type { DashEnv } from "../types";
-
-type Ctx = Context<DashEnv>;
+import type { Ctx } from "../types";
 
 /** The query parameter of a proxy URL that names the bucket; stripped before the gateway sees the query. */
 export const BUCKET_PARAM = "bucket";

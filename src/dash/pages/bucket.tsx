@@ -15,12 +15,12 @@
  * Reads through it (previews, downloads) need only the session cookie, which is SameSite=Strict:
  * another site's `<img>` or `<video>` arrives without it.
  */
-import type { Context } from "hono";
 import { Hono } from "hono";
 import type { FC } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { R2ObjectJson, R2ObjectsJson } from "../../wire/object-json";
 import { bucketMap } from "../../zone/destinations";
+import { statusOf } from "../api-call";
 import {
 	crumbs,
 	formatBytes,
@@ -46,9 +46,7 @@ import {
 import { Layout } from "../layout";
 import { render } from "../render";
 import { writeSession } from "../session";
-import type { DashEnv } from "../types";
-
-type Ctx = Context<DashEnv>;
+import type { Ctx, DashEnv } from "../types";
 
 /** How many keys a listing page asks for unless `limit` says otherwise. */
 const PAGE_SIZE = 50;
@@ -334,7 +332,7 @@ async function listingPage(c: Ctx, place: Place, state: { errors?: string[]; not
 				</PostForm>
 			</section>
 		</Layout>,
-		answer.ok ? 200 : (answer.status as ContentfulStatusCode),
+		answer.ok ? 200 : statusOf(answer),
 	);
 }
 
@@ -499,7 +497,7 @@ async function objectPage(
 				</>
 			)}
 		</Layout>,
-		object === undefined && !answer.ok ? (answer.status as ContentfulStatusCode) : status,
+		object === undefined && !answer.ok ? statusOf(answer) : status,
 	);
 }
 
@@ -546,8 +544,7 @@ export const bucket = new Hono<DashEnv>()
 		if (token === "") return tokenPage(c, { fields: { token: ["Enter a gateway token."] }, form: [] }, 400);
 		// The gateway itself checks the token: a one-key listing, which every valid token may do.
 		const answer = await gatewayJson(c, "GET", "/?list&limit=1", { token });
-		if (!answer.ok)
-			return tokenPage(c, { fields: { token: [answer.message] }, form: [] }, answer.status as ContentfulStatusCode);
+		if (!answer.ok) return tokenPage(c, { fields: { token: [answer.message] }, form: [] }, statusOf(answer));
 		await writeSession(c, { ...c.var.session, gatewayToken: token });
 		return c.redirect(pageUrl(c.var.zone.id, "", { done: "token-saved" }), 303);
 	})

@@ -11,12 +11,12 @@
  * retention is on, which the section can turn on. Refusals show the API's message next to the
  * field its `source.pointer` names.
  */
-import type { Context } from "hono";
 import { Hono } from "hono";
 import type { FC } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { CODES } from "../../zone/failure";
 import type { LogpushJob } from "../../zone/logpush";
-import { type ApiAnswer, callApi, messagesOf } from "../api-call";
+import { type ApiAnswer, callApi, messagesOf, statusOf, zonePath } from "../api-call";
 import {
 	CheckboxGroup,
 	ErrorSummary,
@@ -44,12 +44,9 @@ import {
 import { Layout } from "../layout";
 import { type RecentLog, readRecentLog } from "../recent-log";
 import { render } from "../render";
-import type { DashEnv } from "../types";
-
-type Ctx = Context<DashEnv>;
+import type { Ctx, DashEnv } from "../types";
 
 const PHASE_PATH = "/rulesets/phases/http_log_custom_fields/entrypoint";
-const ENTRYPOINT_NOT_FOUND = 10003;
 
 /** What a redirect after a successful POST says (`?done=`): fixed texts, nothing from the URL is shown. */
 const DONE: Record<string, string> = {
@@ -129,14 +126,11 @@ async function readRules(c: Ctx): Promise<ApiAnswer<EntrypointRule[]>> {
 		zonePath(c, PHASE_PATH),
 	);
 	if (answer.ok) return { ...answer, result: answer.result.rules };
-	if (answer.errors.some((e) => e.code === ENTRYPOINT_NOT_FOUND)) return { ok: true, status: 200, result: [] };
+	if (answer.errors.some((e) => e.code === CODES.entrypointNotFound)) return { ok: true, status: 200, result: [] };
 	return answer;
 }
 
-const zonePath = (c: Ctx, rest: string) => `/zones/${c.var.zone.id}${rest}`;
 const pagePath = (c: Ctx, rest = "") => `/zones/${c.var.zone.id}/logpush${rest}`;
-
-const statusOf = (answer: { status: number }) => answer.status as ContentfulStatusCode;
 
 // ---- Custom Fields ----------------------------------------------------------------------------
 

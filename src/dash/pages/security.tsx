@@ -13,14 +13,14 @@
  * and rulesets APIs use, with the same fields) and answers the engine's text, so the editor shows
  * exactly what a save would be refused with, line, column and carets included.
  */
-import type { Context } from "hono";
 import { Hono } from "hono";
 import type { Child, FC } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { expressionError } from "../../zone/expressions";
+import { CODES } from "../../zone/failure";
 import type { Filter } from "../../zone/filters";
 import type { FirewallRule } from "../../zone/firewall-rules";
-import { type ApiAnswer, callApi, messagesOf } from "../api-call";
+import { type ApiAnswer, callApi, messagesOf, statusOf, zonePath } from "../api-call";
 import {
 	ErrorSummary,
 	type FormErrors,
@@ -38,12 +38,9 @@ import { readRecentLog } from "../recent-log";
 import { render } from "../render";
 import { ExpressionEditor } from "../security/expression-editor";
 import { MATCH_FIELDS, MATCH_READ_LIMIT, matchesByRule, type RuleMatches } from "../security/matches";
-import type { DashEnv } from "../types";
-
-type Ctx = Context<DashEnv>;
+import type { Ctx, DashEnv } from "../types";
 
 const CUSTOM_PHASE_PATH = "/rulesets/phases/http_request_firewall_custom/entrypoint";
-const ENTRYPOINT_NOT_FOUND = 10003;
 const PER_PAGE = 100;
 
 /** What a redirect after a successful POST says (`?done=`): fixed texts, nothing from the URL is shown. */
@@ -138,9 +135,7 @@ interface PageState {
 	matchErrors?: string[];
 }
 
-const zonePath = (c: Ctx, rest: string) => `/zones/${c.var.zone.id}${rest}`;
 const pagePath = (c: Ctx, rest = "") => `/zones/${c.var.zone.id}/security${rest}`;
-const statusOf = (answer: { status: number }) => answer.status as ContentfulStatusCode;
 const param = (c: Ctx, name: string) => encodeURIComponent(c.req.param(name) ?? "");
 
 /** The form's values: strings, "" for an absent field. */
@@ -173,7 +168,7 @@ async function readCustomRules(c: Ctx): Promise<ApiAnswer<{ id?: string; rules: 
 		zonePath(c, CUSTOM_PHASE_PATH),
 	);
 	if (answer.ok) return { ...answer, result: { id: answer.result.id, rules: answer.result.rules ?? [] } };
-	if (answer.errors.some((e) => e.code === ENTRYPOINT_NOT_FOUND))
+	if (answer.errors.some((e) => e.code === CODES.entrypointNotFound))
 		return { ok: true, status: 200, result: { rules: [] } };
 	return answer;
 }

@@ -14,13 +14,12 @@
  * simulated DNS (the customer's TXT and CAA records) and custom-hostname settings are API-only for
  * now (the page shows the settings and records, not forms for them).
  */
-import type { Context } from "hono";
 import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ChainAnswer, TotalTlsSettings, UniversalSettings } from "../../zone/certificates/store";
 import type { ClockReading } from "../../zone/clock";
 import type { Notice as OutboxNotice } from "../../zone/outbox";
-import { type ApiAnswer, callApi, messagesOf } from "../api-call";
+import { type ApiAnswer, callApi, messagesOf, statusOf, zonePath } from "../api-call";
 import { ErrorSummary, type FormErrors, formValues, NO_ERRORS, Notice, sortErrors } from "../components/form";
 import { Layout } from "../layout";
 import { render } from "../render";
@@ -50,9 +49,7 @@ import {
 	hostnameFieldOf,
 } from "../ssl/hostnames";
 import { dateOf, instantOfDate } from "../ssl/values";
-import type { DashEnv } from "../types";
-
-type Ctx = Context<DashEnv>;
+import type { Ctx, DashEnv } from "../types";
 
 /** What a redirect after a successful POST says (`?done=`): fixed texts, nothing from the URL is shown. */
 const DONE: Record<string, string> = {
@@ -79,9 +76,7 @@ interface PageState {
 	actionErrors?: string[];
 }
 
-const zonePath = (c: Ctx, rest: string) => `/zones/${c.var.zone.id}${rest}`;
 const pagePath = (c: Ctx, rest = "") => `/zones/${c.var.zone.id}/ssl${rest}`;
-const statusOf = (answer: { status: number }) => answer.status as ContentfulStatusCode;
 const get = <T,>(c: Ctx, rest: string) => callApi<T>(c, c.var.session.credential, "GET", zonePath(c, rest));
 
 /** The chain view's certificates: packs, custom certificates, custom hostnames with a certificate. */
