@@ -3,7 +3,7 @@ import type { CustomHostname } from "cloudflare/resources/custom-hostnames/custo
 import type { FallbackOriginGetResponse } from "cloudflare/resources/custom-hostnames/fallback-origin";
 import type { QuotaGetResponse } from "cloudflare/resources/custom-hostnames/quota";
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
-import type { LogEntry } from "../logs/entry";
+import type { LogEntry, LogRow } from "../logs/entry";
 import { type ClockReading, type ClockSetting, EmulatorClock } from "./clock";
 import {
 	type CustomHostnameEdit,
@@ -200,7 +200,7 @@ export class Zone extends DurableObject<Env> {
 	 * them (else drops them and empties the log), and makes sure the alarm will deliver them.
 	 * @returns how many entries were kept.
 	 */
-	async appendLog(entries: LogEntry[]): Promise<number> {
+	async appendLog(entries: readonly (LogEntry | LogRow)[]): Promise<number> {
 		const jobs = this.ctx.storage.transactionSync(() => {
 			const jobs = readingJobs(this.#logpush.list());
 			if (jobs.length === 0) this.#log.trim([]);
