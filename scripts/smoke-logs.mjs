@@ -217,7 +217,7 @@ async function main() {
 			dev = await startWranglerDev({ persistTo: dev.persistTo, args: ["--var", "LOGPUSH_MIN_INTERVAL_SECONDS:300"] });
 			base = dev.url;
 			const kept = await gw("GET", "/smoke-logs/hello.txt", { headers: { cookie: "accountNumber=restart" } });
-			await new Promise((r) => setTimeout(r, 1_000)); // the edge hands entries to the Zone within 200 ms
+			await new Promise((r) => setTimeout(r, 2_500)); // the edge hands entries to the Zone within 1 s (FLUSH_AFTER_MS)
 			const before = (await delivered(`${PATH}/`)).flatMap((o) => o.entries);
 			if (before.some((e) => e.RayID === kept.ray)) throw new Error("delivered before the stop");
 			await dev.stop();

@@ -28,6 +28,7 @@ import type { RetentionCreateResponse, RetentionGetResponse } from "cloudflare/r
 import type { FieldGetResponse } from "cloudflare/resources/logs/received/fields";
 import { Hono } from "hono";
 import { z } from "zod";
+import { flushZone } from "../edge/log-buffer";
 import type { LogEntry } from "../logs/entry";
 import { formatRecord, formatter, frameBatch } from "../logs/format";
 import { checkArgs, type LogpullQuery, parseOutput, parseReceived, RAYIDS_ARGS } from "../logs/logpull";
@@ -84,9 +85,14 @@ function records(zone: DurableObjectStub<Zone>, query: LogpullQuery, rayId?: str
 	return new Response(body, { status: 200, headers: { "Content-Type": "application/x-ndjson; charset=utf-8" } });
 }
 
-/** Routes under `/zones/{zone_id}/logs`. */
+/**
+ * Routes under `/zones/{zone_id}/logs`. The reads first hand the zone what this isolate's edge still
+ * holds for it (`log-buffer.ts` batches entries for up to a second), so a request just made is
+ * there: under `wrangler dev`, one isolate, nothing is missed.
+ */
 export const logpull = new Hono<ApiEnv>()
-	.get("/received", (c) => {
+	.get("/received", async (c) => {
+		await flushZone(c.env, c.var.zone.id);
 		const query = orRefuse(
 			parseReceived(c.req.query(), KNOWN_FIELDS, Date.now(), {
 				retentionMs: retentionMs(c.env),
@@ -96,7 +102,8 @@ export const logpull = new Hono<ApiEnv>()
 		return records(c.var.zoneState, query);
 	})
 	.get("/received/fields", (c) => c.json(HTTP_REQUESTS_FIELDS satisfies FieldGetResponse))
-	.get("/rayids/:ray_id", (c) => {
+	.get("/rayids/:ray_id", async (c) => {
+		await flushZone(c.env, c.var.zone.id);
 		const args = c.req.query();
 		orRefuse(checkArgs(args, RAYIDS_ARGS));
 		const rayId = c.req.param("ray_id");

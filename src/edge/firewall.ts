@@ -20,10 +20,9 @@
  * A zone's rules are compiled once per configuration version and kept in the isolate, so no
  * request scans rules in SQL: the zone's view is cached by `zone-view.ts`, shared with the logs.
  */
-import { compile, type Filter } from "../rules-language";
+import { compile, evaluation, type FieldValues, type Filter } from "../rules-language";
 import type { EdgeConfig } from "../zone/edge-config";
 import type { EnforcedFirewallRule } from "../zone/firewall-rules";
-import type { RequestFields } from "./request-fields";
 import { type BlockResponse, blockAnswer, challengeAnswer } from "./security-pages";
 import { derived, zoneView } from "./zone-view";
 
@@ -59,6 +58,8 @@ interface CompiledRule {
 interface CompiledZone {
 	firewallRules: CompiledRule[];
 	customRules: CompiledRule[];
+	/** Every field any of the rules reads: the only ones a request's values are computed for. */
+	fields: readonly string[];
 }
 
 const LOG_ACTIONS: Record<CompiledRule["action"], string> = {
@@ -88,7 +89,7 @@ function filterOf(expression: string, ruleId: string): Filter {
 	const result = compile(expression);
 	if (result.ok) return result.filter;
 	console.error(`edgezone firewall: rule ${ruleId} no longer compiles and is skipped`, result.error.message);
-	return { expression, fields: [], matches: () => false };
+	return { expression, fields: [], matches: () => false, matchesIn: () => false };
 }
 
 function compileFirewallRules(rules: readonly EnforcedFirewallRule[]): CompiledRule[] {
@@ -131,10 +132,10 @@ function compileCustomRules(rules: EdgeConfig["firewallCustomRules"]): CompiledR
 
 /** A zone's rules compiled, once per configuration version (`derived` in `zone-view.ts`). */
 function compileZone(config: EdgeConfig): CompiledZone {
-	return {
-		firewallRules: compileFirewallRules(config.firewallRules),
-		customRules: compileCustomRules(config.firewallCustomRules),
-	};
+	const firewallRules = compileFirewallRules(config.firewallRules);
+	const customRules = compileCustomRules(config.firewallCustomRules);
+	const fields = new Set([...firewallRules, ...customRules].flatMap((rule) => rule.filter.fields));
+	return { firewallRules, customRules, fields: [...fields] };
 }
 
 function terminalAnswer(rule: CompiledRule, rayId: string): Response | undefined {
@@ -152,29 +153,31 @@ function terminalAnswer(rule: CompiledRule, rayId: string): Response | undefined
 
 /**
  * Runs a zone's rules against one request, in the order of the file header.
- * @param fields the request's field values, computed only when the zone has rules.
+ * @param fields the request's values of the named fields (those the zone's rules read), asked
+ *   only when the zone has rules.
  * @param now when the request arrived, in ms since the epoch.
  */
 export async function firewall(
 	env: Env,
 	zoneId: string,
-	fields: () => RequestFields,
+	fields: (names: readonly string[]) => FieldValues,
 	rayId: string,
 	now: number,
 ): Promise<Verdict> {
 	const zone = derived(await zoneView(env, zoneId, now), compileZone);
 	const matches: FirewallMatch[] = [];
 	if (zone.firewallRules.length === 0 && zone.customRules.length === 0) return { matches };
-	const values = fields();
+	// One evaluation for all the rules: each field computed and converted once per request.
+	const values = evaluation(fields(zone.fields));
 	for (const rule of zone.firewallRules) {
-		if (!rule.filter.matches(values)) continue;
+		if (!rule.filter.matchesIn(values)) continue;
 		matches.push({ ruleId: rule.id, action: LOG_ACTIONS[rule.action], source: "firewallRules" });
 		if (rule.action === "allow") break;
 		const answer = terminalAnswer(rule, rayId);
 		if (answer !== undefined) return { answer, matches };
 	}
 	for (const rule of zone.customRules) {
-		if (!rule.filter.matches(values)) continue;
+		if (!rule.filter.matchesIn(values)) continue;
 		matches.push({ ruleId: rule.id, action: LOG_ACTIONS[rule.action], source: "firewallCustom" });
 		if (rule.skipsRuleset) break;
 		const answer = terminalAnswer(rule, rayId);

@@ -5,25 +5,30 @@
  *
  * Each flush runs in the context of the request that started it (its `ctx.waitUntil` keeps it
  * alive): workerd binds I/O to the request that makes it, so no request awaits another's RPC.
- * The buffer holds plain data only. Entries wait here at most FLUSH_AFTER_MS plus one RPC: an
- * isolate that dies in that window loses them (the pending log itself survives restarts).
+ * The buffer holds plain data only: each entry serialized once, as it is queued (`logRow`), so
+ * the RPC carries strings and the zone stores them as they come. Entries wait here at most
+ * FLUSH_AFTER_MS plus one RPC: an isolate that dies in that window loses them (the pending log
+ * itself survives restarts).
  */
-import type { LogEntry } from "../logs/entry";
+import { type LogEntry, type LogRow, logRow } from "../logs/entry";
 import { zoneState } from "../zone/addressing";
 
 /**
  * How long an entry waits in the isolate for others to share its RPC, in ms. Under `wrangler dev`
- * one append RPC costs the server about 1-2 ms of CPU: at 20 ms, logging cost 13% more CPU per GET
- * at 200 requests/s (BENCHMARKS.md); at 200 ms the RPCs are ten times fewer.
+ * one append RPC costs the server about 1-2 ms of CPU (some 2-3 million instructions with the
+ * runtime's trace events for it, BENCHMARKS.md): at 20 ms, logging cost 13% more CPU per GET at
+ * 200 requests/s; at 200 ms, 4.5%. At 1 s a batch carries five times more entries; nothing reads
+ * the pending log that soon (Logpush's shortest interval is 30 s by default, and the emulator's
+ * flush route flushes this buffer first).
  */
-export const FLUSH_AFTER_MS = 200;
+export const FLUSH_AFTER_MS = 1000;
 /** A batch this large is flushed at once. */
 export const FLUSH_AT = 500;
 /** Entries kept for a zone whose appends keep failing; older ones are dropped past it (and reported). */
 const MAX_WAITING = 20_000;
 
 interface Waiting {
-	entries: LogEntry[];
+	entries: LogRow[];
 	/** Whether a flush is scheduled. */
 	scheduled: boolean;
 }
@@ -37,7 +42,7 @@ export function bufferEntry(env: Env, ctx: ExecutionContext, zoneId: string, ent
 		zone = { entries: [], scheduled: false };
 		waiting.set(zoneId, zone);
 	}
-	zone.entries.push(entry);
+	zone.entries.push(logRow(entry));
 	if (zone.entries.length >= FLUSH_AT) {
 		ctx.waitUntil(flushZone(env, zoneId));
 	} else if (!zone.scheduled) {

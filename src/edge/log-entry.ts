@@ -181,6 +181,10 @@ function entryOf(
 		Number(headers.get("content-length") ?? 0);
 	const responseBytes = headBytes(`HTTP/1.1 ${response.status} ${response.statusText}`, response.headers) + bodyBytes;
 	const terminal = facts.answeredByFirewall ? matches.at(-1) : undefined;
+	// The Security* and older FirewallMatches* fields hold the same lists.
+	const actions = matches.map((m) => m.action);
+	const ruleIds = matches.map((m) => m.ruleId);
+	const sources = matches.map((m) => m.source);
 	const entry: Record<string, LogEntry[string]> = {
 		RayID: facts.rayId,
 		EdgeStartTimestamp: facts.receivedAt,
@@ -205,12 +209,12 @@ function entryOf(
 		ZoneName: facts.zoneName,
 		SecurityAction: terminal?.action ?? "",
 		SecurityRuleID: terminal?.ruleId ?? "",
-		SecurityActions: matches.map((m) => m.action),
-		SecurityRuleIDs: matches.map((m) => m.ruleId),
-		SecuritySources: matches.map((m) => m.source),
-		FirewallMatchesActions: matches.map((m) => m.action),
-		FirewallMatchesRuleIDs: matches.map((m) => m.ruleId),
-		FirewallMatchesSources: matches.map((m) => m.source),
+		SecurityActions: actions,
+		SecurityRuleIDs: ruleIds,
+		SecuritySources: sources,
+		FirewallMatchesActions: actions,
+		FirewallMatchesRuleIDs: ruleIds,
+		FirewallMatchesSources: sources,
 	};
 	if (typeof cf.country === "string") entry.ClientCountry = cf.country.toLowerCase();
 	if (typeof cf.asn === "number") entry.ClientASN = cf.asn;

@@ -21,7 +21,8 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 	const receivedAt = Date.now();
 	const rayId = newRayId();
 	const zone = await zoneForHost(env, url.hostname, receivedAt);
-	const fields = () => requestFields(request, url, { rayId, zoneName: zone.name, receivedAt });
+	const fields = (names: readonly string[]) =>
+		requestFields(request, url, { rayId, zoneName: zone.name, receivedAt }, names);
 	const verdict = await firewall(env, zone.id, fields, rayId, receivedAt);
 	const response = verdict.answer ?? (await gateway(request, url, env));
 	const log = await logSettingsOf(env, zone.id, receivedAt);

@@ -68,57 +68,132 @@ interface CfProperties {
 }
 
 /**
- * The field values of `request` routed to a zone.
- * @param url the request's URL, parsed once by the caller.
+ * What field values are computed from: each part of the request read once, when first needed.
+ * Reading the request (`request.cf`, which workerd deserializes on access, its headers, the URL's
+ * parts) crosses from JavaScript into the runtime and is most of what a field costs, so a field
+ * no rule reads must not pay for it.
  */
-export function requestFields(request: Request, url: URL, context: RequestContext): RequestFields {
-	const headers = request.headers;
-	const cf = (request.cf ?? {}) as CfProperties;
-	const query = url.search.slice(1);
-	const args = queryArguments(query);
-	const headerMap = headerValues(headers);
-	const optional = {
-		"http.cookie": headers.get("cookie") ?? undefined,
-		"http.user_agent": headers.get("user-agent") ?? undefined,
-		"http.referer": headers.get("referer") ?? undefined,
-		"http.x_forwarded_for": headers.get("x-forwarded-for") ?? undefined,
-		"ip.src": headers.get("cf-connecting-ip") ?? undefined,
-		"ip.src.country": stringOf(cf.country),
-		"ip.geoip.country": stringOf(cf.country),
-		"ip.src.asnum": numberOf(cf.asn),
-		"ip.geoip.asnum": numberOf(cf.asn),
-		"ip.src.continent": stringOf(cf.continent),
-		"cf.client.bot": booleanOf(cf.botManagement?.verifiedBot),
-	};
-	return {
-		"http.host": url.hostname,
-		"http.request.method": request.method.toUpperCase(),
-		"http.request.version": stringOf(cf.httpProtocol) ?? "HTTP/1.1",
-		"http.request.uri": url.pathname + url.search,
-		"http.request.uri.path": url.pathname,
-		"http.request.uri.path.extension": extensionOf(url.pathname),
-		"http.request.uri.query": query,
-		"http.request.uri.args": args,
-		"http.request.uri.args.names": Object.keys(args),
-		"http.request.uri.args.values": Object.values(args).flat(),
-		"http.request.full_uri": `${url.protocol}//${url.host}${url.pathname}${url.search}`,
-		"http.request.headers": headerMap,
-		"http.request.headers.names": Object.keys(headerMap),
-		"http.request.headers.values": Object.values(headerMap).flat(),
-		"http.request.cookies": cookieValues(headers.get("cookie")),
-		"http.request.timestamp.sec": Math.floor(context.receivedAt / 1000),
-		"http.request.timestamp.msec": context.receivedAt,
-		ssl: url.protocol === "https:",
-		"cf.edge.server_port": url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port),
-		"cf.ray_id": context.rayId,
-		"cf.zone.name": context.zoneName,
-		...withoutMissing(optional),
-	};
+class Source {
+	#cf: CfProperties | undefined;
+	#headers: Headers | undefined;
+	#headerMap: Record<string, string[]> | undefined;
+	#args: Record<string, string[]> | undefined;
+	#pathname: string | undefined;
+	#search: string | undefined;
+	#protocol: string | undefined;
+
+	constructor(
+		readonly request: Request,
+		readonly url: URL,
+		readonly context: RequestContext,
+	) {}
+
+	get cf(): CfProperties {
+		this.#cf ??= (this.request.cf ?? {}) as CfProperties;
+		return this.#cf;
+	}
+	get headers(): Headers {
+		this.#headers ??= this.request.headers;
+		return this.#headers;
+	}
+	header(name: string): string | undefined {
+		return this.headers.get(name) ?? undefined;
+	}
+	get headerMap(): Record<string, string[]> {
+		this.#headerMap ??= headerValues(this.headers);
+		return this.#headerMap;
+	}
+	get args(): Record<string, string[]> {
+		this.#args ??= queryArguments(this.query);
+		return this.#args;
+	}
+	get pathname(): string {
+		this.#pathname ??= this.url.pathname;
+		return this.#pathname;
+	}
+	get search(): string {
+		this.#search ??= this.url.search;
+		return this.#search;
+	}
+	get query(): string {
+		return this.search.slice(1);
+	}
+	get protocol(): string {
+		this.#protocol ??= this.url.protocol;
+		return this.#protocol;
+	}
 }
 
-/** The object without its undefined entries: a missing field is absent, not present as undefined. */
-function withoutMissing<T extends object>(values: T): Partial<T> {
-	return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
+type Computed = { readonly [K in keyof RequestFields]-?: (source: Source) => RequestFields[K] | undefined };
+
+/** How each field is computed; undefined is a missing value. */
+const COMPUTED: Computed = {
+	"http.host": (s) => s.url.hostname,
+	"http.request.method": (s) => s.request.method.toUpperCase(),
+	"http.request.version": (s) => stringOf(s.cf.httpProtocol) ?? "HTTP/1.1",
+	"http.request.uri": (s) => s.pathname + s.search,
+	"http.request.uri.path": (s) => s.pathname,
+	"http.request.uri.path.extension": (s) => extensionOf(s.pathname),
+	"http.request.uri.query": (s) => s.query,
+	"http.request.uri.args": (s) => s.args,
+	"http.request.uri.args.names": (s) => Object.keys(s.args),
+	"http.request.uri.args.values": (s) => Object.values(s.args).flat(),
+	"http.request.full_uri": (s) => `${s.protocol}//${s.url.host}${s.pathname}${s.search}`,
+	"http.request.headers": (s) => s.headerMap,
+	"http.request.headers.names": (s) => Object.keys(s.headerMap),
+	"http.request.headers.values": (s) => Object.values(s.headerMap).flat(),
+	"http.request.cookies": (s) => cookieValues(s.headers.get("cookie")),
+	"http.cookie": (s) => s.header("cookie"),
+	"http.user_agent": (s) => s.header("user-agent"),
+	"http.referer": (s) => s.header("referer"),
+	"http.x_forwarded_for": (s) => s.header("x-forwarded-for"),
+	"http.request.timestamp.sec": (s) => Math.floor(s.context.receivedAt / 1000),
+	"http.request.timestamp.msec": (s) => s.context.receivedAt,
+	"ip.src": (s) => s.header("cf-connecting-ip"),
+	"ip.src.country": (s) => stringOf(s.cf.country),
+	"ip.geoip.country": (s) => stringOf(s.cf.country),
+	"ip.src.asnum": (s) => numberOf(s.cf.asn),
+	"ip.geoip.asnum": (s) => numberOf(s.cf.asn),
+	"ip.src.continent": (s) => stringOf(s.cf.continent),
+	ssl: (s) => s.protocol === "https:",
+	"cf.client.bot": (s) => booleanOf(s.cf.botManagement?.verifiedBot),
+	"cf.edge.server_port": (s) => {
+		const port = s.url.port;
+		return port === "" ? (s.protocol === "https:" ? 443 : 80) : Number(port);
+	},
+	"cf.ray_id": (s) => s.context.rayId,
+	"cf.zone.name": (s) => s.context.zoneName,
+};
+
+const ALL_FIELDS: readonly string[] = Object.keys(COMPUTED);
+
+/**
+ * The field values of `request` routed to a zone: all of them, or only those named in `names`
+ * (what a zone's rules read; a name this module has no source for stays missing). A missing
+ * value is an absent key, never a key holding undefined.
+ * @param url the request's URL, parsed once by the caller.
+ */
+export function requestFields(request: Request, url: URL, context: RequestContext): RequestFields;
+export function requestFields(
+	request: Request,
+	url: URL,
+	context: RequestContext,
+	names: readonly string[],
+): Partial<RequestFields>;
+export function requestFields(
+	request: Request,
+	url: URL,
+	context: RequestContext,
+	names: readonly string[] = ALL_FIELDS,
+): Partial<RequestFields> {
+	const source = new Source(request, url, context);
+	const values: Record<string, unknown> = {};
+	for (const name of names) {
+		if (!Object.hasOwn(COMPUTED, name)) continue;
+		const value = COMPUTED[name as keyof RequestFields](source);
+		if (value !== undefined) values[name] = value;
+	}
+	return values as Partial<RequestFields>;
 }
 
 const stringOf = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);

@@ -123,8 +123,9 @@ export function limitCustomFields(
 	const fill = (pairs: Picked): Record<string, string> => {
 		const out: Record<string, string> = {};
 		for (const [name, value] of pairs) {
-			out[name] = cut(value, left);
-			left -= encoder.encode(out[name]).byteLength;
+			const kept = cut(value, left);
+			out[name] = kept;
+			left -= utf8Bytes(kept);
 		}
 		return out;
 	};
@@ -132,6 +133,25 @@ export function limitCustomFields(
 	const Cookies = fill(picked.cookies);
 	const ResponseHeaders = fill(picked.response);
 	return { RequestHeaders, ResponseHeaders, Cookies };
+}
+
+/** The bytes `text` takes in UTF-8, counted without encoding it (a lone surrogate is 3, as TextEncoder writes U+FFFD). */
+function utf8Bytes(text: string): number {
+	let bytes = text.length;
+	for (let i = 0; i < text.length; i++) {
+		const unit = text.charCodeAt(i);
+		if (unit < 0x80) continue;
+		if (unit < 0x800) bytes += 1;
+		else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+			const next = text.charCodeAt(i + 1);
+			if (next >= 0xdc00 && next <= 0xdfff) {
+				// A surrogate pair: 4 bytes for its 2 units.
+				bytes += 2;
+				i++;
+			} else bytes += 2;
+		} else bytes += 2;
+	}
+	return bytes;
 }
 
 /** `value` cut to at most `bytes` bytes of UTF-8, never inside a character. */

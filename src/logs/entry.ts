@@ -20,6 +20,19 @@ export type LogValue =
 /** One entry: field name -> value. */
 export type LogEntry = Readonly<Record<string, LogValue>>;
 
+/**
+ * An entry as the edge hands it to the zone's pending log: serialized once, in the isolate, with
+ * the columns the log keeps beside it (when it was received, its Ray ID). A batch of rows crosses
+ * the RPC as strings and numbers, and the zone stores the JSON as it comes.
+ */
+export type LogRow = readonly [receivedAt: number, rayId: string, json: string];
+
+/** The row of `entry`: `EdgeStartTimestamp` (now when it has none), `RayID` and its JSON. */
+export function logRow(entry: LogEntry): LogRow {
+	const at = entry.EdgeStartTimestamp;
+	return [typeof at === "number" ? at : Date.now(), String(entry.RayID ?? ""), JSON.stringify(entry)];
+}
+
 /** Fields stored as ms since the epoch and written in the job's `timestamp_format`. */
 export const TIMESTAMP_FIELDS: ReadonlySet<string> = new Set(["EdgeStartTimestamp", "EdgeEndTimestamp"]);
 

@@ -33,8 +33,8 @@ const MISSING = Symbol("missing");
 
 /**
  * Field values already converted for one request, by field slot ({@link slotOf}); a hole is a
- * value not converted yet. One per `FieldValues` object, shared by every filter evaluated
- * against it (index.ts), so 100 rules reading `http.request.headers` convert it once.
+ * value not converted yet. One per request's `Evaluation` (index.ts), shared by every filter
+ * matched against it, so 100 rules reading `http.request.headers` convert it once.
  */
 export type Converted = (Runtime | typeof MISSING | undefined)[];
 

@@ -10,15 +10,7 @@
  * regex features JS cannot match the same way are refused (regex.ts); rewrite-phase functions are
  * unknown identifiers. The module is pure: no Workers APIs, no runtime dependency.
  */
-import {
-	type Converted,
-	type Ctx,
-	compileLogical,
-	type FieldValues,
-	fieldsOf,
-	type ListValues,
-	type Value,
-} from "./compile.ts";
+import { type Ctx, compileLogical, type FieldValues, fieldsOf, type ListValues, type Value } from "./compile.ts";
 import { type FilterError, LexError, renderError } from "./errors.ts";
 import { type ListKind, parseExpression } from "./parser.ts";
 import type { FieldType } from "./types.ts";
@@ -45,6 +37,29 @@ export interface Filter {
 	 * matches nothing).
 	 */
 	matches(values: FieldValues, lists?: ListValues): boolean;
+	/**
+	 * The same against a request's {@link Evaluation}: every filter matched against it shares
+	 * the field values it converted, so a zone's rules convert each field once per request.
+	 */
+	matchesIn(evaluation: Evaluation): boolean;
+}
+
+declare const evaluationBrand: unique symbol;
+
+/**
+ * One request's values, prepared for matching by many filters (`Filter.matchesIn`): each field
+ * is converted to its runtime form when a filter first reads it, once for all the filters. The
+ * values must not change while it is in use.
+ */
+export interface Evaluation {
+	/** Opaque: what the compiled filters read. */
+	readonly [evaluationBrand]: true;
+}
+
+/** Prepares `values` (and the items of the named lists `in $name` refers to) for {@link Filter.matchesIn}. */
+export function evaluation(values: FieldValues, lists?: ListValues): Evaluation {
+	const ctx: Ctx = { values, lists, cache: [] };
+	return ctx as unknown as Evaluation;
 }
 
 /** Options of {@link compile}. */
@@ -69,13 +84,6 @@ function lengthError(expression: string, length: number): FilterError {
 	return renderError(expression, error);
 }
 
-/**
- * Field values converted for each `FieldValues` object: every filter evaluated against the same
- * object (a request's fields, matched by all of a zone's rules) converts each field once. The
- * object stands for one request; its values must not change after the first `matches`.
- */
-const converted = new WeakMap<FieldValues, Converted>();
-
 /** The whole expression `true`, with the engine's whitespace (space, CR, LF) around it. */
 const MATCH_ALL = /^[ \r\n]*true[ \r\n]*$/;
 
@@ -88,7 +96,8 @@ export function compile(
 	if (length > MAX_EXPRESSION_LENGTH) return { ok: false, error: lengthError(expression, length) };
 	// The engine has no Bool literal, but Cloudflare's rulesets take the expression `true`: the
 	// dashboard writes it for "All incoming requests", and log custom fields require it.
-	if (MATCH_ALL.test(expression)) return { ok: true, filter: { expression, fields: [], matches: () => true } };
+	if (MATCH_ALL.test(expression))
+		return { ok: true, filter: { expression, fields: [], matches: () => true, matchesIn: () => true } };
 	let root: ReturnType<typeof parseExpression>;
 	try {
 		root = parseExpression(expression, {
@@ -101,23 +110,19 @@ export function compile(
 	}
 	const compiled = compileLogical(root);
 	const test = "one" in compiled ? compiled.one : () => false;
+	const matchesIn = (prepared: Evaluation): boolean => {
+		try {
+			return test(prepared as unknown as Ctx);
+		} catch {
+			// The closures are written not to throw; a value of an unexpected shape must not crash the edge.
+			return false;
+		}
+	};
 	const filter: Filter = {
 		expression,
 		fields: fieldsOf(root),
-		matches(values: FieldValues, lists?: ListValues): boolean {
-			let cache = converted.get(values);
-			if (cache === undefined) {
-				cache = [];
-				converted.set(values, cache);
-			}
-			const ctx: Ctx = { values, lists, cache };
-			try {
-				return test(ctx);
-			} catch {
-				// The closures are written not to throw; a value of an unexpected shape must not crash the edge.
-				return false;
-			}
-		},
+		matches: (values, lists) => matchesIn(evaluation(values, lists)),
+		matchesIn,
 	};
 	return { ok: true, filter };
 }

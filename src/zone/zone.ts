@@ -4,7 +4,7 @@ import type { CustomHostname } from "cloudflare/resources/custom-hostnames/custo
 import type { FallbackOriginGetResponse } from "cloudflare/resources/custom-hostnames/fallback-origin";
 import type { QuotaGetResponse } from "cloudflare/resources/custom-hostnames/quota";
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
-import type { LogEntry } from "../logs/entry";
+import type { LogEntry, LogRow } from "../logs/entry";
 import { sampled } from "../logs/format";
 import {
 	type CertificatePack,
@@ -222,7 +222,7 @@ export class Zone extends DurableObject<Env> {
 	 * alarm will deliver them, or trim them once the retention window has passed.
 	 * @returns how many entries were kept.
 	 */
-	async appendLog(entries: LogEntry[]): Promise<number> {
+	async appendLog(entries: readonly (LogEntry | LogRow)[]): Promise<number> {
 		const now = Date.now();
 		const { jobs, retained } = this.ctx.storage.transactionSync(() => {
 			const jobs = readingJobs(this.#logpush.list());

@@ -118,4 +118,34 @@ describe("requestFields", () => {
 			"http.request.timestamp.msec": 1_700_000_000_123,
 		});
 	});
+
+	it("computes only the named fields when given names, and leaves the missing ones absent", () => {
+		const request = new Request("https://shop.example.com/a.txt?x=1", {
+			headers: { "X-A": "1", "User-Agent": "curl/8", Cookie: "a=b" },
+		});
+		const fields = requestFields(request, new URL(request.url), CONTEXT, [
+			"http.request.headers",
+			"http.request.full_uri",
+			"ip.src",
+			"http.user_agent",
+			"cf.threat_score",
+		]);
+		expect(Object.keys(fields).sort()).toEqual(["http.request.full_uri", "http.request.headers", "http.user_agent"]);
+		expect(fields["http.request.headers"]?.["x-a"]).toEqual(["1"]);
+		expect(fields["http.request.full_uri"]).toBe("https://shop.example.com/a.txt?x=1");
+		expect(fields["http.user_agent"]).toBe("curl/8");
+	});
+
+	it("gives every field the same value whether computed alone or with all the others", () => {
+		const request = new Request("http://localhost:8787/a/b.JPG?x=1&x=2", {
+			headers: { "CF-Connecting-IP": "203.0.113.7", Cookie: "s=1; t=2", Referer: "r" },
+			cf: { country: "PT", httpProtocol: "HTTP/2" },
+		} as RequestInit);
+		const url = new URL(request.url);
+		const all = requestFields(request, url, CONTEXT);
+		expect(Object.keys(all).length).toBeGreaterThan(25);
+		for (const [name, value] of Object.entries(all)) {
+			expect(requestFields(request, url, CONTEXT, [name]), name).toEqual({ [name]: value });
+		}
+	});
 });

@@ -88,4 +88,13 @@ describe("limitCustomFields (8 KB of values in all)", () => {
 		const out = limitCustomFields({ request: [["x-u", "é".repeat(10)]], cookies: [], response: [] }, 7);
 		expect(out.RequestHeaders["x-u"]).toBe("ééé");
 	});
+
+	it("spends the budget by each value's UTF-8 bytes: 2, 3 and 4-byte characters, and a lone surrogate as 3", () => {
+		const value = "é€😀\ud800"; // 2 + 3 + 4 + 3 bytes
+		const pick = (budget: number) =>
+			limitCustomFields({ request: [["a", value]], cookies: [["b", "x"]], response: [] }, budget);
+		expect(new TextEncoder().encode(value).byteLength).toBe(12);
+		expect(pick(13)).toMatchObject({ RequestHeaders: { a: value }, Cookies: { b: "x" } });
+		expect(pick(12)).toMatchObject({ RequestHeaders: { a: value }, Cookies: { b: "" } });
+	});
 });

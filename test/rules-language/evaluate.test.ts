@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compile, type FieldValues } from "../../src/rules-language/index.ts";
+import { compile, evaluation, type FieldValues } from "../../src/rules-language/index.ts";
 
 /** A request with most fields set; rows override or delete fields. */
 const REQUEST: FieldValues = {
@@ -265,5 +265,24 @@ describe("the filter", () => {
 			'http.host eq "a" or lower(http.host) eq "b" or any(http.request.headers.names[*] eq "c") or ssl',
 		);
 		expect(result.ok && result.filter.fields).toEqual(["http.host", "http.request.headers.names", "ssl"]);
+	});
+
+	it("matches against one evaluation shared by many filters as it matches the values alone", () => {
+		const cases: [string, boolean][] = [
+			['http.request.headers["x-a"][0] eq "1"', true],
+			['any(http.request.headers["x-a"][*] eq "2")', true],
+			['http.request.headers["x-a"][1] eq "1"', false],
+			["ip.src in {10.0.0.0/8}", true],
+			['ip.src eq 192.0.2.1 or http.user_agent contains "bot"', false],
+			['http.user_agent ne "x"', false],
+		];
+		const values: FieldValues = { "http.request.headers": { "x-a": ["1", "2"] }, "ip.src": "10.1.2.3" };
+		const shared = evaluation(values);
+		for (const [expression, expected] of cases) {
+			const result = compile(expression);
+			if (!result.ok) throw new Error(result.error.message);
+			expect(result.filter.matchesIn(shared), expression).toBe(expected);
+			expect(result.filter.matches(values), expression).toBe(expected);
+		}
 	});
 });
