@@ -4,8 +4,8 @@
  * Migrations are append-only: each has a stable id, runs once, and is recorded in
  * `_migrations` in the same transaction as its DDL, so a crash never leaves a half
  * migration behind (STYLE.md habit 8; Rules of Durable Objects: no `PRAGMA user_version`).
- * Later issues (filters, firewall rules, custom hostnames, certificate packs) append
- * their tables to `ZONE_MIGRATIONS`.
+ * A new store appends its tables to `ZONE_MIGRATIONS` with the next id (a test checks the ids
+ * run 1, 2, 3... and that every one is recorded).
  */
 
 /** One schema step: a stable id and the SQL it runs. */

@@ -68,10 +68,11 @@ import {
 import { migrate, ZONE_MIGRATIONS } from "./schema";
 
 /**
- * All state of one zone: rulesets, log-push jobs, filters and firewall rules today; custom
- * hostnames and certificate packs join as further stores and migrations. Writes
- * the edge depends on bump the zone's config version in their transaction (`#write`),
- * and `edgeConfig()` answers the edge's view with that version.
+ * All state of one zone, one store each: rulesets, log-push jobs and the pending edge log (with
+ * its delivery by `alarm()` and Logpull retention), filters and firewall rules, custom hostnames,
+ * certificates, and the emulator's clock, simulated DNS and outbox. Writes the edge depends on
+ * bump the zone's config version in their transaction (`#write`), and `edgeConfig()` answers the
+ * edge's view with that version.
  *
  * One instance per zone, addressed with `zoneState(env, zone_id)` (`addressing.ts`). Each public
  * method is one RPC call; each write runs in one SQLite transaction
