@@ -199,15 +199,42 @@ function compileElements(expr: IndexExpr): ElementsFn {
 	};
 }
 
-function inRanges(ranges: readonly IpRange[], ip: IpValue): boolean {
-	for (let i = 0; i < ranges.length; i++) {
-		const r = ranges[i] as IpRange;
-		if (r.v6 === ip.v6 && ip.n >= r.lo && ip.n <= r.hi) return true;
+/**
+ * A set of IP ranges split by family at compile time: IPv4 bounds as flat `[lo, hi, …]` uint32
+ * numbers, IPv6 bounds as flat bigints, so an IPv4 address (the usual `ip.src`) is matched with
+ * number comparisons only (issue 8).
+ */
+interface IpSet {
+	readonly v4: readonly number[];
+	readonly v6: readonly bigint[];
+}
+
+function ipSet(ranges: readonly IpRange[]): IpSet {
+	const v4: number[] = [];
+	const v6: bigint[] = [];
+	for (const r of ranges) {
+		if (r.v6) v6.push(r.lo, r.hi);
+		else v4.push(r.lo, r.hi);
 	}
+	return { v4, v6 };
+}
+
+function inIpSet(set: IpSet, ip: IpValue): boolean {
+	if (!ip.v6) {
+		const n = ip.n;
+		const bounds = set.v4;
+		for (let i = 0; i < bounds.length; i += 2)
+			if (n >= (bounds[i] as number) && n <= (bounds[i + 1] as number)) return true;
+		return false;
+	}
+	const n = ip.n;
+	const bounds = set.v6;
+	for (let i = 0; i < bounds.length; i += 2)
+		if (n >= (bounds[i] as bigint) && n <= (bounds[i + 1] as bigint)) return true;
 	return false;
 }
 
-const listCache = new WeakMap<readonly Value[], { ips: IpRange[]; items: Set<string | number> }>();
+const listCache = new WeakMap<readonly Value[], { ips: IpSet; items: Set<string | number> }>();
 
 function listItems(items: readonly Value[]) {
 	let compiled = listCache.get(items);
@@ -222,7 +249,7 @@ function listItems(items: readonly Value[]) {
 				if (!isIpFailure(range)) ips.push(range);
 			}
 		}
-		compiled = { ips, items: set };
+		compiled = { ips: ipSet(ips), items: set };
 		listCache.set(items, compiled);
 	}
 	return compiled;
@@ -277,14 +304,16 @@ function predicate(op: ComparisonOp): (v: Runtime, ctx: Ctx) => boolean {
 		}
 		case "inInts":
 			return (v) => op.ranges.some(([lo, hi]) => (v as number) >= lo && (v as number) <= hi);
-		case "inIps":
-			return (v) => inRanges(op.ranges, v as IpValue);
+		case "inIps": {
+			const set = ipSet(op.ranges);
+			return (v) => inIpSet(set, v as IpValue);
+		}
 		case "inList":
 			return (v, ctx) => {
 				const items = ctx.lists?.get(op.name);
 				if (items === undefined) return false;
 				const list = listItems(items);
-				return typeof v === "object" ? inRanges(list.ips, v as IpValue) : list.items.has(v as string | number);
+				return typeof v === "object" ? inIpSet(list.ips, v as IpValue) : list.items.has(v as string | number);
 			};
 	}
 }

@@ -72,11 +72,11 @@ export function debugType(t: FieldType): string {
 	return "array" in t ? `Array(${compoundDebug(t.array)})` : `Map(${compoundDebug(t.map)})`;
 }
 
-/** An IP address at runtime: the family and the address as a number (128 bits for IPv6). */
-export interface IpValue {
-	readonly v6: boolean;
-	readonly n: bigint;
-}
+/**
+ * An IP address at runtime: the family and the address, a uint32 number for IPv4 (cheap to
+ * compare, see ip.ts) and a 128-bit bigint for IPv6.
+ */
+export type IpValue = { readonly v6: false; readonly n: number } | { readonly v6: true; readonly n: bigint };
 
 /**
  * A value at runtime. Bytes are "byte strings": one JS char per byte (0–255), the UTF-8 form of
