@@ -60,7 +60,7 @@ const ROUNDS = Number(opts.rounds ?? (INSTRUCTIONS ? 3 : 20));
 /** Instructions mode: sequential GETs per zone and round, and uninstrumented warm-up GETs per zone. */
 const REQUESTS = Number(opts.requests);
 const WARMUP = Number(opts.warmup);
-/** Instructions mode: the pause after each counted slot, longer than the isolate buffer's 200 ms under Valgrind. */
+/** Instructions mode: the pause after each counted slot, longer than the isolate buffer's 1 s (FLUSH_AFTER_MS) under Valgrind. */
 const SETTLE_MS = 1500;
 const SLOT_MS = Number(opts.seconds) * 1000;
 const CONCURRENCY = Number(opts.concurrency);

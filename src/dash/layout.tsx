@@ -4,6 +4,7 @@
  * A new page is one entry of ZONE_PAGES and one `dash.route(...)` line in `app.tsx`.
  */
 import type { Child, FC } from "hono/jsx";
+import { Csrf } from "./components/form";
 
 /** A page of a zone: its path under `/zones/{zone_id}/`, its label and its navigation group. */
 export interface ZonePage {
@@ -58,7 +59,7 @@ export const Layout: FC<Frame> = ({ title, csrf, zone, scripts, children }) => (
 				{zone && <span class="zone">{zone.name}</span>}
 				{csrf !== undefined && (
 					<form method="post" action="/sign-out">
-						<input type="hidden" name="csrf" value={csrf} />
+						<Csrf token={csrf} />
 						<button type="submit" class="secondary">
 							Sign out
 						</button>

@@ -34,6 +34,7 @@ import {
 } from "../bucket/browse";
 import { callGateway, errorMessage, forward, gatewayJson } from "../bucket/gateway-call";
 import {
+	Csrf,
 	ErrorSummary,
 	type FormErrors,
 	formValues,
@@ -94,7 +95,7 @@ const TokenForm: FC<{ action: string; csrf: string; errors: FormErrors }> = ({ a
 		</p>
 		<ErrorSummary messages={errors.form} />
 		<form method="post" action={action}>
-			<input type="hidden" name="csrf" value={csrf} />
+			<Csrf token={csrf} />
 			<TextField
 				form="token"
 				name="token"
@@ -210,7 +211,7 @@ const Listing: FC<{ c: Ctx; place: Place; page: R2ObjectsJson }> = ({ c, place, 
 					id="delete-many"
 					data-confirm="Delete the selected objects?"
 				>
-					<input type="hidden" name="csrf" value={c.var.csrf} />
+					<Csrf token={c.var.csrf} />
 					<input type="hidden" name="bucket" value={place.bucket} />
 					<input type="hidden" name="prefix" value={place.prefix} />
 					<div class="actions">

@@ -19,6 +19,7 @@ import type { LogpushJob } from "../../zone/logpush";
 import { type ApiAnswer, callApi, messagesOf, statusOf, zonePath } from "../api-call";
 import {
 	CheckboxGroup,
+	Csrf,
 	ErrorSummary,
 	type FormErrors,
 	formValues,
@@ -203,7 +204,7 @@ async function editFieldsPage(
 					<h2 id="set-field-heading">Set new Custom Field</h2>
 					<ErrorSummary messages={errors.form} />
 					<form method="post" action={pagePath(c, "/custom-fields")}>
-						<input type="hidden" name="csrf" value={c.var.csrf} />
+						<Csrf token={c.var.csrf} />
 						<SelectField
 							form="field"
 							name="type"
@@ -421,7 +422,7 @@ async function logpushPage(c: Ctx, state: PageState = {}, status: ContentfulStat
 				<h3 id="create-job-heading">Create a Logpush job</h3>
 				<ErrorSummary messages={job.errors.form} />
 				<form method="post" action={`${base}/jobs`} aria-labelledby="create-job-heading">
-					<input type="hidden" name="csrf" value={c.var.csrf} />
+					<Csrf token={c.var.csrf} />
 					<TextField
 						form="job"
 						name="name"
@@ -514,7 +515,7 @@ async function logpushPage(c: Ctx, state: PageState = {}, status: ContentfulStat
 					</p>
 				)}
 				<form method="post" action={`${base}/ownership`} aria-labelledby="ownership-heading">
-					<input type="hidden" name="csrf" value={c.var.csrf} />
+					<Csrf token={c.var.csrf} />
 					<TextField
 						form="ownership"
 						name="destination_conf"

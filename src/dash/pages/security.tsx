@@ -22,6 +22,7 @@ import type { Filter } from "../../zone/filters";
 import type { FirewallRule } from "../../zone/firewall-rules";
 import { type ApiAnswer, callApi, messagesOf, statusOf, zonePath } from "../api-call";
 import {
+	Csrf,
 	ErrorSummary,
 	type FormErrors,
 	NO_ERRORS,
@@ -533,7 +534,7 @@ async function securityPage(c: Ctx, state: PageState = {}, status: ContentfulSta
 				<h2 id="create-rule-heading">Create a firewall rule</h2>
 				<ErrorSummary messages={rule.errors.form} />
 				<form method="post" action={pagePath(c, "/rules")} aria-labelledby="create-rule-heading">
-					<input type="hidden" name="csrf" value={c.var.csrf} />
+					<Csrf token={c.var.csrf} />
 					<RuleFields c={c} form="rule" values={rule.values} errors={rule.errors} />
 					<div class="actions">
 						<button type="submit">Deploy firewall rule</button>
@@ -545,7 +546,7 @@ async function securityPage(c: Ctx, state: PageState = {}, status: ContentfulSta
 				<h2 id="create-custom-heading">Create a WAF custom rule</h2>
 				<ErrorSummary messages={customForm.errors.form} />
 				<form method="post" action={pagePath(c, "/custom-rules")} aria-labelledby="create-custom-heading">
-					<input type="hidden" name="csrf" value={c.var.csrf} />
+					<Csrf token={c.var.csrf} />
 					<TextField
 						form="custom"
 						name="description"
@@ -632,7 +633,7 @@ async function securityPage(c: Ctx, state: PageState = {}, status: ContentfulSta
 					<h3 id="create-filter-heading">Create a filter</h3>
 					<ErrorSummary messages={filter.errors.form} />
 					<form method="post" action={pagePath(c, "/filters")} aria-labelledby="create-filter-heading">
-						<input type="hidden" name="csrf" value={c.var.csrf} />
+						<Csrf token={c.var.csrf} />
 						<ExpressionEditor
 							form="filter"
 							label="Filter expression"
@@ -700,7 +701,7 @@ async function editRulePage(
 			<h1>Edit firewall rule</h1>
 			<ErrorSummary messages={errors.form} />
 			<form method="post" action={pagePath(c, `/rules/${param(c, "rule_id")}`)} aria-label="Edit firewall rule">
-				<input type="hidden" name="csrf" value={c.var.csrf} />
+				<Csrf token={c.var.csrf} />
 				<RuleFields c={c} form="edit" values={values} errors={errors} edit />
 				<div class="actions">
 					<button type="submit">Save</button>

@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import { authenticate } from "../../api/auth";
 import type { ResponseInfo } from "../../api/envelope";
 import { ApiError } from "../../api/errors";
-import { addError, ErrorSummary, type FormErrors, NO_ERRORS, TextField } from "../components/form";
+import { addError, Csrf, ErrorSummary, type FormErrors, NO_ERRORS, TextField } from "../components/form";
 import { Layout } from "../layout";
 import { render } from "../render";
 import {
@@ -44,7 +44,7 @@ const SignInPage = (p: { csrf: string; errors: FormErrors; email?: string }) => 
 		<p>Use an API token, or an email address and its Global API key: the credentials the API v4 accepts.</p>
 		<ErrorSummary messages={p.errors.form} />
 		<form method="post" action="/sign-in">
-			<input type="hidden" name="csrf" value={p.csrf} />
+			<Csrf token={p.csrf} />
 			<TextField
 				form="sign-in"
 				name="token"
