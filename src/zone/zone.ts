@@ -95,6 +95,12 @@ export class Zone extends DurableObject<Env> {
 	#delivering: Promise<JobDelivery[]> | undefined;
 	/** Whether an alarm is known to be set (saves a storage read per append); undefined: not known. */
 	#alarmSet: boolean | undefined;
+	/**
+	 * What reads the pending log (the enabled `http_requests` jobs, the Logpull retention flag),
+	 * kept between appends so that one costs a single INSERT; undefined until read, and again
+	 * after every write the edge depends on (`#write`), the only writes that change either.
+	 */
+	#readers: { jobs: LogpushJob[]; retained: boolean } | undefined;
 	readonly #dns: SimulatedDns;
 	readonly #hostnames: CustomHostnameStore;
 
@@ -225,14 +231,13 @@ export class Zone extends DurableObject<Env> {
 	 */
 	async appendLog(entries: readonly (LogEntry | LogRow)[]): Promise<number> {
 		const now = Date.now();
-		const { jobs, retained } = this.ctx.storage.transactionSync(() => {
-			const jobs = readingJobs(this.#logpush.list());
-			const retained = this.#retention.flag();
-			if (jobs.length === 0 && !retained) this.#log.trim([], now - retentionMs(this.env), TRIM_STEP);
-			else this.#log.append(entries, now, retained);
-			return { jobs, retained };
-		});
-		if (jobs.length === 0 && !retained) return 0;
+		this.#readers ??= { jobs: readingJobs(this.#logpush.list()), retained: this.#retention.flag() };
+		const { jobs, retained } = this.#readers;
+		if (jobs.length === 0 && !retained) {
+			this.ctx.storage.transactionSync(() => this.#log.trim([], now - retentionMs(this.env), TRIM_STEP));
+			return 0;
+		}
+		this.ctx.storage.transactionSync(() => this.#log.append(entries, now, retained));
 		this.#alarmSet ??= (await this.ctx.storage.getAlarm()) !== null;
 		if (!this.#alarmSet) {
 			this.#alarmSet = true;
@@ -711,6 +716,7 @@ export class Zone extends DurableObject<Env> {
 
 	/** A write that changes what the edge does: `op` and a bump of the config version, in one transaction. */
 	#write<T>(op: () => T): Result<T> {
+		this.#readers = undefined;
 		return transact(this.ctx.storage, () => {
 			const value = op();
 			this.#config.bump();

@@ -113,6 +113,21 @@ describe("what is kept", () => {
 		expect(listed.objects).toStrictEqual([]);
 	});
 
+	it("stops keeping entries as soon as the last job is disabled, and keeps them again once one is enabled", async () => {
+		const { zone_id } = await zoneWithHost("toggle");
+		const { id } = await job(zone_id, { output_options: { field_names: ["RayID"] } });
+		const append = (count: number) =>
+			runInDurableObject(zoneState(env, zone_id), (zone: Zone) => zone.appendLog(synthetic(count)));
+		expect(await append(3)).toBe(3);
+		expect((await call("PUT", `/zones/${zone_id}/logpush/jobs/${id}`, { enabled: false })).status).toBe(200);
+		// The zone knew an enabled job a moment ago: it must not keep appending on that knowledge.
+		expect(await append(4)).toBe(0);
+		expect((await status(zone_id)).entries).toBe(0);
+		expect((await call("PUT", `/zones/${zone_id}/logpush/jobs/${id}`, { enabled: true })).status).toBe(200);
+		expect(await append(5)).toBe(5);
+		expect((await status(zone_id)).jobs).toMatchObject([{ job_id: id, pending: 5 }]);
+	});
+
 	it("a job enabled later delivers only entries logged after it was enabled", async () => {
 		const { zone_id, host } = await zoneWithHost("later");
 		const first = await job(zone_id, { output_options: { field_names: ["RayID"] } });
