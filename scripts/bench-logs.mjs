@@ -60,8 +60,11 @@ const ROUNDS = Number(opts.rounds ?? (INSTRUCTIONS ? 3 : 20));
 /** Instructions mode: sequential GETs per zone and round, and uninstrumented warm-up GETs per zone. */
 const REQUESTS = Number(opts.requests);
 const WARMUP = Number(opts.warmup);
-/** Instructions mode: the pause after each counted slot, longer than the isolate buffer's 1 s (FLUSH_AFTER_MS) under Valgrind. */
-const SETTLE_MS = 1500;
+/**
+ * Instructions mode: the pause after each counted slot, longer than the isolate's hold (5 s at the
+ * job's 300 s interval, HOLD_MAX_MS) under Valgrind, so each slot's last append is counted in it.
+ */
+const SETTLE_MS = 6500;
 const SLOT_MS = Number(opts.seconds) * 1000;
 const CONCURRENCY = Number(opts.concurrency);
 const BULK = Number(opts.bulk);

@@ -217,7 +217,13 @@ async function main() {
 			dev = await startWranglerDev({ persistTo: dev.persistTo, args: ["--var", "LOGPUSH_MIN_INTERVAL_SECONDS:300"] });
 			base = dev.url;
 			const kept = await gw("GET", "/smoke-logs/hello.txt", { headers: { cookie: "accountNumber=restart" } });
-			await new Promise((r) => setTimeout(r, 2_500)); // the edge hands entries to the Zone within 1 s (FLUSH_AFTER_MS)
+			// With 300 s intervals the edge holds entries 5 s (HOLD_MAX_MS) before handing them to the Zone.
+			for (const started = Date.now(); ; await new Promise((r) => setTimeout(r, 500))) {
+				const held = await api("GET", `/zones/${ZONE_ID}/emulator/logs`);
+				if (held.entries > 0 && held.waiting_in_isolate === 0) break;
+				if (Date.now() - started > 15_000)
+					throw new Error(`not in the pending log within 15 s: ${JSON.stringify(held)}`);
+			}
 			const before = (await delivered(`${PATH}/`)).flatMap((o) => o.entries);
 			if (before.some((e) => e.RayID === kept.ray)) throw new Error("delivered before the stop");
 			await dev.stop();

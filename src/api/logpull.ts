@@ -6,7 +6,7 @@
  *
  * Emulates:
  * - `GET /received?start&end[&count][&sample][&fields][&timestamps][&CVE-2021-44228]`: the
- *   retained entries the zone received in [start, end), newline-delimited JSON, one record per
+ *   retained entries received (logged by the edge) in [start, end), newline-delimited JSON, one record per
  *   line (not the envelope), streamed page by page; `sample` keeps a record when the hash of its
  *   RayID falls under it (log-push's `sample_rate`, `logs/format.ts`), so a repeated call answers
  *   the same records; `count` applies to the records returned after sampling (SDK docs). A

@@ -1,31 +1,43 @@
 /**
  * The isolate's buffer of log entries per zone, appended to the zone's pending log
- * (`Zone.appendLog`, SQLite) in batches: after FLUSH_AFTER_MS, or at once when FLUSH_AT entries
- * wait. One RPC carries a batch, so logging costs a request no round trip of its own.
+ * (`Zone.appendLog`, SQLite) in batches: once the first entry of a batch has waited its hold
+ * (`holdMs`), or at once when FLUSH_AT entries wait. One RPC carries a batch, so logging costs a
+ * request no round trip of its own.
  *
  * Each flush runs in the context of the request that started it (its `ctx.waitUntil` keeps it
  * alive): workerd binds I/O to the request that makes it, so no request awaits another's RPC.
  * The buffer holds plain data only: each entry serialized once, as it is queued (`logRow`), so
- * the RPC carries strings and the zone stores them as they come. Entries wait here at most
- * FLUSH_AFTER_MS plus one RPC: an isolate that dies in that window loses them (the pending log
- * itself survives restarts).
+ * the RPC carries strings and the zone stores them as they come. Entries wait here at most their
+ * hold plus one RPC: an isolate that dies in that window loses them (the pending log itself
+ * survives restarts); on Cloudflare, `waitUntil` keeps a flush alive up to 30 s after the response.
  */
 import { type LogEntry, type LogRow, logRow } from "../logs/entry";
 import { zoneState } from "../zone/addressing";
 
 /**
- * How long an entry waits in the isolate for others to share its RPC, in ms. Under `wrangler dev`
- * one append RPC costs the server about 1-2 ms of CPU (some 2-3 million instructions with the
- * runtime's trace events for it, BENCHMARKS.md): at 20 ms, logging cost 13% more CPU per GET at
- * 200 requests/s; at 200 ms, 4.5%. At 1 s a batch carries five times more entries; nothing reads
- * the pending log that soon (Logpush's shortest interval is 30 s by default, and the emulator's
- * flush route flushes this buffer first).
+ * The shortest hold, in ms. An append RPC costs the Durable Object a few million instructions
+ * (callgrind, with `wrangler dev`'s trace of the invocation; BENCHMARKS.md "Edge logs"), and a
+ * request about a twentieth of that: the hold is what spreads the RPC over many requests.
  */
-export const FLUSH_AFTER_MS = 1000;
+export const HOLD_MIN_MS = 1_000;
+/** The longest hold, in ms: what an isolate that dies may lose, and how stale a Logpull read of another isolate's entries may be. */
+export const HOLD_MAX_MS = 5_000;
 /** A batch this large is flushed at once. */
 export const FLUSH_AT = 500;
 /** Entries kept for a zone whose appends keep failing; older ones are dropped past it (and reported). */
 const MAX_WAITING = 20_000;
+
+/**
+ * How long the first entry of a batch waits for others, in ms: a sixth of the shortest delivery
+ * interval of the jobs that read it (`intervalsMs`), so batching adds little to the wait a job
+ * has anyway: 5 s at Cloudflare's default interval of 30 s, 1 s under `npm run dev`'s 2 s
+ * (LOGPUSH_MIN_INTERVAL_SECONDS); within HOLD_MIN_MS and HOLD_MAX_MS. HOLD_MAX_MS when no job
+ * reads it (only Logpull, whose reads and the emulator's flush take this isolate's entries first).
+ */
+export function holdMs(intervalsMs: readonly number[]): number {
+	if (intervalsMs.length === 0) return HOLD_MAX_MS;
+	return Math.min(HOLD_MAX_MS, Math.max(HOLD_MIN_MS, Math.min(...intervalsMs) / 6));
+}
 
 interface Waiting {
 	entries: LogRow[];
@@ -35,20 +47,23 @@ interface Waiting {
 
 const waiting = new Map<string, Waiting>();
 
-/** Queues `entry` for the zone's pending log; the flush is kept alive by `ctx.waitUntil`. */
-export function bufferEntry(env: Env, ctx: ExecutionContext, zoneId: string, entry: LogEntry): void {
+/**
+ * Queues `entry` for the zone's pending log; the flush is kept alive by `ctx.waitUntil`.
+ * @param hold how long a batch this entry starts waits for others, in ms (`holdMs`).
+ */
+export function bufferEntry(env: Env, ctx: ExecutionContext, zoneId: string, entry: LogEntry, hold: number): void {
 	let zone = waiting.get(zoneId);
 	if (zone === undefined) {
 		zone = { entries: [], scheduled: false };
 		waiting.set(zoneId, zone);
 	}
-	zone.entries.push(logRow(entry));
+	zone.entries.push(logRow(entry, Date.now()));
 	if (zone.entries.length >= FLUSH_AT) {
 		ctx.waitUntil(flushZone(env, zoneId));
 	} else if (!zone.scheduled) {
 		zone.scheduled = true;
 		ctx.waitUntil(
-			scheduler.wait(FLUSH_AFTER_MS).then(() => {
+			scheduler.wait(hold).then(() => {
 				const current = waiting.get(zoneId);
 				if (current !== undefined) current.scheduled = false;
 				return flushZone(env, zoneId);

@@ -34,25 +34,38 @@ import {
 	customFieldNames,
 	hasCustomFields,
 	limitCustomFields,
-	type Picked,
 	pickCookies,
 	pickHeaders,
 } from "../logs/custom-fields";
 import { CUSTOM_FIELD_OUTPUTS, type LogEntry } from "../logs/entry";
+import { intervalMs } from "../zone/delivery";
 import type { EdgeConfig } from "../zone/edge-config";
+import type { LogpushJob } from "../zone/logpush";
 import type { FirewallMatch } from "./firewall";
-import { bufferEntry } from "./log-buffer";
+import { bufferEntry, holdMs } from "./log-buffer";
+import { type Head, headBytes, headerLineBytes, scanHead } from "./log-heads";
 import { derived, zoneView } from "./zone-view";
+
+/** Request headers every entry reads (ClientIP, the User-Agent and Referer fields, ClientRequestBytes, Cookies). */
+const REQUEST_HEADERS = ["cf-connecting-ip", "user-agent", "referer", "content-length", "cookie"];
+/** Response headers every entry reads (EdgeResponseContentType, the body's size). */
+const RESPONSE_HEADERS = ["content-type", "content-length"];
 
 /** What the logs need of a zone's configuration, derived once per version. */
 export interface LogSettings {
 	/** Whether anything reads the zone's entries: an enabled `http_requests` job, or Logpull retention. */
 	keep: boolean;
+	/** The enabled `http_requests` jobs. */
+	jobs: readonly LogpushJob[];
 	/**
 	 * The custom fields to pick, empty unless an enabled job lists one of the custom-field outputs
 	 * or Logpull retention is on (Logpull's `fields` may name any of them).
 	 */
 	names: CustomFieldNames;
+	/** The request headers an entry reads: REQUEST_HEADERS and the custom fields' (lower case). */
+	requestHeaders: ReadonlySet<string>;
+	/** The response headers an entry reads: RESPONSE_HEADERS and the custom fields'. */
+	responseHeaders: ReadonlySet<string>;
 }
 
 /** The log settings of a zone's configuration (`EdgeConfig.logpushJobs` holds the enabled jobs). */
@@ -63,9 +76,13 @@ export function logSettings(config: EdgeConfig): LogSettings {
 		jobs.some((job) =>
 			job.output_options.field_names.some((name) => (CUSTOM_FIELD_OUTPUTS as readonly string[]).includes(name)),
 		);
+	const names = wantsCustom ? customFieldNames(config.logCustomFields) : { request: [], response: [], cookies: [] };
 	return {
 		keep: jobs.length > 0 || config.logpullRetention,
-		names: wantsCustom ? customFieldNames(config.logCustomFields) : { request: [], response: [], cookies: [] },
+		jobs,
+		names,
+		requestHeaders: new Set([...REQUEST_HEADERS, ...names.request]),
+		responseHeaders: new Set([...RESPONSE_HEADERS, ...names.response]),
 	};
 }
 
@@ -78,20 +95,18 @@ export async function logSettingsOf(env: Env, zoneId: string, now: number): Prom
 	return settings.keep ? settings : undefined;
 }
 
-/** Custom fields picked before the edge adds anything to the response (spec: original headers only). */
-export interface PickedFields {
-	request: Picked;
-	cookies: Picked;
-	response: Picked;
+/** The request's head and the response's, as the entry reads them. */
+export interface Heads {
+	request: Head;
+	/** The response as the gateway (or the firewall) made it: before the edge adds CF-Ray (spec: original headers only). */
+	response: Head;
 }
 
-/** Picks the configured headers and cookies of the request and of the gateway's (or firewall's) response. */
-export function pickFields(names: CustomFieldNames, request: Request, response: Response): PickedFields | undefined {
-	if (!hasCustomFields(names)) return undefined;
+/** Reads both heads once each (`log-heads.ts`): call it before anything is added to the response. */
+export function readHeads(settings: LogSettings, request: Request, response: Response): Heads {
 	return {
-		request: pickHeaders(request.headers, names.request),
-		cookies: pickCookies(request.headers.get("cookie"), names.cookies),
-		response: pickHeaders(response.headers, names.response),
+		request: scanHead(request.headers, settings.requestHeaders),
+		response: scanHead(response.headers, settings.responseHeaders),
 	};
 }
 
@@ -105,7 +120,11 @@ export interface EdgeFacts {
 	receivedAt: number;
 	matches: readonly FirewallMatch[];
 	answeredByFirewall: boolean;
-	picked: PickedFields | undefined;
+	heads: Heads;
+	/** The `CF-Ray` header the answer carries (not in `heads.response`). */
+	cfRay: string;
+	/** The zone's log settings: the custom fields to log, the jobs that read the entry. */
+	settings: LogSettings;
 }
 
 /**
@@ -114,10 +133,11 @@ export interface EdgeFacts {
  */
 export function logged(env: Env, ctx: ExecutionContext, facts: EdgeFacts, response: Response): Response {
 	const respondedAt = Date.now();
-	const known = knownBodyBytes(facts.request.method, response);
+	const hold = holdMs(facts.settings.jobs.map((job) => intervalMs(job, env)));
+	const known = knownBodyBytes(facts.request.method, response.status, facts.heads.response);
 	if (known !== undefined || response.body === null) {
 		const bytes = known ?? 0;
-		bufferEntry(env, ctx, facts.zoneId, entryOf(facts, response, respondedAt, respondedAt, bytes));
+		bufferEntry(env, ctx, facts.zoneId, entryOf(facts, response, respondedAt, respondedAt, bytes), hold);
 		return response;
 	}
 	let bytes = 0;
@@ -138,7 +158,9 @@ export function logged(env: Env, ctx: ExecutionContext, facts: EdgeFacts, respon
 		},
 	});
 	ctx.waitUntil(
-		finished.then(() => bufferEntry(env, ctx, facts.zoneId, entryOf(facts, response, respondedAt, Date.now(), bytes))),
+		finished.then(() =>
+			bufferEntry(env, ctx, facts.zoneId, entryOf(facts, response, respondedAt, Date.now(), bytes), hold),
+		),
 	);
 	// The gateway's answers all carry encodeBody "manual" (stored bytes as they are); the
 	// firewall's pages the runtime's default.
@@ -151,17 +173,10 @@ export function logged(env: Env, ctx: ExecutionContext, facts: EdgeFacts, respon
 }
 
 /** Body bytes known without reading the body: none for HEAD, 204 and 304, else Content-Length. */
-function knownBodyBytes(method: string, response: Response): number | undefined {
-	if (method === "HEAD" || response.status === 204 || response.status === 304) return 0;
-	const length = response.headers.get("content-length");
-	return length === null ? undefined : Number(length);
-}
-
-/** The size of a head in HTTP/1.1 form: the first line, each `name: value` line, the blank line. */
-function headBytes(firstLine: string, headers: Headers): number {
-	let bytes = firstLine.length + 4;
-	for (const [name, value] of headers) bytes += name.length + value.length + 4;
-	return bytes;
+function knownBodyBytes(method: string, status: number, head: Head): number | undefined {
+	if (method === "HEAD" || status === 204 || status === 304) return 0;
+	const length = head.values.get("content-length");
+	return length === undefined ? undefined : Number(length);
 }
 
 function entryOf(
@@ -172,14 +187,18 @@ function entryOf(
 	bodyBytes: number,
 ): LogEntry {
 	const { request, url, matches } = facts;
-	const headers = request.headers;
+	const sent = facts.heads.request.values;
+	const made = facts.heads.response.values;
 	const cf = (request.cf ?? {}) as { httpProtocol?: unknown; country?: unknown; asn?: unknown; colo?: unknown };
 	const uri = url.pathname + url.search;
 	const protocol = typeof cf.httpProtocol === "string" ? cf.httpProtocol : "";
 	const requestBytes =
-		headBytes(`${request.method} ${uri} ${protocol || "HTTP/1.1"}`, headers) +
-		Number(headers.get("content-length") ?? 0);
-	const responseBytes = headBytes(`HTTP/1.1 ${response.status} ${response.statusText}`, response.headers) + bodyBytes;
+		headBytes(`${request.method} ${uri} ${protocol || "HTTP/1.1"}`, facts.heads.request) +
+		Number(sent.get("content-length") ?? 0);
+	const responseBytes =
+		headBytes(`HTTP/1.1 ${response.status} ${response.statusText}`, facts.heads.response) +
+		headerLineBytes("cf-ray", facts.cfRay) +
+		bodyBytes;
 	const terminal = facts.answeredByFirewall ? matches.at(-1) : undefined;
 	// The Security* and older FirewallMatches* fields hold the same lists.
 	const actions = matches.map((m) => m.action);
@@ -190,20 +209,20 @@ function entryOf(
 		EdgeStartTimestamp: facts.receivedAt,
 		EdgeEndTimestamp: endedAt,
 		EdgeTimeToFirstByteMs: Math.max(0, respondedAt - facts.receivedAt),
-		ClientIP: headers.get("cf-connecting-ip") ?? "",
+		ClientIP: sent.get("cf-connecting-ip") ?? "",
 		ClientRequestHost: url.host,
 		ClientRequestMethod: request.method,
 		ClientRequestURI: uri,
 		ClientRequestPath: url.pathname,
 		ClientRequestProtocol: protocol,
 		ClientRequestScheme: url.protocol.slice(0, -1),
-		ClientRequestUserAgent: headers.get("user-agent") ?? "",
-		ClientRequestReferer: headers.get("referer") ?? "",
+		ClientRequestUserAgent: sent.get("user-agent") ?? "",
+		ClientRequestReferer: sent.get("referer") ?? "",
 		ClientRequestBytes: requestBytes,
 		EdgeResponseStatus: response.status,
 		EdgeResponseBytes: responseBytes,
 		EdgeResponseBodyBytes: bodyBytes,
-		EdgeResponseContentType: response.headers.get("content-type") ?? "",
+		EdgeResponseContentType: made.get("content-type") ?? "",
 		CacheCacheStatus: "dynamic",
 		OriginResponseStatus: facts.answeredByFirewall ? 0 : response.status,
 		ZoneName: facts.zoneName,
@@ -219,6 +238,14 @@ function entryOf(
 	if (typeof cf.country === "string") entry.ClientCountry = cf.country.toLowerCase();
 	if (typeof cf.asn === "number") entry.ClientASN = cf.asn;
 	if (typeof cf.colo === "string") entry.EdgeColoCode = cf.colo;
-	if (facts.picked !== undefined) Object.assign(entry, limitCustomFields(facts.picked));
+	const { names } = facts.settings;
+	if (hasCustomFields(names)) {
+		const picked = {
+			request: pickHeaders(sent, names.request),
+			cookies: pickCookies(sent.get("cookie") ?? null, names.cookies),
+			response: pickHeaders(made, names.response),
+		};
+		Object.assign(entry, limitCustomFields(picked));
+	}
 	return entry;
 }

@@ -7,7 +7,7 @@
  */
 import { firewall } from "./firewall";
 import { gateway } from "./gateway/app";
-import { logged, logSettingsOf, pickFields } from "./log-entry";
+import { logged, logSettingsOf, readHeads } from "./log-entry";
 import { cfRayHeader, newRayId } from "./ray";
 import { requestFields } from "./request-fields";
 import { zoneForHost } from "./zone-routing";
@@ -26,15 +26,12 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 	const verdict = await firewall(env, zone.id, fields, rayId, receivedAt);
 	const response = verdict.answer ?? (await gateway(request, url, env));
 	const log = await logSettingsOf(env, zone.id, receivedAt);
-	// Custom fields read the response as the gateway (or the firewall) made it, before CF-Ray.
-	const picked = log && pickFields(log.names, request, response);
-	response.headers.set("cf-ray", cfRayHeader(rayId, request));
-	if (log === undefined) return response;
-	const facts = { request, url, rayId, zoneId: zone.id, zoneName: zone.name, receivedAt, picked };
-	return logged(
-		env,
-		ctx,
-		{ ...facts, matches: verdict.matches, answeredByFirewall: verdict.answer !== undefined },
-		response,
-	);
+	// The entry reads the response as the gateway (or the firewall) made it, before CF-Ray.
+	const heads = log && readHeads(log, request, response);
+	const cfRay = cfRayHeader(rayId, request);
+	response.headers.set("cf-ray", cfRay);
+	if (log === undefined || heads === undefined) return response;
+	const answeredByFirewall = verdict.answer !== undefined;
+	const facts = { request, url, rayId, zoneId: zone.id, zoneName: zone.name, receivedAt, cfRay, heads };
+	return logged(env, ctx, { ...facts, matches: verdict.matches, answeredByFirewall, settings: log }, response);
 }

@@ -79,12 +79,15 @@ export function hasCustomFields(names: CustomFieldNames): boolean {
 	return names.request.length + names.response.length + names.cookies.length > 0;
 }
 
-/** The first instance of each named header present in `headers`, names in lower case. */
-export function pickHeaders(headers: Headers, names: readonly string[]): Picked {
+/**
+ * The named headers present, in the order of `names` (lower case, as `customFieldNames` gives
+ * them), from a head's `values` by lower-case name (the first `set-cookie` only: `edge/log-heads.ts`).
+ */
+export function pickHeaders(values: ReadonlyMap<string, string>, names: readonly string[]): Picked {
 	const picked: [string, string][] = [];
 	for (const name of names) {
-		const value = name === "set-cookie" ? headers.getSetCookie()[0] : headers.get(name);
-		if (value !== undefined && value !== null) picked.push([name, value]);
+		const value = values.get(name);
+		if (value !== undefined) picked.push([name, value]);
 	}
 	return picked;
 }

@@ -22,15 +22,19 @@ export type LogEntry = Readonly<Record<string, LogValue>>;
 
 /**
  * An entry as the edge hands it to the zone's pending log: serialized once, in the isolate, with
- * the columns the log keeps beside it (when it was received, its Ray ID). A batch of rows crosses
- * the RPC as strings and numbers, and the zone stores the JSON as it comes.
+ * the columns the log keeps beside it (when the request was received, its Ray ID, and when the
+ * edge logged it: Logpull's "received" time). A batch of rows crosses the RPC as strings and
+ * numbers, and the zone stores the JSON as it comes.
  */
-export type LogRow = readonly [receivedAt: number, rayId: string, json: string];
+export type LogRow = readonly [receivedAt: number, rayId: string, json: string, loggedAt: number];
 
-/** The row of `entry`: `EdgeStartTimestamp` (now when it has none), `RayID` and its JSON. */
-export function logRow(entry: LogEntry): LogRow {
+/**
+ * The row of `entry`: `EdgeStartTimestamp` (`loggedAt` when it has none), `RayID`, its JSON, and
+ * `loggedAt` (ms since the epoch).
+ */
+export function logRow(entry: LogEntry, loggedAt: number): LogRow {
 	const at = entry.EdgeStartTimestamp;
-	return [typeof at === "number" ? at : Date.now(), String(entry.RayID ?? ""), JSON.stringify(entry)];
+	return [typeof at === "number" ? at : loggedAt, String(entry.RayID ?? ""), JSON.stringify(entry), loggedAt];
 }
 
 /** Fields stored as ms since the epoch and written in the job's `timestamp_format`. */

@@ -9,7 +9,7 @@
  * nothing is kept, unless Logpull retention is on (`retention.ts`): appends are refused and the
  * log is emptied, so it stays bounded.
  *
- * Logpull: each entry also records when the zone received it (`stored_at`, the "received" time
+ * Logpull: each entry also records when the edge logged it (`stored_at`, the "received" time
  * Logpull windows select on) and whether it was logged while retention was on (`retained`). An
  * entry may be deleted once every enabled job delivered it AND (it is not retained OR it was
  * received before the retention window). The Zone's alarm trims in bounded steps (`trim`'s limit).
@@ -45,19 +45,19 @@ export class EdgeLogStore {
 
 	/**
 	 * Appends entries in order, as entries or as the edge's serialized rows (`logRow`); their
-	 * `EdgeStartTimestamp` and `RayID` are kept as columns too. Up to ROWS_PER_INSERT rows go in one
-	 * statement: each `exec` costs far more than a row.
-	 * @param storedAt when the zone received them, ms since the epoch (Logpull's "received" time).
+	 * `EdgeStartTimestamp`, `RayID` and the time they were logged are kept as columns too. Up to
+	 * ROWS_PER_INSERT rows go in one statement: each `exec` costs far more than a row.
+	 * @param now ms since the epoch: when entries given as entries were logged.
 	 * @param retained whether Logpull retention is on: Logpull then serves them for the window.
 	 */
-	append(entries: readonly (LogEntry | LogRow)[], storedAt: number, retained: boolean): void {
-		const rows = entries.map((entry) => (Array.isArray(entry) ? (entry as LogRow) : logRow(entry as LogEntry)));
+	append(entries: readonly (LogEntry | LogRow)[], now: number, retained: boolean): void {
+		const rows = entries.map((entry) => (Array.isArray(entry) ? (entry as LogRow) : logRow(entry as LogEntry, now)));
 		const kept = retained ? 1 : 0;
 		for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
 			const chunk = rows.slice(start, start + ROWS_PER_INSERT);
 			this.#sql.exec(
 				`INSERT INTO edge_log (received_at, ray_id, entry, stored_at, retained) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?)").join(", ")}`,
-				...chunk.flatMap((row) => [...row, storedAt, kept]),
+				...chunk.flatMap((row) => [...row, kept]),
 			);
 		}
 	}

@@ -6,6 +6,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { HOLD_MIN_MS } from "../../src/edge/log-buffer";
 import type { LogEntry } from "../../src/logs/entry";
 import { LOGPULL_DEFAULT_FIELDS } from "../../src/logs/logpull";
 import { zoneState } from "../../src/zone/addressing";
@@ -142,6 +143,20 @@ describe("what the zone keeps", () => {
 		// A client that parses numbers exactly sees the nanoseconds: the text holds the integer.
 		const raw = (await get(`/zones/${zone_id}/logs/received?${new URLSearchParams(await lastMinute())}`)).text;
 		expect(raw).toMatch(/"EdgeStartTimestamp":\d{13}000000[,}]/);
+	});
+
+	it("reads a request the isolate still holds: without a job it waits HOLD_MAX_MS, Logpull takes it first", async () => {
+		const { zone_id, host } = await zoneWithHost("held");
+		await setRetention(zone_id, true);
+		const a = await edgeRequest(host, "/held");
+		await scheduler.wait(HOLD_MIN_MS + 200);
+		const status = await call("GET", `/zones/${zone_id}/emulator/logs`);
+		expect(status.body.result).toMatchObject({ entries: 0, waiting_in_isolate: 1 });
+		expect((await received(zone_id, await lastMinute())).map((r) => r.RayID)).toStrictEqual([a.ray]);
+		expect((await call("GET", `/zones/${zone_id}/emulator/logs`)).body.result).toMatchObject({
+			entries: 1,
+			waiting_in_isolate: 0,
+		});
 	});
 
 	it("keeps retained entries after retention is turned off, and no new ones", async () => {

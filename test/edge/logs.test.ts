@@ -159,9 +159,8 @@ describe("the fields of an entry", () => {
 			body: "x".repeat(1024),
 			headers: { "content-type": "application/octet-stream" },
 		});
-		const res = await edgeRequest(host, "/f/obj.bin?x=1", {
-			headers: { "cf-connecting-ip": "192.0.2.10", "user-agent": "curl/8", referer: "https://ref.example/" },
-		});
+		const sent = { "cf-connecting-ip": "192.0.2.10", "user-agent": "curl/8", referer: "https://ref.example/" };
+		const res = await edgeRequest(host, "/f/obj.bin?x=1", { headers: sent });
 		const head = await edgeRequest(host, "/f/obj.bin", { method: "HEAD" });
 		const [delivery] = await flush(zone_id);
 		const entries = await records(delivery?.objects ?? []);
@@ -186,8 +185,14 @@ describe("the fields of an entry", () => {
 			BotScore: 0,
 			EdgePathingOp: "unknown",
 		});
-		expect(get?.EdgeResponseBytes as number).toBeGreaterThan(1024 + 100);
-		expect(get?.ClientRequestBytes as number).toBeGreaterThan(50);
+		// Heads in HTTP/1.1 form: the first line, `name: value` per header, each ending in CRLF, a blank line.
+		const headBytes = (first: string, headers: Iterable<[string, string]>) =>
+			[...headers].reduce((bytes, [name, value]) => bytes + name.length + value.length + 4, first.length + 4);
+		const requestHeaders = new Headers({ ...sent, authorization: "Bearer test-rw" });
+		expect(get?.ClientRequestBytes).toBe(headBytes("GET /f/obj.bin?x=1 HTTP/1.1", requestHeaders));
+		// The response as sent: CF-Ray included.
+		expect(res.headers.get("cf-ray")).toMatch(/^[0-9a-f]{16}-/);
+		expect(get?.EdgeResponseBytes).toBe(headBytes("HTTP/1.1 200 OK", res.headers) + 1024);
 		expect(Math.abs((get?.EdgeStartTimestamp as number) - Date.now() / 1000)).toBeLessThan(60);
 		expect(get?.EdgeEndTimestamp as number).toBeGreaterThanOrEqual(get?.EdgeStartTimestamp as number);
 		expect(entries.find((e) => e.RayID === head.ray)).toMatchObject({
