@@ -34,7 +34,9 @@ import {
 	customFieldNames,
 	hasCustomFields,
 	limitCustomFields,
+	NO_CUSTOM_FIELDS,
 	pickCookies,
+	pickEvery,
 	pickHeaders,
 } from "../logs/custom-fields";
 import { CUSTOM_FIELD_OUTPUTS, type LogEntry } from "../logs/entry";
@@ -66,6 +68,8 @@ export interface LogSettings {
 	requestHeaders: ReadonlySet<string>;
 	/** The response headers an entry reads: RESPONSE_HEADERS and the custom fields'. */
 	responseHeaders: ReadonlySet<string>;
+	/** The response headers logged with every value (`preserve_duplicates`). */
+	duplicates: ReadonlySet<string>;
 }
 
 /** The log settings of a zone's configuration (`EdgeConfig.logpushJobs` holds the enabled jobs). */
@@ -76,13 +80,14 @@ export function logSettings(config: EdgeConfig): LogSettings {
 		jobs.some((job) =>
 			job.output_options.field_names.some((name) => (CUSTOM_FIELD_OUTPUTS as readonly string[]).includes(name)),
 		);
-	const names = wantsCustom ? customFieldNames(config.logCustomFields) : { request: [], response: [], cookies: [] };
+	const names = wantsCustom ? customFieldNames(config.logCustomFields) : NO_CUSTOM_FIELDS;
 	return {
 		keep: jobs.length > 0 || config.logpullRetention,
 		jobs,
 		names,
 		requestHeaders: new Set([...REQUEST_HEADERS, ...names.request]),
 		responseHeaders: new Set([...RESPONSE_HEADERS, ...names.response]),
+		duplicates: new Set(names.duplicates),
 	};
 }
 
@@ -106,7 +111,7 @@ export interface Heads {
 export function readHeads(settings: LogSettings, request: Request, response: Response): Heads {
 	return {
 		request: scanHead(request.headers, settings.requestHeaders),
-		response: scanHead(response.headers, settings.responseHeaders),
+		response: scanHead(response.headers, settings.responseHeaders, settings.duplicates),
 	};
 }
 
@@ -244,6 +249,7 @@ function entryOf(
 			request: pickHeaders(sent, names.request),
 			cookies: pickCookies(sent.get("cookie") ?? null, names.cookies),
 			response: pickHeaders(made, names.response),
+			every: names.duplicates.length > 0 ? pickEvery(facts.heads.response.every, names.duplicates) : undefined,
 		};
 		Object.assign(entry, limitCustomFields(picked));
 	}

@@ -18,6 +18,8 @@ export interface Head {
 	 * first instance of a repeated header").
 	 */
 	values: ReadonlyMap<string, string>;
+	/** Every value of the headers asked for so (`preserve_duplicates`), by lower-case name. */
+	every: ReadonlyMap<string, readonly string[]>;
 }
 
 /** The size of one header line in HTTP/1.1 form, in bytes: `name: value` and CRLF. */
@@ -33,14 +35,21 @@ export function headBytes(firstLine: string, head: Head): number {
 	return firstLine.length + 2 + head.headerBytes + 2;
 }
 
-/** Reads `headers` once: their size, and the values of the `wanted` (lower-case) names present. */
-export function scanHead(headers: Headers, wanted: ReadonlySet<string>): Head {
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * Reads `headers` once: their size, the values of the `wanted` (lower-case) names present, and
+ * every value of the `everyOf` names present.
+ */
+export function scanHead(headers: Headers, wanted: ReadonlySet<string>, everyOf = NONE): Head {
 	let headerBytes = 0;
 	const values = new Map<string, string>();
+	const every = new Map<string, string[]>();
 	// Iteration gives names in lower case, and each set-cookie apart (Fetch "sort and combine").
 	headers.forEach((value, name) => {
 		headerBytes += headerLineBytes(name, value);
 		if (wanted.has(name) && !values.has(name)) values.set(name, value);
+		if (everyOf.has(name)) every.set(name, [...(every.get(name) ?? []), value]);
 	});
-	return { headerBytes, values };
+	return { headerBytes, values, every };
 }

@@ -1,6 +1,6 @@
 /**
- * Custom log fields: the `RequestHeaders`, `ResponseHeaders` and `Cookies` objects of an
- * `http_requests` entry (spec area A; cloudflare-api-v4.md §3.7; docs
+ * Custom log fields: the `RequestHeaders`, `ResponseHeaders`, `Cookies` and `ResponseFields`
+ * objects of an `http_requests` entry (spec area A; cloudflare-api-v4.md §3.7; docs
  * `logs/logpush/logpush-job/custom-fields`).
  *
  * Emulates, with the spec's limits:
@@ -11,16 +11,21 @@
  * - only the first instance of a repeated header: `set-cookie`, which Fetch keeps apart
  *   (`getSetCookie()`), logs its first line; a cookie named twice in `Cookie` logs its first
  *   value;
+ * - a response header configured with `preserve_duplicates` (in `response_fields` or
+ *   `raw_response_fields`) also logs every value, as an array under `ResponseFields` (docs:
+ *   "all values of the set-cookie headers will be logged ... as an array of string values under
+ *   ResponseFields"); edgezone's reading: `ResponseHeaders` keeps its first value as for any
+ *   configured header;
  * - the request header `range` never (refused at write, and skipped here too);
  * - at most 40 names (`MAX_CUSTOM_FIELDS`, enforced at write; only the first 40 are read);
- * - 8 KB in all: `CUSTOM_FIELDS_MAX_BYTES` (8,192) bytes of UTF-8 *values* across the three
+ * - 8 KB in all: `CUSTOM_FIELDS_MAX_BYTES` (8,192) bytes of UTF-8 *values* across the
  *   objects, names not counted, spent in the order request headers, cookies, response headers
- *   (the spec's order), each object in configured order. The value that crosses the limit is cut
+ *   (the spec's order), then `ResponseFields`, each object in configured order. The value that crosses the limit is cut
  *   to the bytes left, at a character boundary; every later value is logged as `""` (present
  *   but truncated, so an absent header still reads differently from a truncated one).
- * Gaps: other headers a client repeats reach a Worker already joined with ", " (Fetch
- * standard, "combine"), so they are logged joined; `preserve_duplicates` (`ResponseFields`)
- * is not emulated.
+ * Gaps: headers other than `set-cookie` that repeat reach a Worker already joined with ", "
+ * (Fetch standard, "combine"), so they are logged joined, and `ResponseFields` holds that one
+ * joined value.
  */
 
 import type { LogCustomFieldParameters } from "../zone/phases/log-custom-fields";
@@ -34,20 +39,26 @@ export interface CustomFieldNames {
 	request: readonly string[];
 	response: readonly string[];
 	cookies: readonly string[];
+	/** The response names configured with `preserve_duplicates`: every value goes to `ResponseFields`. */
+	duplicates: readonly string[];
 }
 
 /** Name/value pairs picked from one request or response, before the size limit. */
 export type Picked = readonly (readonly [string, string])[];
 
-/** The three objects of an entry. */
+/** Every value of each header picked, for `ResponseFields`. */
+export type PickedAll = readonly (readonly [string, readonly string[]])[];
+
+/** The objects of an entry; `ResponseFields` only when a header is configured with `preserve_duplicates`. */
 export interface CustomFieldObjects {
 	RequestHeaders: Record<string, string>;
 	ResponseHeaders: Record<string, string>;
 	Cookies: Record<string, string>;
+	ResponseFields?: Record<string, string[]>;
 }
 
 /** No names at all: a zone without a `log_custom_field` rule. */
-export const NO_CUSTOM_FIELDS: CustomFieldNames = { request: [], response: [], cookies: [] };
+export const NO_CUSTOM_FIELDS: CustomFieldNames = { request: [], response: [], cookies: [], duplicates: [] };
 
 /**
  * The names of the enabled `log_custom_field` rules (`EdgeConfig.logCustomFields`), at most 40
@@ -57,6 +68,7 @@ export function customFieldNames(rules: readonly LogCustomFieldParameters[]): Cu
 	const request = new Set<string>();
 	const response = new Set<string>();
 	const cookies = new Set<string>();
+	const duplicates = new Set<string>();
 	let count = 0;
 	const add = (into: Set<string>, name: string) => {
 		if (count >= MAX_CUSTOM_FIELDS || into.has(name)) return;
@@ -67,11 +79,14 @@ export function customFieldNames(rules: readonly LogCustomFieldParameters[]): Cu
 		for (const { name } of [...(rule.request_fields ?? []), ...(rule.transformed_request_fields ?? [])]) {
 			if (name.toLowerCase() !== "range") add(request, name.toLowerCase());
 		}
-		for (const { name } of [...(rule.response_fields ?? []), ...(rule.raw_response_fields ?? [])])
-			add(response, name.toLowerCase());
+		for (const field of [...(rule.response_fields ?? []), ...(rule.raw_response_fields ?? [])]) {
+			const name = field.name.toLowerCase();
+			add(response, name);
+			if (field.preserve_duplicates === true && response.has(name)) duplicates.add(name);
+		}
 		for (const { name } of rule.cookie_fields ?? []) add(cookies, name);
 	}
-	return { request: [...request], response: [...response], cookies: [...cookies] };
+	return { request: [...request], response: [...response], cookies: [...cookies], duplicates: [...duplicates] };
 }
 
 /** Whether any name is configured. */
@@ -88,6 +103,16 @@ export function pickHeaders(values: ReadonlyMap<string, string>, names: readonly
 	for (const name of names) {
 		const value = values.get(name);
 		if (value !== undefined) picked.push([name, value]);
+	}
+	return picked;
+}
+
+/** Every value of the named headers present, in the order of `names`, from a head's `every` by lower-case name. */
+export function pickEvery(every: ReadonlyMap<string, readonly string[]>, names: readonly string[]): PickedAll {
+	const picked: [string, readonly string[]][] = [];
+	for (const name of names) {
+		const values = every.get(name);
+		if (values !== undefined) picked.push([name, values]);
 	}
 	return picked;
 }
@@ -115,27 +140,32 @@ export function pickCookies(cookieHeader: string | null, names: readonly string[
 const encoder = new TextEncoder();
 
 /**
- * The three objects, with the 8 KB limit of the file header applied.
+ * The objects, with the 8 KB limit of the file header applied; `ResponseFields` when
+ * `picked.every` is given (a header configured with `preserve_duplicates`).
  * @param budget bytes of values allowed in all; CUSTOM_FIELDS_MAX_BYTES unless a test says otherwise.
  */
 export function limitCustomFields(
-	picked: { request: Picked; cookies: Picked; response: Picked },
+	picked: { request: Picked; cookies: Picked; response: Picked; every?: PickedAll },
 	budget = CUSTOM_FIELDS_MAX_BYTES,
 ): CustomFieldObjects {
 	let left = budget;
+	const keep = (value: string): string => {
+		const kept = cut(value, left);
+		left -= utf8Bytes(kept);
+		return kept;
+	};
 	const fill = (pairs: Picked): Record<string, string> => {
 		const out: Record<string, string> = {};
-		for (const [name, value] of pairs) {
-			const kept = cut(value, left);
-			out[name] = kept;
-			left -= utf8Bytes(kept);
-		}
+		for (const [name, value] of pairs) out[name] = keep(value);
 		return out;
 	};
 	const RequestHeaders = fill(picked.request);
 	const Cookies = fill(picked.cookies);
 	const ResponseHeaders = fill(picked.response);
-	return { RequestHeaders, ResponseHeaders, Cookies };
+	if (picked.every === undefined) return { RequestHeaders, ResponseHeaders, Cookies };
+	const ResponseFields: Record<string, string[]> = {};
+	for (const [name, values] of picked.every) ResponseFields[name] = values.map(keep);
+	return { RequestHeaders, ResponseHeaders, Cookies, ResponseFields };
 }
 
 /** The bytes `text` takes in UTF-8, counted without encoding it (a lone surrogate is 3, as TextEncoder writes U+FFFD). */

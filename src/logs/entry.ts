@@ -8,14 +8,15 @@
  * written in the job's `timestamp_format` (`format.ts`).
  */
 
-/** A field's value: JSON, with objects only for the custom fields (name -> value). */
+/** A field's value: JSON, with objects only for the custom fields (name -> value, or values for `ResponseFields`). */
 export type LogValue =
 	| string
 	| number
 	| boolean
 	| readonly string[]
 	| readonly number[]
-	| Readonly<Record<string, string>>;
+	| Readonly<Record<string, string>>
+	| Readonly<Record<string, readonly string[]>>;
 
 /** One entry: field name -> value. */
 export type LogEntry = Readonly<Record<string, LogValue>>;
@@ -40,5 +41,5 @@ export function logRow(entry: LogEntry, loggedAt: number): LogRow {
 /** Fields stored as ms since the epoch and written in the job's `timestamp_format`. */
 export const TIMESTAMP_FIELDS: ReadonlySet<string> = new Set(["EdgeStartTimestamp", "EdgeEndTimestamp"]);
 
-/** The custom-field outputs (spec area A): objects of configured headers and cookies. */
-export const CUSTOM_FIELD_OUTPUTS = ["RequestHeaders", "ResponseHeaders", "Cookies"] as const;
+/** The custom-field outputs (spec area A): objects of configured headers and cookies, and every value of `preserve_duplicates` headers. */
+export const CUSTOM_FIELD_OUTPUTS = ["RequestHeaders", "ResponseHeaders", "Cookies", "ResponseFields"] as const;

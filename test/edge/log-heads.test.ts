@@ -17,6 +17,18 @@ describe("scanHead", () => {
 		expect(head.headerBytes).toBe(2 * headerLineBytes("set-cookie", "a=1; Path=/"));
 	});
 
+	it("keeps every value of the names asked for so (preserve_duplicates)", () => {
+		const headers = new Headers({ "content-type": "text/plain" });
+		headers.append("set-cookie", "a=1");
+		headers.append("set-cookie", "b=2");
+		const head = scanHead(headers, new Set(["set-cookie"]), new Set(["set-cookie", "content-type", "etag"]));
+		expect(head.values.get("set-cookie")).toBe("a=1");
+		expect([...head.every]).toStrictEqual([
+			["content-type", ["text/plain"]],
+			["set-cookie", ["a=1", "b=2"]],
+		]);
+	});
+
 	it("reads another repeated header as Headers.get joins it", () => {
 		const headers = new Headers();
 		headers.append("x-a", "1");

@@ -35,6 +35,24 @@ describe("custom field limits", () => {
 		expect(entrypoint.status).toBe(400);
 	});
 
+	it("logs a preserve_duplicates response header under ResponseFields too, as an array", async () => {
+		const { zone_id, host } = await zoneWithHost("dups");
+		await configure(
+			zone_id,
+			{ response_fields: [{ name: "etag", preserve_duplicates: true }, { name: "content-type" }] },
+			{ output_options: { field_names: ["RayID", "ResponseHeaders", "ResponseFields"] } },
+		);
+		await edgeRequest(host, "/dups.txt", { method: "PUT", body: "d", headers: { "content-type": "text/plain" } });
+		const res = await edgeRequest(host, "/dups.txt");
+		const etag = res.headers.get("etag") ?? "";
+		expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+		expect(await entryOf(zone_id, res.ray)).toStrictEqual({
+			RayID: res.ray,
+			ResponseHeaders: { etag, "content-type": "text/plain" },
+			ResponseFields: { etag: [etag] },
+		});
+	});
+
 	it("truncates values past 8 KB in all: request headers first, then cookies, then response headers", async () => {
 		const { zone_id, host } = await zoneWithHost("eightk");
 		await configure(

@@ -19,7 +19,22 @@ describe("customFieldNames", () => {
 			request: ["x-a", "host"],
 			response: ["allow", "server"],
 			cookies: ["Session", "session"],
+			duplicates: [],
 		});
+	});
+
+	it("lists the response headers configured with preserve_duplicates, in either list", () => {
+		const names = customFieldNames([
+			{ response_fields: [{ name: "Set-Cookie", preserve_duplicates: true }, { name: "server" }] },
+			{
+				raw_response_fields: [
+					{ name: "link", preserve_duplicates: true },
+					{ name: "vary", preserve_duplicates: false },
+				],
+			},
+		]);
+		expect(names.response).toStrictEqual(["set-cookie", "server", "link", "vary"]);
+		expect(names.duplicates).toStrictEqual(["set-cookie", "link"]);
 	});
 
 	it("reads at most 40 names over all lists", () => {
@@ -78,6 +93,24 @@ describe("limitCustomFields (8 KB of values in all)", () => {
 		expect(out.Cookies.c1).toBe("c".repeat(8192 - 5000));
 		expect(out.Cookies.c2).toBe("");
 		expect(out.ResponseHeaders.server).toBe("");
+	});
+
+	it("spends what is left on ResponseFields last, value by value", () => {
+		const out = limitCustomFields(
+			{
+				request: [["a", "1234"]],
+				cookies: [],
+				response: [["set-cookie", "x=1"]],
+				every: [["set-cookie", ["x=1", "y=22"]]],
+			},
+			10,
+		);
+		expect(out).toStrictEqual({
+			RequestHeaders: { a: "1234" },
+			Cookies: {},
+			ResponseHeaders: { "set-cookie": "x=1" },
+			ResponseFields: { "set-cookie": ["x=1", ""] },
+		});
 	});
 
 	it("counts UTF-8 bytes and never cuts inside a character", () => {
