@@ -26,7 +26,8 @@
  * - SecurityAction / SecurityRuleID: the firewall rule that ended the request, else absent;
  *   SecurityActions / SecurityRuleIDs / SecuritySources and the older FirewallMatchesActions /
  *   FirewallMatchesRuleIDs / FirewallMatchesSources: every rule that matched, in order;
- * - ZoneName; RequestHeaders / ResponseHeaders / Cookies (`logs/custom-fields.ts`).
+ * - ZoneName; RequestHeaders / ResponseHeaders / Cookies / ResponseFields (`logs/custom-fields.ts`), read
+ *   from one pass over each head (`log-heads.ts`).
  * Every other field is absent and formatted with its documented absent value (`logs/absent.ts`).
  */
 import {
