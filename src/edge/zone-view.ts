@@ -6,11 +6,12 @@
  * Whether the version moved is asked of the zone's Durable Object (a one-row read) at most
  * every CONFIG_CHECK_INTERVAL_MS, and at once after the API wrote to the zone in this isolate
  * (`zone/config-checks.ts`): locally a rule written through the API applies to the very next
- * request.
+ * request. The same call hands the zone the log entries waiting in this isolate.
  */
 import { zoneState } from "../zone/addressing";
 import { configCheckDue, configChecked } from "../zone/config-checks";
 import type { EdgeConfig } from "../zone/edge-config";
+import { putBack, takeWaiting } from "./log-buffer";
 
 /** One zone's configuration at one version, with what was derived from it. */
 export interface ZoneView {
@@ -25,10 +26,18 @@ const views = new Map<string, ZoneView>();
 export async function zoneView(env: Env, zoneId: string, now: number): Promise<ZoneView> {
 	const cached = views.get(zoneId);
 	if (cached !== undefined && !configCheckDue(zoneId, now)) return cached;
-	const config = await zoneState(env, zoneId).edgeConfigIfChanged(cached?.config.version ?? -1);
+	// The check carries the log entries waiting in this isolate (`log-buffer.ts`): one RPC for both.
+	const entries = takeWaiting(zoneId);
+	let config: EdgeConfig | null;
+	try {
+		config = await zoneState(env, zoneId).edgeCheckIn(cached?.config.version ?? -1, entries);
+	} catch (error) {
+		putBack(zoneId, entries, error);
+		throw error;
+	}
 	configChecked(zoneId, now);
 	if (config === null && cached !== undefined) return cached;
-	if (config === null) throw new Error("edgeConfigIfChanged(-1) answered null");
+	if (config === null) throw new Error("edgeCheckIn(-1) answered null");
 	const view: ZoneView = { config, derived: new Map() };
 	views.set(zoneId, view);
 	return view;

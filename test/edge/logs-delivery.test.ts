@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { HOLD_MIN_MS } from "../../src/edge/log-buffer";
 import type { LogEntry } from "../../src/logs/entry";
 import { zoneState } from "../../src/zone/addressing";
+import { CONFIG_CHECK_INTERVAL_MS } from "../../src/zone/config-checks";
 import { Zone } from "../../src/zone/zone";
 import { call } from "../api/http";
 import { configure, edgeRequest, flush, gunzipped, records, uniquePath, zoneWithHost } from "./logs-helpers";
@@ -188,6 +189,23 @@ describe("failed deliveries", () => {
 			last_complete: expect.stringMatching(/^\d{4}-/),
 		});
 		expect((await status(zone_id)).entries).toBe(0);
+	});
+});
+
+describe("handing entries to the zone", () => {
+	it("the next config check carries what the isolate holds, before the batch's own timer", async () => {
+		const { zone_id, host } = await zoneWithHost("checkin");
+		await job(zone_id, { output_options: { field_names: ["RayID"] } });
+		const first = await edgeRequest(host, "/first");
+		expect((await status(zone_id)).entries).toBe(0);
+		// Past the check's interval, short of the hold: only the check can have taken `first` along.
+		await scheduler.wait(CONFIG_CHECK_INTERVAL_MS + 100);
+		const second = await edgeRequest(host, "/second");
+		const now = await call("GET", `/zones/${zone_id}/emulator/logs`);
+		expect(now.body.result).toMatchObject({ entries: 1, waiting_in_isolate: 1 });
+		expect(CONFIG_CHECK_INTERVAL_MS + 100).toBeLessThan(HOLD_MIN_MS);
+		const [delivery] = await flush(zone_id);
+		expect((await records(delivery?.objects ?? [])).map((e) => e.RayID)).toStrictEqual([first.ray, second.ray]);
 	});
 });
 
