@@ -47,6 +47,38 @@ describe("the Logpush page", () => {
 		expect(write.status).toBe(403);
 	});
 
+	it("creates a job with batch limits and a filter, and shows a refused filter next to its field", async () => {
+		const zone = await freshZone();
+		const session = (await signIn(TOKEN)).browser;
+		const filter = JSON.stringify({ where: { key: "ClientRequestPath", operator: "startsWith", value: "/api" } });
+		const form = {
+			destination_conf: "r2://edgezone-logs/dash-limits/{DATE}",
+			timestamp_format: "unixnano",
+			output_type: "ndjson",
+			max_upload_records: "5000",
+			max_upload_bytes: "",
+			max_upload_interval_seconds: "60",
+			filter,
+			enabled: "true",
+		};
+		const refused = await post(session, `/zones/${zone}/logpush/jobs`, { ...form, filter: '{"where":' });
+		expect(refused.status).toBe(400);
+		const html = await refused.text();
+		expect(html).toMatch(/<p class="error" id="job-filter-error">[^<]+<\/p>/);
+		// What was typed stays in the field (HTML-escaped).
+		expect(html).toMatch(/<textarea id="job-filter"[^>]*>\{(&quot;|")where(&quot;|"):<\/textarea>/);
+		expect((await call("GET", `/zones/${zone}/logpush/jobs`)).body.result).toEqual([]);
+
+		expect((await post(session, `/zones/${zone}/logpush/jobs`, form)).status).toBe(303);
+		const [job] = (await call("GET", `/zones/${zone}/logpush/jobs`)).body.result as Record<string, unknown>[];
+		expect(job).toMatchObject({
+			max_upload_records: 5000,
+			max_upload_bytes: 0,
+			max_upload_interval_seconds: 60,
+			filter,
+		});
+	});
+
 	it("refuses a write without the session's CSRF token, storing nothing", async () => {
 		const zone = await freshZone();
 		const session = (await signIn(TOKEN)).browser;

@@ -3,7 +3,8 @@
  * Custom Fields section > Edit Custom Fields > Set new Custom Field (Field Type: Request Header,
  * Response Header or Cookies; Field Name; Save). Also the zone's log-push jobs: their status
  * (enabled, last delivery, last error), create (destination, fields picked from the dataset's
- * fields, output options), enable or disable, delete, and the ownership challenge of a destination.
+ * fields, output options, batch limits, filter), enable or disable, delete, and the ownership
+ * challenge of a destination.
  *
  * Every read and write is the API v4's (`api-call.ts`): the custom fields are the rules of the
  * `http_log_custom_fields` entrypoint (GET, and PUT with one field more or less); jobs are
@@ -28,6 +29,7 @@ import {
 	PostForm,
 	SelectField,
 	sortErrors,
+	TextArea,
 	TextField,
 } from "../components/form";
 import { Listing } from "../components/listing";
@@ -94,9 +96,16 @@ interface JobValues {
 	timestamp_format: string;
 	output_type: string;
 	sample_rate: string;
+	max_upload_records: string;
+	max_upload_bytes: string;
+	max_upload_interval_seconds: string;
+	filter: string;
 	enabled: boolean;
 	ownership_challenge: string;
 }
+
+/** The job's batch limits, as the form names them. */
+const LIMITS = ["max_upload_records", "max_upload_bytes", "max_upload_interval_seconds"] as const;
 
 const EMPTY_JOB: JobValues = {
 	name: "",
@@ -105,6 +114,10 @@ const EMPTY_JOB: JobValues = {
 	timestamp_format: "unixnano",
 	output_type: "ndjson",
 	sample_rate: "",
+	max_upload_records: "",
+	max_upload_bytes: "",
+	max_upload_interval_seconds: "",
+	filter: "",
 	enabled: true,
 	ownership_challenge: "",
 };
@@ -245,9 +258,13 @@ async function putRules(c: Ctx, rules: EntrypointRule[]) {
 function jobFieldOf(pointer: string): string | undefined {
 	const [, top, sub] = pointer.split("/");
 	if (top === "output_options" && sub !== undefined) return sub;
-	return top === "name" || top === "destination_conf" || top === "ownership_challenge" || top === "enabled"
-		? top
-		: undefined;
+	const fields = ["name", "destination_conf", "ownership_challenge", "enabled", "filter", ...LIMITS];
+	return top !== undefined && fields.includes(top) ? top : undefined;
+}
+
+/** A typed number as the API takes it; not a number: as typed, so the API's own message says what is wrong. */
+function numberOrText(typed: string): number | string {
+	return Number.isFinite(Number(typed)) ? Number(typed) : typed;
 }
 
 /** The create-job body from the form: empty fields are left out, so the API's defaults apply. */
@@ -257,15 +274,20 @@ function jobBody(values: JobValues): Record<string, unknown> {
 		timestamp_format: values.timestamp_format,
 		output_type: values.output_type,
 		...(values.field_names.length > 0 ? { field_names: values.field_names } : {}),
-		// Not a number: sent as typed, so the API's own message says what is wrong with it.
-		...(sampleRate === ""
-			? {}
-			: { sample_rate: Number.isFinite(Number(sampleRate)) ? Number(sampleRate) : sampleRate }),
+		...(sampleRate === "" ? {} : { sample_rate: numberOrText(sampleRate) }),
 	};
+	// Empty limits and filter are left out: Cloudflare's defaults (30 s, 100,000 records, no filter).
+	const limits = LIMITS.flatMap((name) => {
+		const typed = values[name].trim();
+		return typed === "" ? [] : [[name, numberOrText(typed)] as const];
+	});
+	const filter = values.filter.trim();
 	return {
 		dataset: "http_requests",
 		destination_conf: values.destination_conf.trim(),
 		enabled: values.enabled,
+		...Object.fromEntries(limits),
+		...(filter === "" ? {} : { filter }),
 		...(values.name.trim() === "" ? {} : { name: values.name.trim() }),
 		...(values.ownership_challenge.trim() === "" ? {} : { ownership_challenge: values.ownership_challenge.trim() }),
 		output_options,
@@ -492,6 +514,39 @@ async function logpushPage(c: Ctx, state: PageState = {}, status: ContentfulStat
 						errors={job.errors}
 						hint="The fraction of requests logged, above 0 and at most 1; empty for 1."
 					/>
+					<TextField
+						form="job"
+						name="max_upload_records"
+						label="Max records per batch"
+						value={job.values.max_upload_records}
+						errors={job.errors}
+						hint="1,000 to 1,000,000; empty for Cloudflare's default (100,000)."
+					/>
+					<TextField
+						form="job"
+						name="max_upload_bytes"
+						label="Max bytes per batch"
+						value={job.values.max_upload_bytes}
+						errors={job.errors}
+						hint="Uncompressed, 5,000,000 to 1,000,000,000; empty for no limit."
+					/>
+					<TextField
+						form="job"
+						name="max_upload_interval_seconds"
+						label="Max seconds per batch"
+						value={job.values.max_upload_interval_seconds}
+						errors={job.errors}
+						hint="30 to 300; empty for Cloudflare's default (30). Locally LOGPUSH_MIN_INTERVAL_SECONDS caps it."
+					/>
+					<TextArea
+						form="job"
+						name="filter"
+						label="Filter"
+						value={job.values.filter}
+						errors={job.errors}
+						rows={3}
+						hint='JSON, as the API takes it: {"where":{"key":"ClientRequestPath","operator":"startsWith","value":"/api"}}; empty to log every request.'
+					/>
 					<div>
 						<input type="checkbox" id="job-enabled" name="enabled" value="true" checked={job.values.enabled} />{" "}
 						<label class="inline" for="job-enabled">
@@ -582,6 +637,10 @@ export const logpush = new Hono<DashEnv>()
 			timestamp_format: form.one("timestamp_format"),
 			output_type: form.one("output_type"),
 			sample_rate: form.one("sample_rate"),
+			max_upload_records: form.one("max_upload_records"),
+			max_upload_bytes: form.one("max_upload_bytes"),
+			max_upload_interval_seconds: form.one("max_upload_interval_seconds"),
+			filter: form.one("filter"),
 			enabled: form.one("enabled") === "true",
 			ownership_challenge: form.one("ownership_challenge"),
 		};

@@ -174,8 +174,9 @@ browserSuite("the Logpush page", () => {
 		).resolves.toEqual(["x-request-id"]);
 		const form = page.getByRole("form", { name: "Create a Logpush job" });
 		const tree = await form.ariaSnapshot();
-		for (const label of ["Job name", "Destination", "Ownership challenge", "Sample rate"])
-			expect(tree).toContain(`textbox "${label}"`);
+		const textboxes = ["Job name", "Destination", "Ownership challenge", "Sample rate"];
+		textboxes.push("Max records per batch", "Max bytes per batch", "Max seconds per batch", "Filter");
+		for (const label of textboxes) expect(tree).toContain(`textbox "${label}"`);
 		for (const label of ["Dataset", "Timestamp format", "Output type"]) expect(tree).toContain(`combobox "${label}"`);
 		expect(tree).toContain('group "Fields"');
 		expect(tree).toContain('checkbox "RequestHeaders"');
@@ -185,6 +186,9 @@ browserSuite("the Logpush page", () => {
 		await form.getByLabel("RayID", { exact: true }).check();
 		await form.getByLabel("RequestHeaders", { exact: true }).check();
 		await form.getByLabel("Timestamp format").selectOption("rfc3339");
+		await form.getByLabel("Max records per batch").fill("1000");
+		const filter = '{"where":{"key":"ClientRequestPath","operator":"startsWith","value":"/dash-e2e/"}}';
+		await form.getByLabel("Filter").fill(filter);
 		expect(await form.getByLabel("Enabled").isChecked()).toBe(true);
 		await form.getByRole("button", { name: "Create job" }).click();
 		expect(await statusSays(page, "Logpush job created.")).toBe("Logpush job created.");
@@ -197,6 +201,10 @@ browserSuite("the Logpush page", () => {
 			"Enabled",
 			"never",
 		]);
+		const created = ((await api("GET", `/zones/${DEFAULT_ZONE_ID}/logpush/jobs`)) as Record<string, unknown>[]).find(
+			(j) => j.name === "dash-e2e",
+		);
+		expect(created).toMatchObject({ max_upload_records: 1000, filter });
 
 		// A request to the zone (Host: example.com) through the same wrangler dev, then delivery.
 		const put = await gateway(
