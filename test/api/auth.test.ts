@@ -18,6 +18,8 @@ import {
 	READ_KEY,
 	READ_TOKEN,
 	SCOPED_TOKEN,
+	SSL_EDIT_TOKEN,
+	SSL_READ_TOKEN,
 	TOKEN,
 	WAF_TOKEN,
 } from "./credentials";
@@ -402,6 +404,35 @@ describe("read-only and permission-limited credentials", () => {
 			method: "POST",
 			path: (w) => `${w.z}/logpush/ownership/validate`,
 			body: { destination_conf: R2, ownership_challenge: "x" },
+			status: 403,
+		},
+		// Custom hostnames and certificates: SSL and Certificates, and nothing else.
+		{ token: SSL_READ_TOKEN, method: "GET", path: (w) => `${w.z}/custom_hostnames`, status: 200 },
+		{ token: SSL_READ_TOKEN, method: "GET", path: (w) => `${w.z}/ssl/certificate_packs`, status: 200 },
+		{ token: SSL_READ_TOKEN, method: "GET", path: (w) => `${w.z}/custom_certificates`, status: 200 },
+		{
+			token: SSL_READ_TOKEN,
+			method: "PATCH",
+			path: (w) => `${w.z}/custom_hostnames/${"0".repeat(32)}`,
+			body: {},
+			status: 403,
+		},
+		{ token: SSL_READ_TOKEN, method: "GET", path: (w) => w.waf, status: 403 },
+		{ token: SSL_READ_TOKEN, method: "GET", path: (w) => w.job, status: 403 },
+		{ token: SSL_READ_TOKEN, method: "GET", path: (w) => w.z, status: 403 },
+		// Edit passes the permission check: the handler answers (the hostname does not exist).
+		{
+			token: SSL_EDIT_TOKEN,
+			method: "PATCH",
+			path: (w) => `${w.z}/custom_hostnames/${"0".repeat(32)}`,
+			body: {},
+			status: 404,
+		},
+		{
+			token: SSL_EDIT_TOKEN,
+			method: "PUT",
+			path: (w) => `${w.z}/rulesets/phases/${WAF}/entrypoint`,
+			body: rules,
 			status: 403,
 		},
 	];

@@ -16,6 +16,10 @@ export const READ_TOKEN = "test_token_read_only_all_zones_000000000";
 export const WAF_TOKEN = "test_token_zone_read_waf_edit_0000000000";
 /** A bearer token with the permission "Logs Read" only, every zone. */
 export const LOGS_READ_TOKEN = "test_token_logs_read_0000000000000000000";
+/** A bearer token with the permission "SSL and Certificates Read" only, every zone. */
+export const SSL_READ_TOKEN = "test_token_ssl_read_00000000000000000000";
+/** A bearer token with the permission "SSL and Certificates Edit" only, every zone. */
+export const SSL_EDIT_TOKEN = "test_token_ssl_edit_00000000000000000000";
 /** An X-Auth-Email + X-Auth-Key pair reaching every zone. */
 export const EMAIL = "test@example.com";
 export const KEY = "abcdef0123456789abcdef0123456789abcde";
@@ -35,5 +39,7 @@ export const API_CREDENTIALS = [
 	{ token: READ_TOKEN, zones: "*", access: "read" },
 	{ token: WAF_TOKEN, zones: "*", permissions: ["Zone Read", "Zone WAF Edit"] },
 	{ token: LOGS_READ_TOKEN, zones: "*", permissions: ["Logs Read"] },
+	{ token: SSL_READ_TOKEN, zones: "*", permissions: ["SSL and Certificates Read"] },
+	{ token: SSL_EDIT_TOKEN, zones: "*", permissions: ["SSL and Certificates Edit"] },
 	{ email: READ_EMAIL, key: READ_KEY, zones: "*", access: "read" },
 ];
