@@ -14,7 +14,8 @@
  *   EdgeColoCode from `request.cf.colo`;
  * - ClientRequest*: the request as received: host, method, URI (path and query), path,
  *   protocol (`request.cf.httpProtocol`), scheme, User-Agent, Referer; ClientRequestBytes: the
- *   request line and headers in HTTP/1.1 form plus Content-Length (a chunked body is not counted);
+ *   request line and headers in HTTP/1.1 form plus the body: Content-Length, or a body without
+ *   one (chunked) counted as the gateway reads it (`countBody`, nothing buffered);
  * - EdgeResponseStatus, EdgeResponseContentType; EdgeResponseBodyBytes: Content-Length when the
  *   gateway set it (0 for HEAD, 204 and 304), else counted as the body streams (a pass-through
  *   TransformStream, nothing buffered); EdgeResponseBytes: that plus the status line and the
@@ -101,6 +102,33 @@ export async function logSettingsOf(env: Env, zoneId: string, now: number): Prom
 	return settings.keep ? settings : undefined;
 }
 
+/** The request to hand the gateway, and the size of its body in bytes once read. */
+export interface CountedBody {
+	request: Request;
+	bytes: () => number;
+}
+
+/**
+ * Counts a request's body for ClientRequestBytes: Content-Length when it has one (or 0 without a
+ * body), else (chunked) the bytes the gateway reads, through a pass-through stream: the request
+ * to hand the gateway is then a copy whose body is that stream. Nothing is buffered.
+ */
+export function countBody(request: Request): CountedBody {
+	const length = request.body === null ? "0" : request.headers.get("content-length");
+	if (length !== null) {
+		const bytes = Number(length);
+		return { request, bytes: () => bytes };
+	}
+	let bytes = 0;
+	const counter = new TransformStream<Uint8Array, Uint8Array>({
+		transform(chunk, controller) {
+			bytes += chunk.byteLength;
+			controller.enqueue(chunk);
+		},
+	});
+	return { request: new Request(request, { body: request.body?.pipeThrough(counter) ?? null }), bytes: () => bytes };
+}
+
 /** The request's head and the response's, as the entry reads them. */
 export interface Heads {
 	request: Head;
@@ -127,6 +155,8 @@ export interface EdgeFacts {
 	matches: readonly FirewallMatch[];
 	answeredByFirewall: boolean;
 	heads: Heads;
+	/** The request body's bytes (`countBody`), read once the answer is known. */
+	requestBodyBytes: () => number;
 	/** The `CF-Ray` header the answer carries (not in `heads.response`). */
 	cfRay: string;
 	/** The zone's log settings: the custom fields to log, the jobs that read the entry. */
@@ -199,8 +229,7 @@ function entryOf(
 	const uri = url.pathname + url.search;
 	const protocol = typeof cf.httpProtocol === "string" ? cf.httpProtocol : "";
 	const requestBytes =
-		headBytes(`${request.method} ${uri} ${protocol || "HTTP/1.1"}`, facts.heads.request) +
-		Number(sent.get("content-length") ?? 0);
+		headBytes(`${request.method} ${uri} ${protocol || "HTTP/1.1"}`, facts.heads.request) + facts.requestBodyBytes();
 	const responseBytes =
 		headBytes(`HTTP/1.1 ${response.status} ${response.statusText}`, facts.heads.response) +
 		headerLineBytes("cf-ray", facts.cfRay) +

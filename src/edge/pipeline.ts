@@ -7,7 +7,7 @@
  */
 import { firewall } from "./firewall";
 import { gateway } from "./gateway/app";
-import { logged, logSettingsOf, readHeads } from "./log-entry";
+import { countBody, logged, logSettingsOf, readHeads } from "./log-entry";
 import { cfRayHeader, newRayId } from "./ray";
 import { requestFields } from "./request-fields";
 import { zoneForHost } from "./zone-routing";
@@ -24,14 +24,16 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 	const fields = (names: readonly string[]) =>
 		requestFields(request, url, { rayId, zoneName: zone.name, receivedAt }, names);
 	const verdict = await firewall(env, zone.id, fields, rayId, receivedAt);
-	const response = verdict.answer ?? (await gateway(request, url, env));
 	const log = await logSettingsOf(env, zone.id, receivedAt);
+	const body = log && countBody(request);
+	const response = verdict.answer ?? (await gateway(body?.request ?? request, url, env));
 	// The entry reads the response as the gateway (or the firewall) made it, before CF-Ray.
 	const heads = log && readHeads(log, request, response);
 	const cfRay = cfRayHeader(rayId, request);
 	response.headers.set("cf-ray", cfRay);
-	if (log === undefined || heads === undefined) return response;
+	if (log === undefined || heads === undefined || body === undefined) return response;
 	const answeredByFirewall = verdict.answer !== undefined;
 	const facts = { request, url, rayId, zoneId: zone.id, zoneName: zone.name, receivedAt, cfRay, heads };
-	return logged(env, ctx, { ...facts, matches: verdict.matches, answeredByFirewall, settings: log }, response);
+	const known = { matches: verdict.matches, answeredByFirewall, settings: log, requestBodyBytes: body.bytes };
+	return logged(env, ctx, { ...facts, ...known }, response);
 }

@@ -3,6 +3,7 @@
  * spec's flow, gateway requests with headers and cookies, a flush, and the delivered objects
  * read back from the destination bucket.
  */
+import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call } from "../api/http";
 import { sdkClient } from "../api/sdk";
@@ -199,6 +200,40 @@ describe("the fields of an entry", () => {
 			ClientRequestMethod: "HEAD",
 			EdgeResponseBodyBytes: 0,
 		});
+	});
+
+	it("counts a body without Content-Length (chunked) in ClientRequestBytes, as the gateway reads it", async () => {
+		const { zone_id, host } = await zoneWithHost("chunked");
+		await configure(
+			zone_id,
+			{ request_fields: [{ name: "x-none" }] },
+			{
+				output_options: { field_names: ["RayID", "ClientRequestBytes"] },
+			},
+		);
+		const chunks = ["a".repeat(1000), "b".repeat(2345)];
+		const body = new ReadableStream<Uint8Array>({
+			pull(controller) {
+				const next = chunks.shift();
+				if (next === undefined) controller.close();
+				else controller.enqueue(new TextEncoder().encode(next));
+			},
+		});
+		const headers = new Headers({ authorization: "Bearer test-rw", "content-type": "text/plain" });
+		const response = await exports.default.fetch(`http://${host}/chunked.txt`, { method: "PUT", headers, body });
+		expect(response.status).toBe(200);
+		expect(headers.has("content-length")).toBe(false);
+		const ray = (response.headers.get("cf-ray") ?? "").split("-")[0];
+		const stored = await edgeRequest(host, "/chunked.txt");
+		expect(stored.text).toBe(`${"a".repeat(1000)}${"b".repeat(2345)}`);
+		const [delivery] = await flush(zone_id);
+		const entry = (await records(delivery?.objects ?? [])).find((e) => e.RayID === ray);
+		const head = [...headers].reduce(
+			(n, [name, value]) => n + name.length + value.length + 4,
+			"PUT /chunked.txt HTTP/1.1".length + 4,
+		);
+		// The runtime sends such a body with Transfer-Encoding: chunked, a header of the head too.
+		expect(entry?.ClientRequestBytes).toBe(head + "transfer-encoding: chunked\r\n".length + 3345);
 	});
 
 	it("logs a request the firewall answered, with the rule that ended it", async () => {
