@@ -14,7 +14,6 @@
  * exactly what a save would be refused with, line, column and carets included.
  */
 import { Hono } from "hono";
-import type { Child, FC } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { expressionError } from "../../zone/expressions";
 import { CODES } from "../../zone/failure";
@@ -27,7 +26,6 @@ import {
 	type FormErrors,
 	NO_ERRORS,
 	Notice,
-	PostForm,
 	SelectField,
 	sortErrors,
 	TextField,
@@ -38,7 +36,33 @@ import { Layout } from "../layout";
 import { readRecentLog } from "../recent-log";
 import { render } from "../render";
 import { ExpressionEditor } from "../security/expression-editor";
-import { MATCH_FIELDS, MATCH_READ_LIMIT, matchesByRule, type RuleMatches } from "../security/matches";
+import {
+	CONTENT_TYPES,
+	CUSTOM_ACTIONS,
+	CUSTOM_FIELDS,
+	type CustomValues,
+	customBody,
+	EMPTY_CUSTOM,
+	EMPTY_RULE,
+	FILTER_FIELDS,
+	type FilterValues,
+	fieldOf,
+	pagePath,
+	RULE_FIELDS,
+	RuleFields,
+	type RuleValues,
+	ruleBody,
+} from "../security/forms";
+import { MATCH_FIELDS, MATCH_READ_LIMIT, matchesByRule } from "../security/matches";
+import {
+	CustomRuleRow,
+	FilterRow,
+	FirewallRuleRow,
+	type MatchState,
+	Pager,
+	RecentMatches,
+	ruleName,
+} from "../security/rows";
 import type { Ctx, DashEnv } from "../types";
 
 const CUSTOM_PHASE_PATH = "/rulesets/phases/http_request_firewall_custom/entrypoint";
@@ -62,68 +86,6 @@ const DONE: Record<string, string> = {
 	"retention-on": "Log retention turned on: requests from now on are kept, and their matches show here.",
 };
 
-const FIREWALL_ACTIONS: [string, string][] = [
-	["block", "Block"],
-	["managed_challenge", "Managed Challenge"],
-	["js_challenge", "JS Challenge"],
-	["challenge", "Interactive Challenge"],
-	["allow", "Allow"],
-	["log", "Log"],
-	["bypass", "Bypass"],
-];
-const CUSTOM_ACTIONS: [string, string][] = [
-	["block", "Block"],
-	["managed_challenge", "Managed Challenge"],
-	["js_challenge", "JS Challenge"],
-	["challenge", "Interactive Challenge"],
-	["log", "Log"],
-	["skip", "Skip the remaining custom rules"],
-];
-const CONTENT_TYPES: [string, string][] = [
-	["text/html", "text/html"],
-	["text/plain", "text/plain"],
-	["application/json", "application/json"],
-	["text/xml", "text/xml"],
-];
-
-const labelOf = (options: [string, string][], value: string) => options.find(([v]) => v === value)?.[1] ?? value;
-
-/** A firewall rule form as typed (create and edit). */
-interface RuleValues {
-	description: string;
-	expression: string;
-	action: string;
-	priority: string;
-	paused: boolean;
-}
-const EMPTY_RULE: RuleValues = { description: "", expression: "", action: "block", priority: "", paused: false };
-
-/** The create-filter form as typed. */
-interface FilterValues {
-	description: string;
-	expression: string;
-}
-
-/** The create-custom-rule form as typed. */
-interface CustomValues {
-	description: string;
-	expression: string;
-	action: string;
-	enabled: boolean;
-	status_code: string;
-	content_type: string;
-	content: string;
-}
-const EMPTY_CUSTOM: CustomValues = {
-	description: "",
-	expression: "",
-	action: "block",
-	enabled: true,
-	status_code: "",
-	content_type: "text/html",
-	content: "",
-};
-
 /** What the page shows besides the zone's state: a notice, refused forms, errors of row actions. */
 interface PageState {
 	notice?: string;
@@ -136,7 +98,6 @@ interface PageState {
 	matchErrors?: string[];
 }
 
-const pagePath = (c: Ctx, rest = "") => `/zones/${c.var.zone.id}/security${rest}`;
 const param = (c: Ctx, name: string) => encodeURIComponent(c.req.param(name) ?? "");
 
 /** The form's values: strings, "" for an absent field. */
@@ -145,18 +106,6 @@ async function formOf(c: Ctx): Promise<(name: string) => string> {
 	return (name) => {
 		const value = body[name];
 		return typeof value === "string" ? value : "";
-	};
-}
-
-/** The field of a form an API error is about: the pointer's first step after a batch index or `/rules/N`. */
-function fieldOf(fields: readonly string[]): (pointer: string) => string | undefined {
-	return (pointer) => {
-		const steps = pointer.split("/").filter((s) => s !== "");
-		if (steps[0] === "rules") steps.splice(0, 2);
-		else if (/^\d+$/.test(steps[0] ?? "")) steps.shift();
-		const [top, , leaf] = steps;
-		const field = top === "filter" ? "expression" : top === "action_parameters" ? leaf : top;
-		return field !== undefined && fields.includes(field) ? field : undefined;
 	};
 }
 
@@ -175,9 +124,7 @@ async function readCustomRules(c: Ctx): Promise<ApiAnswer<{ id?: string; rules: 
 }
 
 /** The recent matches by rule id, or why there are none: retention off, or the API's errors. */
-async function readMatches(
-	c: Ctx,
-): Promise<{ retention: true; byRule: Map<string, RuleMatches> } | { retention: false } | { errors: string[] }> {
+async function readMatches(c: Ctx): Promise<MatchState> {
 	const log = await readRecentLog(c, MATCH_FIELDS, MATCH_READ_LIMIT);
 	return "records" in log ? { retention: true, byRule: matchesByRule(log.records) } : log;
 }
@@ -189,274 +136,6 @@ function pageOf(c: Ctx, name: string): number {
 }
 
 // ---- Parts ------------------------------------------------------------------------------------
-
-const ruleName = (rule: { id?: string; description?: string }) =>
-	rule.description !== undefined && rule.description !== "" ? rule.description : `rule ${rule.id ?? ""}`;
-
-/** The matches cell of a rule row: how many in the last hour, linking to the list below. */
-const MatchCount: FC<{ id: string; matches: Map<string, RuleMatches> | undefined }> = ({ id, matches }) => {
-	if (matches === undefined) return <>–</>;
-	const count = matches.get(id)?.count ?? 0;
-	return count === 0 ? <>0</> : <a href={`#matches-${id}`}>{count}</a>;
-};
-
-/** Previous / next links of a paged list, when it has more than one page. */
-const Pager: FC<{ base: string; name: string; page: number; info?: Record<string, unknown> }> = (p) => {
-	const pages = Number(p.info?.total_pages ?? 1);
-	if (!(pages > 1)) return null;
-	return (
-		<nav class="actions" aria-label={`Pages of ${p.name}`}>
-			{p.page > 1 && <a href={`${p.base}?${p.name}=${p.page - 1}`}>Previous page</a>}
-			<span>
-				Page {p.page} of {pages}
-			</span>
-			{p.page < pages && <a href={`${p.base}?${p.name}=${p.page + 1}`}>Next page</a>}
-		</nav>
-	);
-};
-
-/** The fields of a firewall rule form (create and edit); `form` keeps ids unique. */
-const RuleFields: FC<{ c: Ctx; form: string; values: RuleValues; errors: FormErrors; edit?: boolean }> = (p) => (
-	<>
-		<TextField form={p.form} name="description" label="Rule name" value={p.values.description} errors={p.errors} />
-		<ExpressionEditor
-			form={p.form}
-			label="Expression"
-			value={p.values.expression}
-			errors={p.errors}
-			validateUrl={pagePath(p.c, "/expression")}
-		/>
-		<SelectField
-			form={p.form}
-			name="action"
-			label="Action"
-			options={FIREWALL_ACTIONS}
-			value={p.values.action}
-			errors={p.errors}
-		/>
-		<TextField
-			form={p.form}
-			name="priority"
-			label="Priority"
-			type="number"
-			value={p.values.priority}
-			errors={p.errors}
-			hint="Lower runs first; empty: after every rule that has one."
-		/>
-		{p.edit && (
-			<div>
-				<input type="checkbox" id={`${p.form}-paused`} name="paused" value="true" checked={p.values.paused} />{" "}
-				<label class="inline" for={`${p.form}-paused`}>
-					Paused
-				</label>
-			</div>
-		)}
-	</>
-);
-
-/** The body of a firewall rule POST or PUT from its form. */
-function ruleBody(values: RuleValues): Record<string, unknown> {
-	const priority = values.priority.trim();
-	return {
-		filter: { expression: values.expression },
-		action: values.action,
-		description: values.description.trim(),
-		paused: values.paused,
-		// Not a number: sent as typed, so the API's own message says what is wrong with it.
-		priority: priority === "" ? null : Number.isFinite(Number(priority)) ? Number(priority) : priority,
-	};
-}
-
-/**
- * A row's buttons: a switch that posts `field=value` to `toggle.action` (pause / resume, enable /
- * disable), and Delete, confirmed first; `name` makes each button's accessible name unique.
- */
-const RowActions: FC<{
-	c: Ctx;
-	name: string;
-	toggle: { action: string; field: string; value: boolean; label: string };
-	remove: { action: string; confirm: string };
-	children?: Child;
-}> = ({ c, name, toggle, remove, children }) => (
-	<div class="row-actions">
-		{children}
-		<PostForm action={toggle.action} csrf={c.var.csrf}>
-			<input type="hidden" name={toggle.field} value={String(toggle.value)} />
-			<button type="submit" class="secondary" aria-label={`${toggle.label} ${name}`}>
-				{toggle.label}
-			</button>
-		</PostForm>
-		<PostForm action={remove.action} csrf={c.var.csrf} confirm={remove.confirm}>
-			<button type="submit" class="danger" aria-label={`Delete ${name}`}>
-				Delete
-			</button>
-		</PostForm>
-	</div>
-);
-
-const FirewallRuleRow: FC<{ c: Ctx; rule: FirewallRule; matches?: Map<string, RuleMatches> }> = ({
-	c,
-	rule,
-	matches,
-}) => {
-	const name = ruleName(rule);
-	const expression = "expression" in rule.filter ? rule.filter.expression : "(filter deleted)";
-	return (
-		<tr>
-			<td>{rule.priority ?? "–"}</td>
-			<td>{name}</td>
-			<td>
-				<code>{expression}</code>
-			</td>
-			<td>{labelOf(FIREWALL_ACTIONS, rule.action)}</td>
-			<td>{rule.paused ? "Paused" : "Active"}</td>
-			<td>
-				<MatchCount id={rule.id} matches={matches} />
-			</td>
-			<td>
-				<RowActions
-					c={c}
-					name={name}
-					toggle={{
-						action: pagePath(c, `/rules/${rule.id}/paused`),
-						field: "paused",
-						value: !rule.paused,
-						label: rule.paused ? "Resume" : "Pause",
-					}}
-					remove={{ action: pagePath(c, `/rules/${rule.id}/delete`), confirm: `Delete the firewall rule ${name}?` }}
-				>
-					<a href={pagePath(c, `/rules/${rule.id}`)} aria-label={`Edit ${name}`}>
-						Edit
-					</a>
-				</RowActions>
-			</td>
-		</tr>
-	);
-};
-
-const FilterRow: FC<{ c: Ctx; filter: Filter; usedBy: string[] }> = ({ c, filter, usedBy }) => {
-	const name = filter.description !== undefined && filter.description !== "" ? filter.description : filter.expression;
-	return (
-		<tr>
-			<td>
-				<code>{filter.expression}</code>
-			</td>
-			<td>{filter.description ?? ""}</td>
-			<td>{filter.paused ? "Paused" : "Active"}</td>
-			<td>{usedBy.length === 0 ? "no rule" : usedBy.join(", ")}</td>
-			<td>
-				<RowActions
-					c={c}
-					name={`filter ${name}`}
-					toggle={{
-						action: pagePath(c, `/filters/${filter.id}/paused`),
-						field: "paused",
-						value: !filter.paused,
-						label: filter.paused ? "Resume" : "Pause",
-					}}
-					remove={{ action: pagePath(c, `/filters/${filter.id}/delete`), confirm: `Delete the filter ${name}?` }}
-				/>
-			</td>
-		</tr>
-	);
-};
-
-const CustomRuleRow: FC<{ c: Ctx; rulesetId: string; rule: EntrypointRule; matches?: Map<string, RuleMatches> }> = ({
-	c,
-	rulesetId,
-	rule,
-	matches,
-}) => {
-	const name = ruleName(rule);
-	const enabled = rule.enabled !== false;
-	const base = pagePath(c, `/custom-rules/${rulesetId}/${rule.id ?? ""}`);
-	const response = rule.action_parameters?.response as { status_code?: number } | undefined;
-	return (
-		<tr>
-			<td>{name}</td>
-			<td>
-				<code>{rule.expression}</code>
-			</td>
-			<td>
-				{labelOf(CUSTOM_ACTIONS, rule.action)}
-				{response?.status_code !== undefined && ` (${response.status_code})`}
-			</td>
-			<td>{enabled ? "Enabled" : "Disabled"}</td>
-			<td>
-				<MatchCount id={rule.id ?? ""} matches={matches} />
-			</td>
-			<td>
-				<RowActions
-					c={c}
-					name={name}
-					toggle={{
-						action: `${base}/enabled`,
-						field: "enabled",
-						value: !enabled,
-						label: enabled ? "Disable" : "Enable",
-					}}
-					remove={{ action: `${base}/delete`, confirm: `Delete the WAF custom rule ${name}?` }}
-				/>
-			</td>
-		</tr>
-	);
-};
-
-/** The recent-matches section: per rule that matched, its newest requests. */
-const RecentMatches: FC<{
-	c: Ctx;
-	state: Awaited<ReturnType<typeof readMatches>>;
-	names: Map<string, string>;
-	errors: string[];
-}> = ({ c, state, names, errors }) => (
-	<section class="card" aria-labelledby="matches-heading">
-		<h2 id="matches-heading">Recent matches</h2>
-		<ErrorSummary messages={errors} />
-		{"errors" in state && <ErrorSummary messages={state.errors} />}
-		{"retention" in state && !state.retention && (
-			<>
-				<p>
-					Log retention is off: this zone keeps no log of its requests, so the requests its rules matched cannot be
-					shown. Turn it on to keep every request from now on (Logpull retention).
-				</p>
-				<PostForm action={pagePath(c, "/retention")} csrf={c.var.csrf}>
-					<button type="submit">Turn on log retention</button>
-				</PostForm>
-			</>
-		)}
-		{"retention" in state && state.retention && state.byRule.size === 0 && (
-			<p>No request matched a rule in the last hour.</p>
-		)}
-		{"retention" in state &&
-			state.retention &&
-			[...state.byRule].map(([id, m]) => (
-				<div id={`matches-${id}`}>
-					<h3>
-						{names.get(id) ?? `rule ${id}`}: {m.count} in the last hour
-					</h3>
-					<Listing
-						caption={`${m.count > m.recent.length ? `The newest ${m.recent.length}` : "All of them"}, newest first`}
-						columns={["Time", "Path", "Client IP", "Rule action", "Outcome", "Ray ID"]}
-					>
-						{m.recent.map((r) => (
-							<tr>
-								<td>{r.time}</td>
-								<td>
-									<code>{r.path}</code>
-								</td>
-								<td>{r.clientIp}</td>
-								<td>{r.action}</td>
-								<td>{r.securityAction === "" ? "none" : r.securityAction}</td>
-								<td>
-									<code>{r.rayId}</code>
-								</td>
-							</tr>
-						))}
-					</Listing>
-				</div>
-			))}
-	</section>
-);
 
 // ---- Pages ------------------------------------------------------------------------------------
 
@@ -723,34 +402,6 @@ async function ruleValues(c: Ctx): Promise<RuleValues> {
 		action: form("action"),
 		priority: form("priority"),
 		paused: form("paused") === "true",
-	};
-}
-
-const RULE_FIELDS = ["description", "expression", "action", "priority", "paused"] as const;
-const FILTER_FIELDS = ["description", "expression"] as const;
-const CUSTOM_FIELDS = ["description", "expression", "action", "enabled", "status_code", "content_type", "content"];
-
-/** The custom rule body from its form: `action_parameters` only for a block response or a skip. */
-function customBody(values: CustomValues): Record<string, unknown> {
-	const statusCode = values.status_code.trim();
-	const parameters =
-		values.action === "skip"
-			? { ruleset: "current" }
-			: values.action === "block" && statusCode !== ""
-				? {
-						response: {
-							status_code: Number.isFinite(Number(statusCode)) ? Number(statusCode) : statusCode,
-							content_type: values.content_type,
-							content: values.content,
-						},
-					}
-				: undefined;
-	return {
-		description: values.description.trim(),
-		expression: values.expression,
-		action: values.action,
-		enabled: values.enabled,
-		...(parameters === undefined ? {} : { action_parameters: parameters }),
 	};
 }
 

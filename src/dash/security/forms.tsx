@@ -1,0 +1,174 @@
+/**
+ * The Security page's forms (`pages/security.tsx`): the actions each rule kind takes, the values of
+ * the firewall rule, filter and WAF custom rule forms as typed, the API bodies made from them, the
+ * field an API error points at, and the fields shared by a rule's create and edit forms.
+ */
+import type { FC } from "hono/jsx";
+import { type FormErrors, SelectField, TextField } from "../components/form";
+import type { Ctx } from "../types";
+import { ExpressionEditor } from "./expression-editor";
+
+export const FIREWALL_ACTIONS: [string, string][] = [
+	["block", "Block"],
+	["managed_challenge", "Managed Challenge"],
+	["js_challenge", "JS Challenge"],
+	["challenge", "Interactive Challenge"],
+	["allow", "Allow"],
+	["log", "Log"],
+	["bypass", "Bypass"],
+];
+export const CUSTOM_ACTIONS: [string, string][] = [
+	["block", "Block"],
+	["managed_challenge", "Managed Challenge"],
+	["js_challenge", "JS Challenge"],
+	["challenge", "Interactive Challenge"],
+	["log", "Log"],
+	["skip", "Skip the remaining custom rules"],
+];
+export const CONTENT_TYPES: [string, string][] = [
+	["text/html", "text/html"],
+	["text/plain", "text/plain"],
+	["application/json", "application/json"],
+	["text/xml", "text/xml"],
+];
+
+export const labelOf = (options: [string, string][], value: string) => options.find(([v]) => v === value)?.[1] ?? value;
+
+/** A firewall rule form as typed (create and edit). */
+export interface RuleValues {
+	description: string;
+	expression: string;
+	action: string;
+	priority: string;
+	paused: boolean;
+}
+export const EMPTY_RULE: RuleValues = { description: "", expression: "", action: "block", priority: "", paused: false };
+
+/** The create-filter form as typed. */
+export interface FilterValues {
+	description: string;
+	expression: string;
+}
+
+/** The create-custom-rule form as typed. */
+export interface CustomValues {
+	description: string;
+	expression: string;
+	action: string;
+	enabled: boolean;
+	status_code: string;
+	content_type: string;
+	content: string;
+}
+export const EMPTY_CUSTOM: CustomValues = {
+	description: "",
+	expression: "",
+	action: "block",
+	enabled: true,
+	status_code: "",
+	content_type: "text/html",
+	content: "",
+};
+
+/** A path of the zone's Security page. */
+export const pagePath = (c: Ctx, rest = "") => `/zones/${c.var.zone.id}/security${rest}`;
+
+/** The field of a form an API error is about: the pointer's first step after a batch index or `/rules/N`. */
+export function fieldOf(fields: readonly string[]): (pointer: string) => string | undefined {
+	return (pointer) => {
+		const steps = pointer.split("/").filter((s) => s !== "");
+		if (steps[0] === "rules") steps.splice(0, 2);
+		else if (/^\d+$/.test(steps[0] ?? "")) steps.shift();
+		const [top, , leaf] = steps;
+		const field = top === "filter" ? "expression" : top === "action_parameters" ? leaf : top;
+		return field !== undefined && fields.includes(field) ? field : undefined;
+	};
+}
+
+/** The fields of a firewall rule form (create and edit); `form` keeps ids unique. */
+export const RuleFields: FC<{ c: Ctx; form: string; values: RuleValues; errors: FormErrors; edit?: boolean }> = (p) => (
+	<>
+		<TextField form={p.form} name="description" label="Rule name" value={p.values.description} errors={p.errors} />
+		<ExpressionEditor
+			form={p.form}
+			label="Expression"
+			value={p.values.expression}
+			errors={p.errors}
+			validateUrl={pagePath(p.c, "/expression")}
+		/>
+		<SelectField
+			form={p.form}
+			name="action"
+			label="Action"
+			options={FIREWALL_ACTIONS}
+			value={p.values.action}
+			errors={p.errors}
+		/>
+		<TextField
+			form={p.form}
+			name="priority"
+			label="Priority"
+			type="number"
+			value={p.values.priority}
+			errors={p.errors}
+			hint="Lower runs first; empty: after every rule that has one."
+		/>
+		{p.edit && (
+			<div>
+				<input type="checkbox" id={`${p.form}-paused`} name="paused" value="true" checked={p.values.paused} />{" "}
+				<label class="inline" for={`${p.form}-paused`}>
+					Paused
+				</label>
+			</div>
+		)}
+	</>
+);
+
+/** The body of a firewall rule POST or PUT from its form. */
+export function ruleBody(values: RuleValues): Record<string, unknown> {
+	const priority = values.priority.trim();
+	return {
+		filter: { expression: values.expression },
+		action: values.action,
+		description: values.description.trim(),
+		paused: values.paused,
+		// Not a number: sent as typed, so the API's own message says what is wrong with it.
+		priority: priority === "" ? null : Number.isFinite(Number(priority)) ? Number(priority) : priority,
+	};
+}
+
+export const RULE_FIELDS = ["description", "expression", "action", "priority", "paused"] as const;
+export const FILTER_FIELDS = ["description", "expression"] as const;
+export const CUSTOM_FIELDS = [
+	"description",
+	"expression",
+	"action",
+	"enabled",
+	"status_code",
+	"content_type",
+	"content",
+];
+
+/** The custom rule body from its form: `action_parameters` only for a block response or a skip. */
+export function customBody(values: CustomValues): Record<string, unknown> {
+	const statusCode = values.status_code.trim();
+	const parameters =
+		values.action === "skip"
+			? { ruleset: "current" }
+			: values.action === "block" && statusCode !== ""
+				? {
+						response: {
+							status_code: Number.isFinite(Number(statusCode)) ? Number(statusCode) : statusCode,
+							content_type: values.content_type,
+							content: values.content,
+						},
+					}
+				: undefined;
+	return {
+		description: values.description.trim(),
+		expression: values.expression,
+		action: values.action,
+		enabled: values.enabled,
+		...(parameters === undefined ? {} : { action_parameters: parameters }),
+	};
+}
