@@ -52,7 +52,7 @@ export function fieldsOf(rules: EntrypointRule[]): CustomField[] {
 }
 
 /** A rule as the PUT takes it back: the answer's read-only fields (`version`, `last_updated`) left out. */
-function asInput(rule: EntrypointRule): EntrypointRule {
+export function asInput(rule: EntrypointRule): EntrypointRule {
 	const { id, ref, action, expression, description, enabled, action_parameters } = rule;
 	return { id, ref, action, expression, description, enabled, action_parameters };
 }

@@ -113,6 +113,53 @@ describe("firewall rules without scripts", () => {
 	});
 });
 
+describe("WAF custom rules without scripts", () => {
+	it("edits one: the stored rule becomes the form's, its id kept; a refused expression changes nothing", async () => {
+		const custom = await freshZone();
+		const entrypoint = `/zones/${custom}/rulesets/phases/http_request_firewall_custom/entrypoint`;
+		const response = { status_code: 429, content_type: "text/plain", content: "slow down" };
+		const put = await call("PUT", entrypoint, {
+			rules: [
+				{
+					action: "block",
+					expression: 'http.request.uri.path eq "/a"',
+					description: "first",
+					action_parameters: { response },
+				},
+				{ action: "log", expression: 'http.request.uri.path eq "/b"', description: "second" },
+			],
+		});
+		expect(put.status).toBe(200);
+		const ruleset = put.body.result as { id: string; rules: { id: string }[] };
+		const [first, second] = ruleset.rules;
+		const edit = `/zones/${custom}/security/custom-rules/${ruleset.id}/${first?.id}`;
+		const shown = await (await exports.default.fetch(`${DASH}${edit}`, { headers: { cookie: session } })).text();
+		expect(shown).toMatch(/<input id="edit-custom-status_code" name="status_code" type="number" value="429"/);
+		expect(shown).toContain("slow down</textarea>");
+
+		const send = (fields: Record<string, string>) =>
+			exports.default.fetch(`${DASH}${edit}`, {
+				method: "POST",
+				redirect: "manual",
+				headers: { cookie: session, ...FORM },
+				body: new URLSearchParams({ csrf, content_type: "text/html", content: "", status_code: "", ...fields }),
+			});
+		const fields = { description: "first, logged", action: "log", enabled: "true" };
+		const refused = await send({ ...fields, expression: "http.request.uri.path eq" });
+		expect(refused.status).toBe(400);
+		expect(await refused.text()).toMatch(/<textarea id="edit-custom-expression"[^>]*aria-invalid="true"/);
+		expect((await call("GET", entrypoint)).body.result).toEqual(put.body.result);
+
+		const saved = await send({ ...fields, expression: 'http.request.uri.path eq "/a"' });
+		expect(saved.status).toBe(303);
+		const after = (await call("GET", entrypoint)).body.result as { rules: Record<string, unknown>[] };
+		expect(after.rules[0]).toMatchObject({ id: first?.id, action: "log", description: "first, logged", enabled: true });
+		// The block response went with the action: the rule is the form's, not the old one patched.
+		expect(after.rules[0]?.action_parameters).toBeUndefined();
+		expect(after.rules[1]).toEqual(second);
+	});
+});
+
 describe("filters without scripts", () => {
 	it("creates, pauses and deletes a filter, and shows the API's refusal to delete one a rule uses", async () => {
 		const expression = 'http.request.uri.path eq "/filtered"';

@@ -6,7 +6,8 @@
  * Every read and write is the API v4's (`api-call.ts`): `/firewall/rules` (create, replace, pause
  * or resume with PATCH, delete with `delete_filter_if_unused`), `/filters` (create, pause, delete),
  * the `http_request_firewall_custom` entrypoint for WAF custom rules (PUT when it does not exist
- * yet, then `/rulesets/{id}/rules` to add, enable or disable, and delete one rule), Logpull's
+ * yet, then `/rulesets/{id}/rules` to add, enable or disable, and delete one rule; an edit PUTs
+ * the entrypoint with the rule replaced in place), Logpull's
  * `/logs/received` for the matches and `/logs/control/retention/flag` for whether there are any.
  * The one route that is not a call to the API is `POST .../security/expression`: it compiles an
  * expression with `expressionError` (`zone/expressions.ts`, the door the filters, firewall rules
@@ -20,28 +21,19 @@ import { CODES } from "../../zone/failure";
 import type { Filter } from "../../zone/filters";
 import type { FirewallRule } from "../../zone/firewall-rules";
 import { type ApiAnswer, callApi, messagesOf, statusOf, zonePath } from "../api-call";
-import {
-	Csrf,
-	ErrorSummary,
-	type FormErrors,
-	NO_ERRORS,
-	Notice,
-	SelectField,
-	sortErrors,
-	TextField,
-} from "../components/form";
+import { Csrf, ErrorSummary, type FormErrors, NO_ERRORS, Notice, sortErrors, TextField } from "../components/form";
 import { Listing } from "../components/listing";
-import type { EntrypointRule } from "../custom-fields";
+import { asInput, type EntrypointRule } from "../custom-fields";
 import { Layout } from "../layout";
 import { readRecentLog } from "../recent-log";
 import { render } from "../render";
 import { ExpressionEditor } from "../security/expression-editor";
 import {
-	CONTENT_TYPES,
-	CUSTOM_ACTIONS,
 	CUSTOM_FIELDS,
+	CustomFields,
 	type CustomValues,
 	customBody,
+	customValuesOf,
 	EMPTY_CUSTOM,
 	EMPTY_RULE,
 	FILTER_FIELDS,
@@ -80,6 +72,7 @@ const DONE: Record<string, string> = {
 	"filter-resumed": "Filter resumed.",
 	"filter-deleted": "Filter deleted.",
 	"custom-created": "WAF custom rule created.",
+	"custom-saved": "WAF custom rule saved.",
 	"custom-enabled": "WAF custom rule enabled.",
 	"custom-disabled": "WAF custom rule disabled.",
 	"custom-deleted": "WAF custom rule deleted.",
@@ -226,67 +219,7 @@ async function securityPage(c: Ctx, state: PageState = {}, status: ContentfulSta
 				<ErrorSummary messages={customForm.errors.form} />
 				<form method="post" action={pagePath(c, "/custom-rules")} aria-labelledby="create-custom-heading">
 					<Csrf token={c.var.csrf} />
-					<TextField
-						form="custom"
-						name="description"
-						label="Rule name"
-						value={customForm.values.description}
-						errors={customForm.errors}
-					/>
-					<ExpressionEditor
-						form="custom"
-						label="Expression"
-						value={customForm.values.expression}
-						errors={customForm.errors}
-						validateUrl={pagePath(c, "/expression")}
-					/>
-					<SelectField
-						form="custom"
-						name="action"
-						label="Action"
-						options={CUSTOM_ACTIONS}
-						value={customForm.values.action}
-						errors={customForm.errors}
-					/>
-					<fieldset>
-						<legend>Custom block response (Block only, optional)</legend>
-						<TextField
-							form="custom"
-							name="status_code"
-							label="Response status code"
-							type="number"
-							value={customForm.values.status_code}
-							errors={customForm.errors}
-							hint="400 to 499; empty: the edge's block page (403)."
-						/>
-						<SelectField
-							form="custom"
-							name="content_type"
-							label="Response content type"
-							options={CONTENT_TYPES}
-							value={customForm.values.content_type}
-							errors={customForm.errors}
-						/>
-						<label for="custom-content">Response body</label>
-						<textarea id="custom-content" name="content" rows={3}>
-							{customForm.values.content}
-						</textarea>
-						{customForm.errors.fields.content !== undefined && (
-							<p class="error">{customForm.errors.fields.content.join(" ")}</p>
-						)}
-					</fieldset>
-					<div>
-						<input
-							type="checkbox"
-							id="custom-enabled"
-							name="enabled"
-							value="true"
-							checked={customForm.values.enabled}
-						/>{" "}
-						<label class="inline" for="custom-enabled">
-							Enabled
-						</label>
-					</div>
+					<CustomFields c={c} form="custom" values={customForm.values} errors={customForm.errors} />
 					<div class="actions">
 						<button type="submit">Deploy custom rule</button>
 					</div>
@@ -393,6 +326,75 @@ async function editRulePage(
 	);
 }
 
+/**
+ * The edit page of one WAF custom rule: its fields, saved by PUTting the entrypoint with the rule
+ * replaced in place (its id and ref kept, the other rules as they are), so the rule is exactly
+ * the form's, whatever a PATCH would keep of the stored one.
+ */
+async function editCustomRulePage(
+	c: Ctx,
+	state: { values?: CustomValues; errors?: FormErrors } = {},
+	status: ContentfulStatusCode = 200,
+) {
+	let values = state.values;
+	let errors = state.errors ?? NO_ERRORS;
+	if (values === undefined) {
+		const found = await customRule(c);
+		if ("errors" in found) {
+			values = EMPTY_CUSTOM;
+			errors = { fields: {}, form: found.errors };
+			status = found.status;
+		} else values = customValuesOf(found.rule);
+	}
+	const action = pagePath(c, `/custom-rules/${param(c, "ruleset_id")}/${param(c, "rule_id")}`);
+	return render(
+		c,
+		<Layout title="Edit WAF custom rule" csrf={c.var.csrf} zone={{ ...c.var.zone, page: "security" }}>
+			<p class="crumbs">
+				Security › <a href={pagePath(c)}>Security rules</a> › Edit WAF custom rule
+			</p>
+			<h1>Edit WAF custom rule</h1>
+			<ErrorSummary messages={errors.form} />
+			<form method="post" action={action} aria-label="Edit WAF custom rule">
+				<Csrf token={c.var.csrf} />
+				<CustomFields c={c} form="edit-custom" values={values} errors={errors} />
+				<div class="actions">
+					<button type="submit">Save</button>
+					<a href={pagePath(c)}>Cancel</a>
+				</div>
+			</form>
+			<script src="/assets/security.js" defer />
+		</Layout>,
+		status,
+	);
+}
+
+/** The WAF custom rule of the route, with the entrypoint's rules; or the API's errors, or not found. */
+async function customRule(
+	c: Ctx,
+): Promise<{ rule: EntrypointRule; rules: EntrypointRule[] } | { errors: string[]; status: ContentfulStatusCode }> {
+	const existing = await readCustomRules(c);
+	if (!existing.ok) return { errors: messagesOf(existing.errors), status: statusOf(existing) };
+	const rule = existing.result.rules.find((r) => r.id === c.req.param("rule_id"));
+	if (existing.result.id !== c.req.param("ruleset_id") || rule === undefined)
+		return { errors: ["This WAF custom rule does not exist (any more)."], status: 404 };
+	return { rule, rules: existing.result.rules };
+}
+
+/** The custom rule form's values from a POST. */
+async function customValues(c: Ctx): Promise<CustomValues> {
+	const form = await formOf(c);
+	return {
+		description: form("description"),
+		expression: form("expression"),
+		action: form("action"),
+		enabled: form("enabled") === "true",
+		status_code: form("status_code"),
+		content_type: form("content_type"),
+		content: form("content"),
+	};
+}
+
 /** The rule form's values from a POST. */
 async function ruleValues(c: Ctx): Promise<RuleValues> {
 	const form = await formOf(c);
@@ -486,16 +488,7 @@ export const security = new Hono<DashEnv>()
 		rowAction(c, "filterErrors", "DELETE", `/filters/${param(c, "filter_id")}`, undefined, "filter-deleted"),
 	)
 	.post("/custom-rules", async (c) => {
-		const form = await formOf(c);
-		const values: CustomValues = {
-			description: form("description"),
-			expression: form("expression"),
-			action: form("action"),
-			enabled: form("enabled") === "true",
-			status_code: form("status_code"),
-			content_type: form("content_type"),
-			content: form("content"),
-		};
+		const values = await customValues(c);
 		const existing = await readCustomRules(c);
 		if (!existing.ok) {
 			const errors = { fields: {}, form: messagesOf(existing.errors) };
@@ -513,6 +506,21 @@ export const security = new Hono<DashEnv>()
 			return securityPage(c, { custom: { values, errors } }, statusOf(answer));
 		}
 		return c.redirect(pagePath(c, "?done=custom-created"), 303);
+	})
+	.get("/custom-rules/:ruleset_id/:rule_id", (c) => editCustomRulePage(c))
+	.post("/custom-rules/:ruleset_id/:rule_id", async (c) => {
+		const values = await customValues(c);
+		const found = await customRule(c);
+		if ("errors" in found)
+			return editCustomRulePage(c, { values, errors: { fields: {}, form: found.errors } }, found.status);
+		const edited = { ...customBody(values), id: found.rule.id, ref: found.rule.ref };
+		const rules = found.rules.map((r) => (r.id === found.rule.id ? edited : asInput(r)));
+		const answer = await callApi(c, c.var.session.credential, "PUT", zonePath(c, CUSTOM_PHASE_PATH), { rules });
+		if (!answer.ok) {
+			const errors = sortErrors(answer.errors, fieldOf(CUSTOM_FIELDS));
+			return editCustomRulePage(c, { values, errors }, statusOf(answer));
+		}
+		return c.redirect(pagePath(c, "?done=custom-saved"), 303);
 	})
 	.post("/custom-rules/:ruleset_id/:rule_id/enabled", async (c) => {
 		const enabled = (await formOf(c))("enabled") === "true";

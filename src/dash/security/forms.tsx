@@ -5,6 +5,7 @@
  */
 import type { FC } from "hono/jsx";
 import { type FormErrors, SelectField, TextField } from "../components/form";
+import type { EntrypointRule } from "../custom-fields";
 import type { Ctx } from "../types";
 import { ExpressionEditor } from "./expression-editor";
 
@@ -172,3 +173,72 @@ export function customBody(values: CustomValues): Record<string, unknown> {
 		...(parameters === undefined ? {} : { action_parameters: parameters }),
 	};
 }
+
+/** A WAF custom rule's form values from the rule as the API answers it. */
+export function customValuesOf(rule: EntrypointRule): CustomValues {
+	const response = rule.action_parameters?.response as
+		| { status_code?: number; content_type?: string; content?: string }
+		| undefined;
+	return {
+		description: rule.description ?? "",
+		expression: rule.expression,
+		action: rule.action,
+		enabled: rule.enabled !== false,
+		status_code: response?.status_code === undefined ? "" : String(response.status_code),
+		content_type: response?.content_type ?? EMPTY_CUSTOM.content_type,
+		content: response?.content ?? "",
+	};
+}
+
+/** The fields of a WAF custom rule form (create and edit); `form` keeps ids unique. */
+export const CustomFields: FC<{ c: Ctx; form: string; values: CustomValues; errors: FormErrors }> = (p) => (
+	<>
+		<TextField form={p.form} name="description" label="Rule name" value={p.values.description} errors={p.errors} />
+		<ExpressionEditor
+			form={p.form}
+			label="Expression"
+			value={p.values.expression}
+			errors={p.errors}
+			validateUrl={pagePath(p.c, "/expression")}
+		/>
+		<SelectField
+			form={p.form}
+			name="action"
+			label="Action"
+			options={CUSTOM_ACTIONS}
+			value={p.values.action}
+			errors={p.errors}
+		/>
+		<fieldset>
+			<legend>Custom block response (Block only, optional)</legend>
+			<TextField
+				form={p.form}
+				name="status_code"
+				label="Response status code"
+				type="number"
+				value={p.values.status_code}
+				errors={p.errors}
+				hint="400 to 499; empty: the edge's block page (403)."
+			/>
+			<SelectField
+				form={p.form}
+				name="content_type"
+				label="Response content type"
+				options={CONTENT_TYPES}
+				value={p.values.content_type}
+				errors={p.errors}
+			/>
+			<label for={`${p.form}-content`}>Response body</label>
+			<textarea id={`${p.form}-content`} name="content" rows={3}>
+				{p.values.content}
+			</textarea>
+			{p.errors.fields.content !== undefined && <p class="error">{p.errors.fields.content.join(" ")}</p>}
+		</fieldset>
+		<div>
+			<input type="checkbox" id={`${p.form}-enabled`} name="enabled" value="true" checked={p.values.enabled} />{" "}
+			<label class="inline" for={`${p.form}-enabled`}>
+				Enabled
+			</label>
+		</div>
+	</>
+);

@@ -172,7 +172,11 @@ export const CustomRuleRow: FC<{
 						label: enabled ? "Disable" : "Enable",
 					}}
 					remove={{ action: `${base}/delete`, confirm: `Delete the WAF custom rule ${name}?` }}
-				/>
+				>
+					<a href={base} aria-label={`Edit ${name}`}>
+						Edit
+					</a>
+				</RowActions>
 			</td>
 		</tr>
 	);

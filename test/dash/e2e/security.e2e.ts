@@ -3,7 +3,7 @@
  * invalid expression first, answered live with the engine's exact text and carets, then a valid
  * one), the gateway of the same wrangler dev refusing the matching request with the block page
  * while serving another path, the match listed under "Recent matches", the rule edited, paused
- * and deleted; a WAF custom rule created with a custom response, listed, and deleted; labels
+ * and deleted; a WAF custom rule created with a custom response, listed, edited, and deleted; labels
  * and keyboard checked with the accessibility tree.
  */
 import { request } from "node:http";
@@ -266,12 +266,23 @@ browserSuite("the Security page", () => {
 		const limited = await gateway("GET", `${LIMITED}/x`);
 		expect(limited).toEqual({ status: 429, body: `slow down ${RUN}` });
 
+		// Edited on its own page: Log instead of Block, so the gateway serves the path again.
+		await row()
+			.getByRole("link", { name: `Edit Limit ${RUN}` })
+			.click();
+		const edit = page.getByRole("form", { name: "Edit WAF custom rule" });
+		await expect(edit.getByLabel("Response status code").inputValue()).resolves.toBe("429");
+		await edit.getByLabel("Action").selectOption({ label: "Log" });
+		await edit.getByRole("button", { name: "Save" }).click();
+		await done(page, "WAF custom rule saved.");
+		await expect(row().getByRole("cell").nth(2).textContent()).resolves.toBe("Log");
+		expect((await gateway("GET", `${LIMITED}/x`)).status).toBe(404);
+
 		await row()
 			.getByRole("button", { name: `Disable Limit ${RUN}` })
 			.click();
 		await done(page, "WAF custom rule disabled.");
 		await expect(row().getByRole("cell").nth(3).textContent()).resolves.toBe("Disabled");
-		expect((await gateway("GET", `${LIMITED}/x`)).status).toBe(404);
 
 		page.once("dialog", (dialog) => void dialog.accept());
 		await row()
