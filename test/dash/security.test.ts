@@ -188,6 +188,34 @@ describe("filters without scripts", () => {
 		expect((await post(`/filters/${filter?.id}/delete`, {})).status).toBe(303);
 		expect((await call("GET", `/zones/${zone}/filters`)).body.result).toEqual([]);
 	});
+
+	it("edits a filter on its own page; a refused expression changes nothing", async () => {
+		const created = await call("POST", `/zones/${zone}/filters`, [{ expression: 'http.host eq "a.example"' }]);
+		const [filter] = created.body.result as { id: string }[];
+		const edit = `/filters/${filter?.id}`;
+		const shown = await (await exports.default.fetch(`${DASH}${page}${edit}`, { headers: { cookie: session } })).text();
+		expect(shown).toMatch(
+			/<textarea id="edit-filter-expression"[^>]*>http.host eq (&quot;|")a.example(&quot;|")<\/textarea>/,
+		);
+
+		const refused = await post(edit, { expression: "http.host eq", description: "b", paused: "true" });
+		expect(refused.status).toBe(400);
+		expect(await refused.text()).toMatch(/<textarea id="edit-filter-expression"[^>]*aria-invalid="true"/);
+		const before = (await call("GET", `/zones/${zone}/filters/${filter?.id}`)).body.result;
+		expect(before).toMatchObject({ expression: 'http.host eq "a.example"', paused: false });
+
+		const expression = 'http.host eq "b.example"';
+		expect((await post(edit, { expression, description: "b only", paused: "true" })).status).toBe(303);
+		expect((await call("GET", `/zones/${zone}/filters/${filter?.id}`)).body.result).toMatchObject({
+			id: filter?.id,
+			expression,
+			description: "b only",
+			paused: true,
+		});
+		const listed = await (await exports.default.fetch(`${DASH}${page}`, { headers: { cookie: session } })).text();
+		expect(listed).toContain(`<a href="${page}${edit}" aria-label="Edit filter b only">Edit</a>`);
+		expect((await call("DELETE", `/zones/${zone}/filters/${filter?.id}`)).status).toBe(200);
+	});
 });
 
 describe("recent matches", () => {

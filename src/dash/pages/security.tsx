@@ -4,7 +4,8 @@
  * as it is typed, and the recent requests each rule matched.
  *
  * Every read and write is the API v4's (`api-call.ts`): `/firewall/rules` (create, replace, pause
- * or resume with PATCH, delete with `delete_filter_if_unused`), `/filters` (create, pause, delete),
+ * or resume with PATCH, delete with `delete_filter_if_unused`), `/filters` (create, edit, pause,
+ * delete),
  * the `http_request_firewall_custom` entrypoint for WAF custom rules (PUT when it does not exist
  * yet, then `/rulesets/{id}/rules` to add, enable or disable, and delete one rule; an edit PUTs
  * the entrypoint with the rule replaced in place), Logpull's
@@ -68,6 +69,7 @@ const DONE: Record<string, string> = {
 	"rule-resumed": "Firewall rule resumed.",
 	"rule-deleted": "Firewall rule deleted.",
 	"filter-created": "Filter created.",
+	"filter-saved": "Filter saved.",
 	"filter-paused": "Filter paused.",
 	"filter-resumed": "Filter resumed.",
 	"filter-deleted": "Filter deleted.",
@@ -326,6 +328,71 @@ async function editRulePage(
 	);
 }
 
+/** A filter's edit form as typed. */
+type EditFilterValues = FilterValues & { paused: boolean };
+
+/** The edit page of one filter: its expression, description and pause, saved with a PUT. */
+async function editFilterPage(
+	c: Ctx,
+	state: { values?: EditFilterValues; errors?: FormErrors } = {},
+	status: ContentfulStatusCode = 200,
+) {
+	let values = state.values;
+	let errors = state.errors ?? NO_ERRORS;
+	if (values === undefined) {
+		const path = zonePath(c, `/filters/${param(c, "filter_id")}`);
+		const answer = await callApi<Filter>(c, c.var.session.credential, "GET", path);
+		if (!answer.ok) {
+			values = { description: "", expression: "", paused: false };
+			errors = { fields: {}, form: messagesOf(answer.errors) };
+			status = statusOf(answer);
+		} else {
+			const f = answer.result;
+			values = { description: f.description ?? "", expression: f.expression, paused: f.paused };
+		}
+	}
+	return render(
+		c,
+		<Layout title="Edit filter" csrf={c.var.csrf} zone={{ ...c.var.zone, page: "security" }}>
+			<p class="crumbs">
+				Security › <a href={pagePath(c)}>Security rules</a> › Edit filter
+			</p>
+			<h1>Edit filter</h1>
+			<p>Every firewall rule that uses this filter runs the new expression.</p>
+			<ErrorSummary messages={errors.form} />
+			<form method="post" action={pagePath(c, `/filters/${param(c, "filter_id")}`)} aria-label="Edit filter">
+				<Csrf token={c.var.csrf} />
+				<ExpressionEditor
+					form="edit-filter"
+					label="Filter expression"
+					value={values.expression}
+					errors={errors}
+					validateUrl={pagePath(c, "/expression")}
+				/>
+				<TextField
+					form="edit-filter"
+					name="description"
+					label="Filter description"
+					value={values.description}
+					errors={errors}
+				/>
+				<div>
+					<input type="checkbox" id="edit-filter-paused" name="paused" value="true" checked={values.paused} />{" "}
+					<label class="inline" for="edit-filter-paused">
+						Paused
+					</label>
+				</div>
+				<div class="actions">
+					<button type="submit">Save</button>
+					<a href={pagePath(c)}>Cancel</a>
+				</div>
+			</form>
+			<script src="/assets/security.js" defer />
+		</Layout>,
+		status,
+	);
+}
+
 /**
  * The edit page of one WAF custom rule: its fields, saved by PUTting the entrypoint with the rule
  * replaced in place (its id and ref kept, the other rules as they are), so the rule is exactly
@@ -478,6 +545,21 @@ export const security = new Hono<DashEnv>()
 			return securityPage(c, { filter: { values, errors } }, statusOf(answer));
 		}
 		return c.redirect(pagePath(c, "?done=filter-created"), 303);
+	})
+	.get("/filters/:filter_id", (c) => editFilterPage(c))
+	.post("/filters/:filter_id", async (c) => {
+		const form = await formOf(c);
+		const values = {
+			description: form("description"),
+			expression: form("expression"),
+			paused: form("paused") === "true",
+		};
+		const body = { expression: values.expression, description: values.description.trim(), paused: values.paused };
+		const path = zonePath(c, `/filters/${param(c, "filter_id")}`);
+		const answer = await callApi(c, c.var.session.credential, "PUT", path, body);
+		if (!answer.ok)
+			return editFilterPage(c, { values, errors: sortErrors(answer.errors, fieldOf(FILTER_FIELDS)) }, statusOf(answer));
+		return c.redirect(pagePath(c, "?done=filter-saved"), 303);
 	})
 	.post("/filters/:filter_id/paused", async (c) => {
 		const paused = (await formOf(c))("paused") === "true";

@@ -131,7 +131,11 @@ export const FilterRow: FC<{ c: Ctx; filter: Filter; usedBy: string[] }> = ({ c,
 						label: filter.paused ? "Resume" : "Pause",
 					}}
 					remove={{ action: pagePath(c, `/filters/${filter.id}/delete`), confirm: `Delete the filter ${name}?` }}
-				/>
+				>
+					<a href={pagePath(c, `/filters/${filter.id}`)} aria-label={`Edit filter ${name}`}>
+						Edit
+					</a>
+				</RowActions>
 			</td>
 		</tr>
 	);
