@@ -35,6 +35,7 @@ import {
 	type CustomValues,
 	customBody,
 	customValuesOf,
+	EditPage,
 	EMPTY_CUSTOM,
 	EMPTY_RULE,
 	FILTER_FIELDS,
@@ -308,22 +309,14 @@ async function editRulePage(
 	}
 	return render(
 		c,
-		<Layout title="Edit firewall rule" csrf={c.var.csrf} zone={{ ...c.var.zone, page: "security" }}>
-			<p class="crumbs">
-				Security › <a href={pagePath(c)}>Security rules</a> › Edit firewall rule
-			</p>
-			<h1>Edit firewall rule</h1>
-			<ErrorSummary messages={errors.form} />
-			<form method="post" action={pagePath(c, `/rules/${param(c, "rule_id")}`)} aria-label="Edit firewall rule">
-				<Csrf token={c.var.csrf} />
-				<RuleFields c={c} form="edit" values={values} errors={errors} edit />
-				<div class="actions">
-					<button type="submit">Save</button>
-					<a href={pagePath(c)}>Cancel</a>
-				</div>
-			</form>
-			<script src="/assets/security.js" defer />
-		</Layout>,
+		<EditPage
+			c={c}
+			title="Edit firewall rule"
+			action={pagePath(c, `/rules/${param(c, "rule_id")}`)}
+			errors={errors.form}
+		>
+			<RuleFields c={c} form="edit" values={values} errors={errors} edit />
+		</EditPage>,
 		status,
 	);
 }
@@ -353,42 +346,29 @@ async function editFilterPage(
 	}
 	return render(
 		c,
-		<Layout title="Edit filter" csrf={c.var.csrf} zone={{ ...c.var.zone, page: "security" }}>
-			<p class="crumbs">
-				Security › <a href={pagePath(c)}>Security rules</a> › Edit filter
-			</p>
-			<h1>Edit filter</h1>
+		<EditPage c={c} title="Edit filter" action={pagePath(c, `/filters/${param(c, "filter_id")}`)} errors={errors.form}>
 			<p>Every firewall rule that uses this filter runs the new expression.</p>
-			<ErrorSummary messages={errors.form} />
-			<form method="post" action={pagePath(c, `/filters/${param(c, "filter_id")}`)} aria-label="Edit filter">
-				<Csrf token={c.var.csrf} />
-				<ExpressionEditor
-					form="edit-filter"
-					label="Filter expression"
-					value={values.expression}
-					errors={errors}
-					validateUrl={pagePath(c, "/expression")}
-				/>
-				<TextField
-					form="edit-filter"
-					name="description"
-					label="Filter description"
-					value={values.description}
-					errors={errors}
-				/>
-				<div>
-					<input type="checkbox" id="edit-filter-paused" name="paused" value="true" checked={values.paused} />{" "}
-					<label class="inline" for="edit-filter-paused">
-						Paused
-					</label>
-				</div>
-				<div class="actions">
-					<button type="submit">Save</button>
-					<a href={pagePath(c)}>Cancel</a>
-				</div>
-			</form>
-			<script src="/assets/security.js" defer />
-		</Layout>,
+			<ExpressionEditor
+				form="edit-filter"
+				label="Filter expression"
+				value={values.expression}
+				errors={errors}
+				validateUrl={pagePath(c, "/expression")}
+			/>
+			<TextField
+				form="edit-filter"
+				name="description"
+				label="Filter description"
+				value={values.description}
+				errors={errors}
+			/>
+			<div>
+				<input type="checkbox" id="edit-filter-paused" name="paused" value="true" checked={values.paused} />{" "}
+				<label class="inline" for="edit-filter-paused">
+					Paused
+				</label>
+			</div>
+		</EditPage>,
 		status,
 	);
 }
@@ -416,22 +396,9 @@ async function editCustomRulePage(
 	const action = pagePath(c, `/custom-rules/${param(c, "ruleset_id")}/${param(c, "rule_id")}`);
 	return render(
 		c,
-		<Layout title="Edit WAF custom rule" csrf={c.var.csrf} zone={{ ...c.var.zone, page: "security" }}>
-			<p class="crumbs">
-				Security › <a href={pagePath(c)}>Security rules</a> › Edit WAF custom rule
-			</p>
-			<h1>Edit WAF custom rule</h1>
-			<ErrorSummary messages={errors.form} />
-			<form method="post" action={action} aria-label="Edit WAF custom rule">
-				<Csrf token={c.var.csrf} />
-				<CustomFields c={c} form="edit-custom" values={values} errors={errors} />
-				<div class="actions">
-					<button type="submit">Save</button>
-					<a href={pagePath(c)}>Cancel</a>
-				</div>
-			</form>
-			<script src="/assets/security.js" defer />
-		</Layout>,
+		<EditPage c={c} title="Edit WAF custom rule" action={action} errors={errors.form}>
+			<CustomFields c={c} form="edit-custom" values={values} errors={errors} />
+		</EditPage>,
 		status,
 	);
 }

@@ -3,9 +3,10 @@
  * the firewall rule, filter and WAF custom rule forms as typed, the API bodies made from them, the
  * field an API error points at, and the fields shared by a rule's create and edit forms.
  */
-import type { FC } from "hono/jsx";
-import { type FormErrors, SelectField, TextField } from "../components/form";
+import type { Child, FC } from "hono/jsx";
+import { Csrf, ErrorSummary, type FormErrors, SelectField, TextField } from "../components/form";
 import type { EntrypointRule } from "../custom-fields";
+import { Layout } from "../layout";
 import type { Ctx } from "../types";
 import { ExpressionEditor } from "./expression-editor";
 
@@ -86,8 +87,14 @@ export function fieldOf(fields: readonly string[]): (pointer: string) => string 
 	};
 }
 
-/** The fields of a firewall rule form (create and edit); `form` keeps ids unique. */
-export const RuleFields: FC<{ c: Ctx; form: string; values: RuleValues; errors: FormErrors; edit?: boolean }> = (p) => (
+/** The fields every rule form starts with: its name, its expression (checked as typed), its action. */
+const RuleHead: FC<{
+	c: Ctx;
+	form: string;
+	values: { description: string; expression: string; action: string };
+	errors: FormErrors;
+	actions: [string, string][];
+}> = (p) => (
 	<>
 		<TextField form={p.form} name="description" label="Rule name" value={p.values.description} errors={p.errors} />
 		<ExpressionEditor
@@ -101,10 +108,40 @@ export const RuleFields: FC<{ c: Ctx; form: string; values: RuleValues; errors: 
 			form={p.form}
 			name="action"
 			label="Action"
-			options={FIREWALL_ACTIONS}
+			options={p.actions}
 			value={p.values.action}
 			errors={p.errors}
 		/>
+	</>
+);
+
+/**
+ * An edit page of the Security page: the form posting to `action`, with Save and Cancel, and the
+ * editor's script.
+ */
+export const EditPage: FC<{ c: Ctx; title: string; action: string; errors: string[]; children?: Child }> = (p) => (
+	<Layout title={p.title} csrf={p.c.var.csrf} zone={{ ...p.c.var.zone, page: "security" }}>
+		<p class="crumbs">
+			Security › <a href={pagePath(p.c)}>Security rules</a> › {p.title}
+		</p>
+		<h1>{p.title}</h1>
+		<ErrorSummary messages={p.errors} />
+		<form method="post" action={p.action} aria-label={p.title}>
+			<Csrf token={p.c.var.csrf} />
+			{p.children}
+			<div class="actions">
+				<button type="submit">Save</button>
+				<a href={pagePath(p.c)}>Cancel</a>
+			</div>
+		</form>
+		<script src="/assets/security.js" defer />
+	</Layout>
+);
+
+/** The fields of a firewall rule form (create and edit); `form` keeps ids unique. */
+export const RuleFields: FC<{ c: Ctx; form: string; values: RuleValues; errors: FormErrors; edit?: boolean }> = (p) => (
+	<>
+		<RuleHead c={p.c} form={p.form} values={p.values} errors={p.errors} actions={FIREWALL_ACTIONS} />
 		<TextField
 			form={p.form}
 			name="priority"
@@ -193,22 +230,7 @@ export function customValuesOf(rule: EntrypointRule): CustomValues {
 /** The fields of a WAF custom rule form (create and edit); `form` keeps ids unique. */
 export const CustomFields: FC<{ c: Ctx; form: string; values: CustomValues; errors: FormErrors }> = (p) => (
 	<>
-		<TextField form={p.form} name="description" label="Rule name" value={p.values.description} errors={p.errors} />
-		<ExpressionEditor
-			form={p.form}
-			label="Expression"
-			value={p.values.expression}
-			errors={p.errors}
-			validateUrl={pagePath(p.c, "/expression")}
-		/>
-		<SelectField
-			form={p.form}
-			name="action"
-			label="Action"
-			options={CUSTOM_ACTIONS}
-			value={p.values.action}
-			errors={p.errors}
-		/>
+		<RuleHead c={p.c} form={p.form} values={p.values} errors={p.errors} actions={CUSTOM_ACTIONS} />
 		<fieldset>
 			<legend>Custom block response (Block only, optional)</legend>
 			<TextField
