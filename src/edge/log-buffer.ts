@@ -3,7 +3,8 @@
  * batches, one RPC each, so logging costs a request no round trip of its own:
  * - on the zone's config check (`zone-view.ts`): the edge asks each zone it serves whether its
  *   configuration changed, at most once a second, and that call carries the entries waiting
- *   (`Zone.edgeCheckIn`). A zone with traffic pays no RPC for its logs at all;
+ *   (`Zone.edgeCheckIn`). A zone with traffic pays no RPC for its logs at all; the request that
+ *   makes the check waits for the append of what it carries (about a second's entries);
  * - else once the first entry of a batch has waited its hold (`holdMs`), longer than the check's
  *   interval, so a quiet zone's entries still arrive (`Zone.appendLog`);
  * - at once when FLUSH_AT entries wait, and when Logpull or the emulator's flush route reads.
