@@ -128,8 +128,13 @@ describe("PATCH .../rules/{rule_id}", () => {
 		{ name: "an action edgezone does not implement", body: { action: "rewrite" }, pointer: "/action" },
 		{
 			name: "invalid action_parameters",
-			body: { action_parameters: { request_fields: [{ name: "Upper" }] } },
+			body: { action: "log_custom_field", action_parameters: { request_fields: [{ name: "Upper" }] } },
 			pointer: "/action_parameters/request_fields/0/name",
+		},
+		{
+			name: "action_parameters without action",
+			body: { action_parameters: { request_fields: [{ name: "b" }] } },
+			pointer: "/action",
 		},
 		{ name: "a description that is no string", body: { description: 7 }, pointer: "/description" },
 	])("refuses $name in the body with 20200 at its field, as POST does", async ({ body, pointer }) => {
@@ -138,6 +143,20 @@ describe("PATCH .../rules/{rule_id}", () => {
 		expect(res.status).toBe(400);
 		expect(res.body.errors).toContainEqual(expect.objectContaining({ code: 20200, source: { pointer } }));
 		expect((await call("GET", rules.replace(/\/rules$/, ""))).body.result).toEqual(ruleset);
+	});
+
+	it("takes action_parameters only with their action, as Cloudflare does, and the other fields alone", async () => {
+		const { ruleset, rules } = await rulesetWith("a");
+		const id = ruleset.rules[0]?.id ?? "";
+		const parameters = { request_fields: [{ name: "b" }] };
+		const alone = await call("PATCH", `${rules}/${id}`, { action_parameters: parameters });
+		expect(alone.status).toBe(400);
+		expect(alone.body.errors).toContainEqual(
+			expect.objectContaining({ message: "action is required for action parameters", source: { pointer: "/action" } }),
+		);
+		const paired = await call("PATCH", `${rules}/${id}`, { action: "log_custom_field", action_parameters: parameters });
+		expect(paired.status).toBe(200);
+		expect((paired.body.result as Ruleset).rules[0]).toMatchObject({ id, action_parameters: parameters });
 	});
 
 	it("answers 404 for an unknown rule and 7003 for a malformed rule id", async () => {

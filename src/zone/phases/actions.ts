@@ -50,17 +50,24 @@ export const RULE = z.discriminatedUnion("action", RULES, {
  * `action_parameters` must be an object here; whether they fit the rule's action, and its
  * expression, is checked on the edited rule (`RULE`) in the Zone, which knows the rule's other
  * fields, so each error points at its own field (a union of every action's parameters could
- * only point at `action_parameters`).
+ * only point at `action_parameters`). Cloudflare refuses `action_parameters` sent without
+ * `action` ("action is required for action parameters", as a client met it:
+ * pl4nty/winget-extras#793), while the other fields may come alone.
  */
-export const RULE_PATCH = z.strictObject({
-	id: RULE_FIELDS.id.optional(),
-	ref: RULE_FIELDS.ref.optional(),
-	action: z.enum(ACTION_NAMES, { error: UNKNOWN_ACTION }).optional(),
-	expression: RULE_FIELDS.expression.optional(),
-	description: RULE_FIELDS.description.optional(),
-	enabled: RULE_FIELDS.enabled.optional(),
-	action_parameters: z.record(z.string(), z.unknown()).optional(),
-});
+export const RULE_PATCH = z
+	.strictObject({
+		id: RULE_FIELDS.id.optional(),
+		ref: RULE_FIELDS.ref.optional(),
+		action: z.enum(ACTION_NAMES, { error: UNKNOWN_ACTION }).optional(),
+		expression: RULE_FIELDS.expression.optional(),
+		description: RULE_FIELDS.description.optional(),
+		enabled: RULE_FIELDS.enabled.optional(),
+		action_parameters: z.record(z.string(), z.unknown()).optional(),
+	})
+	.superRefine((patch, ctx) => {
+		if (patch.action_parameters !== undefined && patch.action === undefined)
+			ctx.addIssue({ code: "custom", path: ["action"], message: "action is required for action parameters" });
+	});
 
 /** A validated rule edit. */
 export type RulePatch = z.output<typeof RULE_PATCH>;
