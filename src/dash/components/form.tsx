@@ -114,6 +114,21 @@ const Below: FC<{ hint?: string; hintId?: string; messages: string[]; errorId?: 
 	</>
 );
 
+/** A typed number as the API takes it; not a number: as typed, so the API's own message says what is wrong. */
+export function numberOrText(typed: string): number | string {
+	return Number.isFinite(Number(typed)) ? Number(typed) : typed;
+}
+
+/** One labelled checkbox sending `name=true` when checked; its id is `{form}-{name}`. */
+export const Checkbox: FC<{ form: string; name: string; label: string; checked: boolean }> = (p) => (
+	<div>
+		<input type="checkbox" id={`${p.form}-${p.name}`} name={p.name} value="true" checked={p.checked} />{" "}
+		<label class="inline" for={`${p.form}-${p.name}`}>
+			{p.label}
+		</label>
+	</div>
+);
+
 /** A labelled text input (or password, email, number). */
 export const TextField: FC<
 	FieldProps & {

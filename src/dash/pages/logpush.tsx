@@ -19,6 +19,7 @@ import { CODES } from "../../zone/failure";
 import type { LogpushJob } from "../../zone/logpush";
 import { type ApiAnswer, callApi, messagesOf, statusOf, zonePath } from "../api-call";
 import {
+	Checkbox,
 	CheckboxGroup,
 	Csrf,
 	ErrorSummary,
@@ -26,6 +27,7 @@ import {
 	formValues,
 	NO_ERRORS,
 	Notice,
+	numberOrText,
 	PostForm,
 	SelectField,
 	sortErrors,
@@ -260,11 +262,6 @@ function jobFieldOf(pointer: string): string | undefined {
 	if (top === "output_options" && sub !== undefined) return sub;
 	const fields = ["name", "destination_conf", "ownership_challenge", "enabled", "filter", ...LIMITS];
 	return top !== undefined && fields.includes(top) ? top : undefined;
-}
-
-/** A typed number as the API takes it; not a number: as typed, so the API's own message says what is wrong. */
-function numberOrText(typed: string): number | string {
-	return Number.isFinite(Number(typed)) ? Number(typed) : typed;
 }
 
 /** The create-job body from the form: empty fields are left out, so the API's defaults apply. */
@@ -547,12 +544,7 @@ async function logpushPage(c: Ctx, state: PageState = {}, status: ContentfulStat
 						rows={3}
 						hint='JSON, as the API takes it: {"where":{"key":"ClientRequestPath","operator":"startsWith","value":"/api"}}; empty to log every request.'
 					/>
-					<div>
-						<input type="checkbox" id="job-enabled" name="enabled" value="true" checked={job.values.enabled} />{" "}
-						<label class="inline" for="job-enabled">
-							Enabled
-						</label>
-					</div>
+					<Checkbox form="job" name="enabled" label="Enabled" checked={job.values.enabled} />
 					<div class="actions">
 						<button type="submit">Create job</button>
 					</div>

@@ -22,7 +22,16 @@ import { CODES } from "../../zone/failure";
 import type { Filter } from "../../zone/filters";
 import type { FirewallRule } from "../../zone/firewall-rules";
 import { type ApiAnswer, callApi, messagesOf, statusOf, zonePath } from "../api-call";
-import { Csrf, ErrorSummary, type FormErrors, NO_ERRORS, Notice, sortErrors, TextField } from "../components/form";
+import {
+	Checkbox,
+	Csrf,
+	ErrorSummary,
+	type FormErrors,
+	NO_ERRORS,
+	Notice,
+	sortErrors,
+	TextField,
+} from "../components/form";
 import { Listing } from "../components/listing";
 import { asInput, type EntrypointRule } from "../custom-fields";
 import { Layout } from "../layout";
@@ -362,12 +371,7 @@ async function editFilterPage(
 				value={values.description}
 				errors={errors}
 			/>
-			<div>
-				<input type="checkbox" id="edit-filter-paused" name="paused" value="true" checked={values.paused} />{" "}
-				<label class="inline" for="edit-filter-paused">
-					Paused
-				</label>
-			</div>
+			<Checkbox form="edit-filter" name="paused" label="Paused" checked={values.paused} />
 		</EditPage>,
 		status,
 	);

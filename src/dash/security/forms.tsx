@@ -4,7 +4,15 @@
  * field an API error points at, and the fields shared by a rule's create and edit forms.
  */
 import type { Child, FC } from "hono/jsx";
-import { Csrf, ErrorSummary, type FormErrors, SelectField, TextField } from "../components/form";
+import {
+	Checkbox,
+	Csrf,
+	ErrorSummary,
+	type FormErrors,
+	numberOrText,
+	SelectField,
+	TextField,
+} from "../components/form";
 import type { EntrypointRule } from "../custom-fields";
 import { Layout } from "../layout";
 import type { Ctx } from "../types";
@@ -151,14 +159,7 @@ export const RuleFields: FC<{ c: Ctx; form: string; values: RuleValues; errors: 
 			errors={p.errors}
 			hint="Lower runs first; empty: after every rule that has one."
 		/>
-		{p.edit && (
-			<div>
-				<input type="checkbox" id={`${p.form}-paused`} name="paused" value="true" checked={p.values.paused} />{" "}
-				<label class="inline" for={`${p.form}-paused`}>
-					Paused
-				</label>
-			</div>
-		)}
+		{p.edit && <Checkbox form={p.form} name="paused" label="Paused" checked={p.values.paused} />}
 	</>
 );
 
@@ -170,8 +171,7 @@ export function ruleBody(values: RuleValues): Record<string, unknown> {
 		action: values.action,
 		description: values.description.trim(),
 		paused: values.paused,
-		// Not a number: sent as typed, so the API's own message says what is wrong with it.
-		priority: priority === "" ? null : Number.isFinite(Number(priority)) ? Number(priority) : priority,
+		priority: priority === "" ? null : numberOrText(priority),
 	};
 }
 
@@ -196,7 +196,7 @@ export function customBody(values: CustomValues): Record<string, unknown> {
 			: values.action === "block" && statusCode !== ""
 				? {
 						response: {
-							status_code: Number.isFinite(Number(statusCode)) ? Number(statusCode) : statusCode,
+							status_code: numberOrText(statusCode),
 							content_type: values.content_type,
 							content: values.content,
 						},
@@ -256,11 +256,6 @@ export const CustomFields: FC<{ c: Ctx; form: string; values: CustomValues; erro
 			</textarea>
 			{p.errors.fields.content !== undefined && <p class="error">{p.errors.fields.content.join(" ")}</p>}
 		</fieldset>
-		<div>
-			<input type="checkbox" id={`${p.form}-enabled`} name="enabled" value="true" checked={p.values.enabled} />{" "}
-			<label class="inline" for={`${p.form}-enabled`}>
-				Enabled
-			</label>
-		</div>
+		<Checkbox form={p.form} name="enabled" label="Enabled" checked={p.values.enabled} />
 	</>
 );

@@ -9,7 +9,7 @@ import type { FC } from "hono/jsx";
 import type { CertificateChain, ChainAnswer } from "../../zone/certificates/store";
 import type { ClockReading } from "../../zone/clock";
 import type { Notice } from "../../zone/outbox";
-import { Csrf, ErrorSummary, type FormErrors, NO_ERRORS, SelectField, TextField } from "../components/form";
+import { Checkbox, Csrf, ErrorSummary, type FormErrors, NO_ERRORS, SelectField, TextField } from "../components/form";
 import { caName, minuteOf, shownInstant, verdictWords } from "./values";
 
 /** The mark of every section that is edgezone's, not Cloudflare's dashboard. */
@@ -47,12 +47,7 @@ export const ClockPanel: FC<{ clock?: ClockReading; action: string; csrf: string
 				value={minuteOf(clock?.now)}
 				errors={errors}
 			/>
-			<div>
-				<input type="checkbox" id="clock-frozen" name="frozen" value="true" checked={clock?.frozen ?? false} />{" "}
-				<label class="inline" for="clock-frozen">
-					Stand still at that time
-				</label>
-			</div>
+			<Checkbox form="clock" name="frozen" label="Stand still at that time" checked={clock?.frozen ?? false} />
 			<div class="actions">
 				<button type="submit" name="mode" value="set" class="secondary">
 					Set clock
