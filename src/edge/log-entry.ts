@@ -50,8 +50,8 @@ import { bufferEntry, holdMs } from "./log-buffer";
 import { type Head, headBytes, headerLineBytes, scanHead } from "./log-heads";
 import { derived, zoneView } from "./zone-view";
 
-/** Request headers every entry reads (ClientIP, the User-Agent and Referer fields, ClientRequestBytes, Cookies). */
-const REQUEST_HEADERS = ["cf-connecting-ip", "user-agent", "referer", "content-length", "cookie"];
+/** Request headers every entry reads (ClientIP, the User-Agent and Referer fields, Cookies); the body's size is `countBody`'s. */
+const REQUEST_HEADERS = ["cf-connecting-ip", "user-agent", "referer", "cookie"];
 /** Response headers every entry reads (EdgeResponseContentType, the body's size). */
 const RESPONSE_HEADERS = ["content-type", "content-length"];
 
