@@ -266,6 +266,7 @@ export class FilterStore {
 			}
 			found.add(id);
 			const rules = this.rulesUsing(id);
+			// Used by no rule, an orphan protects nothing: it may go even when locked (see the ledger).
 			if (rules.length === 0) continue;
 			failures.push(
 				row.locked === 1
