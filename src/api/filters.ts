@@ -10,7 +10,9 @@
  * (edgezone's choice) with the engine's text unchanged, as the real validate endpoint answers
  * it (§1.10); a duplicate expression 400 10102 `config duplicates an already existing config`
  * with `meta.id` (observed); a filter a firewall rule uses 400 10103 and a filter created by
- * a firewall rules POST 400 10104 on PUT and DELETE (edgezone's choices); unknown ids 404 10101.
+ * a firewall rules POST 400 10104 on PUT, and on DELETE while a rule uses it; a bulk PUT naming
+ * one filter twice 400 10100 (edgezone's choices); an unknown id 404 10101, except in a bulk
+ * DELETE, which skips it and answers 200 as Cloudflare documents (`zone/filters.ts`).
  * A PUT changes the fields it gives and keeps the others.
  */
 import type { FilterDeleteResponse, FirewallFilter } from "cloudflare/resources/filters/filters";
@@ -71,7 +73,7 @@ export const filters = new Hono<ApiEnv>()
 	})
 	.delete("/", async (c) => {
 		const entries = parseIds(c, CODE).map((id) => ({ input: id, pointer: "/id" }));
-		return ok(unwrap(await c.var.zoneState.deleteFilters(entries)) satisfies FilterDeleteResponse[]);
+		return ok(unwrap(await c.var.zoneState.deleteFilters(entries, "skip")) satisfies FilterDeleteResponse[]);
 	})
 	.get("/:filter_id", async (c) => {
 		const id = parseParam(c, "filter_id", HEX_ID);
@@ -86,7 +88,7 @@ export const filters = new Hono<ApiEnv>()
 	})
 	.delete("/:filter_id", async (c) => {
 		const id = parseParam(c, "filter_id", HEX_ID);
-		const [deleted] = unwrap(await c.var.zoneState.deleteFilters([{ input: id, pointer: "" }]));
+		const [deleted] = unwrap(await c.var.zoneState.deleteFilters([{ input: id, pointer: "" }], "refuse"));
 		return ok(deleted satisfies FilterDeleteResponse | undefined);
 	});
 

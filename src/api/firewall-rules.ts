@@ -16,7 +16,9 @@
  * one deleted rule is `{id}` (plus `filter: {id, deleted: true}` when its filter went too).
  * Errors (codes in `zone/failure.ts`): 10202 `filter at index N: ...` for a rule's filter
  * (observed code; invalid expression, duplicate with `meta.id`, unknown id), 10203 over the
- * quota, 10200 other invalid fields, 404 10201 unknown rules (edgezone's choices).
+ * quota, 10200 other invalid fields and a PUT or PATCH naming one rule twice, 404 10201 unknown
+ * rules (edgezone's choices), except in a bulk DELETE, which skips them and answers 200 as
+ * Cloudflare documents (`zone/firewall-rules.ts`).
  */
 import type { FirewallRule as SdkFirewallRule } from "cloudflare/resources/firewall/rules";
 import { type Context, Hono } from "hono";
@@ -146,7 +148,9 @@ export const firewallRules = new Hono<ApiEnv>()
 	.delete("/", async (c) => {
 		const ids = parseIds(c, CODE);
 		return ok(
-			unwrap(await c.var.zoneState.deleteFirewallRules(ids, await deleteFilterIfUnused(c))) satisfies Answered[],
+			unwrap(
+				await c.var.zoneState.deleteFirewallRules(ids, await deleteFilterIfUnused(c), "skip"),
+			) satisfies Answered[],
 		);
 	})
 	.get("/:rule_id", async (c) => {
@@ -170,6 +174,6 @@ export const firewallRules = new Hono<ApiEnv>()
 	})
 	.delete("/:rule_id", async (c) => {
 		const id = parseParam(c, "rule_id", HEX_ID);
-		const [deleted] = unwrap(await c.var.zoneState.deleteFirewallRules([id], await deleteFilterIfUnused(c)));
+		const [deleted] = unwrap(await c.var.zoneState.deleteFirewallRules([id], await deleteFilterIfUnused(c), "refuse"));
 		return ok(deleted satisfies Answered | undefined);
 	});

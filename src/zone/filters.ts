@@ -8,7 +8,17 @@
  * answer shows; batches all or nothing; page-based lists in creation order, filtered by `id`,
  * `ref` (exact), `expression` (case-insensitive substring), `description` (substring), `paused`.
  * Filters created by a firewall rules POST are locked: the filters API may read them but not
- * change or delete them (spec B, "Rules" 3), and no filter a rule references may be deleted.
+ * change them, nor delete them while a rule uses them, and no filter a rule references may be
+ * deleted. A locked filter that no rule references (its rule was deleted or moved to another
+ * filter, or a POST refused over the rule quota kept it) may be deleted: the lock exists "to
+ * protect against accidentally modifying or deleting filters used by other Cloudflare features"
+ * (developers.cloudflare.com/firewall/api/call-sequence/), and an orphan is used by nothing, so
+ * keeping it undeletable would only let it fill the zone (edgezone's reading of that sentence).
+ * A bulk PUT naming one filter twice is refused whole (400 10100, edgezone's choice: Cloudflare's
+ * answer is not documented). A bulk DELETE (`?id=`) skips ids that name no filter, a repeat
+ * included, and answers 200 ("Returns HTTP status code 200 if a specified filter does not
+ * exist", developers.cloudflare.com/firewall/api/cf-filters/endpoints/); its answer lists each
+ * deleted filter once (edgezone's choice: the docs show only ids that exist).
  * Gaps: the real codes and texts of the refusals are not public (reference §5.4); edgezone's
  * are in `failure.ts`.
  */
@@ -48,6 +58,36 @@ export interface FilterEdit {
 export interface Entry<T> {
 	input: T;
 	pointer: string;
+}
+
+/**
+ * What a delete does with an id that names nothing: a bulk DELETE (`?id=a&id=b`) skips it, as
+ * Cloudflare answers 200 for it; a DELETE of one object by its path refuses it with 404.
+ */
+export type UnknownIds = "refuse" | "skip";
+
+/**
+ * 400 at `/N/id` for each entry of a batch whose `id` an earlier entry named: applying both would
+ * let the last win and leave what the earlier ones wrote (a PUT's new locked filter) behind.
+ * `noun` names the object in the message ("filter", "firewall rule"); `code` is the API's own.
+ */
+export function repeatedIds(entries: Entry<{ id: string }>[], noun: string, code: number): Failure[] {
+	const first = new Map<string, string>();
+	return entries.flatMap(({ input, pointer }) => {
+		const earlier = first.get(input.id);
+		if (earlier === undefined) {
+			first.set(input.id, pointer);
+			return [];
+		}
+		return [
+			{
+				kind: "invalid" as const,
+				code,
+				message: `${noun} ${input.id} is named more than once in this request (first at ${earlier})`,
+				pointer: `${pointer}/id`,
+			},
+		];
+	});
 }
 
 /** Filters and paging of a list; text filters are substrings unless said otherwise. */
@@ -170,11 +210,15 @@ export class FilterStore {
 		return { items: rows.map(toFilter), total };
 	}
 
-	/** Changes filters through the filters API: unknown (404), locked, invalid or duplicate entries refuse the whole batch. */
+	/**
+	 * Changes filters through the filters API: unknown (404), locked, invalid or duplicate
+	 * entries, or one filter named twice, refuse the whole batch.
+	 */
 	update(entries: Entry<FilterEdit>[]): Filter[] {
-		const failures: Failure[] = [];
+		const failures = repeatedIds(entries, "filter", CODES.filterInvalid);
+		if (failures.length > 0) throw new FailureSignal(failures);
 		for (const { input, pointer } of entries) {
-			const refusal = this.#refusal(input.id, pointer, "changed");
+			const refusal = this.#refusal(input.id, pointer);
 			if (refusal !== undefined) {
 				failures.push(refusal);
 				continue;
@@ -204,25 +248,40 @@ export class FilterStore {
 		});
 	}
 
-	/** Deletes filters through the filters API: unknown (404), locked or referenced filters refuse the whole batch. */
-	delete(entries: Entry<string>[]): { id: string }[] {
-		const failures = entries.flatMap(({ input, pointer }) => {
-			const refusal = this.#refusal(input, pointer, "deleted");
-			if (refusal !== undefined) return [refusal];
-			const rules = this.rulesUsing(input);
-			if (rules.length === 0) return [];
-			return [
-				{
-					kind: "invalid" as const,
-					code: CODES.filterInUse,
-					message: `filter ${input} is used by firewall rule${rules.length > 1 ? "s" : ""} ${rules.join(", ")}; delete or change the rules first`,
-					pointer,
-				},
-			];
-		});
+	/**
+	 * Deletes filters through the filters API, each once however often it is named, and answers
+	 * them in the order first named. A filter a rule uses (10103, or 10104 when it is locked)
+	 * refuses the whole batch, as does an unknown one (404) unless `unknown` is "skip". A locked
+	 * filter no rule uses may go: see the ledger.
+	 */
+	delete(entries: Entry<string>[], unknown: UnknownIds): { id: string }[] {
+		const found = new Set<string>();
+		const failures: Failure[] = [];
+		for (const { input: id, pointer } of entries) {
+			if (found.has(id)) continue;
+			const row = this.#sql.exec<FilterRow>("SELECT * FROM filters WHERE id = ?", id).toArray()[0];
+			if (row === undefined) {
+				if (unknown === "refuse") failures.push(notFoundFilter(id));
+				continue;
+			}
+			found.add(id);
+			const rules = this.rulesUsing(id);
+			// Used by no rule, an orphan protects nothing: it may go even when locked (see the ledger).
+			if (rules.length === 0) continue;
+			failures.push(
+				row.locked === 1
+					? lockedFailure(id, pointer, "deleted")
+					: {
+							kind: "invalid",
+							code: CODES.filterInUse,
+							message: `filter ${id} is used by firewall rule${rules.length > 1 ? "s" : ""} ${rules.join(", ")}; delete or change the rules first`,
+							pointer,
+						},
+			);
+		}
 		if (failures.length > 0) throw new FailureSignal(failures);
-		for (const { input } of entries) this.remove(input);
-		return entries.map(({ input }) => ({ id: input }));
+		for (const id of found) this.remove(id);
+		return [...found].map((id) => ({ id }));
 	}
 
 	/** Ids of the firewall rules that reference a filter. */
@@ -238,17 +297,11 @@ export class FilterStore {
 		this.#sql.exec("DELETE FROM filters WHERE id = ?", id);
 	}
 
-	/** Why the filters API may not change or delete filter `id`: unknown (404) or locked; undefined when it may. */
-	#refusal(id: string, pointer: string, verb: "changed" | "deleted"): Failure | undefined {
+	/** Why the filters API may not change filter `id`: unknown (404) or locked, used by a rule or not; undefined when it may. */
+	#refusal(id: string, pointer: string): Failure | undefined {
 		const row = this.#sql.exec<FilterRow>("SELECT * FROM filters WHERE id = ?", id).toArray()[0];
 		if (row === undefined) return notFoundFilter(id);
-		if (row.locked === 0) return undefined;
-		return {
-			kind: "invalid",
-			code: CODES.filterLocked,
-			message: `filter ${id} was created together with its firewall rule and cannot be ${verb} through the filters API; use the firewall rules API`,
-			pointer,
-		};
+		return row.locked === 0 ? undefined : lockedFailure(id, pointer, "changed");
 	}
 
 	#row(id: string): FilterRow {
@@ -256,6 +309,16 @@ export class FilterStore {
 		if (row === undefined) throw new FailureSignal([notFoundFilter(id)]);
 		return row;
 	}
+}
+
+/** 10104: a filter created together with its firewall rule, which the filters API may not change or delete. */
+function lockedFailure(id: string, pointer: string, verb: "changed" | "deleted"): Failure {
+	return {
+		kind: "invalid",
+		code: CODES.filterLocked,
+		message: `filter ${id} was created together with its firewall rule and cannot be ${verb} through the filters API; use the firewall rules API`,
+		pointer,
+	};
 }
 
 /** The problem of an expression that an earlier entry of the same batch has. */

@@ -8,13 +8,25 @@
  * (created with the rule and locked, spec B "Rules" 3); a POST is one transaction: any invalid
  * rule or filter means nothing is created (10202 "filter at index N: ..." for its filter), with
  * the one exception the spec names: when the zone's rule quota would be exceeded, the filters
- * the request created stay, without their rules, and the answer says so (spec B "Rules" 2,
- * "Errors" 3). A PUT replaces a rule: a filter `{expression}` equal to the rule's current one
- * keeps that filter, another expression makes a new locked filter. DELETE leaves the filter
- * unless `delete_filter_if_unused`, then answers it as `{id, deleted: true}` (SDK `DeletedFilter`).
- * Lists are in evaluation order (priority, null last, then creation).
- * A locked filter a rule no longer uses (PUT to another filter, DELETE without the flag) stays,
- * locked, as the filters API may not delete it; MAX_FILTERS bounds how many can pile up.
+ * the request created stay, without their rules, and the answer names them ("If you have
+ * exceeded your rule quota, the filter could be created while creating the rule may fail",
+ * developers.cloudflare.com/firewall/api/call-sequence/). A refused request leaves nothing else.
+ * A PUT replaces a rule: a filter `{expression}` equal to the rule's current one keeps that
+ * filter, another expression makes a new locked filter. DELETE leaves the filter unless
+ * `delete_filter_if_unused`, then answers it as `{id, deleted: true}` (SDK `DeletedFilter`).
+ * A PUT or PATCH naming one rule twice is refused whole (400 10200 at the repeat's `/N/id`,
+ * edgezone's choice: Cloudflare's answer is not documented), so that no entry's new filter is
+ * written and then overwritten by a later entry of the same request.
+ * A bulk DELETE (`?id=`) skips ids that name no rule, a repeat included, and answers 200 with
+ * the rules it deleted, each once ("Returns HTTP status code 200 if a specified rule does not
+ * exist", developers.cloudflare.com/firewall/api/cf-firewall-rules/endpoints/; which ids the
+ * answer lists is edgezone's choice); a DELETE of one rule by its path answers 404 for an
+ * unknown one. Lists are in evaluation order (priority, null last, then creation).
+ * A locked filter no rule uses (left by a PUT to another filter, a DELETE without the flag, or a
+ * POST refused over the quota) stays, and the filters API may delete it (`filters.ts`). The
+ * filters a quota-refused POST keeps count toward MAX_FILTERS, so refused POSTs can still fill
+ * the zone's 5,000; the refusal names them, and the filters API deletes them (`?id=` of those
+ * ids) or the recommended flow uses them by id, as the docs advise.
  * Gaps: plan entitlements (`log` is Enterprise only) are not checked; the real codes and
  * texts of the refusals are not public (reference §5.4); edgezone's are in `failure.ts`.
  */
@@ -30,6 +42,8 @@ import {
 	type FilterInput,
 	type FilterStore,
 	type Page,
+	repeatedIds,
+	type UnknownIds,
 } from "./filters";
 import { pageOf } from "./pages";
 
@@ -177,9 +191,10 @@ export class FirewallRuleStore {
 			.map((row) => this.#toRule(row));
 	}
 
-	/** Replaces rules (PUT); unknown rules (404) or invalid entries refuse the whole batch. */
+	/** Replaces rules (PUT); unknown rules (404), invalid entries or a rule named twice refuse the whole batch. */
 	replace(entries: Entry<FirewallRuleReplace>[]): FirewallRule[] {
-		const failures: Failure[] = [];
+		const failures = repeatedIds(entries, "firewall rule", CODES.firewallRuleInvalid);
+		if (failures.length > 0) throw new FailureSignal(failures);
 		const kept = new Map<string, string>();
 		const newExpressions: (Entry<string> & { index: number })[] = [];
 		entries.forEach((entry, index) => {
@@ -214,8 +229,10 @@ export class FirewallRuleStore {
 		});
 	}
 
-	/** Changes the given fields of rules (PATCH); unknown rules (404) or invalid results refuse the whole batch. */
+	/** Changes the given fields of rules (PATCH); unknown rules (404), invalid results or a rule named twice refuse the whole batch. */
 	edit(entries: Entry<FirewallRuleEdit>[]): FirewallRule[] {
+		const repeated = repeatedIds(entries, "firewall rule", CODES.firewallRuleInvalid);
+		if (repeated.length > 0) throw new FailureSignal(repeated);
 		const failures = entries.flatMap(({ input, pointer }) => {
 			const current = this.#sql.exec<RuleRow>("SELECT * FROM firewall_rules WHERE id = ?", input.id).toArray()[0];
 			if (current === undefined) return [notFoundRule(input.id)];
@@ -233,13 +250,20 @@ export class FirewallRuleStore {
 		});
 	}
 
-	/** Deletes rules; unknown ones (404) refuse the batch. With `deleteFilterIfUnused`, filters left unused go too. */
-	delete(ids: string[], deleteFilterIfUnused: boolean): DeletedRule[] {
-		const missing = ids.filter(
-			(id) => this.#sql.exec("SELECT 1 FROM firewall_rules WHERE id = ?", id).toArray().length === 0,
-		);
-		if (missing.length > 0) throw new FailureSignal(missing.map(notFoundRule));
-		return ids.map((id) => {
+	/**
+	 * Deletes rules, each once however often it is named, answering them in the order first
+	 * named. An unknown id refuses the batch (404) unless `unknown` is "skip". With
+	 * `deleteFilterIfUnused`, filters left unused go too.
+	 */
+	delete(ids: string[], deleteFilterIfUnused: boolean, unknown: UnknownIds): DeletedRule[] {
+		const present: string[] = [];
+		const missing: string[] = [];
+		for (const id of new Set(ids)) {
+			const found = this.#sql.exec("SELECT 1 FROM firewall_rules WHERE id = ?", id).toArray().length > 0;
+			(found ? present : missing).push(id);
+		}
+		if (missing.length > 0 && unknown === "refuse") throw new FailureSignal(missing.map(notFoundRule));
+		return present.map((id) => {
 			const filterId = this.#row(id).filter_id;
 			this.#sql.exec("DELETE FROM firewall_rules WHERE id = ?", id);
 			if (!deleteFilterIfUnused || this.#filters.rulesUsing(filterId).length > 0) return { id };

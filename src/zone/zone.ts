@@ -39,6 +39,7 @@ import {
 	type FilterQuery,
 	FilterStore,
 	type Page,
+	type UnknownIds,
 } from "./filters";
 import {
 	type DeletedRule,
@@ -408,9 +409,9 @@ export class Zone extends DurableObject<Env> {
 		return this.#write(() => this.#filters.update(entries));
 	}
 
-	/** Deletes filters, all or none (locked or referenced filters refused). */
-	deleteFilters(entries: Entry<string>[]): Result<{ id: string }[]> {
-		return this.#write(() => this.#filters.delete(entries));
+	/** Deletes filters, all or none (referenced filters refused; unknown ones refused or skipped, as `unknown` says). */
+	deleteFilters(entries: Entry<string>[], unknown: UnknownIds): Result<{ id: string }[]> {
+		return this.#write(() => this.#filters.delete(entries, unknown));
 	}
 
 	/** One page of firewall rules, in evaluation order. */
@@ -443,9 +444,12 @@ export class Zone extends DurableObject<Env> {
 		return this.#write(() => this.#firewall.edit(entries));
 	}
 
-	/** Deletes firewall rules, all or none; with `deleteFilterIfUnused`, their filters left unused too. */
-	deleteFirewallRules(ids: string[], deleteFilterIfUnused: boolean): Result<DeletedRule[]> {
-		return this.#write(() => this.#firewall.delete(ids, deleteFilterIfUnused));
+	/**
+	 * Deletes firewall rules, all or none (unknown ones refused or skipped, as `unknown` says);
+	 * with `deleteFilterIfUnused`, their filters left unused too.
+	 */
+	deleteFirewallRules(ids: string[], deleteFilterIfUnused: boolean, unknown: UnknownIds): Result<DeletedRule[]> {
+		return this.#write(() => this.#firewall.delete(ids, deleteFilterIfUnused, unknown));
 	}
 
 	/** The zone's emulator clock (`clock.ts`). */

@@ -163,6 +163,24 @@ describe("updating filters", () => {
 		]);
 	});
 
+	it("refuses a PUT that names one filter twice, changing nothing", async () => {
+		const { base, filters } = await zoneWith(ADMIN, NET);
+		const [a] = filters;
+		const res = await call("PUT", base, [
+			{ id: a?.id, expression: SHOP },
+			{ id: a?.id, description: "twice" },
+		]);
+		expect(res.status).toBe(400);
+		expect(res.body.errors).toEqual([
+			{
+				code: 10100,
+				message: `filter ${a?.id} is named more than once in this request (first at /0)`,
+				source: { pointer: "/1/id" },
+			},
+		]);
+		expect((await call("GET", base)).body.result).toEqual(filters);
+	});
+
 	it("refuses an expression another filter has, an id that differs from the path, and an unknown filter", async () => {
 		const { base, filters } = await zoneWith(ADMIN, NET);
 		const [a, b] = filters;
@@ -182,17 +200,26 @@ describe("deleting filters", () => {
 		expect((await call("GET", `${base}/${filters[0]?.id}`)).status).toBe(404);
 	});
 
-	it("deletes many by ?id=a&id=b, or none when one is unknown", async () => {
+	it("deletes many by ?id=a&id=b, answering 200 without the ids that do not exist", async () => {
 		const { base, filters } = await zoneWith(ADMIN, NET, SHOP);
 		const [a, b, c] = filters.map((f) => f.id);
-		const refused = await call("DELETE", `${base}?id=${a}&id=${"0".repeat(32)}`);
-		expect(refused.status).toBe(404);
-		expect((await call("GET", base)).body.result).toHaveLength(3);
-		const res = await call("DELETE", `${base}?id=${a}&id=${b}`);
+		const res = await call("DELETE", `${base}?id=${a}&id=${"0".repeat(32)}&id=${b}&id=${a}`);
+		expect(res.status).toBe(200);
 		expect(res.body.result).toEqual([{ id: a }, { id: b }]);
 		expect((await call("GET", base)).body.result).toEqual([expect.objectContaining({ id: c })]);
+		expect((await call("DELETE", `${base}/${a}`)).status).toBe(404);
 		expect((await call("DELETE", base)).status).toBe(400);
 		expect((await call("DELETE", `${base}?id=nope`)).status).toBe(400);
+	});
+
+	it("deletes nothing of a bulk DELETE when one filter is in use", async () => {
+		const { base, filters } = await zoneWith(ADMIN, NET);
+		const [a, b] = filters.map((f) => f.id);
+		await call("POST", `/zones/${base.split("/")[2]}/firewall/rules`, [{ filter: { id: b }, action: "block" }]);
+		const res = await call("DELETE", `${base}?id=${a}&id=${b}`);
+		expect(res.status).toBe(400);
+		expect(res.body.errors).toEqual([expect.objectContaining({ code: 10103, source: { pointer: "/id" } })]);
+		expect((await call("GET", base)).body.result).toHaveLength(2);
 	});
 
 	it("refuses to delete a filter a firewall rule uses", async () => {

@@ -142,6 +142,32 @@ describe("the rule quota", () => {
 		expect((await call("GET", rules)).body.result).toHaveLength(1);
 	});
 
+	it("leaves the filters it kept deletable through the filters API, as no rule uses them", async () => {
+		const zone = await freshZone();
+		const { rules, filters } = paths(zone);
+		const low = { FIREWALL_RULES_QUOTA: "1" };
+		const [rule] = (
+			await callWithEnv(low, "POST", rules, { body: [{ filter: { expression: ADMIN }, action: "block" }] })
+		).body.result as Rule[];
+		const over = await callWithEnv(low, "POST", rules, {
+			body: [
+				{ filter: { expression: NET }, action: "block" },
+				{ filter: { expression: SHOP }, action: "block" },
+			],
+		});
+		expect(over.body.errors?.[0]?.code).toBe(10203);
+		const kept = ((await call("GET", filters)).body.result as { id: string }[]).slice(1).map((f) => f.id);
+		expect(kept).toHaveLength(2);
+		const [net, shop] = kept;
+		expect((await call("DELETE", `${filters}/${net}`)).body.result).toEqual({ id: net });
+		expect((await call("DELETE", `${filters}?id=${shop}`)).body.result).toEqual([{ id: shop }]);
+		// The filter of the rule that exists stays locked.
+		const locked = await call("DELETE", `${filters}/${rule?.filter.id}`);
+		expect(locked.status).toBe(400);
+		expect(locked.body.errors?.[0]?.code).toBe(10104);
+		expect((await call("GET", filters)).body.result).toEqual([rule?.filter]);
+	});
+
 	it("creates nothing past the quota when every filter is given by id", async () => {
 		const zone = await freshZone();
 		const { rules, filters } = paths(zone);
@@ -215,6 +241,42 @@ describe("reading, changing and deleting rules", () => {
 		expect((good.body.result as Rule[]).map((r) => r.action)).toEqual(["log", "managed_challenge"]);
 	});
 
+	it("refuses a PUT that names one rule 50 times, each with a new expression, and creates no filter", async () => {
+		const { rules, filters, created } = await zoneWithRules();
+		const [a] = created;
+		const before = (await call("GET", filters)).body.result;
+		const res = await call(
+			"PUT",
+			rules,
+			Array.from({ length: 50 }, (_, i) => ({
+				id: a?.id,
+				filter: { expression: `http.request.uri.path eq "/p${i}"` },
+				action: "block",
+			})),
+		);
+		expect(res.status).toBe(400);
+		expect(res.body.errors).toHaveLength(49);
+		expect(res.body.errors?.[0]).toMatchObject({
+			code: 10200,
+			message: `firewall rule ${a?.id} is named more than once in this request (first at /0)`,
+			source: { pointer: "/1/id" },
+		});
+		expect((await call("GET", filters)).body.result).toEqual(before);
+		expect((await call("GET", `${rules}/${a?.id}`)).body.result).toEqual(a);
+	});
+
+	it("refuses a PATCH that names one rule twice, changing nothing", async () => {
+		const { rules, created } = await zoneWithRules();
+		const [a] = created;
+		const res = await call("PATCH", rules, [
+			{ id: a?.id, priority: 5 },
+			{ id: a?.id, paused: true },
+		]);
+		expect(res.status).toBe(400);
+		expect(res.body.errors?.[0]).toMatchObject({ code: 10200, source: { pointer: "/1/id" } });
+		expect((await call("GET", `${rules}/${a?.id}`)).body.result).toEqual(a);
+	});
+
 	it("edits priorities with PATCH, one rule or many, answering arrays", async () => {
 		const { rules, created } = await zoneWithRules();
 		const [a, b] = created;
@@ -241,6 +303,47 @@ describe("reading, changing and deleting rules", () => {
 		expect(bulk.body.result).toEqual([{ id: c?.id, filter: { id: c?.filter.id, deleted: true } }]);
 		expect((await call("DELETE", `${rules}/${c?.id}`)).status).toBe(404);
 		expect((await call("DELETE", rules)).status).toBe(400);
+	});
+
+	it("deletes a rule named twice in ?id=R&id=R once, answering 200 as the filters API does", async () => {
+		const { rules, filters, created } = await zoneWithRules();
+		const [a, b] = created;
+		const res = await call("DELETE", `${rules}?id=${a?.id}&id=${a?.id}&delete_filter_if_unused=true`);
+		expect(res.status).toBe(200);
+		expect(res.body.result).toEqual([{ id: a?.id, filter: { id: a?.filter.id, deleted: true } }]);
+		const [f] = (await call("POST", filters, [{ expression: 'http.host eq "twice"' }])).body.result as { id: string }[];
+		const same = await call("DELETE", `${filters}?id=${f?.id}&id=${f?.id}`);
+		expect(same.status).toBe(200);
+		expect(same.body.result).toEqual([{ id: f?.id }]);
+		expect(((await call("GET", rules)).body.result as Rule[]).map((r) => r.id)).not.toContain(a?.id);
+		expect((await call("GET", `${rules}/${b?.id}`)).status).toBe(200);
+	});
+
+	it("answers 200 to a bulk DELETE naming rules that do not exist, deleting the others", async () => {
+		const { rules, created } = await zoneWithRules();
+		const [a] = created;
+		const unknown = "0".repeat(32);
+		const res = await call("DELETE", `${rules}?id=${unknown}&id=${a?.id}`);
+		expect(res.status).toBe(200);
+		expect(res.body.result).toEqual([{ id: a?.id }]);
+		expect((await call("GET", `${rules}/${a?.id}`)).status).toBe(404);
+		expect((await call("DELETE", `${rules}?id=${unknown}`)).body).toMatchObject({ success: true, result: [] });
+		expect((await call("DELETE", `${rules}/${unknown}`)).status).toBe(404);
+	});
+
+	it("leaves a locked filter its rule no longer uses deletable through the filters API", async () => {
+		const { rules, filters, created } = await zoneWithRules();
+		const [a, b] = created;
+		await call("PUT", `${rules}/${a?.id}`, { filter: { expression: 'http.host eq "moved"' }, action: "block" });
+		expect((await call("DELETE", `${filters}/${a?.filter.id}`)).body.result).toEqual({ id: a?.filter.id });
+		await call("DELETE", `${rules}/${b?.id}`);
+		const res = await call("DELETE", `${filters}?id=${b?.filter.id}`);
+		expect(res.status).toBe(200);
+		expect(res.body.result).toEqual([{ id: b?.filter.id }]);
+		// Deletable, not changeable: a PUT of an orphan is still refused.
+		const [c] = created.slice(2);
+		await call("DELETE", `${rules}/${c?.id}`);
+		expect((await call("PUT", `${filters}/${c?.filter.id}`, { paused: true })).body.errors?.[0]?.code).toBe(10104);
 	});
 
 	it("deletes with an empty body, as a proxy such as wrangler dev's hands on an absent one", async () => {

@@ -7,6 +7,7 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { TOKEN } from "./credentials";
 import { BASE, call, freshZone } from "./http";
+import { callWithEnv } from "./with-env";
 
 const rule = { action: "log_custom_field", expression: "true", action_parameters: { request_fields: [{ name: "a" }] } };
 
@@ -163,6 +164,31 @@ describe("field lengths", () => {
 		});
 		expect(res.status).toBe(400);
 		expect(res.body.errors?.map((e) => e.source?.pointer)).toEqual(["/rules/0/action_parameters/cookie_fields"]);
+	});
+});
+
+describe("the filters of a zone", () => {
+	it("filled to the cap of 5,000 by one POST refused over the rule quota, are freed by deleting its filters", async () => {
+		const zone = await freshZone();
+		const rules = Array.from({ length: 5000 }, (_, i) => ({
+			filter: { expression: `http.request.uri.path eq "/p${i}"` },
+			action: "block",
+		}));
+		const over = await callWithEnv({ FIREWALL_RULES_QUOTA: "0" }, "POST", `/zones/${zone}/firewall/rules`, {
+			body: rules,
+		});
+		expect(over.body.errors?.[0]?.code).toBe(10203);
+		const kept = over.body.errors?.[0]?.message.split(": ").at(-1)?.split(", ") ?? [];
+		expect(kept).toHaveLength(5000);
+		const filters = `/zones/${zone}/filters`;
+		const full = await call("POST", filters, [{ expression: 'http.host eq "one more"' }]);
+		expect(full.body.errors?.[0]?.code).toBe(10105);
+		for (let i = 0; i < kept.length; i += 500) {
+			const ids = kept.slice(i, i + 500);
+			const res = await call("DELETE", `${filters}?${ids.map((id) => `id=${id}`).join("&")}`);
+			expect(res.status).toBe(200);
+		}
+		expect((await call("POST", filters, [{ expression: 'http.host eq "one more"' }])).status).toBe(200);
 	});
 });
 
