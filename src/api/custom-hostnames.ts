@@ -10,7 +10,11 @@
  * origin (GET, PUT `{origin}`, DELETE) and the quota. Semantics, lifecycle and CA choice are the
  * Zone's (`zone/custom-hostnames/`); this module checks shapes, as the SDK's types spell them.
  * A new or deleted custom hostname is recorded in the registry too, which the edge routes by:
- * a hostname held by another zone is 409 1406 like a duplicate in the zone.
+ * a hostname held by another zone is 409 1406 like a duplicate in the zone. A hostname on another
+ * zone's name is accepted, as Cloudflare lists no error for a hostname already on Cloudflare
+ * (developers.cloudflare.com/cloudflare-for-platforms/cloudflare-for-saas/reference/status-codes/
+ * custom-hostnames/); its ownership records are that zone's to write (`emulator/dns.ts`), and its
+ * traffic stays with that zone (`edge/zone-routing.ts`).
  * Validation: hostnames per `names.ts` (lower-cased; `*.` only as the leftmost label; no IPs);
  * `ssl.certificate_authority` "" (default CA), `google`, `lets_encrypt` or `ssl_com`, anything
  * else a 400 (DigiCert no longer issues for SaaS, reference 2.3); `ssl.type` `dv`; settings

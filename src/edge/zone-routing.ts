@@ -1,36 +1,48 @@
 /**
- * Which zone serves a request: first the zone holding an active custom hostname that is the
- * request's host (`zone/custom-hostnames/routing.ts`), as Cloudflare for SaaS serves a custom
- * hostname from the SaaS provider's zone, even when the host lies inside another zone's name
- * (the customer's zone then only points its DNS at the SaaS zone; the O2O case, where both
- * zones' rules run, is not emulated). Else the zone whose name is the request's host or a parent
- * domain of it, the longest such name winning, as Cloudflare routes a hostname to the zone that
- * holds it (`shop.example.com` -> `example.com`). Any other host goes to the default zone
- * (`DEFAULT_ZONE_ID`), so `localhost` and bare IPs reach the bucket as they always have.
+ * Which zone serves a request, by its host:
+ *
+ * 1. The zone whose name is the host or its nearest parent domain, the longest such name winning,
+ *    as Cloudflare routes a hostname to the zone that holds it (`shop.example.com` ->
+ *    `example.com`). A zone's own names are its own: no other zone's custom hostname takes them.
+ *    - A wildcard custom hostname gives way to a zone holding the host "even if there is no DNS
+ *      record for this standalone zone hostname" (developers.cloudflare.com/support/
+ *      troubleshooting/http-status-codes/cloudflare-1xxx-errors/error-1016/, "Error 1016 in the
+ *      context of SSL for SaaS"; developers.cloudflare.com/ssl/reference/
+ *      certificate-and-hostname-priority/#hostname-priority: for a wildcard match, the zone's DNS
+ *      comes before a custom hostname).
+ *    - An exact custom hostname comes before the zone's DNS there, but for a hostname already on
+ *      Cloudflare, TXT or HTTP ownership validation "will not shift the traffic to the SaaS zone.
+ *      That will only happen once the DNS target of the custom hostnames changes to point to the
+ *      SaaS zone" (developers.cloudflare.com/cloudflare-for-platforms/cloudflare-for-saas/
+ *      domain-support/hostname-validation/). The simulated DNS holds no CNAME records, so on
+ *      edgezone the DNS target of a zone's name never points elsewhere, and the zone keeps it.
+ *      Gap: the O2O case (a customer zone pointing its name at a SaaS zone) is not emulated.
+ * 2. Else the zone holding an active custom hostname that is the host, or a `*.x` one when the
+ *    host is one label under `x` (`zone/custom-hostnames/routing.ts`): Cloudflare for SaaS serves a
+ *    custom hostname from the SaaS provider's zone.
+ * 3. Else the default zone (`DEFAULT_ZONE_ID`), so `localhost` and bare IPs reach the bucket as
+ *    they always have.
  * The names come from the isolate's copy (`zone/zone-names.ts`): how fast a new zone is
  * routed is said there.
  */
 import { customHostnameZone } from "../zone/custom-hostnames/routing";
 import type { ZoneName } from "../zone/registry";
-import { customHostnameZones, zoneNames } from "../zone/zone-names";
+import { customHostnameZones, holdingZone, zoneNames } from "../zone/zone-names";
 
 /**
- * The zone of `host` (lower case, no port): the zone of its active custom hostname, else the
- * zone named `host` or its nearest parent domain; otherwise the default zone, named as the registry or, if it is gone, the vars say.
+ * The zone of `host` (lower case, no port): the zone whose name is `host` or its nearest parent
+ * domain; else the zone of its active custom hostname; otherwise the default zone, named as the
+ * registry or, if it is gone, the vars say.
  * @param now the time of the request, in ms since the epoch.
  */
 export async function zoneForHost(env: Env, host: string, now: number): Promise<ZoneName> {
 	const names = await zoneNames(env, now);
+	const holder = holdingZone(host, names);
+	if (holder !== undefined) return holder;
 	const saas = await customHostnameZone(env, host, await customHostnameZones(env, now), now);
 	const saasZone = saas === undefined ? undefined : names.find((zone) => zone.id === saas);
-	if (saasZone !== undefined) return saasZone;
-	let best: ZoneName | undefined;
-	for (const zone of names) {
-		const holds = host === zone.name || host.endsWith(`.${zone.name}`);
-		if (holds && zone.name.length > (best?.name.length ?? 0)) best = zone;
-	}
 	return (
-		best ??
+		saasZone ??
 		names.find((zone) => zone.id === env.DEFAULT_ZONE_ID) ?? { id: env.DEFAULT_ZONE_ID, name: env.DEFAULT_ZONE_NAME }
 	);
 }

@@ -13,6 +13,14 @@
  * A deleted entry stays as an empty row with the time of deletion: removing a CAA record is a
  * change of CAA too.
  *
+ * Authority: a name held by another zone of the emulator (its name is the name or a parent) is
+ * that zone's to answer; the API writes it here only for a credential that also reaches that
+ * zone (`api/emulator/dns.ts`), so what this zone reads for it is what that zone's owner said.
+ * Names under no zone (customers' own domains) are this zone's view of the world. Gap: records
+ * written before the zone holding their name was created stay until deleted; they can still
+ * verify a custom hostname or its certificate, which then gets none of that zone's traffic
+ * (`edge/zone-routing.ts`).
+ *
  * Limits (edgezone's): 1,000 names per zone, 20 CAA records, 20 TXT values of at most 255
  * characters (one TXT string, RFC 1035 §3.3.14) and 20 HTTP tokens (path and body 1,024
  * characters each) per name.

@@ -51,3 +51,18 @@ export async function customHostnameZones(env: Env, now: number): Promise<Readon
 export function forgetZoneNames(): void {
 	cached = undefined;
 }
+
+/**
+ * The zone that holds `name` (lower case, no trailing dot): the zone whose name is `name` or its
+ * nearest parent domain, the longest such name winning (`cdn.eu.shop.test` -> `eu.shop.test`
+ * over `shop.test`), as DNS delegates a subtree to the zone below the cut (RFC 1034 §4.2); or
+ * undefined when no zone's name holds it. Linear in the number of zones.
+ */
+export function holdingZone(name: string, zones: readonly ZoneName[]): ZoneName | undefined {
+	let best: ZoneName | undefined;
+	for (const zone of zones) {
+		const holds = name === zone.name || name.endsWith(`.${zone.name}`);
+		if (holds && zone.name.length > (best?.name.length ?? 0)) best = zone;
+	}
+	return best;
+}

@@ -1,7 +1,7 @@
 /**
  * Host routing of custom hostnames: an active custom hostname (ownership verified) is served by
- * its SaaS zone's pipeline, so that zone's firewall rules apply; a pending one, a deleted one and
- * hosts around a wildcard are not.
+ * its SaaS zone's pipeline, so that zone's firewall rules apply; a pending one, a deleted one,
+ * hosts around a wildcard and names another zone holds are not.
  */
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -83,13 +83,21 @@ describe("custom hostname routing", () => {
 		expect(await statusOf(`a.${base}`, "/only-other")).toBe(404);
 	});
 
-	it("wins over a zone whose name holds the host, as Cloudflare for SaaS serves it from the SaaS zone", async () => {
+	it("leaves a zone's own names to that zone, even against another zone's verified custom hostnames", async () => {
 		const customer = `cust-${crypto.randomUUID().slice(0, 8)}.example.org`;
 		const own = await call("POST", "/zones", { name: customer, account: {} });
 		expect(own.status).toBe(200);
 		const zone = await saasZone();
-		expect(await statusOf(`app.${customer}`)).toBe(404);
-		await verify(zone, await createHostname(zone, `app.${customer}`));
-		expect(await statusOf(`app.${customer}`)).toBe(403);
+		// Verified by a credential that reaches both zones: the hostnames go active...
+		const exact = await createHostname(zone, `app.${customer}`);
+		const wildcard = await createHostname(zone, `*.${customer}`);
+		await verify(zone, exact);
+		await verify(zone, wildcard);
+		for (const h of [exact, wildcard])
+			expect((await call("GET", `/zones/${zone}/custom_hostnames/${h.id}`)).body.result).toMatchObject({
+				status: "active",
+			});
+		// ...yet the customer's zone, which blocks nothing, still serves its names: no SaaS rule runs.
+		for (const host of [customer, `app.${customer}`, `www.${customer}`]) expect(await statusOf(host), host).toBe(404);
 	});
 });

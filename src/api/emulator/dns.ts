@@ -12,14 +12,23 @@
  * - `DELETE /{name}` removes every record of the name: `{name, deleted}`.
  * Names are DNS names (letters, digits, hyphens, underscores), lower-cased; the validation
  * names are `_acme-challenge.<hostname>` and `_cf-custom-hostname.<hostname>`.
+ * Authority: a name held by another zone of the emulator (that zone's name is the name or its
+ * nearest parent, `zone-names.ts` `holdingZone`) is that zone's to answer, as the world's DNS
+ * answers a name from the zone authoritative for it. PUT and DELETE of such a name need a
+ * credential that reaches that zone too, else 403 10000 naming it (edgezone's rule; the code is
+ * the API's "may not reach this zone"), and nothing is written. So a zone cannot prove ownership
+ * of, or get a certificate for, another tenant's names. Names held by this zone or by none (a
+ * customer's domain, not on the emulator) are the writing zone's, as before.
  * Errors: a bad name or body is 400 9400 naming the field.
  */
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
+import { zoneRegistry } from "../../zone/addressing";
 import { dnsNameProblem } from "../../zone/custom-hostnames/names";
 import { forgetActiveHostnames } from "../../zone/custom-hostnames/routing";
 import { CODES } from "../../zone/failure";
+import { holdingZone } from "../../zone/zone-names";
 import { ok } from "../envelope";
 import { ApiError, unwrap } from "../errors";
 import type { ApiEnv } from "../types";
@@ -57,19 +66,38 @@ function nameOf(c: Context<ApiEnv>): string {
 	return name.toLowerCase().replace(/\.$/, "");
 }
 
+/**
+ * The DNS name of the path, once the caller may write it: 403 10000 when another zone holds the
+ * name and the credential does not reach that zone (see the header). The registry is read at
+ * once, not the edge's copy, so a zone created a moment ago is already authoritative.
+ */
+async function writableNameOf(c: Context<ApiEnv>): Promise<string> {
+	const name = nameOf(c);
+	const holder = holdingZone(name, await zoneRegistry(c.env).zoneNames());
+	if (holder !== undefined && holder.id !== c.var.zone.id && !c.var.caller.canReach(holder.id))
+		throw new ApiError(403, [
+			{
+				code: 10000,
+				message: `${name} is in the zone ${holder.name}, which answers for it; this credential does not reach that zone, so it cannot write its records`,
+				source: { pointer: "/name" },
+			},
+		]);
+	return name;
+}
+
 /** Routes under `/zones/{zone_id}/emulator/dns`. */
 export const dns = new Hono<ApiEnv>()
 	.get("/", async (c) => ok(unwrap(await c.var.zoneState.dnsEntries())))
 	.get("/:name", async (c) => ok(unwrap(await c.var.zoneState.dnsEntry(nameOf(c)))))
 	.put("/:name", async (c) => {
-		const name = nameOf(c);
+		const name = await writableNameOf(c);
 		const records = await parseBody(c, RECORDS, CODE);
 		const entry = unwrap(await c.var.zoneState.putDnsEntry(name, records));
 		forgetActiveHostnames(c.var.zone.id);
 		return ok(entry);
 	})
 	.delete("/:name", async (c) => {
-		const name = nameOf(c);
+		const name = await writableNameOf(c);
 		const deleted = unwrap(await c.var.zoneState.deleteDnsEntry(name));
 		forgetActiveHostnames(c.var.zone.id);
 		return ok({ name, deleted });

@@ -1,7 +1,9 @@
 /**
  * Which zone serves a request by its custom hostname (Cloudflare for SaaS): the zone holding an
  * active custom hostname equal to the request's host, or else a wildcard custom hostname `*.x`
- * when the host is one label under `x` (what a `*.x` certificate covers, RFC 6125 §6.4.3).
+ * when the host is one label under `x` (what a `*.x` certificate covers, RFC 6125 §6.4.3). The
+ * edge asks only for hosts that no zone holds by name: a zone's own names are its own
+ * (`edge/zone-routing.ts` says why, after Cloudflare's hostname priority).
  *
  * Which zone holds each custom hostname comes from the registry with the zone names
  * (`zone-names.ts`, at most every ZONE_NAMES_TTL_MS). Whether it is active, which depends on the
