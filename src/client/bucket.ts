@@ -23,6 +23,7 @@ import { fieldsFromHeaders, fieldsFromJson, knownBodyLength, RemoteObject, Remot
 import {
 	type BodyValue,
 	headersRange,
+	isHeaders,
 	listLimit,
 	rangeHeader,
 	requestBody,
@@ -107,12 +108,12 @@ export class RemoteBucket implements R2Bucket {
 		const range =
 			options.range === undefined
 				? null
-				: options.range instanceof Headers
+				: isHeaders(options.range)
 					? headersRange(options.range)
 					: rangeHeader(options.range);
 		if (range !== null) headers.set("range", range);
 		let response = await this.#transport.send({ method: "GET", key, headers });
-		if (response.status === R2_ERRORS.InvalidRange.status && options.range instanceof Headers) {
+		if (response.status === R2_ERRORS.InvalidRange.status && isHeaders(options.range)) {
 			// A Range header R2 cannot satisfy gets the whole object from the binding, not an error.
 			await response.body?.cancel();
 			headers.delete("range");
