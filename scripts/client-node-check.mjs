@@ -3,10 +3,12 @@
 // and runs the binding behaviours the parity suite can only show inside workerd through the real
 // front line, the one wrangler dev emulates: raw bodies (issue 11, items 1 and 2), errors equal
 // to the binding's (3, 5, 6), list metadata (4), foreign Headers (7), metadata size (11) and the
-// keys . and .. (12). One line per check; exits non-zero on any failure.
+// keys . and .. (12); and what only Node shows: Miniflare's Headers, and bodies read back, whose
+// answers carry no length in Node's fetch. One line per check; exits non-zero on any failure.
 //
 //   npx node scripts/client-node-check.mjs      (Node 22.18 or later: type stripping on by default)
 import { deepStrictEqual, equal, rejects } from "node:assert/strict";
+import { createRequire } from "node:module";
 import { gzipSync } from "node:zlib";
 import { startWranglerDev } from "./lib/wrangler-dev.mjs";
 
@@ -18,6 +20,10 @@ if (major < 22 || (major === 22 && minor < 18)) {
 }
 
 const { RemoteBucket } = await import("../src/client/index.ts");
+// Miniflare's own Headers (its copy of undici), as Miniflare's R2 tests pass them: the copy wrangler runs.
+const { Headers: MiniflareHeaders } = await import(
+	createRequire(createRequire(import.meta.url).resolve("wrangler/package.json")).resolve("miniflare")
+);
 const TOKEN = process.env.EDGEZONE_TOKEN ?? "dev-token";
 let failures = 0;
 
@@ -108,6 +114,29 @@ async function main() {
 			const polyfill = { map: { range: "bytes=2-4" }, get: (name) => polyfill.map[name] ?? null };
 			equal(await (await bucket.get("node/range", { range: polyfill })).text(), "0123456789");
 			equal(await (await bucket.get("node/range", { range: new Headers({ range: "bytes=2-4" }) })).text(), "234");
+		});
+
+		await check("Miniflare's Headers is read as headers, as the binding Miniflare hands to Node reads it", async () => {
+			await bucket.put("node/range", "abcdefghijklmnopqrstuvwxyz");
+			const object = await bucket.get("node/range", { range: new MiniflareHeaders({ Range: "bytes=3-6" }) });
+			deepStrictEqual([await object.text(), object.range], ["defg", { offset: 3, length: 4 }]);
+		});
+
+		await check("a body read back is stored again as the binding's is: one put, same etag, and as a part", async () => {
+			const bytes = new Uint8Array(9 * 1024 * 1024).map((_, i) => (i * 31) & 255);
+			const original = await bucket.put("node/big", bytes);
+			const copy = await bucket.put("node/big-copy", (await bucket.get("node/big")).body);
+			deepStrictEqual([copy.etag, copy.checksums.toJSON()], [original.etag, { md5: original.etag }]);
+			const upload = await bucket.createMultipartUpload("node/joined");
+			const part = await upload.uploadPart(1, (await bucket.get("node/big", { range: { length: 6 } })).body);
+			equal((await upload.complete([part])).size, 6);
+		});
+
+		await check("complete and abort of an unknown upload fail with the binding's 10001", async () => {
+			const internal = "We encountered an internal error. Please try again.";
+			const unknown = bucket.resumeMultipartUpload("node/mp", "no-such-upload");
+			await rejects(unknown.complete([]), r2Error("completeMultipartUpload", internal, 10001));
+			await rejects(unknown.abort(), r2Error("abortMultipartUpload", internal, 10001));
 		});
 
 		await check("custom metadata over the binding's limit is refused (item 11)", async () => {

@@ -10,7 +10,8 @@
  * - dates travel in whole seconds: `cacheExpiry`, and conditions within the upload's second
  *   (options.ts `writeConditionals`);
  * - a ReadableStream of unknown length is accepted (the gateway streams it into a multipart
- *   upload past 8 MiB) where the binding throws; a conditional put of one is refused with 10033;
+ *   upload past 8 MiB) where the binding throws; a conditional put of one is refused with 10033.
+ *   The `body` of an object read through a RemoteBucket is not one: it goes with its length;
  * - SSE-C (`ssecKey`) is not supported.
  */
 import { askForChecksums } from "../wire/checksums.ts";
@@ -18,10 +19,11 @@ import { R2_ERRORS } from "../wire/error-codes.ts";
 import { isIncludeValue, isPartNumber, MAX_PART_NUMBER, MIN_PART_NUMBER } from "../wire/limits.ts";
 import type { R2ObjectJson, R2ObjectsJson } from "../wire/object-json.ts";
 import { parseContentRange } from "../wire/ranges.ts";
-import { fieldsFromHeaders, fieldsFromJson, RemoteObject, RemoteObjectBody } from "./objects.ts";
+import { fieldsFromHeaders, fieldsFromJson, knownBodyLength, RemoteObject, RemoteObjectBody } from "./objects.ts";
 import {
 	type BodyValue,
 	headersRange,
+	isHeaders,
 	listLimit,
 	rangeHeader,
 	requestBody,
@@ -37,6 +39,22 @@ function askingForChecksums(): Headers {
 	const headers = new Headers();
 	askForChecksums(headers);
 	return headers;
+}
+
+/**
+ * The request body for `value`. The `body` of an object this client read goes with its length,
+ * so it is stored as the binding stores its own `body`: in one put, with its MD5 etag and
+ * checksum, and taken as a part, rather than sent as a stream of unknown length (chunked, which
+ * the gateway stores as a multipart upload past 8 MiB and refuses as a part). Node's fetch sends
+ * the Content-Length header given; workerd sends a stream's own length, and a FixedLengthStream
+ * gives it one (developers.cloudflare.com/workers/runtime-apis/streams/transformstream/).
+ */
+function sizedBody(value: BodyValue, headers: Headers): BodyInit | null {
+	if (!(value instanceof ReadableStream)) return requestBody(value);
+	const length = knownBodyLength(value);
+	if (length === undefined) return value;
+	headers.set("content-length", String(length));
+	return typeof FixedLengthStream === "function" ? value.pipeThrough(new FixedLengthStream(length)) : value;
 }
 
 /** Reads a JSON answer, or throws the error a non-2xx answer stands for. */
@@ -90,12 +108,12 @@ export class RemoteBucket implements R2Bucket {
 		const range =
 			options.range === undefined
 				? null
-				: options.range instanceof Headers
+				: isHeaders(options.range)
 					? headersRange(options.range)
 					: rangeHeader(options.range);
 		if (range !== null) headers.set("range", range);
 		let response = await this.#transport.send({ method: "GET", key, headers });
-		if (response.status === R2_ERRORS.InvalidRange.status && options.range instanceof Headers) {
+		if (response.status === R2_ERRORS.InvalidRange.status && isHeaders(options.range)) {
 			// A Range header R2 cannot satisfy gets the whole object from the binding, not an error.
 			await response.body?.cancel();
 			headers.delete("range");
@@ -105,13 +123,17 @@ export class RemoteBucket implements R2Bucket {
 			case 200: {
 				const size = Number(response.headers.get("content-length") ?? 0);
 				const range = { offset: 0, length: size };
-				return new RemoteObjectBody(fieldsFromHeaders(key, response.headers, size, range), response);
+				return new RemoteObjectBody(fieldsFromHeaders(key, response.headers, size, range), response, size);
 			}
 			case 206: {
 				const served = parseContentRange(response.headers.get("content-range"));
 				if (served === undefined) throw errorOf("get", response, { error: { message: "206 without a Content-Range" } });
 				const range = { offset: served.offset, length: served.length };
-				return new RemoteObjectBody(fieldsFromHeaders(key, response.headers, served.size, range), response);
+				return new RemoteObjectBody(
+					fieldsFromHeaders(key, response.headers, served.size, range),
+					response,
+					served.length,
+				);
 			}
 			case 304: {
 				// The gateway sends a 304 the Content-Length a 200 would have had: the object's size.
@@ -151,7 +173,8 @@ export class RemoteBucket implements R2Bucket {
 		writeMetadata("put", options, headers);
 		writeChecksum(options, headers);
 		if (options.onlyIf !== undefined) writeConditionals(options.onlyIf, headers);
-		const response = await this.#transport.send({ method: "PUT", key, headers, body: requestBody(value) });
+		const body = sizedBody(value, headers);
+		const response = await this.#transport.send({ method: "PUT", key, headers, body });
 		if (response.status === R2_ERRORS.PreconditionFailed.status) {
 			await response.body?.cancel();
 			return null;
@@ -237,7 +260,8 @@ class RemoteMultipartUpload implements R2MultipartUpload {
 
 	/**
 	 * `PUT /{key}?uploadId=&partNumber=`: uploads one part. Its body needs a known length: a
-	 * stream of unknown length is refused with 411 (10033), as the binding refuses it.
+	 * stream of unknown length is refused with 411 (10033), as the binding refuses it; the `body`
+	 * of an object read through a RemoteBucket has one, as the binding's has.
 	 * @throws TypeError for a part number outside 1 to 10000, as workerd.
 	 */
 	async uploadPart(
@@ -251,11 +275,14 @@ class RemoteMultipartUpload implements R2MultipartUpload {
 				`Part number must be between ${MIN_PART_NUMBER} and ${MAX_PART_NUMBER} (inclusive). Actual value was: ${partNumber}`,
 			);
 		}
+		const headers = new Headers();
+		const body = sizedBody(value, headers);
 		const response = await this.#transport.send({
 			method: "PUT",
 			key: this.key,
 			query: { uploadId: this.uploadId, partNumber: String(partNumber) },
-			body: requestBody(value),
+			headers,
+			body,
 		});
 		const part = await jsonOf<R2UploadedPart>("uploadPart", response);
 		return { partNumber: part.partNumber, etag: part.etag };

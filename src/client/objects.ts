@@ -67,20 +67,41 @@ export class RemoteObject implements R2Object {
 /** An empty body, for answers whose `body` is null (some fetches give null for 0 bytes). */
 const emptyBody = () => new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
 
+/**
+ * The byte length of every `body` a RemoteObjectBody handed out. The binding's `body` is a stream
+ * of known length, which its own `put` and `uploadPart` take whole (workerd requires a known
+ * length of a ReadableStream value); a fetch answer's stream carries no length in Node, nor after
+ * any wrapper re-streams it, so RemoteBucket remembers it here and sends it as Content-Length.
+ */
+const BODY_LENGTHS = new WeakMap<ReadableStream, number>();
+
+/** The byte length of `stream` when it is the `body` of an object this client read, else undefined. */
+export function knownBodyLength(stream: ReadableStream): number | undefined {
+	return BODY_LENGTHS.get(stream);
+}
+
 /** An `R2ObjectBody`: an R2Object whose body is the gateway's answer, streamed as it arrives. */
 export class RemoteObjectBody extends RemoteObject implements R2ObjectBody {
 	readonly #response: Response;
+	readonly #length: number;
 	#body: ReadableStream | undefined;
 
-	/** @param response the 200 or 206 answer whose body is the object's (or the range's) bytes. */
-	constructor(fields: ObjectFields, response: Response) {
+	/**
+	 * @param response the 200 or 206 answer whose body is the object's (or the range's) bytes.
+	 * @param length the byte length of that body: the object's size, or the range served.
+	 */
+	constructor(fields: ObjectFields, response: Response, length: number) {
 		super(fields);
 		this.#response = response;
+		this.#length = length;
 	}
 
-	/** The bytes as a stream; the same stream on every access. */
+	/** The bytes as a stream of known length, as the binding's; the same stream on every access. */
 	get body(): ReadableStream {
-		this.#body ??= this.#response.body ?? emptyBody();
+		if (this.#body === undefined) {
+			this.#body = this.#response.body ?? emptyBody();
+			BODY_LENGTHS.set(this.#body, this.#length);
+		}
 		return this.#body;
 	}
 

@@ -16,13 +16,33 @@ import { parseRange } from "../wire/ranges.ts";
 import { STORAGE_CLASS_HEADER } from "../wire/storage-class.ts";
 import { RemoteBucketError } from "./transport.ts";
 
+/** Whether this runs in workerd, whose binding reads only its own `Headers` as headers. */
+const IN_WORKERD = typeof navigator !== "undefined" && navigator.userAgent === "Cloudflare-Workers";
+
+/**
+ * Whether a `range`, `onlyIf` or `httpMetadata` value is read as headers, as the binding of the
+ * runtime RemoteBucket runs in reads it. In workerd that is only the runtime's own `Headers`
+ * (workerd unwraps `jsg::Ref<Headers>`); any other object is the plain R2Range, R2Conditional or
+ * R2HTTPMetadata it would be. Elsewhere (Node) the binding is the one Miniflare hands out
+ * (`getR2Bucket`), which also takes the `Headers` of another fetch implementation, such as the
+ * `Headers` Miniflare exports from its own undici: an object that names itself `Headers`
+ * (`Symbol.toStringTag`) and has `get` and `entries` (Miniflare `src/workers/core/devalue.ts`,
+ * `isHeadersLike`). A polyfill that does not name itself so is a plain object in both.
+ */
+export function isHeaders(value: unknown): value is Headers {
+	if (value instanceof Headers) return true;
+	if (IN_WORKERD || typeof value !== "object" || value === null) return false;
+	const like = value as { [Symbol.toStringTag]?: unknown; get?: unknown; entries?: unknown };
+	return like[Symbol.toStringTag] === "Headers" && typeof like.get === "function" && typeof like.entries === "function";
+}
+
 /** The three fields of an R2Range, read by name as workerd reads the struct: other properties are not looked at. */
 type RangeFields = { offset?: number; length?: number; suffix?: number };
 
 /**
  * The `Range` header for an R2Range, or null for none.
  *
- * Any object that is not the runtime's `Headers` is read as an R2Range, as the binding reads it:
+ * Any object that `isHeaders` does not take is read as an R2Range, as the binding reads it:
  * only `offset`, `length` and `suffix`, so a Headers polyfill is a range without fields (the
  * whole object). A zero length or zero suffix, which the binding refuses with 10039, is sent as
  * `bytes=-0`, the one spelling the gateway refuses with the same 416 (10039); `bytes=a-(a-1)`
@@ -100,7 +120,7 @@ function dateHeader(headers: Headers, name: string): Date | undefined {
  */
 export function writeConditionals(onlyIf: R2Conditional | Headers, headers: Headers): void {
 	let conditional: R2Conditional;
-	if (onlyIf instanceof Headers) {
+	if (isHeaders(onlyIf)) {
 		// Etag lists go as written: the gateway parses them as the binding parses the header.
 		const ifMatch = onlyIf.get("if-match");
 		const ifNoneMatch = onlyIf.get("if-none-match");
@@ -145,7 +165,7 @@ export function writeMetadata(
 		const { status, code, message } = R2_ERRORS.MetadataTooLarge;
 		throw new RemoteBucketError(action, code, message, status);
 	}
-	if (httpMetadata instanceof Headers) {
+	if (isHeaders(httpMetadata)) {
 		copyHttpMetadataHeaders(httpMetadata, headers);
 	} else if (httpMetadata !== undefined) {
 		httpMetadataToHeaders(httpMetadata, headers);

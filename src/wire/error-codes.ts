@@ -6,7 +6,8 @@
  * Where R2 has no code for a case (a malformed request, a method the path does not take), the
  * HTTP status is the code (docs/gateway.md, "Errors"). `binding` marks the codes the R2 binding
  * throws that the gateway answers as they are, with the binding's message, so RemoteBucket throws
- * the binding's error; the binding's 10001 is one (it answers duplicate part numbers with it).
+ * the binding's error; the binding's 10001 is one (complete and abort of an unknown upload, and a
+ * complete naming a part number twice).
  */
 
 /** One error: HTTP status, wire code, the message sent when the case has nothing more precise. */

@@ -54,15 +54,16 @@ describe("multipart uploads", () => {
 		expect(await env.BUCKET.head(key)).toBeNull();
 	});
 
-	it("answers 404 (10024) for an unknown upload on part, complete and abort", async () => {
+	it("answers an unknown upload as the binding does: 404 (10024) on part, 500 (10001) on complete and abort", async () => {
 		const part = await uploadPart("mp/unknown", "no-such-upload", 1, "x");
 		expect(part.status).toBe(404);
 		expect((await errorOf(part)).code).toBe(10024);
 		const done = await complete("mp/unknown", "no-such-upload", [{ partNumber: 1, etag: "x" }]);
-		expect(done.status).toBe(404);
-		expect((await errorOf(done)).code).toBe(10024);
+		expect(done.status).toBe(500);
+		expect((await errorOf(done)).code).toBe(10001);
 		const abort = await gw("/mp/unknown?uploadId=no-such-upload", { method: "DELETE" });
-		expect(abort.status).toBe(404);
+		expect(abort.status).toBe(500);
+		expect((await errorOf(abort)).code).toBe(10001);
 	});
 
 	it("answers 400 (10011) when a part other than the last is under 5 MiB, storing nothing", async () => {

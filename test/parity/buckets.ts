@@ -27,6 +27,22 @@ export function remoteBucket(token: string | null = "test-rw"): RemoteBucket {
 	});
 }
 
+/**
+ * A RemoteBucket whose answers are re-streamed through a TransformStream, so their bodies carry no
+ * length, as answers of Node's fetch do (and of any fetch wrapper that re-streams them).
+ */
+export function lengthlessRemoteBucket(): RemoteBucket {
+	return new RemoteBucket({
+		url: "http://gateway.test",
+		token: "test-rw",
+		fetch: async (input, init) => {
+			const response = await exports.default.fetch(input, init);
+			if (response.body === null) return response;
+			return new Response(response.body.pipeThrough(new TransformStream()), response);
+		},
+	});
+}
+
 /** `describe.each` rows: a name for the report, the kind, and the bucket. */
 export const BUCKETS: { name: string; kind: Kind; bucket: R2Bucket }[] = [
 	{ name: "env.BUCKET", kind: "binding", bucket: env.BUCKET },

@@ -6,7 +6,7 @@
  * table: which methods, paths and queries exist), the operation from method and query, whether
  * the caller may do it, the key, the handler, and CORS headers on its answer. Every error,
  * thrown by a handler or by the binding, becomes `{"error": {"code", "message"}}` with its status
- * here; a binding error is never a 500.
+ * here; a binding error keeps its own status, which is 500 only for the binding's own 10001.
  *
  * The dispatch is the operation table of `operations.ts`, not a router: a router that re-creates
  * the handler's Response (as Hono does for HEAD and after middleware) drops its

@@ -63,9 +63,6 @@ export const invalidObjectName = () => new GatewayError("InvalidObjectName");
 /** 400 (10022) for a list `limit` out of range, with the binding's message. */
 export const invalidMaxKeys = () => new GatewayError("InvalidMaxKeys");
 
-/** 404 (10024). */
-export const noSuchUpload = () => new GatewayError("NoSuchUpload");
-
 /** 412 (10031); a read's carries the object as JSON and its headers. */
 export const preconditionFailed = (object?: unknown, headers?: Headers) =>
 	new GatewayError("PreconditionFailed", undefined, object, headers);

@@ -4,17 +4,18 @@
  *
  * Parts stream into R2. R2's rules hold as the binding enforces them: parts of equal size but
  * the last, at least 5 MiB but the last, numbers 1 to 10000 (developers.cloudflare.com/r2/objects/multipart-objects/).
- * Client quirk handled here: for an upload id it does not know, the binding's complete and
- * abort fail with an internal error (10001) while uploadPart says 10024; all three answer 404 10024.
- * The binding's complete also answers 10001 to a list naming a part number twice (Miniflare
- * `completeMultipartUpload`), which is not an unknown upload: that 10001 is answered as it is.
+ * The binding's errors are answered as they are, so RemoteBucket throws what the binding throws.
+ * That includes an upload id it does not know: uploadPart fails with 10024, but complete and abort
+ * with an internal error, 500 (10001), as do complete and abort under a key other than the
+ * upload's (Miniflare `completeMultipartUpload` / `abortMultipartUpload` find no upload row and
+ * throw `InternalError`). An upload that was completed or aborted is 10024 to complete, and
+ * abort of it succeeds.
  */
 import { z } from "zod";
-import { parseBindingMessage, R2_ERRORS } from "../../wire/error-codes";
 import { isPartNumber, MAX_PART_NUMBER, MIN_PART_NUMBER } from "../../wire/limits";
 import { objectToJson } from "../../wire/object-json";
 import type { GatewayContext } from "./context";
-import { badRequest, missingContentLength, noSuchUpload } from "./errors";
+import { badRequest, missingContentLength } from "./errors";
 import { writeMetadataFromHeaders } from "./headers";
 import { jsonAnswer } from "./json-answer";
 import { readJsonBody } from "./json-body";
@@ -24,17 +25,6 @@ function upload(c: GatewayContext): R2MultipartUpload {
 	const uploadId = c.url.searchParams.get("uploadId");
 	if (!uploadId) throw badRequest("uploadId must not be empty.");
 	return c.bucket.resumeMultipartUpload(c.key, uploadId);
-}
-
-/** Runs a call on an upload, answering 404 10024 where the binding reports an unknown upload as 10001. */
-async function onUpload<T>(call: () => Promise<T>): Promise<T> {
-	try {
-		return await call();
-	} catch (error) {
-		const code = error instanceof Error ? parseBindingMessage(error.message)?.code : undefined;
-		if (code === R2_ERRORS.InternalError.code) throw noSuchUpload();
-		throw error;
-	}
 }
 
 /** `POST /{key}?uploads`: starts an upload with the metadata and storage class of the headers. */
@@ -56,7 +46,7 @@ export async function uploadPart(c: GatewayContext): Promise<Response> {
 	if (request.body !== null && request.headers.get("content-length") === null) {
 		throw missingContentLength("A part must be sent with Content-Length.");
 	}
-	const part = await onUpload(() => upload(c).uploadPart(partNumber, request.body ?? ""));
+	const part = await upload(c).uploadPart(partNumber, request.body ?? "");
 	return jsonAnswer({ partNumber: part.partNumber, etag: part.etag });
 }
 
@@ -75,14 +65,12 @@ const CompleteRequest = z.object({
 /** `POST /{key}?uploadId=` with `{"parts": [{partNumber, etag}]}`: completes; answers the object as JSON. */
 export async function completeMultipartUpload(c: GatewayContext): Promise<Response> {
 	const { parts } = await readJsonBody(c.request, CompleteRequest, '{"parts": [{"partNumber": 1, "etag": "…"}]}');
-	const complete = () => upload(c).complete(parts);
-	const repeated = new Set(parts.map((part) => part.partNumber)).size < parts.length;
-	const object = repeated ? await complete() : await onUpload(complete);
+	const object = await upload(c).complete(parts);
 	return jsonAnswer(objectToJson(object), { headers: { etag: object.httpEtag } });
 }
 
 /** `DELETE /{key}?uploadId=`: aborts the upload; 204. */
 export async function abortMultipartUpload(c: GatewayContext): Promise<Response> {
-	await onUpload(() => upload(c).abort());
+	await upload(c).abort();
 	return new Response(null, { status: 204 });
 }
