@@ -9,6 +9,7 @@
 import type { FunctionDef } from "./functions.ts";
 import type { IpRange } from "./ip.ts";
 import type { BytesFormat } from "./lexer.ts";
+import type { ByteRegex } from "./regex.ts";
 import type { FieldType, IpValue } from "./types.ts";
 import type { Wildcard } from "./wildcard.ts";
 
@@ -53,7 +54,7 @@ export type ComparisonOp =
 	| { readonly kind: "ordering"; readonly op: OrderingOp; readonly rhs: Literal }
 	| { readonly kind: "bitwiseAnd"; readonly rhs: number }
 	| { readonly kind: "contains"; readonly rhs: string }
-	| { readonly kind: "matches"; readonly regex: RegExp; readonly source: string }
+	| { readonly kind: "matches"; readonly regex: ByteRegex; readonly source: string }
 	| { readonly kind: "wildcard"; readonly wildcard: Wildcard }
 	| { readonly kind: "inBytes"; readonly values: readonly string[] }
 	| { readonly kind: "inInts"; readonly ranges: readonly (readonly [number, number])[] }

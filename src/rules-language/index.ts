@@ -7,8 +7,9 @@
  * research this follows is `shared/reference/rules-language-and-ca.md` Part 1.
  * Gaps (each file's ledger has its own): the 4,096-character limit's error text is ours
  * (`expression is too long: N characters, the limit is 4096`), as the real one is not recorded;
- * regex features JS cannot match the same way are refused (regex.ts); rewrite-phase functions are
- * unknown identifiers. The module is pure: no Workers APIs, no runtime dependency.
+ * a few regex features are refused with our own texts (regex.ts); rewrite-phase functions are
+ * unknown identifiers. The module is pure: no Workers APIs; its one runtime dependency is
+ * `re2js`, the linear-time engine `matches` runs on.
  */
 import { type Ctx, compileLogical, type FieldValues, fieldsOf, type ListValues, type Value } from "./compile.ts";
 import { type FilterError, LexError, renderError } from "./errors.ts";

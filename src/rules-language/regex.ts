@@ -1,24 +1,48 @@
 /**
- * `matches` / `~`: Rust regex syntax translated to a JS `RegExp` over byte strings.
+ * `matches` / `~`: Rust regex syntax checked as the engine checks it, and matched by `re2js`.
  *
  * Emulates: wirefilter's regex (engine/src/rhs_types/regex/imp_real.rs): Rust `regex` syntax,
- * `unicode(false)` and `utf8(false)`, an unanchored `is_match` on the value's bytes. The subject
- * is a byte string (one char per byte), and the translation keeps byte semantics exactly:
- * `.` is any byte but `\n`; `\d \w \s` and `(?i)` are ASCII-only; a non-ASCII literal matches its
- * UTF-8 bytes; `^`/`$` are text bounds and, under `(?m)`, line bounds at `\n` only; `\A`/`\z` are
- * text bounds; groups are non-capturing (captures do not matter to `is_match`); `(?P<n>…)`,
- * `(?<n>…)`, inline flags `i m s U x` (global or scoped), POSIX classes `[[:alpha:]]`. Every class
- * is emitted as an explicit set of byte ranges, and case-insensitivity as explicit `[aA]` sets, so
- * no JS flag changes the meaning. Errors use regex-syntax's `Display` (`regex parse error:\n    …`)
- * and its texts where known (look-around, backreferences, unclosed group, …).
+ * `unicode(false)` and `utf8(false)`, an unanchored `is_match` on the value's bytes, in time
+ * linear in the subject (a Thompson NFA, as regex-automata's). The pattern is parsed here into a
+ * small HIR (`regex-hir.ts`) with byte semantics: `.` is any byte but `\n`; `\d \w \s` and
+ * `(?i)` are ASCII-only; a non-ASCII literal matches its UTF-8 bytes; `^`/`$` are text bounds and,
+ * under `(?m)`, line bounds at `\n` only; `\A`/`\z` are text bounds; groups capture nothing
+ * that matters to `is_match`; `(?P<n>…)`, `(?<n>…)`, inline flags `i m s U x` (global or scoped),
+ * POSIX classes `[[:alpha:]]`. The HIR is written in RE2 syntax for `re2js` (a port of RE2, whose
+ * matching is linear in the subject) over the byte string (one char 0x00–0xFF per byte): every
+ * byte as `\x{HH}` and every class as explicit ranges, so no RE2 flag changes the meaning.
+ * Errors use regex-syntax's `Display` (`regex parse error:\n    …`) and its texts where known
+ * (look-around, backreferences, unclosed group, …), and wirefilter's `CompiledTooBig` text for a
+ * pattern whose compiled NFA would exceed the engine's 10 MiB limit (sized in `regex-hir.ts`).
  * Gaps: refused with our own texts (the engine accepts them): class set operations (`&&`, `--`,
  * `~~`) and nested classes, the `u` and `R` flags, `\b{start}`-style boundaries, non-ASCII
- * characters inside a class. JS backtracks, so a pathological pattern can be slow where the
- * engine's automaton is linear; the engine's 10 MiB compiled-size limit is not checked.
+ * characters inside a class. The compiled size is exact for the constructs `regex-hir.ts` models
+ * and estimated for the two it names there. Matching costs time proportional to the subject
+ * times the pattern's size (an NFA simulation, as the engine's fallback when its lazy DFA gives
+ * up), so a pattern near the size limit on a long subject is slow, though never exponential.
  */
+import { RE2JS } from "re2js";
+import {
+	alternation,
+	compiledSize,
+	concat,
+	EDGE_PROFILE,
+	EMPTY,
+	type Hir,
+	klass,
+	literal,
+	type NfaProfile,
+	repetition,
+	toRe2,
+} from "./regex-hir.ts";
 
-/** The translation: a RegExp for byte strings, or the regex-syntax style error text. */
-export type RegexResult = { ok: true; regex: RegExp } | { ok: false; error: string };
+/** A compiled `matches` right-hand side: `test` is an unanchored match on a byte string. */
+export interface ByteRegex {
+	test(subject: string): boolean;
+}
+
+/** The translation: a matcher for byte strings, or the error text the engine gives. */
+export type RegexResult = { ok: true; regex: ByteRegex } | { ok: false; error: string };
 
 interface Flags {
 	i: boolean;
@@ -40,10 +64,14 @@ const MISSING_REPEAT = "repetition operator missing expression";
 
 /** A translated item of a concatenation; `flagsOnly` marks `(?i)`, which nothing may repeat. */
 interface Atom {
-	readonly text: string;
-	readonly repeatable: boolean;
-	readonly repeated: boolean;
+	readonly hir: Hir;
 	readonly flagsOnly?: boolean;
+}
+
+/** A repetition operator's bounds (`max` undefined: unbounded). Greediness does not matter to `is_match`. */
+interface Bounds {
+	readonly min: number;
+	readonly max: number | undefined;
 }
 
 function byteSet(): boolean[] {
@@ -112,23 +140,6 @@ const POSIX: Record<string, (set: boolean[]) => void> = {
 
 const SIMPLE_ESCAPES: Record<string, number> = { a: 7, f: 12, t: 9, n: 10, r: 13, v: 11 };
 
-function hex(c: number): string {
-	return `\\x${c.toString(16).padStart(2, "0")}`;
-}
-
-/** Emits a byte set as a JS class of `\xHH` ranges (safe in any position). */
-function emitSet(set: readonly boolean[]): string {
-	let out = "";
-	for (let c = 0; c < 256; c++) {
-		if (!set[c]) continue;
-		let end = c;
-		while (end + 1 < 256 && set[end + 1]) end++;
-		out += end === c ? hex(c) : `${hex(c)}-${hex(end)}`;
-		c = end;
-	}
-	return `[${out}]`;
-}
-
 function foldCase(set: boolean[]): void {
 	for (let c = 65; c <= 90; c++) {
 		if (set[c] || set[c + 32]) {
@@ -172,12 +183,12 @@ class Translator {
 	}
 
 	/** Alternation up to `)` or the end; `flags` may be changed by `(?i)` inside. */
-	alternation(flags: Flags, depth: number): string {
-		const branches: string[] = [];
-		let current = "";
+	alternation(flags: Flags, depth: number): Hir {
+		const branches: Hir[] = [];
+		let current: Hir[] = [];
 		let last: Atom | undefined;
 		const flush = () => {
-			if (last) current += last.text;
+			if (last) current.push(last.hir);
 			last = undefined;
 		};
 		for (;;) {
@@ -188,39 +199,34 @@ class Translator {
 			if (c === "|") {
 				this.pos++;
 				flush();
-				branches.push(current);
-				current = "";
+				branches.push(concat(current));
+				current = [];
 				continue;
 			}
 			if (c === "*" || c === "+" || c === "?" || c === "{") {
 				// regex-syntax checks for an operand before reading the operator, at its first char.
 				// A flags group (`(?i)*`) is no operand either, as in regex-syntax.
 				if (!last || last.flagsOnly) this.error(MISSING_REPEAT, start);
-				const op = this.repetition(flags);
-				const base = last.repeated || !last.repeatable ? `(?:${last.text})` : last.text;
-				last = { text: base + op, repeatable: true, repeated: true };
+				const { min, max } = this.repetition(flags);
+				last = { hir: repetition(last.hir, min, max) };
 				continue;
 			}
 			flush();
 			last = this.atom(flags, depth);
 		}
 		flush();
-		branches.push(current);
-		return branches.join("|");
+		branches.push(concat(current));
+		return alternation(branches);
 	}
 
-	/** A repetition operator with its lazy suffix, already swapped under `U`. */
-	repetition(flags: Flags): string {
+	/** A repetition operator and its lazy suffix (laziness does not change what `is_match` says). */
+	repetition(flags: Flags): Bounds {
 		if (this.peek() === "{") return this.counted(flags);
 		const op = this.peek() ?? "";
 		this.pos++;
-		let lazy = false;
-		if (this.peek() === "?") {
-			lazy = true;
-			this.pos++;
-		}
-		if (flags.U) lazy = !lazy;
-		return lazy ? `${op}?` : op;
+		if (this.peek() === "?") this.pos++;
+		if (op === "*") return { min: 0, max: undefined };
+		return op === "+" ? { min: 1, max: undefined } : { min: 0, max: 1 };
 	}
 
 	/** regex-syntax `bump_and_bump_space`: one char, then (under `x`) spaces and comments; false at the end. */
@@ -250,7 +256,7 @@ class Translator {
 	}
 
 	/** regex-syntax `parse_counted_repetition`, from the `{`: its checks, in its order, with its spans. */
-	counted(flags: Flags): string {
+	counted(flags: Flags): Bounds {
 		const start = this.pos;
 		const unclosed = () => this.error("unclosed counted repetition", start, this.pos);
 		const value = (n: number | RegexSyntaxError): number => {
@@ -260,48 +266,41 @@ class Translator {
 		if (!this.bumpAndSpace(flags)) unclosed();
 		const min = this.decimal(flags);
 		if (this.pos >= this.src.length) unclosed();
-		let op: string;
 		let max: number | undefined;
 		if (this.peek() === ",") {
 			if (!this.bumpAndSpace(flags)) unclosed();
 			if (this.peek() !== "}") {
-				const lo = value(min);
+				value(min);
 				max = value(this.decimal(flags));
-				op = `{${lo},${max}}`;
-			} else op = `{${value(min)},}`;
-		} else op = `{${value(min)}}`;
+			}
+		} else max = value(min);
 		if (this.pos >= this.src.length || this.peek() !== "}") unclosed();
-		let lazy = false;
-		if (this.bumpAndSpace(flags) && this.peek() === "?") {
-			lazy = true;
-			this.pos++;
-		}
+		if (this.bumpAndSpace(flags) && this.peek() === "?") this.pos++;
 		if (max !== undefined && max < value(min))
 			this.error("invalid repetition count range, the start must be <= the end", start, this.pos);
-		if (flags.U) lazy = !lazy;
-		return lazy ? `${op}?` : op;
+		return { min: value(min), max };
 	}
 
 	atom(flags: Flags, depth: number): Atom {
 		const start = this.pos;
 		const c = this.peek() ?? "";
 		this.pos++;
-		const plain = (text: string) => ({ text, repeatable: true, repeated: false });
+		const plain = (hir: Hir): Atom => ({ hir });
 		switch (c) {
 			case "(":
 				return this.group(flags, depth, start);
 			case "[":
-				return plain(this.klass(flags, start));
+				return plain(klass(this.klass(flags, start)));
 			case ".": {
 				const set = byteSet();
 				addRange(set, 0, 255);
 				if (!flags.s) set[10] = false;
-				return plain(emitSet(set));
+				return plain(klass(set));
 			}
 			case "^":
-				return { text: flags.m ? "(?:^|(?<=\\n))" : "^", repeatable: false, repeated: false };
+				return plain({ k: "look", look: flags.m ? "startLF" : "start" });
 			case "$":
-				return { text: flags.m ? "(?=\\n|$)" : "$", repeatable: false, repeated: false };
+				return plain({ k: "look", look: flags.m ? "endLF" : "end" });
 			case "\\":
 				return this.escape(flags, start);
 			default:
@@ -309,28 +308,23 @@ class Translator {
 		}
 	}
 
-	literal(c: string, flags: Flags): string {
+	literal(c: string, flags: Flags): Hir {
 		const code = c.codePointAt(0) ?? 0;
 		if (code > 127) {
 			if (code > 0xffff) this.pos++;
 			// With Unicode off, a literal matches its UTF-8 bytes.
-			const bytes = new TextEncoder().encode(String.fromCodePoint(code));
-			return `(?:${Array.from(bytes, hex).join("")})`;
+			return literal([...new TextEncoder().encode(String.fromCodePoint(code))]);
 		}
-		return this.byte(code, flags);
-	}
-
-	byte(code: number, flags: Flags): string {
 		const set = byteSet();
 		set[code] = true;
 		if (flags.i) foldCase(set);
-		if (set.filter(Boolean).length === 1)
-			return /[A-Za-z0-9]/.test(String.fromCharCode(code)) ? String.fromCharCode(code) : hex(code);
-		return emitSet(set);
+		return klass(set);
 	}
 
 	group(outer: Flags, depth: number, start: number): Atom {
 		let inner: Flags = { ...outer };
+		// `(…)` and named groups capture; `(?:…)` and `(?flags:…)` do not (regex-syntax `HirKind::Capture`).
+		let capturing = true;
 		if (this.peek() === "?") {
 			const rest = this.src.slice(this.pos);
 			if (rest.startsWith("?=") || rest.startsWith("?!"))
@@ -345,6 +339,7 @@ class Translator {
 					this.error("invalid capture group character", this.pos + named[0].indexOf(name));
 				this.pos += named[0].length;
 			} else {
+				capturing = false;
 				this.pos++;
 				const flagsStart = this.pos;
 				let negate = false;
@@ -360,7 +355,7 @@ class Translator {
 						if (f === ")") {
 							// `(?flags)`: applies to the rest of the enclosing group.
 							Object.assign(outer, inner);
-							return { text: "", repeatable: false, repeated: false, flagsOnly: true };
+							return { hir: EMPTY, flagsOnly: true };
 						}
 						break;
 					}
@@ -380,35 +375,33 @@ class Translator {
 		const body = this.alternation(inner, depth + 1);
 		if (this.peek() !== ")") this.error("unclosed group", start);
 		this.pos++;
-		return { text: `(?:${body})`, repeatable: true, repeated: false };
+		return { hir: capturing ? { k: "capture", sub: body } : body };
 	}
 
 	/** An escape outside a class. */
 	escape(flags: Flags, start: number): Atom {
 		const c = this.peek();
 		if (c === undefined) this.error("incomplete escape sequence, reached end of pattern prematurely", start);
-		const plain = (text: string) => ({ text, repeatable: true, repeated: false });
 		if (c === "A" || c === "z") {
 			this.pos++;
-			return { text: c === "A" ? "(?<![\\s\\S])" : "(?![\\s\\S])", repeatable: false, repeated: false };
+			return { hir: { k: "look", look: c === "A" ? "start" : "end" } };
 		}
 		if (c === "b" || c === "B") {
 			this.pos++;
 			if (this.peek() === "{")
 				this.error("word boundary assertions like \\b{start} are not supported by this emulator", start, this.pos + 1);
-			return { text: `\\${c}`, repeatable: false, repeated: false };
+			return { hir: { k: "look", look: c === "b" ? "wordAscii" : "wordAsciiNegate" } };
 		}
 		if (c >= "1" && c <= "9") this.error("backreferences are not supported", start, start + 2);
 		const wide = this.wideHex();
 		if (wide !== undefined) {
 			// `\x{…}` above 0xFF is a Unicode scalar; with Unicode off it matches its UTF-8 bytes,
 			// as a non-ASCII literal does (checked against the engine).
-			const bytes = new TextEncoder().encode(String.fromCodePoint(wide));
-			return plain(`(?:${Array.from(bytes, hex).join("")})`);
+			return { hir: literal([...new TextEncoder().encode(String.fromCodePoint(wide))]) };
 		}
 		const set = this.classEscape(start);
 		if (flags.i) foldCase(set);
-		return plain(emitSet(set));
+		return { hir: klass(set) };
 	}
 
 	/** `\x{…}` with a value above 0xFF (a valid scalar), consumed; else undefined and nothing consumed. */
@@ -487,7 +480,7 @@ class Translator {
 	}
 
 	/** A bracketed class; `pos` is after the `[`. */
-	klass(flags: Flags, start: number): string {
+	klass(flags: Flags, start: number): boolean[] {
 		const set = byteSet();
 		let negated = false;
 		if (this.peek() === "^") {
@@ -534,7 +527,7 @@ class Translator {
 		}
 		if (flags.i) foldCase(set);
 		if (negated) for (let b = 0; b < 256; b++) set[b] = !set[b];
-		return emitSet(set);
+		return set;
 	}
 
 	/** One class item: a byte, or a set for `\d`-style escapes. */
@@ -598,18 +591,31 @@ function renderRegexError(pattern: string, e: RegexSyntaxError): string {
 	return `regex parse error:\n${divider}\n${notated}${divider}\n${note}error: ${e.message}`;
 }
 
-/** Translates a Rust regex (the text after the filter literal's own escapes) to a byte-string RegExp. */
-export function translateRegex(pattern: string): RegexResult {
+/** The engine's compiled-size limit (wirefilter `ParserSettings::default`: `regex_compiled_size_limit`). */
+export const COMPILED_SIZE_LIMIT = 10 * (1 << 20);
+
+/**
+ * Checks a Rust regex (the text after the filter literal's own escapes) as the engine does, and
+ * compiles it for `re2js`, whose matching time is linear in the subject. The matcher's `test`
+ * takes a byte string (one char per byte, `bytes.ts`). Errors: regex-syntax's `Display`, or
+ * wirefilter's `Compiled regex exceeds size limit of N bytes.` (without a `regex parse error`
+ * header: it is not a syntax error) when the engine's NFA would exceed `COMPILED_SIZE_LIMIT`
+ * (`profile`: the build whose NFA is sized, see `regex-hir.ts`).
+ */
+export function translateRegex(pattern: string, profile: NfaProfile = EDGE_PROFILE): RegexResult {
 	const t = new Translator(pattern);
+	let hir: Hir;
 	try {
 		const flags: Flags = { i: false, m: false, s: false, U: false, x: false };
-		const body = t.alternation(flags, 0);
+		hir = t.alternation(flags, 0);
 		if (t.pos < pattern.length) t.error("unopened group", t.pos);
 		if (t.deferred) throw t.deferred;
-		return { ok: true, regex: new RegExp(body) };
 	} catch (e) {
 		if (e instanceof RegexSyntaxError) return { ok: false, error: renderRegexError(pattern, e) };
-		// The translation only emits valid JS; a failure here is a bug, reported rather than thrown.
-		return { ok: false, error: `regex parse error:\n    ${pattern}\nerror: ${String(e)}` };
+		throw e;
 	}
+	if (compiledSize(hir, profile) > COMPILED_SIZE_LIMIT)
+		return { ok: false, error: `Compiled regex exceeds size limit of ${COMPILED_SIZE_LIMIT} bytes.` };
+	// The HIR's RE2 text is valid RE2 within RE2's repetition limit; a failure here is a bug.
+	return { ok: true, regex: RE2JS.compile(toRe2(hir)) };
 }

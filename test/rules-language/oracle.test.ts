@@ -28,6 +28,7 @@
 import { initializeWasm } from "@arcjet/analyze-wasm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compile } from "../../src/rules-language/index.ts";
+import { translateRegex } from "../../src/rules-language/regex.ts";
 import { EDGE_CASES, generate, ORACLE_FIELDS } from "./generate.ts";
 
 /** What the oracle says of one expression: accepted, or the engine's Display text. */
@@ -164,4 +165,39 @@ describe("differential oracle: our parser against wirefilter (@arcjet/analyze-wa
 			expect(count - valid).toBeGreaterThan(count / 4);
 		});
 	}
+});
+
+/**
+ * The engine's compiled-size limit, at its edge: the largest count the engine accepts for each
+ * shape (found by bisection against this build), and the next one it refuses. Our size of the
+ * NFA is checked with this build's profile: a 32-bit WebAssembly target (16-byte builder
+ * states) whose wirefilter still adds the implicit capture states (wirefilter `bcc69c1`; since
+ * `953f38a` it asks for none, as our edge profile does).
+ */
+const SIZE_EDGES: [string, number][] = [
+	["a{N}", 655353],
+	[".{N}", 218451],
+	["[a-c]{N}", 262141],
+	["(?:ab){N}", 327676],
+	["a{0,N}", 262140],
+	["a{N,}", 655351],
+	["(?:abc|def){N}", 49460],
+	["(?:a*){N}", 262141],
+	["(?:a?){N}", 187243],
+	["(?:a|){N}", 145634],
+	["(?i:a){N}", 218451],
+	["[a-z0-9_]{N}", 187243],
+];
+
+describe("the compiled-size limit against wirefilter", () => {
+	const WASM = { stateBytes: 16, captureStates: true };
+	it.each(SIZE_EDGES)("%j: the engine accepts N = %i and refuses N + 1, which we refuse with its text", (shape, n) => {
+		const at = (k: number) => shape.replace("N", String(k));
+		const over = translateRegex(at(n + 1), WASM);
+		expect(over).toEqual({ ok: false, error: "Compiled regex exceeds size limit of 10485760 bytes." });
+		const message = oracle(`http.request.uri.path matches "${at(n + 1)}"`);
+		expect(message).toMatchObject({ ok: false });
+		expect(message.ok ? "" : message.message).toContain("Compiled regex exceeds size limit of 10485760 bytes.");
+		expect(oracle(`http.request.uri.path matches "${at(n)}"`)).toEqual({ ok: true });
+	});
 });

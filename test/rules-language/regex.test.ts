@@ -114,3 +114,98 @@ describe("regex refusals", () => {
 		});
 	});
 });
+
+/** The compiled matcher on byte strings (one char 0x00–0xFF per byte), as `bytes.ts` builds them. */
+function matchesBytes(pattern: string, subject: string): boolean {
+	const result = translateRegex(pattern);
+	if (!result.ok) throw new Error(result.error);
+	return result.regex.test(subject);
+}
+
+/** Bytes 0x80–0xFF are bytes, not Latin-1 letters: no Unicode class, case fold or line end applies to them. */
+const BYTES: [string, string, boolean][] = [
+	["^\\xE9$", "\xe9", true],
+	["^\\xE9$", "\xc9", false],
+	["(?i)^\\xE9$", "\xc9", false],
+	["(?i)^[\\xE0-\\xFE]$", "\xc0", false],
+	["^.$", "\xff", true],
+	["^.$", "\x85", true],
+	["^[^a]$", "\x80", true],
+	["^\\w$", "\xe9", false],
+	["^\\W$", "\xe9", true],
+	["^\\s$", "\xa0", false],
+	["^\\s$", "\x85", false],
+	["\\bx", "\xe9x", true],
+	["(?m)^b", "a\x85b", false],
+	["(?m)^b", "a\nb", true],
+	["^[\\x80-\\xFF]+$", "\x80\xff", true],
+	["^é$", "\xc3\xa9", true],
+	["^é$", "\xe9", false],
+	["^\\x{100}$", "\xc4\x80", true],
+	["(?s)^.$", "\n", true],
+	["[[:^ascii:]]", "\x7f", false],
+	["[[:^ascii:]]", "\x80", true],
+];
+
+describe("the compiled matcher on bytes", () => {
+	it.each(BYTES)("%j on %j is %s", (pattern, subject, expected) => {
+		expect(matchesBytes(pattern, subject)).toBe(expected);
+	});
+});
+
+/** Patterns a backtracking engine takes exponential time on answer on 64 KiB subjects. */
+const PATHOLOGICAL: [string, string, boolean][] = [
+	["^(a+)+$", `${"a".repeat(65536)}!`, false],
+	["^(a|aa)+$", `${"a".repeat(65536)}!`, false],
+	["^(x*)*y$", "x".repeat(65536), false],
+	["^(x*)*y$", `${"x".repeat(65536)}y`, true],
+	["(a*)*b", "a".repeat(65536), false],
+	["^(\\w+\\s?)*$", `${"word ".repeat(13107)}!`, false],
+];
+
+describe("linear-time matching", () => {
+	it.each(PATHOLOGICAL)("%j on a 64 KiB subject is %s", (pattern, subject, expected) => {
+		expect(matchesBytes(pattern, subject)).toBe(expected);
+	});
+});
+
+describe("counted repetitions beyond RE2's own limit of 1000", () => {
+	it.each([
+		["^a{2500}$", 2500, true],
+		["^a{2500}$", 2499, false],
+		["^(?:a{10}){200}$", 2000, true],
+		["^(?:a{10}){200}$", 2010, false],
+		["^a{1000,2001}$", 2001, true],
+		["^a{1000,2001}$", 2002, false],
+		["^a{1000,2001}$", 999, false],
+		["^(?:a{0,50}){40}$", 2000, true],
+		["^(?:a{0,50}){40}$", 2001, false],
+		["^a{1500,}$", 1499, false],
+		["^a{1500,}$", 5000, true],
+	])("%j on %i bytes is %s", (pattern, n, expected) => {
+		expect(matchesBytes(pattern, "a".repeat(n))).toBe(expected);
+	});
+});
+
+describe("the compiled-size limit (10 MiB, as regex-automata counts a 64-bit build)", () => {
+	it.each([
+		"a{1000}{1000}",
+		".{4079,65535}{100}",
+		"a{4294967295}",
+		"(?:[a-z]{100}){10000}",
+		// 327,676 byte states of 32 bytes, plus the unanchored prefix and the match state.
+		"a{327676}",
+		// Anchored at the start only: the reverse NFA (for the lazy DFA) has the unanchored prefix.
+		"^a{327675}",
+		"^a{327677}$",
+	])("refuses %j with the engine's text", (pattern) => {
+		expect(translateRegex(pattern)).toEqual({
+			ok: false,
+			error: "Compiled regex exceeds size limit of 10485760 bytes.",
+		});
+	});
+
+	it("accepts what fits", () => {
+		expect(translateRegex("^a{327674}").ok).toBe(true);
+	});
+});

@@ -1,0 +1,67 @@
+/**
+ * A zone's regular expressions cannot stall the Worker: `matches` runs in time linear in the
+ * subject, as wirefilter's engine does, so patterns that make a backtracking engine explode
+ * (nested quantifiers, overlapping alternatives) answer on 64 KiB subjects, and another zone is
+ * served at the same time.
+ */
+import { exports } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call } from "../api/http";
+
+const RW = "Bearer test-rw";
+const KIB64 = 64 * 1024;
+
+/** A new zone with one blocking firewall rule, and its host name. */
+async function zoneBlocking(expression: string): Promise<string> {
+	const host = `re-${crypto.randomUUID().slice(0, 8)}.example.net`;
+	const zone = await call("POST", "/zones", { name: host, account: {} });
+	expect(zone.status).toBe(200);
+	const zone_id = (zone.body.result as { id: string }).id;
+	const rule = await call("POST", `/zones/${zone_id}/firewall/rules`, [{ action: "block", filter: { expression } }]);
+	expect(rule.status, JSON.stringify(rule.body)).toBe(200);
+	return host;
+}
+
+/** A GET to `host`; resolves to the status once the whole answer is read. */
+async function get(host: string, pathAndQuery: string): Promise<number> {
+	const response = await exports.default.fetch(`http://${host}${pathAndQuery}`, { headers: { authorization: RW } });
+	await response.arrayBuffer();
+	return response.status;
+}
+
+describe("a zone's regular expression on a 64 KiB subject", () => {
+	let other: string;
+	beforeAll(async () => {
+		other = await zoneBlocking('http.request.uri.path eq "/blocked"');
+		const put = await exports.default.fetch(`http://${other}/served`, {
+			method: "PUT",
+			headers: { authorization: RW },
+			body: "served",
+		});
+		expect(put.status).toBe(200);
+		await put.arrayBuffer();
+		// A zone's first request starts its Durable Object: slow on a loaded machine.
+	}, 60_000);
+
+	// [rule, subject that does not match, subject that matches]: for a backtracking engine the
+	// first is exponential in its length; the engine (a Thompson NFA) answers in linear time.
+	it.each([
+		["http.request.uri.path matches", "^/(a+)+$", `/${"a".repeat(KIB64)}!`, `/${"a".repeat(KIB64)}`],
+		["http.request.uri.path matches", "^/(a|aa)+$", `/${"a".repeat(KIB64)}!`, `/${"a".repeat(KIB64)}`],
+		["http.request.uri.query matches", "^(x*)*y$", `/q?${"x".repeat(KIB64)}`, `/q?${"x".repeat(KIB64)}y`],
+	])("%s %j answers as the engine decides, and another zone is served meanwhile", async (lhs, pattern, miss, hit) => {
+		const host = await zoneBlocking(`${lhs} "${pattern}"`);
+		const [missed, served, blocked, otherBlocked] = await Promise.all([
+			get(host, miss),
+			get(other, "/served"),
+			get(host, hit),
+			get(other, "/blocked"),
+		]);
+		// Not blocked: the gateway answers (no object has that key).
+		expect(missed).not.toBe(403);
+		expect([400, 404]).toContain(missed);
+		expect(blocked).toBe(403);
+		expect(served).toBe(200);
+		expect(otherBlocked).toBe(403);
+	});
+});
