@@ -38,7 +38,7 @@ describe("a country rule, tried locally with X-Edgezone-Geo-Country", () => {
 		await blockRule(zone.zone_id, 'ip.src.country eq "FR"');
 	});
 
-	it.each([
+	it.each<{ says: string; headers: Record<string, string>; status: number }>([
 		{ says: "says FR", headers: { "x-edgezone-geo-country": "FR" }, status: 403 },
 		{ says: "says fr, in lower case", headers: { "x-edgezone-geo-country": "fr" }, status: 403 },
 		{ says: "says DE", headers: { "x-edgezone-geo-country": "DE" }, status: 200 },
