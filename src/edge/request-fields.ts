@@ -107,7 +107,7 @@ class Source {
 		return this.#cf;
 	}
 	get geo(): Geo {
-		this.#geo ??= this.context.geo ?? geoOfCf(this.request.cf);
+		this.#geo ??= this.context.geo ?? geoOfCf(this.cf);
 		return this.#geo;
 	}
 	get headers(): Headers {
