@@ -6,6 +6,8 @@ import { API_CREDENTIALS } from "./test/api/credentials.ts";
 export const TEST_BINDINGS = {
 	GATEWAY_TOKENS: JSON.stringify({ "test-rw": "read-write", "test-ro": "read-only" }),
 	API_CREDENTIALS: JSON.stringify(API_CREDENTIALS),
+	// As `npm run dev`'s .dev.vars: requests may set their location (src/edge/geo.ts).
+	TRUST_GEO_HEADERS: "true",
 };
 
 /** Node's environment: this file runs in Node, while the project's types are the Worker's. */

@@ -29,7 +29,7 @@ import { logpull } from "./logpull";
 import { logpush } from "./logpush";
 import { routeGuard } from "./routing";
 import { rulesetRules } from "./ruleset-rules";
-import { refuseDryRun, rulesets } from "./rulesets";
+import { rulesets } from "./rulesets";
 import { totalTls } from "./total-tls";
 import type { ApiEnv } from "./types";
 import { universalSsl } from "./universal-ssl";
@@ -46,7 +46,6 @@ api.use(
 api.use("*", auth);
 api.use("/zones/:zone_id", zoneAccess);
 api.use("/zones/:zone_id/*", zoneAccess);
-api.use("/zones/:zone_id/rulesets/*", refuseDryRun);
 
 api.route("/zones", zones);
 api.route("/zones/:zone_id/rulesets", rulesets);

@@ -4,17 +4,17 @@
  * whole ruleset at its new version. `position` places the rule: `{before}`, `{after}`
  * (a rule id, or "" for top / bottom) or `{index}` (1-based). The rule is validated here
  * by its action's schema (an edit: each given field, and a malformed `id` refused as in
- * POST), with pointers relative to the body; its phase's rules are the Zone's.
+ * POST), with pointers relative to the body; its phase's rules are the Zone's. Each takes
+ * `?dry_run=true` as the ruleset writes do (`rulesets.ts`).
  */
-import type { RulesetGetResponse } from "cloudflare/resources/rulesets/rulesets";
 import { Hono } from "hono";
 import { z } from "zod";
 import { HEX_ID_PATTERN } from "../common/ids";
 import { CODES } from "../zone/failure";
 import { RULE, RULE_PATCH } from "../zone/phases/actions";
-import { ok } from "./envelope";
 import { unwrap } from "./errors";
 import { requireRulesetPhase } from "./phase-access";
+import { dryRunOf, written } from "./rulesets";
 import type { ApiEnv } from "./types";
 import { HEX_ID, parseBody, parseParam } from "./validate";
 
@@ -45,21 +45,24 @@ const PATCH_BODY = withPosition(RULE_PATCH);
 /** Routes under `/zones/{zone_id}/rulesets/{ruleset_id}/rules`. */
 export const rulesetRules = new Hono<ApiEnv>()
 	.post("/", async (c) => {
+		const dryRun = dryRunOf(c);
 		const rulesetId = parseParam(c, "ruleset_id", HEX_ID);
 		await requireRulesetPhase(c, rulesetId, "write");
 		const { rule, position } = await parseBody(c, RULE_BODY, CODES.rulesetInvalid);
-		return ok(unwrap(await c.var.zoneState.addRule(rulesetId, rule, position)) satisfies RulesetGetResponse);
+		return written(unwrap(await c.var.zoneState.addRule(rulesetId, rule, position, dryRun)), dryRun);
 	})
 	.patch("/:rule_id", async (c) => {
+		const dryRun = dryRunOf(c);
 		const rulesetId = parseParam(c, "ruleset_id", HEX_ID);
 		const ruleId = parseParam(c, "rule_id", HEX_ID);
 		await requireRulesetPhase(c, rulesetId, "write");
 		const { rule, position } = await parseBody(c, PATCH_BODY, CODES.rulesetInvalid);
-		return ok(unwrap(await c.var.zoneState.editRule(rulesetId, ruleId, rule, position)) satisfies RulesetGetResponse);
+		return written(unwrap(await c.var.zoneState.editRule(rulesetId, ruleId, rule, position, dryRun)), dryRun);
 	})
 	.delete("/:rule_id", async (c) => {
+		const dryRun = dryRunOf(c);
 		const rulesetId = parseParam(c, "ruleset_id", HEX_ID);
 		const ruleId = parseParam(c, "rule_id", HEX_ID);
 		await requireRulesetPhase(c, rulesetId, "write");
-		return ok(unwrap(await c.var.zoneState.deleteRule(rulesetId, ruleId)) satisfies RulesetGetResponse);
+		return written(unwrap(await c.var.zoneState.deleteRule(rulesetId, ruleId, dryRun)), dryRun);
 	});

@@ -10,14 +10,18 @@
  * The versions list is one page, as the SDK reads it (`versions.list` is a `SinglePage`):
  * it is bounded by keeping only the latest 100 versions (`KEPT_VERSIONS`, zone/limits.ts);
  * reading an older one is a 404 that says so.
- * Gaps: version deletion and the entrypoint versions endpoints are not served;
- * `?dry_run=true` is refused with a 400 rather than ignored, so no client mistakes a
- * write for a dry run.
+ * `?dry_run=true` on a write (every POST, PUT, PATCH and DELETE here and in `ruleset-rules.ts`)
+ * validates it without persisting, as Cloudflare's API does (cloudflare-typescript
+ * `RulesetCreateParams.dry_run`: "Validates the request without persisting changes when set to
+ * `true`. Responses that normally return 200 return `result: null`; endpoints that normally
+ * return 204 continue to return 204"): the Zone runs the very write and rolls it back
+ * (`rehearse`, zone/failure.ts), so it fails with the errors the write would have, and a success
+ * leaves the ruleset, its versions and the zone's config version as they were.
+ * Gaps: version deletion and the entrypoint versions endpoints are not served.
  */
 import type { RulesetGetResponse, RulesetListResponse } from "cloudflare/resources/rulesets/rulesets";
 import type { VersionListResponse } from "cloudflare/resources/rulesets/versions";
-import { Hono } from "hono";
-import { createMiddleware } from "hono/factory";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { fromBase64Url, fromHex, toBase64Url, toHex } from "../common/encoding";
 import { CODES } from "../zone/failure";
@@ -73,18 +77,24 @@ const LIST = z.object({
 });
 
 /**
- * Refuses `?dry_run=true` on writes (reference §3.1: validate without persisting), which
- * edgezone does not emulate; `dry_run=false` is the normal write, other values are a 400
- * as in the real API. Registered in `app.ts` for every path under `.../rulesets`.
+ * Whether a ruleset write is a dry run: `?dry_run=true`; absent or `false` is the normal write,
+ * any other value a 400, as the real API answers (the file header). Read before the body, so a
+ * bad `dry_run` is the error whatever the body holds.
+ * @throws ApiError 400 (20200) at `/dry_run`.
  */
-export const refuseDryRun = createMiddleware<ApiEnv>(async (c, next) => {
-	const dryRun = c.req.query("dry_run");
-	if (c.req.method !== "GET" && dryRun !== undefined && dryRun !== "false") {
-		const message = dryRun === "true" ? "dry_run is not supported by edgezone" : "dry_run must be true or false";
-		throw new ApiError(400, [{ code: CODES.rulesetInvalid, message, source: { pointer: "/dry_run" } }]);
-	}
-	await next();
-});
+export function dryRunOf(c: Context<ApiEnv>): boolean {
+	const value = c.req.query("dry_run");
+	if (value === undefined || value === "false") return false;
+	if (value === "true") return true;
+	throw new ApiError(400, [
+		{ code: CODES.rulesetInvalid, message: "dry_run must be true or false", source: { pointer: "/dry_run" } },
+	]);
+}
+
+/** The answer to a ruleset write that answers 200: the ruleset, or `result: null` for a dry run (the file header). */
+export function written(ruleset: RulesetGetResponse, dryRun: boolean) {
+	return ok(dryRun ? null : ruleset);
+}
 
 /** Routes under `/zones/{zone_id}/rulesets` (rules are in `ruleset-rules.ts`). */
 export const rulesets = new Hono<ApiEnv>()
@@ -99,9 +109,10 @@ export const rulesets = new Hono<ApiEnv>()
 		});
 	})
 	.post("/", async (c) => {
+		const dryRun = dryRunOf(c);
 		const body = await parseBody(c, CREATE, CODES.rulesetInvalid);
 		requirePhase(c, body.phase, "write");
-		return ok(unwrap(await c.var.zoneState.createRuleset(body)) satisfies RulesetGetResponse);
+		return written(unwrap(await c.var.zoneState.createRuleset(body, dryRun)), dryRun);
 	})
 	.get("/phases/:phase/entrypoint", async (c) => {
 		const phase = parseParam(c, "phase", PHASE);
@@ -109,10 +120,11 @@ export const rulesets = new Hono<ApiEnv>()
 		return ok(unwrap(await c.var.zoneState.getEntrypoint(phase)) satisfies RulesetGetResponse);
 	})
 	.put("/phases/:phase/entrypoint", async (c) => {
+		const dryRun = dryRunOf(c);
 		const phase = parseParam(c, "phase", PHASE);
 		requirePhase(c, phase, "write");
 		const body = await parseBody(c, ENTRYPOINT_UPDATE, CODES.rulesetInvalid);
-		return ok(unwrap(await c.var.zoneState.putEntrypoint(phase, body)) satisfies RulesetGetResponse);
+		return written(unwrap(await c.var.zoneState.putEntrypoint(phase, body, dryRun)), dryRun);
 	})
 	.get("/:ruleset_id", async (c) => {
 		const ruleset = unwrap(await c.var.zoneState.getRuleset(parseParam(c, "ruleset_id", HEX_ID)));
@@ -120,15 +132,17 @@ export const rulesets = new Hono<ApiEnv>()
 		return ok(ruleset satisfies RulesetGetResponse);
 	})
 	.put("/:ruleset_id", async (c) => {
+		const dryRun = dryRunOf(c);
 		const id = parseParam(c, "ruleset_id", HEX_ID);
 		await requireRulesetPhase(c, id, "write");
 		const body = await parseBody(c, UPDATE, CODES.rulesetInvalid);
-		return ok(unwrap(await c.var.zoneState.updateRuleset(id, body)) satisfies RulesetGetResponse);
+		return written(unwrap(await c.var.zoneState.updateRuleset(id, body, dryRun)), dryRun);
 	})
 	.delete("/:ruleset_id", async (c) => {
+		const dryRun = dryRunOf(c);
 		const id = parseParam(c, "ruleset_id", HEX_ID);
 		await requireRulesetPhase(c, id, "write");
-		unwrap(await c.var.zoneState.deleteRuleset(id));
+		unwrap(await c.var.zoneState.deleteRuleset(id, dryRun));
 		return noContent();
 	})
 	.get("/:ruleset_id/versions", async (c) => {

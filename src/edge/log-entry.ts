@@ -10,8 +10,10 @@
  *   EdgeTimeToFirstByteMs: from receipt to the answer's headers (workerd's clock moves only across
  *   I/O, so short requests log 0);
  * - ClientIP: `CF-Connecting-IP` (what the firewall's `ip.src` reads); ClientCountry (lower case,
- *   as the docs' filter example `"value":"ca"` shows) and ClientASN from `request.cf`;
- *   EdgeColoCode from `request.cf.colo`;
+ *   as the docs' filter example `"value":"ca"` shows), ClientASN, ClientCity, ClientRegionCode,
+ *   ClientLatitude, ClientLongitude from the location the firewall's `ip.src.*` fields read
+ *   (`geo.ts`: `request.cf`, or the emulator's trusted geo headers); EdgeColoCode from
+ *   `request.cf.colo`;
  * - ClientRequest*: the request as received: host, method, URI (path and query), path,
  *   protocol (`request.cf.httpProtocol`), scheme, User-Agent, Referer; ClientRequestBytes: the
  *   request line and headers in HTTP/1.1 form plus the body: Content-Length, or a body without
@@ -46,6 +48,7 @@ import { intervalMs } from "../zone/delivery";
 import type { EdgeConfig } from "../zone/edge-config";
 import type { LogpushJob } from "../zone/logpush";
 import type { FirewallMatch } from "./firewall";
+import type { Geo } from "./geo";
 import { bufferEntry, holdMs } from "./log-buffer";
 import { type Head, headBytes, headerLineBytes, scanHead } from "./log-heads";
 import { derived, zoneView } from "./zone-view";
@@ -161,6 +164,8 @@ export interface EdgeFacts {
 	cfRay: string;
 	/** The zone's log settings: the custom fields to log, the jobs that read the entry. */
 	settings: LogSettings;
+	/** Where the request came from, as the firewall's geo fields saw it. */
+	geo: Geo;
 }
 
 /**
@@ -225,7 +230,7 @@ function entryOf(
 	const { request, url, matches } = facts;
 	const sent = facts.heads.request.values;
 	const made = facts.heads.response.values;
-	const cf = (request.cf ?? {}) as { httpProtocol?: unknown; country?: unknown; asn?: unknown; colo?: unknown };
+	const cf = (request.cf ?? {}) as { httpProtocol?: unknown; colo?: unknown };
 	const uri = url.pathname + url.search;
 	const protocol = typeof cf.httpProtocol === "string" ? cf.httpProtocol : "";
 	const requestBytes =
@@ -270,8 +275,13 @@ function entryOf(
 		FirewallMatchesRuleIDs: ruleIds,
 		FirewallMatchesSources: sources,
 	};
-	if (typeof cf.country === "string") entry.ClientCountry = cf.country.toLowerCase();
-	if (typeof cf.asn === "number") entry.ClientASN = cf.asn;
+	const { geo } = facts;
+	if (geo.country !== undefined) entry.ClientCountry = geo.country.toLowerCase();
+	if (geo.asn !== undefined) entry.ClientASN = geo.asn;
+	if (geo.city !== undefined) entry.ClientCity = geo.city;
+	if (geo.regionCode !== undefined) entry.ClientRegionCode = geo.regionCode;
+	if (geo.latitude !== undefined) entry.ClientLatitude = geo.latitude;
+	if (geo.longitude !== undefined) entry.ClientLongitude = geo.longitude;
 	if (typeof cf.colo === "string") entry.EdgeColoCode = cf.colo;
 	const { names } = facts.settings;
 	if (hasCustomFields(names)) {

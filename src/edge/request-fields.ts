@@ -4,13 +4,16 @@
  *
  * Emulates: the request fields of the standard and dynamic field lists that have a local
  * meaning — URI parts, method, version, headers, cookies, query arguments, the client IP
- * (`CF-Connecting-IP`, which Cloudflare and wrangler dev set), and the geo and bot fields
- * of `request.cf` where present.
+ * (`CF-Connecting-IP`, which Cloudflare and wrangler dev set), the geo fields (`geo.ts`: from
+ * `request.cf`, or locally from the emulator's `X-Edgezone-Geo-*` headers) and the bot field of
+ * `request.cf` where present.
  * Gaps: a field with no local source is missing (absent), never invented: `ip.src` without
- * `CF-Connecting-IP`, geo fields without `request.cf`, `cf.threat_score` (Cloudflare
+ * `CF-Connecting-IP`, geo fields without a location, `cf.threat_score` (Cloudflare
  * no longer computes it). Names keep the case HTTP delivered them in; workerd's `Headers`
  * lower-cases names, as HTTP/2 does.
  */
+
+import { type Geo, geoOfCf } from "./geo";
 
 /** Request fields by name; an absent key is a missing value (§1.8). */
 export type RequestFields = {
@@ -41,6 +44,17 @@ export type RequestFields = {
 	readonly "ip.src.asnum"?: number;
 	readonly "ip.geoip.asnum"?: number;
 	readonly "ip.src.continent"?: string;
+	readonly "ip.geoip.continent"?: string;
+	readonly "ip.src.city"?: string;
+	readonly "ip.src.region"?: string;
+	readonly "ip.src.region_code"?: string;
+	readonly "ip.src.postal_code"?: string;
+	readonly "ip.src.metro_code"?: string;
+	readonly "ip.src.lat"?: string;
+	readonly "ip.src.lon"?: string;
+	readonly "ip.src.subdivision_1_iso_code"?: string;
+	readonly "ip.src.subdivision_2_iso_code"?: string;
+	readonly "ip.src.is_in_european_union"?: boolean;
 	readonly ssl: boolean;
 	readonly "cf.client.bot"?: boolean;
 	readonly "cf.edge.server_port": number;
@@ -56,14 +70,13 @@ export interface RequestContext {
 	zoneName: string;
 	/** When the edge received the request, in ms since the epoch. */
 	receivedAt: number;
+	/** The location the request's trusted geo headers set (`geo.ts`); absent: `request.cf`'s. */
+	geo?: Geo;
 }
 
 /** The `request.cf` properties read here; all optional, as Miniflare and Cloudflare fill them differently. */
 interface CfProperties {
 	httpProtocol?: unknown;
-	country?: unknown;
-	asn?: unknown;
-	continent?: unknown;
 	botManagement?: { verifiedBot?: unknown };
 }
 
@@ -75,6 +88,7 @@ interface CfProperties {
  */
 class Source {
 	#cf: CfProperties | undefined;
+	#geo: Geo | undefined;
 	#headers: Headers | undefined;
 	#headerMap: Record<string, string[]> | undefined;
 	#args: Record<string, string[]> | undefined;
@@ -91,6 +105,10 @@ class Source {
 	get cf(): CfProperties {
 		this.#cf ??= (this.request.cf ?? {}) as CfProperties;
 		return this.#cf;
+	}
+	get geo(): Geo {
+		this.#geo ??= this.context.geo ?? geoOfCf(this.cf);
+		return this.#geo;
 	}
 	get headers(): Headers {
 		this.#headers ??= this.request.headers;
@@ -150,11 +168,22 @@ const COMPUTED: Computed = {
 	"http.request.timestamp.sec": (s) => Math.floor(s.context.receivedAt / 1000),
 	"http.request.timestamp.msec": (s) => s.context.receivedAt,
 	"ip.src": (s) => s.header("cf-connecting-ip"),
-	"ip.src.country": (s) => stringOf(s.cf.country),
-	"ip.geoip.country": (s) => stringOf(s.cf.country),
-	"ip.src.asnum": (s) => numberOf(s.cf.asn),
-	"ip.geoip.asnum": (s) => numberOf(s.cf.asn),
-	"ip.src.continent": (s) => stringOf(s.cf.continent),
+	"ip.src.country": (s) => s.geo.country,
+	"ip.geoip.country": (s) => s.geo.country,
+	"ip.src.asnum": (s) => s.geo.asn,
+	"ip.geoip.asnum": (s) => s.geo.asn,
+	"ip.src.continent": (s) => s.geo.continent,
+	"ip.geoip.continent": (s) => s.geo.continent,
+	"ip.src.city": (s) => s.geo.city,
+	"ip.src.region": (s) => s.geo.region,
+	"ip.src.region_code": (s) => s.geo.regionCode,
+	"ip.src.postal_code": (s) => s.geo.postalCode,
+	"ip.src.metro_code": (s) => s.geo.metroCode,
+	"ip.src.lat": (s) => s.geo.latitude,
+	"ip.src.lon": (s) => s.geo.longitude,
+	"ip.src.subdivision_1_iso_code": (s) => s.geo.subdivision1,
+	"ip.src.subdivision_2_iso_code": (s) => s.geo.subdivision2,
+	"ip.src.is_in_european_union": (s) => s.geo.inEuropeanUnion,
 	ssl: (s) => s.protocol === "https:",
 	"cf.client.bot": (s) => booleanOf(s.cf.botManagement?.verifiedBot),
 	"cf.edge.server_port": (s) => {
@@ -197,7 +226,6 @@ export function requestFields(
 }
 
 const stringOf = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
-const numberOf = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
 const booleanOf = (value: unknown) => (typeof value === "boolean" ? value : undefined);
 
 /**

@@ -166,3 +166,27 @@ export function transact<T>(storage: DurableObjectStorage, op: () => T): Result<
 		throw error;
 	}
 }
+
+/** Carries the value of a rehearsed operation out of the transaction its throw rolls back. */
+class Rehearsal<T> extends Error {
+	constructor(readonly value: T) {
+		super("rehearsal: rolled back on purpose");
+		this.name = "Rehearsal";
+	}
+}
+
+/**
+ * Runs `op` as `transact` does, then rolls the transaction back whatever happened: the value
+ * `op` would have committed, or its failures, with nothing persisted. The same code as the write
+ * runs, so a rehearsal fails exactly where the write would (a dry run, `?dry_run=true`).
+ */
+export function rehearse<T>(storage: DurableObjectStorage, op: () => T): Result<T> {
+	try {
+		return transact(storage, () => {
+			throw new Rehearsal(op());
+		});
+	} catch (error) {
+		if (error instanceof Rehearsal) return { ok: true, value: error.value as T };
+		throw error;
+	}
+}

@@ -8,7 +8,8 @@
  * only when the rule itself changes (reordering does not bump it); `last_updated` with
  * fractional seconds. A rule is validated by the schema of its action, and its action and
  * the whole ruleset by its phase's entry in the phase table (`phases/table.ts`).
- * Gaps: `dry_run` and deleting single versions are not emulated; `name`, `kind` and
+ * A dry run (`?dry_run=true`) is these same writes in a transaction the Zone rolls back.
+ * Gaps: deleting single versions is not emulated; `name`, `kind` and
  * `phase` are immutable (docs: create.mdx), a changed value is a 400 at its field.
  */
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";

@@ -30,7 +30,7 @@ import { type Destination, destinationBucket } from "./destinations";
 import { type DnsEntry, type DnsRecords, SimulatedDns } from "./dns";
 import { ConfigVersion, type EdgeConfig } from "./edge-config";
 import { EdgeLogStore, type PendingRow } from "./edge-log";
-import { type Result, transact } from "./failure";
+import { type Result, rehearse, transact } from "./failure";
 import {
 	type Entry,
 	type Filter,
@@ -127,9 +127,12 @@ export class Zone extends DurableObject<Env> {
 		return this.#run(() => this.#rulesets.list(perPage, after));
 	}
 
-	/** Creates a ruleset (20217 for a second `zone` ruleset in a phase). */
-	createRuleset(input: RulesetCreate): Result<Ruleset> {
-		return this.#write(() => this.#rulesets.create(input, new Date()));
+	/**
+	 * Creates a ruleset (20217 for a second `zone` ruleset in a phase). Each ruleset write takes
+	 * `dryRun`: the write is rehearsed (`#write`), answering what it would have stored.
+	 */
+	createRuleset(input: RulesetCreate, dryRun = false): Result<Ruleset> {
+		return this.#write(() => this.#rulesets.create(input, new Date()), dryRun);
 	}
 
 	/** The latest version of a ruleset. */
@@ -138,16 +141,16 @@ export class Zone extends DurableObject<Env> {
 	}
 
 	/** Replaces the rules of a ruleset: a new version. */
-	updateRuleset(id: string, input: RulesetUpdate): Result<Ruleset> {
-		return this.#write(() => this.#rulesets.update(id, input, new Date()));
+	updateRuleset(id: string, input: RulesetUpdate, dryRun = false): Result<Ruleset> {
+		return this.#write(() => this.#rulesets.update(id, input, new Date()), dryRun);
 	}
 
 	/** Deletes a ruleset with all its versions. */
-	deleteRuleset(id: string): Result<null> {
+	deleteRuleset(id: string, dryRun = false): Result<null> {
 		return this.#write(() => {
 			this.#rulesets.delete(id);
 			return null;
-		});
+		}, dryRun);
 	}
 
 	/** The entrypoint (`kind: zone`) ruleset of a phase. */
@@ -156,23 +159,23 @@ export class Zone extends DurableObject<Env> {
 	}
 
 	/** Replaces the rules of a phase's entrypoint, creating it when missing. */
-	putEntrypoint(phase: Phase, input: EntrypointUpdate): Result<Ruleset> {
-		return this.#write(() => this.#rulesets.putEntrypoint(phase, input, new Date()));
+	putEntrypoint(phase: Phase, input: EntrypointUpdate, dryRun = false): Result<Ruleset> {
+		return this.#write(() => this.#rulesets.putEntrypoint(phase, input, new Date()), dryRun);
 	}
 
 	/** Adds a rule to a ruleset. */
-	addRule(rulesetId: string, rule: RuleInput, position?: Position): Result<Ruleset> {
-		return this.#write(() => this.#rulesets.addRule(rulesetId, rule, position, new Date()));
+	addRule(rulesetId: string, rule: RuleInput, position?: Position, dryRun = false): Result<Ruleset> {
+		return this.#write(() => this.#rulesets.addRule(rulesetId, rule, position, new Date()), dryRun);
 	}
 
 	/** Changes and/or moves one rule. */
-	editRule(rulesetId: string, ruleId: string, patch: RulePatch, position?: Position): Result<Ruleset> {
-		return this.#write(() => this.#rulesets.editRule(rulesetId, ruleId, patch, position, new Date()));
+	editRule(rulesetId: string, ruleId: string, patch: RulePatch, position?: Position, dryRun = false): Result<Ruleset> {
+		return this.#write(() => this.#rulesets.editRule(rulesetId, ruleId, patch, position, new Date()), dryRun);
 	}
 
 	/** Removes one rule. */
-	deleteRule(rulesetId: string, ruleId: string): Result<Ruleset> {
-		return this.#write(() => this.#rulesets.deleteRule(rulesetId, ruleId, new Date()));
+	deleteRule(rulesetId: string, ruleId: string, dryRun = false): Result<Ruleset> {
+		return this.#write(() => this.#rulesets.deleteRule(rulesetId, ruleId, new Date()), dryRun);
 	}
 
 	/** All versions of a ruleset, without rules. */
@@ -721,14 +724,20 @@ export class Zone extends DurableObject<Env> {
 		return transact(this.ctx.storage, op);
 	}
 
-	/** A write that changes what the edge does: `op` and a bump of the config version, in one transaction. */
-	#write<T>(op: () => T): Result<T> {
-		this.#readers = undefined;
-		return transact(this.ctx.storage, () => {
+	/**
+	 * A write that changes what the edge does: `op` and a bump of the config version, in one
+	 * transaction. With `dryRun` the same transaction is rolled back at its end (`rehearse`): the
+	 * answer is what it would have stored, or the failures it would have had, and nothing changes.
+	 */
+	#write<T>(op: () => T, dryRun = false): Result<T> {
+		const write = () => {
 			const value = op();
 			this.#config.bump();
 			return value;
-		});
+		};
+		if (dryRun) return rehearse(this.ctx.storage, write);
+		this.#readers = undefined;
+		return transact(this.ctx.storage, write);
 	}
 }
 

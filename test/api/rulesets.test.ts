@@ -1,6 +1,9 @@
 /** Zone rulesets: create, list, get, replace, delete, entrypoints and versions. */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { zoneState } from "../../src/zone/addressing";
 import { call, freshZone } from "./http";
+import { sdkClient } from "./sdk";
 
 interface RuleResult {
 	id: string;
@@ -320,27 +323,105 @@ describe("phase entrypoints", () => {
 });
 
 describe("dry_run", () => {
+	const CUSTOM = "http_request_firewall_custom";
+
+	/** A ruleset with two rules (version 2), and everything a write could change. */
+	async function withRules() {
+		const { zone, base, ruleset } = await setup();
+		const put = result(await call("PUT", `${base}/${ruleset.id}`, { rules: [rule(["a"]), rule(["b"])] }));
+		const [first] = put.rules ?? [];
+		return { zone, base, id: ruleset.id, ruleId: first?.id ?? "" };
+	}
+
+	/** The ruleset, its versions, the zone's list, the custom-rules entrypoint and the config version. */
+	async function state(zone: string, base: string, id: string) {
+		return {
+			ruleset: (await call("GET", `${base}/${id}`)).body,
+			versions: (await call("GET", `${base}/${id}/versions`)).body,
+			list: (await call("GET", base)).body,
+			entrypoint: (await call("GET", `${base}/phases/${CUSTOM}/entrypoint`)).status,
+			config: (await zoneState(env, zone).edgeConfig()).version,
+		};
+	}
+
 	it.each([
-		{ method: "POST", path: "", body: { name: "d", kind: "custom", phase: "http_request_firewall_custom" } },
-		{ method: "PUT", path: "/{id}", body: { rules: [] } },
-		{ method: "DELETE", path: "/{id}", body: undefined },
-		{ method: "POST", path: "/{id}/rules", body: rule(["a"]) },
-	])("refuses ?dry_run=true on $method $path rather than writing", async ({ method, path, body }) => {
-		const { base, ruleset } = await setup();
-		const res = await call(method, `${base}${path.replace("{id}", ruleset.id)}?dry_run=true`, body);
-		expect(res.status).toBe(400);
-		expect(res.body.errors).toEqual([
-			{ code: 20200, message: "dry_run is not supported by edgezone", source: { pointer: "/dry_run" } },
-		]);
-		expect((await call("GET", `${base}/${ruleset.id}`)).body.result).toEqual(ruleset);
-		expect(((await call("GET", base)).body.result as unknown[]).length).toBe(1);
+		{ method: "POST", path: "/", body: { name: "d", kind: "custom", phase: CUSTOM }, status: 200 },
+		{ method: "PUT", path: "/{id}", body: { rules: [rule(["c"])], description: "new" }, status: 200 },
+		{ method: "DELETE", path: "/{id}", body: undefined, status: 204 },
+		{ method: "PUT", path: `/phases/${PHASE}/entrypoint`, body: { rules: [] }, status: 200 },
+		{ method: "PUT", path: `/phases/${CUSTOM}/entrypoint`, body: { rules: [] }, status: 200 },
+		{ method: "POST", path: "/{id}/rules", body: rule(["c"]), status: 200 },
+		{ method: "PATCH", path: "/{id}/rules/{rule}", body: { enabled: false, position: { index: 2 } }, status: 200 },
+		{ method: "DELETE", path: "/{id}/rules/{rule}", body: undefined, status: 200 },
+	])(
+		"validates $method $path without persisting it, answering as Cloudflare ($status, result null)",
+		async ({ method, path, body, status }) => {
+			const { zone, base, id, ruleId } = await withRules();
+			const before = await state(zone, base, id);
+			const target = `${base}${path.replace(/^\/$/, "").replace("{id}", id).replace("{rule}", ruleId)}`;
+			const res = await call(method, `${target}?dry_run=true`, body);
+			expect(res.status, JSON.stringify(res.body)).toBe(status);
+			if (status === 200) expect(res.body).toEqual({ result: null, success: true, errors: [], messages: [] });
+			expect(await state(zone, base, id)).toEqual(before);
+			// The same write without dry_run is a real one.
+			expect((await call(method, target, body)).status).toBe(status);
+			expect((await state(zone, base, id)).config).toBe(before.config + 1);
+		},
+	);
+
+	it.each([
+		{ what: "a body its schema refuses", method: "PUT", path: "/{id}", body: { rules: [{ action: "nope" }] } },
+		{ what: "an unknown field", method: "POST", path: "/{id}/rules", body: { ...rule(["c"]), colour: "red" } },
+		{
+			what: "a rule its phase refuses",
+			method: "POST",
+			path: "/{id}/rules",
+			body: { action: "block", expression: "true" },
+		},
+		{
+			what: "a second zone ruleset in a phase",
+			method: "POST",
+			path: "",
+			body: { name: "z", kind: "zone", phase: PHASE },
+		},
+		{ what: "a rule that does not exist", method: "PATCH", path: "/{id}/rules/{missing}", body: { enabled: false } },
+		{ what: "a ruleset that does not exist", method: "DELETE", path: "/{missing}", body: undefined },
+		{
+			what: "an expression that does not compile",
+			method: "POST",
+			path: "/{id}/rules",
+			body: rule(["c"], { expression: "http.host eq" }),
+		},
+	])("answers $what with the error the write gets", async ({ method, path, body }) => {
+		const { zone, base, id } = await withRules();
+		const target = `${base}${path.replace(/^\/$/, "").replace("{id}", id).replace("{missing}", "0".repeat(32))}`;
+		const before = await state(zone, base, id);
+		const dry = await call(method, `${target}?dry_run=true`, body);
+		const before2 = await state(zone, base, id);
+		const real = await call(method, target, body);
+		expect(dry.status).toBeGreaterThanOrEqual(400);
+		expect({ status: dry.status, body: dry.body }).toEqual({ status: real.status, body: real.body });
+		expect(before2).toEqual(before);
 	});
 
 	it("answers 400 for a dry_run that is neither true nor false, and writes with dry_run=false", async () => {
 		const { base, ruleset } = await setup();
-		expect((await call("PUT", `${base}/${ruleset.id}?dry_run=maybe`, { rules: [] })).body.errors?.[0]?.message).toBe(
-			"dry_run must be true or false",
-		);
+		expect((await call("PUT", `${base}/${ruleset.id}?dry_run=maybe`, { rules: [] })).body.errors).toEqual([
+			{ code: 20200, message: "dry_run must be true or false", source: { pointer: "/dry_run" } },
+		]);
 		expect(result(await call("PUT", `${base}/${ruleset.id}?dry_run=false`, { rules: [] })).version).toBe("2");
+	});
+
+	it("is what the cloudflare SDK's dry_run sends", async () => {
+		const { zone, base, ruleset } = await setup();
+		const answer = await sdkClient().rulesets.rules.create(ruleset.id, {
+			zone_id: zone,
+			dry_run: true,
+			action: "log_custom_field",
+			expression: "true",
+			action_parameters: { request_fields: [{ name: "x" }] },
+		});
+		expect(answer).toBeNull();
+		expect(result(await call("GET", `${base}/${ruleset.id}`))).toEqual(ruleset);
 	});
 });

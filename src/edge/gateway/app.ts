@@ -26,7 +26,7 @@ import { METHODS, operationOf } from "./operations";
  * The JSON error answer. An answer to HEAD has no body (RFC 9110 §9.3.2), so it carries the code
  * and the message in headers, which RemoteBucket reads to throw the binding's error.
  */
-function errorResponse(error: GatewayError, method: string): Response {
+export function gatewayErrorAnswer(error: GatewayError, method: string): Response {
 	const headers = new Headers(error.headers);
 	headers.set(ERROR_CODE_HEADER, String(error.code));
 	if (method === "HEAD") {
@@ -51,9 +51,9 @@ async function dispatch(request: Request, url: URL, env: Env): Promise<Response>
 		return await operation.handle({ request, url, key, bucket, env });
 	} catch (error) {
 		const known = fromBindingError(error);
-		if (known) return errorResponse(known, request.method);
+		if (known) return gatewayErrorAnswer(known, request.method);
 		console.error("gateway: unexpected error", error);
-		return errorResponse(internalError(), request.method);
+		return gatewayErrorAnswer(internalError(), request.method);
 	}
 }
 
