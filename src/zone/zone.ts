@@ -664,7 +664,10 @@ export class Zone extends DurableObject<Env> {
 
 	/** Deletes everything of this zone (the zone itself was removed from the registry), leaving an empty schema. */
 	async destroy(): Promise<void> {
+		// The alarm too, through `#alarm` so what this instance knows of it stays true.
+		await this.#alarm.set(undefined);
 		await this.ctx.storage.deleteAll();
+		this.#readers = undefined;
 		migrate(this.ctx.storage, ZONE_MIGRATIONS);
 	}
 
