@@ -10,9 +10,8 @@
  * over after it (the isolate holds entries for seconds, `edge/log-buffer.ts`), comes after the
  * cursor's `seq` but is not the job's, so every read of a job's entries also selects by
  * `since`, and the cursor passes over such entries once nothing of the job's follows (`passAll`).
- * Without an enabled job
- * nothing is kept, unless Logpull retention is on (`retention.ts`): appends are refused and the
- * log is emptied, so it stays bounded.
+ * Without an enabled job nothing is kept, unless Logpull retention is on (`retention.ts`):
+ * appends are refused and the log is emptied, so it stays bounded.
  *
  * Logpull: each entry also records when the edge logged it (`stored_at`, the "received" time
  * Logpull windows select on) and whether it was logged while retention was on (`retained`). An
