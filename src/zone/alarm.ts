@@ -1,18 +1,21 @@
 /**
  * The zone's one alarm. A Durable Object has a single alarm (`ctx.storage.setAlarm`: "each
  * Durable Object is able to schedule a single alarm at a time",
- * https://developers.cloudflare.com/durable-objects/api/alarms/), so everything in the Zone that must happen at a time, with no
- * request to carry it, shares it:
+ * https://developers.cloudflare.com/durable-objects/api/alarms/), so everything in the Zone that
+ * must happen at a time, with no request to carry it, shares it:
  * - log-push delivery, per enabled `http_requests` job (`delivery.ts` `dueAt`): when its oldest
- *   undelivered entry has waited the job's interval, at once when a record or byte limit is
- *   reached, and never before the job's back-off after a failure ends;
+ *   undelivered entry has waited the job's interval, or at once when a record or byte limit is
+ *   reached (an append does not count its entries: the limits are seen at the next wake), and
+ *   never before the job's back-off after a failure ends;
  * - Logpull retention (`retention.ts`): when the oldest retained entry every job has delivered
  *   leaves the retention window, to be deleted;
  * - trimming the pending log: at once after a job stops reading it (deleted or disabled), and
  *   while a bounded trim step left more to delete.
  * Nothing else in the Zone needs a wake: the certificate lifecycle, the custom hostnames' states,
  * the CA schedule and the outbox are derived lazily, at read time, from the zone's emulator clock
- * (`certificates/store.ts` `catchUp`, `custom-hostnames/lifecycle.ts`, `outbox.ts`).
+ * (`certificates/store.ts` `catchUp` over the pure `src/certificates/schedule.ts`,
+ * `custom-hostnames/lifecycle.ts`, `outbox.ts`): the emulator's clock can be set back or forward,
+ * which no alarm could follow.
  *
  * The alarm is always set to the earliest of those due times. `Zone` computes them in one place
  * (`Zone.#nextWake`) after every write that can change one and at the end of every delivery run;
