@@ -2,7 +2,8 @@
  * Delivery of the pending log by the zone's log-push jobs (issue 9; cloudflare-api-v4.md §4):
  * run by `Zone.alarm()`, and at once by the emulator's flush route.
  *
- * For each enabled `http_requests` job, from its own cursor: a batch is due when it holds
+ * For each enabled `http_requests` job, from its own cursor over the entries logged after it
+ * started (`edge-log.ts`): a batch is due (`dueAt`) when it holds
  * `max_upload_records` entries (0: Cloudflare's internal default, 100,000), when its entries'
  * stored size reaches `max_upload_bytes` (0: no limit), or when its oldest entry waited
  * `max_upload_interval_seconds` (0: Cloudflare's default, 30 s), each limit "whichever is hit
@@ -26,7 +27,7 @@ import type { LogEntry } from "../logs/entry";
 import { parseFilter, passes } from "../logs/filter";
 import { formatRecord, formatter, frameBatch, sampled } from "../logs/format";
 import { bucketMap, destinationBucket, expandPath, parseDestination } from "./destinations";
-import type { EdgeLogStore, PendingRow } from "./edge-log";
+import type { Cursor, EdgeLogStore, PendingRow } from "./edge-log";
 import type { LogpushJob, LogpushStore } from "./logpush";
 
 /** Entries of one object at most (Durable Object memory; Cloudflare's own default batch is 100,000). */
@@ -78,44 +79,60 @@ export function readingJobs(jobs: readonly LogpushJob[]): LogpushJob[] {
 }
 
 /**
- * Delivers what is due (everything pending when `force`) for one job.
- * @returns what was delivered, and when the job next needs a run (ms since the epoch), if ever.
+ * When a job's batch is due, ms since the epoch, or undefined while nothing is pending for it: at
+ * once when `max_upload_records` entries wait or their stored size reaches `max_upload_bytes`,
+ * else when the oldest has waited the job's interval; never before the job's back-off ends.
+ * @param pending the job's entries after its cursor (`EdgeLogStore.pending`).
+ * @param now ms since the epoch.
+ */
+export function dueAt(
+	job: LogpushJob,
+	cursor: Cursor,
+	pending: { count: number; bytes: number; oldest: number | null },
+	env: Env,
+	now: number,
+): number | undefined {
+	if (pending.count === 0 || pending.oldest === null) return undefined;
+	const full =
+		pending.count >= (job.max_upload_records > 0 ? job.max_upload_records : DEFAULT_RECORDS) ||
+		(job.max_upload_bytes > 0 && pending.bytes >= job.max_upload_bytes);
+	return Math.max(cursor.retry_at, full ? now : pending.oldest + intervalMs(job, env));
+}
+
+/**
+ * Delivers what is due (everything pending when `force`, back-off or not) for one job. Its next
+ * due time is read afterwards, with every other user of the zone's alarm (`Zone`, `alarm.ts`).
+ * @param now ms since the epoch.
  */
 export async function deliverJob(
 	host: DeliveryHost,
 	job: LogpushJob,
 	now: number,
 	force: boolean,
-): Promise<{ delivery: JobDelivery; wakeAt: number | undefined }> {
+): Promise<JobDelivery> {
 	const delivery: JobDelivery = { job_id: job.id, entries: 0, records: 0, objects: [] };
 	const maxRecords = Math.min(job.max_upload_records > 0 ? job.max_upload_records : DEFAULT_RECORDS, OBJECT_RECORDS);
-	const dueRecords = job.max_upload_records > 0 ? job.max_upload_records : DEFAULT_RECORDS;
-	const interval = intervalMs(job, host.env);
 	for (;;) {
 		const { cursor, pending } = host.transaction(() => {
-			const cursor = host.log.cursor(job.id);
-			return { cursor, pending: host.log.pendingAfter(cursor.delivered_seq) };
+			const cursor = host.log.cursor(job.id, now);
+			const pending = host.log.pending(cursor);
+			if (pending.count === 0) host.log.passAll(job.id);
+			return { cursor, pending };
 		});
-		if (!force && cursor.retry_at > now) return { delivery, wakeAt: cursor.retry_at };
-		if (pending.count === 0 || pending.oldest === null) return { delivery, wakeAt: undefined };
-		const due =
-			force ||
-			pending.count >= dueRecords ||
-			(job.max_upload_bytes > 0 && pending.bytes >= job.max_upload_bytes) ||
-			now - pending.oldest >= interval;
-		if (!due) return { delivery, wakeAt: pending.oldest + interval };
-		const rows = host.transaction(() => host.log.after(cursor.delivered_seq, maxRecords));
+		const due = dueAt(job, cursor, pending, host.env, now);
+		if (due === undefined || (!force && due > now)) return delivery;
+		const rows = host.transaction(() => host.log.after(cursor, maxRecords));
 		const failure = await deliverRows(host, job, rows, delivery);
 		if (failure !== undefined) {
 			delivery.error = failure;
-			const next = host.transaction(() => {
+			host.transaction(() => {
 				host.jobs.setStatus(job.id, {
 					last_error: new Date(now).toISOString(),
 					error_message: failure,
 				});
-				return host.log.failed(job.id, now, backoffMs);
+				host.log.failed(job.id, now, backoffMs);
 			});
-			return { delivery, wakeAt: next.retry_at };
+			return delivery;
 		}
 	}
 }

@@ -4,10 +4,14 @@
  *
  * Entries are appended in batches by the edge (`edge/log-buffer.ts`) and kept, oldest first,
  * until every enabled `http_requests` job has delivered them; a job's cursor is the `seq` of
- * the last entry it delivered. A job starts from the entries logged after it was created
- * enabled or enabled ("a new job ships logs from when it is enabled"). Without an enabled job
- * nothing is kept, unless Logpull retention is on (`retention.ts`): appends are refused and the
- * log is emptied, so it stays bounded.
+ * the last entry it delivered and the time it started (`since`). A job gets exactly the entries
+ * logged (by the edge, `stored_at`) from the moment it was created enabled or enabled ("a new
+ * job ships logs from when it is enabled"): an entry the edge logged before that, and handed
+ * over after it (the isolate holds entries for seconds, `edge/log-buffer.ts`), comes after the
+ * cursor's `seq` but is not the job's, so every read of a job's entries also selects by
+ * `since`, and the cursor passes over such entries once nothing of the job's follows (`passAll`).
+ * Without an enabled job nothing is kept, unless Logpull retention is on (`retention.ts`):
+ * appends are refused and the log is emptied, so it stays bounded.
  *
  * Logpull: each entry also records when the edge logged it (`stored_at`, the "received" time
  * Logpull windows select on) and whether it was logged while retention was on (`retained`). An
@@ -15,6 +19,14 @@
  * received before the retention window). The Zone's alarm trims in bounded steps (`trim`'s limit).
  */
 import { type LogEntry, type LogRow, logRow } from "../logs/entry";
+
+/**
+ * The rows of `entries`, given as entries or as the edge's serialized rows (`logRow`).
+ * @param now ms since the epoch: when entries given as entries were logged.
+ */
+export function logRows(entries: readonly (LogEntry | LogRow)[], now: number): readonly LogRow[] {
+	return entries.map((entry) => (Array.isArray(entry) ? (entry as LogRow) : logRow(entry as LogEntry, now)));
+}
 
 /** Rows per INSERT: five bound parameters each, within the 100 a Durable Object's SQL statement takes. */
 const ROWS_PER_INSERT = 20;
@@ -30,6 +42,8 @@ export type PendingRow = {
 /** A job's place in the pending log. */
 export type Cursor = {
 	delivered_seq: number;
+	/** When the job started (created enabled, or enabled), ms since the epoch: its entries are the ones logged from then on. */
+	since: number;
 	failures: number;
 	/** When a failed job may try again, ms since the epoch (0: at once). */
 	retry_at: number;
@@ -44,14 +58,12 @@ export class EdgeLogStore {
 	}
 
 	/**
-	 * Appends entries in order, as entries or as the edge's serialized rows (`logRow`); their
-	 * `EdgeStartTimestamp`, `RayID` and the time they were logged are kept as columns too. Up to
-	 * ROWS_PER_INSERT rows go in one statement: each `exec` costs far more than a row.
-	 * @param now ms since the epoch: when entries given as entries were logged.
+	 * Appends rows in order (`logRows`); their `EdgeStartTimestamp`, `RayID` and the time they
+	 * were logged are kept as columns too. Up to ROWS_PER_INSERT rows go in one statement: each
+	 * `exec` costs far more than a row.
 	 * @param retained whether Logpull retention is on: Logpull then serves them for the window.
 	 */
-	append(entries: readonly (LogEntry | LogRow)[], now: number, retained: boolean): void {
-		const rows = entries.map((entry) => (Array.isArray(entry) ? (entry as LogRow) : logRow(entry as LogEntry, now)));
+	append(rows: readonly LogRow[], retained: boolean): void {
 		const kept = retained ? 1 : 0;
 		for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
 			const chunk = rows.slice(start, start + ROWS_PER_INSERT);
@@ -68,12 +80,16 @@ export class EdgeLogStore {
 		return row?.seq ?? 0;
 	}
 
-	/** Starts a job at the end of the log: it delivers only entries logged from now on. */
-	start(jobId: number): void {
+	/**
+	 * Starts a job at the end of the log: it delivers only entries logged from `now` on.
+	 * @param now ms since the epoch.
+	 */
+	start(jobId: number, now: number): void {
 		this.#sql.exec(
-			"INSERT OR REPLACE INTO logpush_cursors (job_id, delivered_seq, failures, retry_at) VALUES (?, ?, 0, 0)",
+			"INSERT OR REPLACE INTO logpush_cursors (job_id, delivered_seq, since, failures, retry_at) VALUES (?, ?, ?, 0, 0)",
 			jobId,
 			this.lastSeq(),
+			now,
 		);
 	}
 
@@ -82,35 +98,55 @@ export class EdgeLogStore {
 		this.#sql.exec("DELETE FROM logpush_cursors WHERE job_id = ?", jobId);
 	}
 
-	/** A job's cursor; a job without one (enabled before edgezone kept cursors) starts at the end. */
-	cursor(jobId: number): Cursor {
+	/**
+	 * A job's cursor; a job without one (enabled before edgezone kept cursors) starts at the end.
+	 * @param now ms since the epoch: the start of a job that had no cursor.
+	 */
+	cursor(jobId: number, now: number): Cursor {
 		const row = this.#sql
-			.exec<Cursor>("SELECT delivered_seq, failures, retry_at FROM logpush_cursors WHERE job_id = ?", jobId)
+			.exec<Cursor>("SELECT delivered_seq, since, failures, retry_at FROM logpush_cursors WHERE job_id = ?", jobId)
 			.toArray()[0];
 		if (row !== undefined) return row;
-		this.start(jobId);
-		return { delivered_seq: this.lastSeq(), failures: 0, retry_at: 0 };
+		this.start(jobId, now);
+		return { delivered_seq: this.lastSeq(), since: now, failures: 0, retry_at: 0 };
 	}
 
-	/** Up to `limit` entries after `seq`, oldest first. */
-	after(seq: number, limit: number): PendingRow[] {
+	/** When each job that has a cursor may next try, ms since the epoch (0: at once), by job id. */
+	retryTimes(): Map<number, number> {
+		const rows = this.#sql.exec<{ job_id: number; retry_at: number }>("SELECT job_id, retry_at FROM logpush_cursors");
+		return new Map(Array.from(rows, (row) => [row.job_id, row.retry_at]));
+	}
+
+	/** Up to `limit` of the job's entries after its cursor, oldest first. */
+	after(cursor: Cursor, limit: number): PendingRow[] {
 		return this.#sql
 			.exec<PendingRow>(
-				"SELECT seq, received_at, ray_id, entry FROM edge_log WHERE seq > ? ORDER BY seq LIMIT ?",
-				seq,
+				"SELECT seq, received_at, ray_id, entry FROM edge_log WHERE seq > ? AND stored_at >= ? ORDER BY seq LIMIT ?",
+				cursor.delivered_seq,
+				cursor.since,
 				limit,
 			)
 			.toArray();
 	}
 
-	/** How many entries follow `seq`, their stored size in bytes, and when the oldest was received. */
-	pendingAfter(seq: number): { count: number; bytes: number; oldest: number | null } {
+	/** How many of the job's entries follow its cursor, their stored size in bytes, and when the oldest was received. */
+	pending(cursor: Cursor): { count: number; bytes: number; oldest: number | null } {
 		return this.#sql
 			.exec<{ count: number; bytes: number; oldest: number | null }>(
-				"SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(entry)), 0) AS bytes, MIN(received_at) AS oldest FROM edge_log WHERE seq > ?",
-				seq,
+				`SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(entry)), 0) AS bytes, MIN(received_at) AS oldest
+				FROM edge_log WHERE seq > ? AND stored_at >= ?`,
+				cursor.delivered_seq,
+				cursor.since,
 			)
 			.one();
+	}
+
+	/**
+	 * Moves a job's cursor to the end of the log, when nothing after it is the job's (`pending`
+	 * is 0): what follows was logged before the job started, and must not hold back the trim.
+	 */
+	passAll(jobId: number): void {
+		this.#sql.exec("UPDATE logpush_cursors SET delivered_seq = ? WHERE job_id = ?", this.lastSeq(), jobId);
 	}
 
 	/** Records a delivery up to `seq`: the cursor moves and the back-off ends. */
@@ -123,8 +159,8 @@ export class EdgeLogStore {
 	}
 
 	/** Records a failed delivery: the next try waits `backoff(failures)` ms. */
-	failed(jobId: number, now: number, backoff: (failures: number) => number): Cursor {
-		const { failures } = this.cursor(jobId);
+	failed(jobId: number, now: number, backoff: (failures: number) => number): void {
+		const { failures } = this.cursor(jobId, now);
 		const next = { failures: failures + 1, retry_at: now + backoff(failures + 1) };
 		this.#sql.exec(
 			"UPDATE logpush_cursors SET failures = ?, retry_at = ? WHERE job_id = ?",
@@ -132,20 +168,20 @@ export class EdgeLogStore {
 			next.retry_at,
 			jobId,
 		);
-		return { ...this.cursor(jobId) };
 	}
 
 	/**
 	 * Deletes, oldest first and at most `limit`, the entries every job in `jobIds` (the enabled
 	 * ones) has delivered (all of them with no job) that are not retained or were received before
 	 * `retainFrom`; and the cursors of other jobs.
+	 * @param now ms since the epoch: the start of a job that had no cursor.
 	 * @param retainFrom start of the Logpull retention window, ms since the epoch.
 	 * @returns how many entries were deleted: `limit` means there may be more to delete.
 	 */
-	trim(jobIds: readonly number[], retainFrom: number, limit: number): number {
+	trim(jobIds: readonly number[], now: number, retainFrom: number, limit: number): number {
 		const placeholders = jobIds.map(() => "?").join(", ");
 		this.#sql.exec(`DELETE FROM logpush_cursors WHERE job_id NOT IN (${placeholders})`, ...jobIds);
-		const upTo = this.#deliveredByAll(jobIds);
+		const upTo = this.#deliveredByAll(jobIds, now);
 		this.#sql.exec(
 			`DELETE FROM edge_log WHERE seq IN (
 				SELECT seq FROM edge_log WHERE seq <= ? AND (retained = 0 OR stored_at < ?) ORDER BY seq LIMIT ?
@@ -158,23 +194,31 @@ export class EdgeLogStore {
 		return this.#sql.exec<{ n: number }>("SELECT changes() AS n").one().n;
 	}
 
-	/** The `seq` up to which every job in `jobIds` has delivered; with no job, every entry. */
-	#deliveredByAll(jobIds: readonly number[]): number {
+	/**
+	 * The `seq` up to which every job in `jobIds` has delivered; with no job, every entry.
+	 * @param now ms since the epoch: the start of a job that had no cursor.
+	 */
+	#deliveredByAll(jobIds: readonly number[], now: number): number {
 		return jobIds.length === 0
 			? Number.MAX_SAFE_INTEGER
-			: Math.min(...jobIds.map((id) => this.cursor(id).delivered_seq));
+			: Math.min(...jobIds.map((id) => this.cursor(id, now).delivered_seq));
 	}
 
-	/** How many entries some job in `jobIds` has not delivered yet. */
-	undelivered(jobIds: readonly number[]): number {
-		return jobIds.length === 0 ? 0 : this.pendingAfter(this.#deliveredByAll(jobIds)).count;
-	}
-
-	/** When the oldest retained entry was received (ms since the epoch), null when none is. */
-	oldestRetained(): number | null {
-		return this.#sql
-			.exec<{ oldest: number | null }>("SELECT MIN(stored_at) AS oldest FROM edge_log WHERE retained = 1")
-			.one().oldest;
+	/**
+	 * When the oldest retained entry that every job in `jobIds` has delivered was received (ms since
+	 * the epoch), null when none is: the next entry a trim may delete once it leaves the retention
+	 * window. The entries a job has not delivered wait for that job, whose own wake comes first.
+	 * Walks the retained entries by time (index `edge_log_retained_by_time`) to the first such one.
+	 * @param now ms since the epoch: the start of a job that had no cursor.
+	 */
+	oldestRetainedDelivered(jobIds: readonly number[], now: number): number | null {
+		const row = this.#sql
+			.exec<{ stored_at: number }>(
+				"SELECT stored_at FROM edge_log WHERE retained = 1 AND seq <= ? ORDER BY stored_at LIMIT 1",
+				this.#deliveredByAll(jobIds, now),
+			)
+			.toArray()[0];
+		return row?.stored_at ?? null;
 	}
 
 	/**

@@ -231,6 +231,15 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 			);
 		`,
 	},
+	{
+		id: 10,
+		name: "logpush_cursor_since",
+		sql: `
+			-- When each job started (ms): it gets the entries the edge logged from then on (edge-log.ts).
+			-- Cursors kept before this column start at 0: every entry after them is theirs, as before.
+			ALTER TABLE logpush_cursors ADD COLUMN since INTEGER NOT NULL DEFAULT 0;
+		`,
+	},
 ];
 
 /** Tables of the zone registry (the `ZoneRegistry` Durable Object). */

@@ -6,6 +6,7 @@ import type { QuotaGetResponse } from "cloudflare/resources/custom-hostnames/quo
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import type { LogEntry, LogRow } from "../logs/entry";
 import { sampled } from "../logs/format";
+import { earliest, ZoneAlarm } from "./alarm";
 import {
 	type CertificatePack,
 	CertificateStore,
@@ -25,11 +26,11 @@ import {
 	CustomHostnameStore,
 	QUOTA_HARD_CAP,
 } from "./custom-hostnames/store";
-import { type DeliveryHost, deliverJob, intervalMs, type JobDelivery, readingJobs } from "./delivery";
+import { type DeliveryHost, deliverJob, dueAt, intervalMs, type JobDelivery, readingJobs } from "./delivery";
 import { type Destination, destinationBucket } from "./destinations";
 import { type DnsEntry, type DnsRecords, SimulatedDns } from "./dns";
 import { ConfigVersion, type EdgeConfig } from "./edge-config";
-import { EdgeLogStore, type PendingRow } from "./edge-log";
+import { EdgeLogStore, logRows, type PendingRow } from "./edge-log";
 import { type Result, rehearse, transact } from "./failure";
 import {
 	type Entry,
@@ -70,10 +71,10 @@ import { migrate, ZONE_MIGRATIONS } from "./schema";
 
 /**
  * All state of one zone, one store each: rulesets, log-push jobs and the pending edge log (with
- * its delivery by `alarm()` and Logpull retention), filters and firewall rules, custom hostnames,
- * certificates, and the emulator's clock, simulated DNS and outbox. Writes the edge depends on
- * bump the zone's config version in their transaction (`#write`), and `edgeConfig()` answers the
- * edge's view with that version.
+ * its delivery by `alarm()` and Logpull retention; the alarm and its users: `alarm.ts`), filters
+ * and firewall rules, custom hostnames, certificates, and the emulator's clock, simulated DNS and
+ * outbox. Writes the edge depends on bump the zone's config version in their transaction
+ * (`#write`), and `edgeConfig()` answers the edge's view with that version.
  *
  * One instance per zone, addressed with `zoneState(env, zone_id)` (`addressing.ts`). Each public
  * method is one RPC call; each write runs in one SQLite transaction
@@ -94,14 +95,15 @@ export class Zone extends DurableObject<Env> {
 	readonly #retention: LogpullRetention;
 	/** The delivery under way, so the alarm and a flush never deliver the same entries twice. */
 	#delivering: Promise<JobDelivery[]> | undefined;
-	/** Whether an alarm is known to be set (saves a storage read per append); undefined: not known. */
-	#alarmSet: boolean | undefined;
+	/** The zone's one alarm and the time it is known to be set to (saves a storage read per append). */
+	readonly #alarm: ZoneAlarm;
 	/**
-	 * What reads the pending log (the enabled `http_requests` jobs, the Logpull retention flag),
-	 * kept between appends so that one costs a single INSERT; undefined until read, and again
-	 * after every write the edge depends on (`#write`), the only writes that change either.
+	 * What reads the pending log (the enabled `http_requests` jobs, with their intervals and
+	 * back-off, and the Logpull retention flag), kept between appends so that one costs a single
+	 * INSERT; undefined until read, and again after every write the edge depends on (`#write`, the
+	 * writes that change jobs or the flag) and every delivery run (which changes back-offs).
 	 */
-	#readers: { jobs: LogpushJob[]; retained: boolean } | undefined;
+	#readers: Readers | undefined;
 	readonly #dns: SimulatedDns;
 	readonly #hostnames: CustomHostnameStore;
 
@@ -117,6 +119,7 @@ export class Zone extends DurableObject<Env> {
 		this.#certificates = new CertificateStore(ctx.storage.sql, (name) => this.#dns.view().caa(name).records);
 		this.#log = new EdgeLogStore(ctx.storage.sql);
 		this.#retention = new LogpullRetention(ctx.storage.sql);
+		this.#alarm = new ZoneAlarm(ctx.storage);
 		this.#dns = new SimulatedDns(ctx.storage.sql);
 		this.#hostnames = new CustomHostnameStore(ctx.storage.sql, this.#dns);
 		void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, ZONE_MIGRATIONS));
@@ -194,12 +197,15 @@ export class Zone extends DurableObject<Env> {
 	}
 
 	/** Creates a log-push job; an enabled one delivers the entries logged from now on. */
-	createJob(write: JobWrite<JobSettings>): Result<LogpushJob> {
-		return this.#write(() => {
-			const job = this.#logpush.create(write, new Date());
-			if (job.enabled) this.#log.start(job.id);
+	async createJob(write: JobWrite<JobSettings>): Promise<Result<LogpushJob>> {
+		const result = this.#write(() => {
+			const now = new Date();
+			const job = this.#logpush.create(write, now);
+			if (job.enabled) this.#log.start(job.id, now.getTime());
 			return job;
 		});
+		await this.#schedule(undefined);
+		return result;
 	}
 
 	/** One log-push job. */
@@ -207,47 +213,64 @@ export class Zone extends DurableObject<Env> {
 		return this.#run(() => this.#logpush.get(id));
 	}
 
-	/** Changes the given settings of a log-push job. */
-	updateJob(id: number, write: JobWrite<Partial<JobSettings>>): Result<LogpushJob> {
-		return this.#write(() => {
+	/** Changes the given settings of a log-push job (its interval and limits change its due time). */
+	async updateJob(id: number, write: JobWrite<Partial<JobSettings>>): Promise<Result<LogpushJob>> {
+		let stopped = false;
+		const result = this.#write(() => {
+			const now = new Date();
 			const before = this.#logpush.get(id);
-			const job = this.#logpush.update(id, write, new Date());
+			const job = this.#logpush.update(id, write, now);
 			// Enabling starts from new entries, as a new job does; disabling forgets the place.
-			if (job.enabled && !before.enabled) this.#log.start(id);
+			if (job.enabled && !before.enabled) this.#log.start(id, now.getTime());
 			if (!job.enabled) this.#log.stop(id);
+			stopped = before.enabled && !job.enabled;
 			return job;
 		});
+		// A job that stops reading may leave entries no other reader needs: trim them at once.
+		await this.#schedule(result.ok && stopped ? Date.now() : undefined);
+		return result;
 	}
 
-	/** Deletes a log-push job. */
-	deleteJob(id: number): Result<{ id: number }> {
-		return this.#write(() => {
+	/** Deletes a log-push job; the entries only it still needed are trimmed at once. */
+	async deleteJob(id: number): Promise<Result<{ id: number }>> {
+		const result = this.#write(() => {
 			this.#log.stop(id);
 			return this.#logpush.delete(id);
 		});
+		await this.#schedule(result.ok ? Date.now() : undefined);
+		return result;
 	}
 
 	/**
 	 * Appends the edge's entries to the pending log when an enabled `http_requests` job will read
-	 * them or Logpull retention is on (else drops them and trims the log), and makes sure the
-	 * alarm will deliver them, or trim them once the retention window has passed.
+	 * them or Logpull retention is on (else drops them and trims the log), and brings the alarm
+	 * forward to when they fall due: each job's interval after the oldest of them was received
+	 * (not before the job's back-off ends), and their leaving the retention window. That costs no
+	 * storage access while the alarm is already set earlier, as it is with traffic: the alarm's time
+	 * is known (`alarm.ts`). A job's record and byte limits are checked when the alarm runs, so a
+	 * batch that reaches one is delivered at the next wake, at most the job's interval later.
 	 * @returns how many entries were kept.
 	 */
 	async appendLog(entries: readonly (LogEntry | LogRow)[]): Promise<number> {
 		const now = Date.now();
-		this.#readers ??= { jobs: readingJobs(this.#logpush.list()), retained: this.#retention.flag() };
+		this.#readers ??= this.#readReaders();
 		const { jobs, retained } = this.#readers;
 		if (jobs.length === 0 && !retained) {
-			this.ctx.storage.transactionSync(() => this.#log.trim([], now - retentionMs(this.env), TRIM_STEP));
+			this.ctx.storage.transactionSync(() => this.#log.trim([], now, now - retentionMs(this.env), TRIM_STEP));
 			return 0;
 		}
-		this.ctx.storage.transactionSync(() => this.#log.append(entries, now, retained));
-		this.#alarmSet ??= (await this.ctx.storage.getAlarm()) !== null;
-		if (!this.#alarmSet) {
-			this.#alarmSet = true;
-			const wake = jobs.length > 0 ? Math.min(...jobs.map((job) => intervalMs(job, this.env))) : retentionMs(this.env);
-			await this.ctx.storage.setAlarm(now + wake);
+		if (entries.length === 0) return 0;
+		const rows = logRows(entries, now);
+		this.ctx.storage.transactionSync(() => this.#log.append(rows, retained));
+		let received = Number.POSITIVE_INFINITY;
+		let logged = Number.POSITIVE_INFINITY;
+		for (const [receivedAt, , , loggedAt] of rows) {
+			received = Math.min(received, receivedAt);
+			logged = Math.min(logged, loggedAt);
 		}
+		const due = jobs.map((job) => Math.max(job.retryAt, received + job.intervalMs));
+		if (retained) due.push(logged + retentionMs(this.env));
+		await this.#alarm.bringForward(earliest(due));
 		return entries.length;
 	}
 
@@ -257,8 +280,10 @@ export class Zone extends DurableObject<Env> {
 	}
 
 	/** Turns Logpull retention on or off: a write the edge depends on (it logs every request while on). */
-	setLogpullRetention(flag: boolean): Result<{ flag: boolean }> {
-		return this.#write(() => ({ flag: this.#retention.set(flag) }));
+	async setLogpullRetention(flag: boolean): Promise<Result<{ flag: boolean }>> {
+		const result = this.#write(() => ({ flag: this.#retention.set(flag) }));
+		await this.#schedule(undefined);
+		return result;
 	}
 
 	/**
@@ -297,9 +322,10 @@ export class Zone extends DurableObject<Env> {
 	} {
 		return this.ctx.storage.transactionSync(() => {
 			const size = this.#log.size();
+			const now = Date.now();
 			const jobs = readingJobs(this.#logpush.list()).map((job) => {
-				const cursor = this.#log.cursor(job.id);
-				const pending = this.#log.pendingAfter(cursor.delivered_seq);
+				const cursor = this.#log.cursor(job.id, now);
+				const pending = this.#log.pending(cursor);
 				return {
 					job_id: job.id,
 					pending: pending.count,
@@ -312,10 +338,10 @@ export class Zone extends DurableObject<Env> {
 		});
 	}
 
-	/** Delivers what is due and sets the next alarm (`delivery.ts`). */
+	/** Delivers what is due, trims, and sets the next alarm (`delivery.ts`, `alarm.ts`). */
 	override async alarm(): Promise<void> {
 		// A running alarm is no longer set: appends meanwhile must not count on it.
-		this.#alarmSet = undefined;
+		this.#alarm.fired();
 		await this.#deliver(false);
 	}
 
@@ -343,35 +369,18 @@ export class Zone extends DurableObject<Env> {
 			jobs: this.#logpush,
 		};
 		const now = Date.now();
-		const jobs = readingJobs(this.#logpush.list());
 		const deliveries: JobDelivery[] = [];
-		const wakes: number[] = [];
-		for (const job of jobs) {
-			const { delivery, wakeAt } = await deliverJob(host, job, now, force);
-			deliveries.push(delivery);
-			if (wakeAt !== undefined) wakes.push(wakeAt);
-		}
+		for (const job of readingJobs(this.#logpush.list())) deliveries.push(await deliverJob(host, job, now, force));
 		// Jobs may have changed, and entries arrived, while objects were written: trim by the jobs
-		// enabled now, and wake again while anything is undelivered, when the oldest retained entry
-		// leaves the Logpull window, or at once while a bounded trim step left more to delete.
+		// enabled now, then set the alarm to what is due next, at once while a bounded trim step
+		// left more to delete. Back-offs changed: the appends' knowledge of them is read again.
 		const trimmedAt = Date.now();
-		const windowMs = retentionMs(this.env);
-		wakes.push(
-			...this.ctx.storage.transactionSync(() => {
-				const reading = readingJobs(this.#logpush.list());
-				const ids = reading.map((job) => job.id);
-				if (this.#log.trim(ids, trimmedAt - windowMs, TRIM_STEP) === TRIM_STEP) return [trimmedAt];
-				const next: number[] = [];
-				if (this.#log.undelivered(ids) > 0)
-					next.push(trimmedAt + Math.min(...reading.map((job) => intervalMs(job, this.env))));
-				const oldest = this.#log.oldestRetained();
-				if (oldest !== null) next.push(oldest + windowMs);
-				return next;
-			}),
-		);
-		this.#alarmSet = wakes.length > 0;
-		if (wakes.length > 0) await this.ctx.storage.setAlarm(Math.max(Math.min(...wakes), Date.now() + 10));
-		else await this.ctx.storage.deleteAlarm();
+		const more = this.ctx.storage.transactionSync(() => {
+			const ids = readingJobs(this.#logpush.list()).map((job) => job.id);
+			return this.#log.trim(ids, trimmedAt, trimmedAt - retentionMs(this.env), TRIM_STEP) === TRIM_STEP;
+		});
+		this.#readers = undefined;
+		await this.#alarm.set(more ? trimmedAt : this.#nextWake(trimmedAt));
 		return deliveries;
 	}
 
@@ -662,7 +671,10 @@ export class Zone extends DurableObject<Env> {
 
 	/** Deletes everything of this zone (the zone itself was removed from the registry), leaving an empty schema. */
 	async destroy(): Promise<void> {
+		// The alarm too, through `#alarm` so what this instance knows of it stays true.
+		await this.#alarm.set(undefined);
 		await this.ctx.storage.deleteAll();
+		this.#readers = undefined;
 		migrate(this.ctx.storage, ZONE_MIGRATIONS);
 	}
 
@@ -724,6 +736,52 @@ export class Zone extends DurableObject<Env> {
 		return transact(this.ctx.storage, op);
 	}
 
+	/** What an append needs to know of the pending log's readers (`#readers`), in one transaction. */
+	#readReaders(): Readers {
+		return this.ctx.storage.transactionSync(() => {
+			const retry = this.#log.retryTimes();
+			return {
+				jobs: readingJobs(this.#logpush.list()).map((job) => ({
+					intervalMs: intervalMs(job, this.env),
+					retryAt: retry.get(job.id) ?? 0,
+				})),
+				retained: this.#retention.flag(),
+			};
+		});
+	}
+
+	/**
+	 * The one place that says when the zone's alarm must next run (`alarm.ts`): the earliest of
+	 * each enabled job's next batch (`dueAt`: its interval, limits and back-off, over the entries
+	 * that are its own) and the moment the oldest retained entry every job delivered leaves the
+	 * Logpull window; undefined when nothing is due. Read in one transaction.
+	 * @param now ms since the epoch.
+	 */
+	#nextWake(now: number): number | undefined {
+		return this.ctx.storage.transactionSync(() => {
+			const jobs = readingJobs(this.#logpush.list());
+			const due = jobs.map((job) => {
+				const cursor = this.#log.cursor(job.id, now);
+				return dueAt(job, cursor, this.#log.pending(cursor), this.env, now);
+			});
+			const oldest = this.#log.oldestRetainedDelivered(
+				jobs.map((job) => job.id),
+				now,
+			);
+			if (oldest !== null) due.push(oldest + retentionMs(this.env));
+			return earliest(due);
+		});
+	}
+
+	/**
+	 * After a write that may change a due time (jobs, the retention flag): brings the alarm forward
+	 * to the earliest of `#nextWake` and `also` (ms since the epoch, a trim wanted at once).
+	 */
+	async #schedule(also: number | undefined): Promise<void> {
+		const now = Date.now();
+		await this.#alarm.bringForward(earliest([this.#nextWake(now), also]));
+	}
+
 	/**
 	 * A write that changes what the edge does: `op` and a bump of the config version, in one
 	 * transaction. With `dryRun` the same transaction is rolled back at its end (`rehearse`): the
@@ -740,6 +798,9 @@ export class Zone extends DurableObject<Env> {
 		return transact(this.ctx.storage, write);
 	}
 }
+
+/** What an append knows of the pending log's readers: each enabled job's interval and back-off end (ms), and the retention flag. */
+type Readers = { jobs: { intervalMs: number; retryAt: number }[]; retained: boolean };
 
 /** Entries one alarm run deletes at most per step: a trim that hits it runs again at once. */
 const TRIM_STEP = 10_000;
