@@ -113,7 +113,7 @@ async function benchZone(base, name, job) {
 			],
 		});
 		await api(base, "POST", `/zones/${zone.id}/logpush/jobs`, {
-			destination_conf: `r2://edgezone-logs/bench/${name}/{DATE}`,
+			destination_conf: `r2://edgezone-logs/${zone.id}/bench/${name}/{DATE}`,
 			enabled: true,
 			max_upload_interval_seconds: job.interval,
 			output_options: {

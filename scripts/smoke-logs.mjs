@@ -16,7 +16,7 @@ const GATEWAY_TOKEN = "dev-token";
 const API_TOKEN = "edgezone_dev_token_000000000000000000000";
 const ZONE_ID = "023e105f4ecef8ad9ca31a8372d0c353"; // DEFAULT_ZONE_ID: every other host is routed to it
 const LOG_BUCKET = "edgezone-logs";
-const PATH = `smoke-logs/${Date.now()}`;
+const PATH = `${ZONE_ID}/smoke-logs/${Date.now()}`; // a zone writes under its own id
 
 let failures = 0;
 let base;

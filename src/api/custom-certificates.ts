@@ -9,8 +9,9 @@
  * `optimal` (modern), `force` (user-defined), `type` `sni_custom` (default) or `legacy_custom`,
  * `geo_restrictions.label`, `policy` (answered as `policy_restrictions`, as the SDK says).
  * Errors, with the codes Cloudflare documents (custom certificates troubleshooting): 1002
- * invalid certificate (and unknown id), 2100 a root in the bundle, 2101 no leaf, 2103 no host of
- * the zone, 2106 invalid private key, 2200 key and certificate not a pair, 1220 uploaded before,
+ * invalid certificate (and unknown id; also a validity time off the calendar, a public key
+ * WebCrypto refuses), 2100 a root in the bundle, 2101 no leaf, 2103 no host of the zone, 2106
+ * invalid private key (also an RSA key under 2048 bits), 2200 key and certificate not a pair, 1220 uploaded before,
  * 1212 quota; other fields 1475 (edgezone's). Nothing is stored on any error.
  * Gaps: no CSRs (`custom_csr_id` is refused), no staging deploy, no keyless servers, no
  * `prioritize`. A PATCH with a new certificate needs its `private_key` too: edgezone keeps no key

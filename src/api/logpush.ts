@@ -4,7 +4,10 @@
  *
  * Emulates: job create / list / get / replace (PUT) / delete with the job object of the
  * SDK's `LogpushJob`; `destination_conf` parsed against the bound buckets
- * (`src/zone/destinations.ts`, an unknown bucket is a 400); `output_options` shape-checked
+ * (`src/zone/destinations.ts`, an unknown bucket is a 400) and confined to the zone's own prefix
+ * of them, `<zone_id>/` (`zonePathRefusal`, edgezone's rule: the buckets are shared; a job
+ * outside it is a 400 at `/destination_conf`, a challenge outside it `valid: false` and no
+ * file written, a validation outside it `valid: false`); `output_options` shape-checked
  * here, `field_names` checked against the dataset, and the documented defaults of a job and
  * its output filled in by the Zone's `newJobSettings` / `withOutputDefaults`; ownership
  * challenge and validation answering 200 with `valid: false` for a bad destination,
@@ -30,7 +33,13 @@ import { z } from "zod";
 import { parseFilter } from "../logs/filter";
 import { parseTemplate } from "../logs/format";
 import { HTTP_REQUESTS_FIELDS } from "../zone/datasets/http-requests";
-import { bucketMap, type Destination, parseDestination } from "../zone/destinations";
+import {
+	bucketMap,
+	type Destination,
+	type ParsedDestination,
+	parseDestination,
+	zonePathRefusal,
+} from "../zone/destinations";
 import { CODES } from "../zone/failure";
 import { JOB_DEFAULTS, type JobSettings, newJobSettings, withOutputDefaults } from "../zone/logpush";
 import { ok } from "./envelope";
@@ -138,9 +147,16 @@ const VALIDATION = z.strictObject({
 	ownership_challenge: z.string().max(4096),
 });
 
-/** Parses `destination_conf`; an invalid one is a 400 at `/destination_conf`. */
-function destinationOf(c: Context<ApiEnv>, conf: string): Destination {
+/** Parses `destination_conf` for the path's zone: a known bucket, under the zone's own prefix. */
+function zoneDestination(c: Context<ApiEnv>, conf: string): ParsedDestination {
 	const parsed = parseDestination(conf, bucketMap(c.env));
+	const refusal = parsed.ok ? zonePathRefusal(parsed.destination, c.var.zone.id) : undefined;
+	return refusal === undefined ? parsed : { ok: false, message: refusal };
+}
+
+/** Parses `destination_conf`; an invalid one, or one outside the zone's prefix, is a 400 at `/destination_conf`. */
+function destinationOf(c: Context<ApiEnv>, conf: string): Destination {
+	const parsed = zoneDestination(c, conf);
 	if (!parsed.ok)
 		throw new ApiError(400, [
 			{ code: CODES.logpushInvalid, message: parsed.message, source: { pointer: "/destination_conf" } },
@@ -193,7 +209,7 @@ export const logpush = new Hono<ApiEnv>()
 	)
 	.post("/ownership", async (c) => {
 		const { destination_conf } = await parseBody(c, DESTINATION, CODES.logpushInvalid);
-		const parsed = parseDestination(destination_conf, bucketMap(c.env));
+		const parsed = zoneDestination(c, destination_conf);
 		if (!parsed.ok)
 			return ok({ filename: "", valid: false, message: parsed.message } satisfies OwnershipCreateResponse);
 		const { filename } = unwrap(await c.var.zoneState.createOwnershipChallenge(parsed.destination));
@@ -201,7 +217,7 @@ export const logpush = new Hono<ApiEnv>()
 	})
 	.post("/ownership/validate", async (c) => {
 		const body = await parseBody(c, VALIDATION, CODES.logpushInvalid);
-		const parsed = parseDestination(body.destination_conf, bucketMap(c.env));
+		const parsed = zoneDestination(c, body.destination_conf);
 		const valid =
 			parsed.ok &&
 			unwrap(await c.var.zoneState.validateOwnershipChallenge(parsed.destination, body.ownership_challenge));

@@ -7,6 +7,10 @@
  * `LOGPUSH_BUCKETS` maps destination bucket names to R2 bindings (by default
  * `edgezone-logs` -> `LOGS`). Credentials in the query are accepted and not used.
  * Other schemes (gs, azure, https, ...) are refused: nothing local could receive them.
+ * Edgezone's own rule, as every zone writes into the same local buckets: a zone's destinations
+ * (jobs and ownership challenges) lie under its own id, `r2://edgezone-logs/<zone_id>/...`
+ * (`zonePathRefusal`). On Cloudflare each destination is a bucket of the customer's, reached with
+ * its credentials (r2) or proven by the ownership challenge (s3); locally neither tells zones apart.
  */
 import { z } from "zod";
 import { ConfigError, jsonVar } from "../common/config";
@@ -77,6 +81,18 @@ export function parseDestination(conf: string, buckets: Record<string, string>):
 		return { ok: false, message: "s3:// destinations need ?region=<region>" };
 	if (params.has("sse") && params.get("sse") !== "AES256") return { ok: false, message: "sse must be AES256" };
 	return { ok: true, destination: { scheme, bucket, binding, path, fingerprint: `${scheme}://${bucket}/${path}` } };
+}
+
+/**
+ * Why `destination` is not one the zone `zoneId` may write, or undefined when it may: its path
+ * must be the zone's id or start with `<zone_id>/` (edgezone's rule for its shared buckets,
+ * above), so that no zone's jobs or challenges land among another zone's objects. `{DATE}` in
+ * the first segment is not under the prefix (it expands after the id).
+ */
+export function zonePathRefusal(destination: Destination, zoneId: string): string | undefined {
+	const { path, scheme, bucket } = destination;
+	if (path === zoneId || path.startsWith(`${zoneId}/`)) return undefined;
+	return `the path of a destination must start with the zone's id: edgezone's log buckets are shared by every zone, and a zone writes under its own id only (${scheme}://${bucket}/${zoneId}/<path>)`;
 }
 
 /** The path with `{DATE}` expanded to the UTC date `YYYYMMDD`. */

@@ -205,7 +205,8 @@ describe("authentication", () => {
 });
 
 describe("read-only and permission-limited credentials", () => {
-	const R2 = "r2://edgezone-logs/logs/{DATE}";
+	// A zone's destinations lie under its id in the shared buckets.
+	const r2 = (zone: string) => `r2://edgezone-logs/${zone}/logs/{DATE}`;
 	const rule = (name: string) => ({
 		action: "log_custom_field",
 		expression: "true",
@@ -232,7 +233,9 @@ describe("read-only and permission-limited credentials", () => {
 		const waf = (
 			await call("POST", `${z}/rulesets`, { name: "waf", kind: "custom", phase: "http_request_firewall_custom" })
 		).body.result as { id: string };
-		const job = (await call("POST", `${z}/logpush/jobs`, { destination_conf: R2 })).body.result as { id: number };
+		const job = (await call("POST", `${z}/logpush/jobs`, { destination_conf: r2(zone) })).body.result as {
+			id: number;
+		};
 		return {
 			zone,
 			z,
@@ -287,7 +290,7 @@ describe("read-only and permission-limited credentials", () => {
 			name: "creating a job",
 			method: "POST",
 			path: (w) => `${w.z}/logpush/jobs`,
-			body: () => ({ destination_conf: R2 }),
+			body: (w) => ({ destination_conf: r2(w.zone) }),
 		},
 		{ name: "editing a job", method: "PUT", path: (w) => w.job, body: () => ({ name: "renamed" }) },
 		{ name: "deleting a job", method: "DELETE", path: (w) => w.job },
@@ -295,7 +298,7 @@ describe("read-only and permission-limited credentials", () => {
 			name: "an ownership challenge (writes a file)",
 			method: "POST",
 			path: (w) => `${w.z}/logpush/ownership`,
-			body: (w) => ({ destination_conf: `r2://edgezone-logs/${w.zone}` }),
+			body: (w) => ({ destination_conf: `r2://edgezone-logs/${w.zone}/challenge` }),
 		},
 	];
 	it.each(writes)(
@@ -331,7 +334,7 @@ describe("read-only and permission-limited credentials", () => {
 			name: "an ownership validation (a POST that only reads)",
 			method: "POST",
 			path: (w) => `${w.z}/logpush/ownership/validate`,
-			body: () => ({ destination_conf: R2, ownership_challenge: "x" }),
+			body: (w) => ({ destination_conf: r2(w.zone), ownership_challenge: "x" }),
 		},
 		{ name: "zones, with HEAD", method: "HEAD", path: () => "/zones" },
 	];
@@ -403,7 +406,7 @@ describe("read-only and permission-limited credentials", () => {
 			token: LOGS_READ_TOKEN,
 			method: "POST",
 			path: (w) => `${w.z}/logpush/ownership/validate`,
-			body: { destination_conf: R2, ownership_challenge: "x" },
+			body: { destination_conf: r2(DEFAULT_ZONE_ID), ownership_challenge: "x" },
 			status: 403,
 		},
 		// Custom hostnames and certificates: SSL and Certificates, and nothing else.

@@ -15,7 +15,8 @@ const rule = (name: string, extra: Record<string, unknown> = {}) => ({
 	action_parameters: { request_fields: [{ name }] },
 	...extra,
 });
-const R2 = "r2://edgezone-logs/logs/{DATE}";
+// A zone's destinations lie under its id in the shared buckets.
+const r2 = (zone: string) => `r2://edgezone-logs/${zone}/logs/{DATE}`;
 
 /** The edge's view of a zone, over RPC as the edge reads it. */
 const edgeConfig = (zone: string) => zoneState(env, zone).edgeConfig();
@@ -32,7 +33,7 @@ describe("the zone's config version", () => {
 			["PUT", `${base}/${ruleset.id}`, { rules: [rule("a")] }],
 			["PUT", `${base}/phases/http_log_custom_fields/entrypoint`, { rules: [rule("a"), rule("b")] }],
 			["POST", `${base}/${ruleset.id}/rules`, rule("c")],
-			["POST", `/zones/${zone}/logpush/jobs`, { destination_conf: R2 }],
+			["POST", `/zones/${zone}/logpush/jobs`, { destination_conf: r2(zone) }],
 			["PUT", `/zones/${zone}/logpush/jobs/1`, { enabled: true }],
 			["DELETE", `/zones/${zone}/logpush/jobs/1`, undefined],
 		];
@@ -169,8 +170,8 @@ describe("the edge's view of a zone", () => {
 				{ ...rule("c"), action_parameters: { cookie_fields: [{ name: "C" }] } },
 			],
 		});
-		await call("POST", `/zones/${zone}/logpush/jobs`, { destination_conf: R2, name: "off" });
-		await call("POST", `/zones/${zone}/logpush/jobs`, { destination_conf: R2, name: "on", enabled: true });
+		await call("POST", `/zones/${zone}/logpush/jobs`, { destination_conf: r2(zone), name: "off" });
+		await call("POST", `/zones/${zone}/logpush/jobs`, { destination_conf: r2(zone), name: "on", enabled: true });
 		const config = await edgeConfig(zone);
 		expect(config.version).toBe(3);
 		expect(config.logCustomFields).toEqual([{ request_fields: [{ name: "a" }] }, { cookie_fields: [{ name: "C" }] }]);

@@ -203,7 +203,7 @@ describe("what the zone keeps", () => {
 	it("does not serve entries kept only for a log-push job", async () => {
 		const { zone_id, host } = await zoneWithHost("jobonly");
 		const job = await call("POST", `/zones/${zone_id}/logpush/jobs`, {
-			destination_conf: `r2://edgezone-logs/jobonly-${crypto.randomUUID().slice(0, 8)}`,
+			destination_conf: `r2://edgezone-logs/${zone_id}/jobonly-${crypto.randomUUID().slice(0, 8)}`,
 			enabled: true,
 		});
 		expect(job.status).toBe(200);
@@ -217,7 +217,7 @@ describe("what the zone keeps", () => {
 		const { zone_id, host } = await zoneWithHost("both");
 		await setRetention(zone_id, true);
 		await call("POST", `/zones/${zone_id}/logpush/jobs`, {
-			destination_conf: `r2://edgezone-logs/both-${crypto.randomUUID().slice(0, 8)}`,
+			destination_conf: `r2://edgezone-logs/${zone_id}/both-${crypto.randomUUID().slice(0, 8)}`,
 			enabled: true,
 		});
 		const a = await edgeRequest(host, "/a");

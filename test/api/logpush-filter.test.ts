@@ -16,7 +16,7 @@ describe("filter", () => {
 	it("keeps the docs' example filter, and removes it with null", async () => {
 		const zone = await freshZone();
 		const created = await call("POST", `/zones/${zone}/logpush/jobs`, {
-			destination_conf: "r2://edgezone-logs/f",
+			destination_conf: `r2://edgezone-logs/${zone}/f`,
 			filter: FILTER,
 		});
 		expect(created.status).toBe(200);
@@ -32,7 +32,10 @@ describe("filter", () => {
 		["an unknown operator", JSON.stringify({ where: { key: "RayID", operator: "like", value: "x" } })],
 	])("refuses %s with a 400 1002 at /filter, creating nothing", async (_, filter) => {
 		const zone = await freshZone();
-		const res = await call("POST", `/zones/${zone}/logpush/jobs`, { destination_conf: "r2://edgezone-logs/f", filter });
+		const res = await call("POST", `/zones/${zone}/logpush/jobs`, {
+			destination_conf: `r2://edgezone-logs/${zone}/f`,
+			filter,
+		});
 		expect(res.status).toBe(400);
 		expect(res.body.errors).toEqual([expect.objectContaining({ code: 1002, source: { pointer: "/filter" } })]);
 		expect((await call("GET", `/zones/${zone}/logpush/jobs`)).body.result).toEqual([]);
@@ -43,7 +46,7 @@ describe("record_template", () => {
 	it("refuses template actions beyond fields, constants and comments", async () => {
 		const zone = await freshZone();
 		const res = await call("POST", `/zones/${zone}/logpush/jobs`, {
-			destination_conf: "r2://edgezone-logs/f",
+			destination_conf: `r2://edgezone-logs/${zone}/f`,
 			output_options: { record_template: "{{if .RayID}}x{{end}}" },
 		});
 		expect(res.status).toBe(400);

@@ -1,6 +1,7 @@
 /** Log-push jobs, destinations, ownership challenges and the http_requests field list. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import { DEFAULT_ZONE_ID, SCOPED_TOKEN } from "./credentials";
 import { call, freshZone } from "./http";
 import { callWithEnv } from "./with-env";
 
@@ -12,18 +13,25 @@ interface Job {
 	output_options: Record<string, unknown> & { field_names: string[] };
 }
 
-const R2 = "r2://edgezone-logs/logs/{DATE}";
-const S3 = "s3://edgezone-logs/s3logs?region=us-east-1";
+// A zone's destinations lie under its id in the shared buckets (edgezone's rule).
+const r2 = (zone: string) => `r2://edgezone-logs/${zone}/logs/{DATE}`;
+const s3 = (zone: string) => `s3://edgezone-logs/${zone}/s3logs?region=us-east-1`;
 const today = () => new Date().toISOString().slice(0, 10).replaceAll("-", "");
 
 async function jobsOf() {
 	const zone = await freshZone();
-	return { zone, jobs: `/zones/${zone}/logpush/jobs`, ownership: `/zones/${zone}/logpush/ownership` };
+	return {
+		zone,
+		jobs: `/zones/${zone}/logpush/jobs`,
+		ownership: `/zones/${zone}/logpush/ownership`,
+		R2: r2(zone),
+		S3: s3(zone),
+	};
 }
 
 describe("POST .../logpush/jobs", () => {
 	it("creates a disabled r2:// job with the documented defaults, without an ownership challenge", async () => {
-		const { jobs } = await jobsOf();
+		const { jobs, R2 } = await jobsOf();
 		const res = await call("POST", jobs, { destination_conf: R2 });
 		expect(res.status).toBe(200);
 		expect(res.body.result).toStrictEqual({
@@ -70,7 +78,7 @@ describe("POST .../logpush/jobs", () => {
 	});
 
 	it("keeps the spec's example job: custom-field outputs, rfc3339, a name, enabled", async () => {
-		const { jobs } = await jobsOf();
+		const { jobs, R2 } = await jobsOf();
 		const body = {
 			name: "example.com",
 			destination_conf: R2,
@@ -86,7 +94,7 @@ describe("POST .../logpush/jobs", () => {
 	});
 
 	it("frames csv records with no prefix and a newline suffix by default", async () => {
-		const { jobs } = await jobsOf();
+		const { jobs, R2 } = await jobsOf();
 		const job = (
 			await call("POST", jobs, { destination_conf: R2, output_options: { output_type: "csv", field_names: ["RayID"] } })
 		).body.result as Job;
@@ -96,7 +104,7 @@ describe("POST .../logpush/jobs", () => {
 	it.each(["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"])(
 		"accepts timestamp_format %s",
 		async (timestamp_format) => {
-			const { jobs } = await jobsOf();
+			const { jobs, R2 } = await jobsOf();
 			const res = await call("POST", jobs, { destination_conf: R2, output_options: { timestamp_format } });
 			expect((res.body.result as Job).output_options.timestamp_format).toBe(timestamp_format);
 		},
@@ -105,16 +113,16 @@ describe("POST .../logpush/jobs", () => {
 	it.each([
 		{
 			name: "r2 with its credentials in the query",
-			conf: "r2://edgezone-logs/a/b?account-id=x&access-key-id=y&secret-access-key=z",
+			conf: (zone: string) => `r2://edgezone-logs/${zone}/a/b?account-id=x&access-key-id=y&secret-access-key=z`,
 		},
-		{ name: "r2 with no path", conf: "r2://edgezone-logs" },
+		{ name: "r2 with the zone's id as its whole path", conf: (zone: string) => `r2://edgezone-logs/${zone}` },
 	])("accepts the destination $name", async ({ conf }) => {
-		const { jobs } = await jobsOf();
-		expect((await call("POST", jobs, { destination_conf: conf })).status).toBe(200);
+		const { zone, jobs } = await jobsOf();
+		expect((await call("POST", jobs, { destination_conf: conf(zone) })).status).toBe(200);
 	});
 
-	const invalid: { name: string; body: unknown; pointer: string }[] = [
-		{ name: "no destination_conf", body: {}, pointer: "/destination_conf" },
+	const invalid: { name: string; body: Record<string, unknown>; pointer: string }[] = [
+		{ name: "no destination_conf", body: { destination_conf: undefined }, pointer: "/destination_conf" },
 		{
 			name: "an unknown bucket",
 			body: { destination_conf: "r2://someone-elses-bucket/logs" },
@@ -136,92 +144,92 @@ describe("POST .../logpush/jobs", () => {
 			pointer: "/destination_conf",
 		},
 		{ name: "a malformed bucket", body: { destination_conf: "r2://A_B/logs" }, pointer: "/destination_conf" },
-		{ name: "another dataset", body: { destination_conf: R2, dataset: "firewall_events" }, pointer: "/dataset" },
-		{ name: "Instant Logs (kind edge)", body: { destination_conf: R2, kind: "edge" }, pointer: "/kind" },
-		{ name: "a name with a space", body: { destination_conf: R2, name: "my job" }, pointer: "/name" },
-		{ name: "enabled that is no boolean", body: { destination_conf: R2, enabled: "true" }, pointer: "/enabled" },
-		{ name: "an unknown frequency", body: { destination_conf: R2, frequency: "often" }, pointer: "/frequency" },
+		{ name: "another dataset", body: { dataset: "firewall_events" }, pointer: "/dataset" },
+		{ name: "Instant Logs (kind edge)", body: { kind: "edge" }, pointer: "/kind" },
+		{ name: "a name with a space", body: { name: "my job" }, pointer: "/name" },
+		{ name: "enabled that is no boolean", body: { enabled: "true" }, pointer: "/enabled" },
+		{ name: "an unknown frequency", body: { frequency: "often" }, pointer: "/frequency" },
 		{
 			name: "max_upload_bytes below 5 MB",
-			body: { destination_conf: R2, max_upload_bytes: 4_999_999 },
+			body: { max_upload_bytes: 4_999_999 },
 			pointer: "/max_upload_bytes",
 		},
 		{
 			name: "max_upload_bytes above 1 GB",
-			body: { destination_conf: R2, max_upload_bytes: 1_000_000_001 },
+			body: { max_upload_bytes: 1_000_000_001 },
 			pointer: "/max_upload_bytes",
 		},
 		{
 			name: "max_upload_records below 1000",
-			body: { destination_conf: R2, max_upload_records: 999 },
+			body: { max_upload_records: 999 },
 			pointer: "/max_upload_records",
 		},
 		{
 			name: "max_upload_records above 1000000",
-			body: { destination_conf: R2, max_upload_records: 1_000_001 },
+			body: { max_upload_records: 1_000_001 },
 			pointer: "/max_upload_records",
 		},
 		{
 			name: "max_upload_interval_seconds below 30",
-			body: { destination_conf: R2, max_upload_interval_seconds: 29 },
+			body: { max_upload_interval_seconds: 29 },
 			pointer: "/max_upload_interval_seconds",
 		},
 		{
 			name: "max_upload_interval_seconds above 300",
-			body: { destination_conf: R2, max_upload_interval_seconds: 301 },
+			body: { max_upload_interval_seconds: 301 },
 			pointer: "/max_upload_interval_seconds",
 		},
 		{
 			name: "an unknown field name",
-			body: { destination_conf: R2, output_options: { field_names: ["RayID", "NoSuchField"] } },
+			body: { output_options: { field_names: ["RayID", "NoSuchField"] } },
 			pointer: "/output_options/field_names/1",
 		},
 		{
 			name: "a duplicate field name",
-			body: { destination_conf: R2, output_options: { field_names: ["RayID", "RayID"] } },
+			body: { output_options: { field_names: ["RayID", "RayID"] } },
 			pointer: "/output_options/field_names/1",
 		},
 		{
 			name: "no field names",
-			body: { destination_conf: R2, output_options: { field_names: [] } },
+			body: { output_options: { field_names: [] } },
 			pointer: "/output_options/field_names",
 		},
 		{
 			name: "an unknown timestamp format",
-			body: { destination_conf: R2, output_options: { timestamp_format: "iso" } },
+			body: { output_options: { timestamp_format: "iso" } },
 			pointer: "/output_options/timestamp_format",
 		},
 		{
 			name: "an unknown output type",
-			body: { destination_conf: R2, output_options: { output_type: "xml" } },
+			body: { output_options: { output_type: "xml" } },
 			pointer: "/output_options/output_type",
 		},
 		{
 			name: "a sample rate of 0",
-			body: { destination_conf: R2, output_options: { sample_rate: 0 } },
+			body: { output_options: { sample_rate: 0 } },
 			pointer: "/output_options/sample_rate",
 		},
 		{
 			name: "a sample rate above 1",
-			body: { destination_conf: R2, output_options: { sample_rate: 1.5 } },
+			body: { output_options: { sample_rate: 1.5 } },
 			pointer: "/output_options/sample_rate",
 		},
 		{
 			name: "an unknown output option",
-			body: { destination_conf: R2, output_options: { compression: "gzip" } },
+			body: { output_options: { compression: "gzip" } },
 			pointer: "/output_options/compression",
 		},
-		{ name: "a filter", body: { destination_conf: R2, filter: "{}" }, pointer: "/filter" },
+		{ name: "a filter", body: { filter: "{}" }, pointer: "/filter" },
 		{
 			name: "logpull_options",
-			body: { destination_conf: R2, logpull_options: "fields=RayID" },
+			body: { logpull_options: "fields=RayID" },
 			pointer: "/logpull_options",
 		},
-		{ name: "an unknown field", body: { destination_conf: R2, colour: "red" }, pointer: "/colour" },
+		{ name: "an unknown field", body: { colour: "red" }, pointer: "/colour" },
 	];
 	it.each(invalid)("refuses $name with a 400 at $pointer, creating nothing", async ({ body, pointer }) => {
-		const { jobs } = await jobsOf();
-		const res = await call("POST", jobs, body);
+		const { jobs, R2 } = await jobsOf();
+		const res = await call("POST", jobs, { destination_conf: R2, ...body });
 		expect(res.status).toBe(400);
 		expect(res.body.errors?.map((e) => e.source?.pointer)).toContain(pointer);
 		expect((await call("GET", jobs)).body.result).toEqual([]);
@@ -232,7 +240,7 @@ describe("POST .../logpush/jobs", () => {
 		{ field: "max_upload_records", values: [0, 1_000, 1_000_000] },
 		{ field: "max_upload_interval_seconds", values: [0, 30, 300] },
 	])("accepts $field at 0 and at both ends of its range", async ({ field, values }) => {
-		const { jobs } = await jobsOf();
+		const { jobs, R2 } = await jobsOf();
 		for (const value of values) {
 			const res = await call("POST", jobs, { destination_conf: R2, [field]: value });
 			expect((res.body.result as Record<string, unknown>)[field]).toBe(value);
@@ -263,7 +271,7 @@ describe("size limits", () => {
 	])(
 		"refuses a $name one character or more over its limit with a 400 1002, creating nothing",
 		async ({ name, body }) => {
-			const { jobs } = await jobsOf();
+			const { jobs, R2 } = await jobsOf();
 			const res = await call("POST", jobs, { destination_conf: R2, ...body });
 			expect(res.status).toBe(400);
 			const pointer = "output_options" in body ? `/output_options/${name}` : `/${name}`;
@@ -273,7 +281,7 @@ describe("size limits", () => {
 	);
 
 	it("refuses more field names than the dataset has with one error", async () => {
-		const { zone, jobs } = await jobsOf();
+		const { zone, jobs, R2 } = await jobsOf();
 		const fields = [...(await allFields(zone)), "RayID"];
 		const res = await call("POST", jobs, { destination_conf: R2, output_options: { field_names: fields } });
 		expect(res.status).toBe(400);
@@ -284,7 +292,7 @@ describe("size limits", () => {
 
 	it("accepts every value at its limit", async () => {
 		const { zone, jobs } = await jobsOf();
-		const destination_conf = `r2://edgezone-logs/${text(4096 - 19)}`;
+		const destination_conf = `r2://edgezone-logs/${zone}/${text(4096 - 19 - zone.length - 1)}`;
 		const output_options = {
 			field_names: await allFields(zone),
 			record_template: text(16_384),
@@ -296,7 +304,7 @@ describe("size limits", () => {
 	});
 
 	it("refuses oversized values on the ownership endpoints", async () => {
-		const { ownership } = await jobsOf();
+		const { ownership, R2 } = await jobsOf();
 		const tooLong = `r2://edgezone-logs/${text(4097 - 19)}`;
 		const create = await call("POST", ownership, { destination_conf: tooLong });
 		expect(create.body.errors?.[0]).toMatchObject({ code: 1002, source: { pointer: "/destination_conf" } });
@@ -310,10 +318,10 @@ describe("size limits", () => {
 
 describe("ownership challenges", () => {
 	it("writes a token file into the destination bucket, {DATE} expanded", async () => {
-		const { ownership } = await jobsOf();
+		const { ownership, zone, R2 } = await jobsOf();
 		const res = await call("POST", ownership, { destination_conf: R2 });
 		expect(res.status).toBe(200);
-		const filename = `logs/${today()}/ownership-challenge.txt`;
+		const filename = `${zone}/logs/${today()}/ownership-challenge.txt`;
 		expect(res.body.result).toEqual({ filename, valid: true, message: "" });
 		const token = await (await env.LOGS.get(filename))?.text();
 		expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -327,19 +335,19 @@ describe("ownership challenges", () => {
 	});
 
 	it("validates a token only for its own destination", async () => {
-		const { ownership } = await jobsOf();
+		const { ownership, zone, S3 } = await jobsOf();
 		await call("POST", ownership, { destination_conf: S3 });
-		const token = (await (await env.LOGS.get("s3logs/ownership-challenge.txt"))?.text()) ?? "";
+		const token = (await (await env.LOGS.get(`${zone}/s3logs/ownership-challenge.txt`))?.text()) ?? "";
 		const validate = async (destination_conf: string, ownership_challenge: string) =>
 			(await call("POST", `${ownership}/validate`, { destination_conf, ownership_challenge })).body.result;
 		expect(await validate(S3, token)).toEqual({ valid: true });
 		expect(await validate(S3, "wrong")).toEqual({ valid: false });
-		expect(await validate("s3://edgezone-logs/elsewhere?region=us-east-1", token)).toEqual({ valid: false });
+		expect(await validate(`s3://edgezone-logs/${zone}/elsewhere?region=us-east-1`, token)).toEqual({ valid: false });
 		expect(await validate("gs://nowhere", token)).toEqual({ valid: false });
 	});
 
 	it("is required for s3:// jobs: missing or wrong is a 400, the issued token works", async () => {
-		const { jobs, ownership } = await jobsOf();
+		const { zone, jobs, ownership, S3 } = await jobsOf();
 		const missing = await call("POST", jobs, { destination_conf: S3 });
 		expect(missing.status).toBe(400);
 		expect(missing.body.errors?.[0]).toMatchObject({ code: 1002, source: { pointer: "/ownership_challenge" } });
@@ -348,7 +356,7 @@ describe("ownership challenges", () => {
 		expect(wrong.body.errors?.[0]?.source?.pointer).toBe("/ownership_challenge");
 
 		await call("POST", ownership, { destination_conf: S3 });
-		const token = (await (await env.LOGS.get("s3logs/ownership-challenge.txt"))?.text()) ?? "";
+		const token = (await (await env.LOGS.get(`${zone}/s3logs/ownership-challenge.txt`))?.text()) ?? "";
 		const created = await call("POST", jobs, { destination_conf: S3, ownership_challenge: token });
 		expect(created.status).toBe(200);
 		expect((created.body.result as Job).destination_conf).toBe(S3);
@@ -356,7 +364,7 @@ describe("ownership challenges", () => {
 	});
 
 	it("answers 400 for a body without destination_conf", async () => {
-		const { ownership } = await jobsOf();
+		const { ownership, S3 } = await jobsOf();
 		expect((await call("POST", ownership, {})).status).toBe(400);
 		expect((await call("POST", `${ownership}/validate`, { destination_conf: S3 })).status).toBe(400);
 	});
@@ -364,7 +372,7 @@ describe("ownership challenges", () => {
 
 describe("GET, PUT and DELETE .../logpush/jobs/{job_id}", () => {
 	it("lists, gets, replaces fields of and deletes a job", async () => {
-		const { jobs } = await jobsOf();
+		const { jobs, R2 } = await jobsOf();
 		const job = (await call("POST", jobs, { destination_conf: R2, name: "a" })).body.result as Job;
 		expect((await call("GET", jobs)).body.result).toEqual([job]);
 		expect((await call("GET", `${jobs}/${job.id}`)).body.result).toEqual(job);
@@ -396,13 +404,13 @@ describe("GET, PUT and DELETE .../logpush/jobs/{job_id}", () => {
 	});
 
 	it("needs an ownership challenge to move a job to an s3:// destination", async () => {
-		const { jobs, ownership } = await jobsOf();
+		const { zone, jobs, ownership, R2, S3 } = await jobsOf();
 		const job = (await call("POST", jobs, { destination_conf: R2 })).body.result as Job;
 		const refused = await call("PUT", `${jobs}/${job.id}`, { destination_conf: S3 });
 		expect(refused.status).toBe(400);
 		expect((await call("GET", `${jobs}/${job.id}`)).body.result).toEqual(job);
 		await call("POST", ownership, { destination_conf: S3 });
-		const token = (await (await env.LOGS.get("s3logs/ownership-challenge.txt"))?.text()) ?? "";
+		const token = (await (await env.LOGS.get(`${zone}/s3logs/ownership-challenge.txt`))?.text()) ?? "";
 		expect((await call("PUT", `${jobs}/${job.id}`, { destination_conf: S3, ownership_challenge: token })).status).toBe(
 			200,
 		);
@@ -422,7 +430,7 @@ describe("GET, PUT and DELETE .../logpush/jobs/{job_id}", () => {
 			pointer: "/output_options/record_template",
 		},
 	])("refuses $name on PUT, leaving the job unchanged", async ({ body, pointer }) => {
-		const { jobs } = await jobsOf();
+		const { jobs, R2 } = await jobsOf();
 		const job = (await call("POST", jobs, { destination_conf: R2 })).body.result as Job;
 		const res = await call("PUT", `${jobs}/${job.id}`, body);
 		expect(res.status).toBe(400);
@@ -439,7 +447,7 @@ describe("a misconfigured LOGPUSH_BUCKETS", () => {
 	])(
 		"is a server error (500 10001), not the client's, when it is $name; nothing is created and the log says why",
 		async ({ value }) => {
-			const { jobs } = await jobsOf();
+			const { jobs, R2 } = await jobsOf();
 			const log = vi.spyOn(console, "error").mockImplementation(() => {});
 			const res = await callWithEnv({ LOGPUSH_BUCKETS: value }, "POST", jobs, { body: { destination_conf: R2 } });
 			const logged = log.mock.calls.flat().map(String).join(" ");
@@ -450,6 +458,81 @@ describe("a misconfigured LOGPUSH_BUCKETS", () => {
 			expect((await call("GET", jobs)).body.result).toEqual([]);
 		},
 	);
+});
+
+describe("a zone's destinations in the shared log buckets", () => {
+	// The scoped token reaches the default zone only; zone B is another zone of the same buckets.
+	const scoped = { Authorization: `Bearer ${SCOPED_TOKEN}`, "Content-Type": "application/json" };
+	const mine = `/zones/${DEFAULT_ZONE_ID}/logpush`;
+	const inB = async () => (await env.LOGS.list({ prefix: `${await freshZoneB}/` })).objects;
+	const freshZoneB = freshZone();
+
+	it("refuses an ownership challenge into another zone's path: valid false, no file written", async () => {
+		const b = await freshZoneB;
+		for (const destination_conf of [`s3://edgezone-logs/${b}/logs?region=us-east-1`, `r2://edgezone-logs/${b}`]) {
+			const res = await call("POST", `${mine}/ownership`, { destination_conf }, scoped);
+			expect(res.status).toBe(200);
+			expect(res.body.result).toEqual({
+				filename: "",
+				valid: false,
+				message: expect.stringContaining(`must start with the zone's id`),
+			});
+		}
+		expect(await inB()).toEqual([]);
+		const validate = await call(
+			"POST",
+			`${mine}/ownership/validate`,
+			{ destination_conf: `s3://edgezone-logs/${b}/logs?region=us-east-1`, ownership_challenge: "x" },
+			scoped,
+		);
+		expect(validate.body.result).toEqual({ valid: false });
+	});
+
+	it("refuses a job into another zone's path, or outside every zone's, with a 400 at /destination_conf", async () => {
+		const b = await freshZoneB;
+		for (const destination_conf of [
+			`r2://edgezone-logs/${b}/logs/{DATE}`,
+			"r2://edgezone-logs/logs/{DATE}",
+			`r2://edgezone-logs/${DEFAULT_ZONE_ID}{DATE}`,
+			"r2://edgezone-logs",
+		]) {
+			const res = await call("POST", `${mine}/jobs`, { destination_conf, enabled: true }, scoped);
+			expect(res.status, destination_conf).toBe(400);
+			expect(res.body.errors).toEqual([
+				expect.objectContaining({ code: 1002, source: { pointer: "/destination_conf" } }),
+			]);
+		}
+		const jobs = (await call("GET", `${mine}/jobs`, undefined, scoped)).body.result as Job[];
+		expect(jobs.filter((j) => !j.destination_conf.startsWith(`r2://edgezone-logs/${DEFAULT_ZONE_ID}/`))).toEqual([]);
+		expect(await inB()).toEqual([]);
+	});
+
+	it("refuses moving a job into another zone's path, leaving it as it was", async () => {
+		const b = await freshZoneB;
+		const own = `r2://edgezone-logs/${DEFAULT_ZONE_ID}/own/{DATE}`;
+		const job = (await call("POST", `${mine}/jobs`, { destination_conf: own }, scoped)).body.result as Job;
+		const moved = await call(
+			"PUT",
+			`${mine}/jobs/${job.id}`,
+			{ destination_conf: `r2://edgezone-logs/${b}/x` },
+			scoped,
+		);
+		expect(moved.status).toBe(400);
+		expect(moved.body.errors?.[0]?.source?.pointer).toBe("/destination_conf");
+		expect((await call("GET", `${mine}/jobs/${job.id}`, undefined, scoped)).body.result).toEqual(job);
+		await call("DELETE", `${mine}/jobs/${job.id}`, undefined, scoped);
+	});
+
+	it("lets the zone write under its own id", async () => {
+		const res = await call(
+			"POST",
+			`${mine}/ownership`,
+			{ destination_conf: `s3://edgezone-logs/${DEFAULT_ZONE_ID}/mine?region=us-east-1` },
+			scoped,
+		);
+		expect(res.body.result).toMatchObject({ valid: true, filename: `${DEFAULT_ZONE_ID}/mine/ownership-challenge.txt` });
+		expect(await env.LOGS.head(`${DEFAULT_ZONE_ID}/mine/ownership-challenge.txt`)).not.toBeNull();
+	});
 });
 
 describe("GET .../logpush/datasets/{dataset}/fields", () => {

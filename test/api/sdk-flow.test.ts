@@ -57,7 +57,7 @@ describe("the cloudflare SDK", () => {
 		const job = await cf.logpush.jobs.create({
 			zone_id,
 			name: "example-com",
-			destination_conf: "r2://edgezone-logs/logs/{DATE}",
+			destination_conf: `r2://edgezone-logs/${zone_id}/logs/{DATE}`,
 			dataset: "http_requests",
 			output_options: {
 				field_names: ["RayID", "EdgeStartTimestamp", "Cookies", "RequestHeaders", "ResponseHeaders"],
@@ -128,7 +128,7 @@ describe("the cloudflare SDK", () => {
 		// A 204 has no body: the SDK resolves to null (reference §1.4).
 		await expect(cf.rulesets.delete(r.id, { zone_id })).resolves.toBeNull();
 		await expect(cf.rulesets.get(r.id, { zone_id })).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
-		const job = await cf.logpush.jobs.create({ zone_id, destination_conf: "r2://edgezone-logs" });
+		const job = await cf.logpush.jobs.create({ zone_id, destination_conf: `r2://edgezone-logs/${zone_id}` });
 		await expect(cf.logpush.jobs.delete(job?.id ?? 0, { zone_id })).resolves.toEqual({ id: job?.id });
 	});
 });

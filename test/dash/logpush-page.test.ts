@@ -55,7 +55,7 @@ describe("the Logpush page", () => {
 		const session = (await signIn(TOKEN)).browser;
 		const filter = JSON.stringify({ where: { key: "ClientRequestPath", operator: "startsWith", value: "/api" } });
 		const form = {
-			destination_conf: "r2://edgezone-logs/dash-limits/{DATE}",
+			destination_conf: `r2://edgezone-logs/${zone}/dash-limits/{DATE}`,
 			timestamp_format: "unixnano",
 			output_type: "ndjson",
 			max_upload_records: "5000",

@@ -15,7 +15,7 @@ import { call } from "../api/http";
 import { configure, edgeRequest, flush, gunzipped, records, uniquePath, zoneWithHost } from "./logs-helpers";
 
 async function job(zone_id: string, body: Record<string, unknown>): Promise<{ id: number; path: string }> {
-	const path = uniquePath("job");
+	const path = uniquePath(zone_id, "job");
 	const res = await call("POST", `/zones/${zone_id}/logpush/jobs`, {
 		destination_conf: `r2://edgezone-logs/${path}`,
 		enabled: true,
@@ -166,7 +166,7 @@ describe("failed deliveries", () => {
 	it("records the error, loses nothing, and delivers everything once the destination is fixed", async () => {
 		const { zone_id, host } = await zoneWithHost("fail");
 		// R2 refuses keys over 1,024 bytes: every put of this job throws.
-		const long = `r2://edgezone-logs/${"d".repeat(1100)}`;
+		const long = `r2://edgezone-logs/${zone_id}/${"d".repeat(1100)}`;
 		const failing = await job(zone_id, { destination_conf: long, output_options: { field_names: ["RayID"] } });
 		const rays = [];
 		for (let i = 0; i < 3; i++) rays.push((await edgeRequest(host, `/f${i}`)).ray);
@@ -181,7 +181,7 @@ describe("failed deliveries", () => {
 		await runDurableObjectAlarm(zoneState(env, zone_id));
 		expect((await status(zone_id)).jobs[0]?.pending).toBe(3);
 
-		const path = uniquePath("fixed");
+		const path = uniquePath(zone_id, "fixed");
 		const fix = await call("PUT", `/zones/${zone_id}/logpush/jobs/${failing.id}`, {
 			destination_conf: `r2://edgezone-logs/${path}`,
 		});

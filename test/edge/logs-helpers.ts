@@ -64,8 +64,8 @@ export async function records(keys: readonly string[]): Promise<Record<string, u
 	return out;
 }
 
-/** A destination path unique to a test. */
-export const uniquePath = (label: string) => `${label}-${crypto.randomUUID().slice(0, 8)}`;
+/** A destination path unique to a test, under the zone's id (a zone writes there only). */
+export const uniquePath = (zone_id: string, label: string) => `${zone_id}/${label}-${crypto.randomUUID().slice(0, 8)}`;
 
 /** Spec area A, rule 2: find or create the entrypoint ruleset, PUT the rule, create the job. */
 export async function configure(
@@ -99,7 +99,7 @@ export async function configure(
 		],
 	});
 	expect(put.status, JSON.stringify(put.body)).toBe(200);
-	const path = uniquePath("flow");
+	const path = uniquePath(zone_id, "flow");
 	const created = await call("POST", `/zones/${zone_id}/logpush/jobs`, {
 		name: "example.com",
 		destination_conf: `r2://edgezone-logs/${path}/{DATE}`,

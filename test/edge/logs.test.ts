@@ -86,7 +86,7 @@ describe("edge logs, through the cloudflare SDK", () => {
 				},
 			],
 		});
-		const path = uniquePath("sdk");
+		const path = uniquePath(zone_id, "sdk");
 		const job = await cf.logpush.jobs.create({
 			zone_id,
 			name: "sdk-example",

@@ -464,7 +464,7 @@ async function logpushPage(c: Ctx, state: PageState = {}, status: ContentfulStat
 						value={job.values.destination_conf}
 						errors={job.errors}
 						required
-						hint="r2://<bucket>/<path> or s3://<bucket>/<path>?region=<region>; {DATE} in the path becomes YYYYMMDD."
+						hint="r2://<bucket>/<zone id>/<path> or s3://<bucket>/<zone id>/<path>?region=<region>: the path starts with this zone's id; {DATE} in the path becomes YYYYMMDD."
 					/>
 					<TextField
 						form="job"

@@ -7,6 +7,12 @@
  * Cloudflare documents (docs ssl/edge-certificates/custom-certificates/troubleshooting): 1002
  * invalid certificate, 2100 a root in the bundle, 2101 no leaf, 2106 invalid private key, 2200
  * key and certificate not a pair. Pure: no storage, no clock.
+ * A certificate is invalid (1002) unless its validity times are RFC 5280 §4.1.2.5 times of the
+ * calendar and WebCrypto takes its public key (an EC point on its curve, an RSA modulus and
+ * exponent BoringSSL accepts); an RSA key under 2048 bits is an invalid private key (2106), as
+ * Cloudflare's certificate requirements set "2048 bit for RSA and 225 bit for ECDSA"
+ * (https://developers.cloudflare.com/ssl/edge-certificates/custom-certificates/uploading/#certificate-requirements;
+ * the troubleshooting page sends a 2106 to those requirements). Every curve taken is over 225 bits.
  * Gaps: only RSA (PKCS#1 v1.5 keys) and ECDSA P-256/P-384/P-521 keys, the ones Cloudflare's edge
  * serves; encrypted keys are refused (Cloudflare asks for keys without a passphrase).
  */
@@ -23,6 +29,7 @@ import {
 	type Name,
 	SubjectAlternativeName,
 } from "@peculiar/asn1-x509";
+import { fromBER, GeneralizedTime, Sequence, UTCTime } from "asn1js";
 import { fromBase64, fromHex, toBase64, toHex } from "../../common/encoding";
 
 /** What edgezone knows of one X.509 certificate; plain data, so it crosses RPC. */
@@ -76,6 +83,9 @@ export const UPLOAD_CODES = {
 	invalidKey: 2106,
 	keyMismatch: 2200,
 } as const;
+
+/** Cloudflare's smallest RSA key (certificate requirements, uploading page). */
+const MIN_RSA_BITS = 2048;
 
 /** Largest bundle parsed: a leaf and a few intermediates are a few KB; 64 KB is far above. */
 const MAX_PEM = 65_536;
@@ -145,8 +155,18 @@ async function parseCertificate(der: Uint8Array): Promise<ParsedCertificate | st
 		return "not a DER X.509 certificate";
 	}
 	const tbs = cert.tbsCertificate;
+	const validity = cert.tbsCertificateRaw === undefined ? undefined : validityOf(cert.tbsCertificateRaw);
+	if (validity === undefined) return "its validity is not two RFC 5280 times (YYMMDDHHMMSSZ or YYYYMMDDHHMMSSZ)";
+	if (typeof validity === "string") return validity;
 	const key = publicKeyOf(tbs.subjectPublicKeyInfo.algorithm, tbs.subjectPublicKeyInfo.subjectPublicKey);
 	if (typeof key === "string") return key;
+	// The key is imported now, so a point off its curve or an RSA modulus of 1 is an invalid
+	// certificate here rather than a WebCrypto exception when the private key is checked.
+	try {
+		await crypto.subtle.importKey("spki", spkiDer(cert), verifyAlgorithm(key), false, ["verify"]);
+	} catch {
+		return `its ${key.type === "rsa" ? "RSA" : "ECDSA"} public key is not a valid key (WebCrypto refuses it)`;
+	}
 	let sans: string[] = [];
 	let isCa = false;
 	try {
@@ -175,8 +195,8 @@ async function parseCertificate(der: Uint8Array): Promise<ParsedCertificate | st
 		issuer_org: attribute(tbs.issuer, OID.o),
 		hosts: sans.length > 0 ? sans : subjectCn === null ? [] : [subjectCn.toLowerCase()],
 		serial_number: toHex(new Uint8Array(tbs.serialNumber)).replace(/^(00)+(?=.)/, ""),
-		not_before: tbs.validity.notBefore.getTime().toISOString(),
-		not_after: tbs.validity.notAfter.getTime().toISOString(),
+		not_before: validity.notBefore.toISOString(),
+		not_after: validity.notAfter.toISOString(),
 		signature: SIGNATURES[cert.signatureAlgorithm.algorithm] ?? cert.signatureAlgorithm.algorithm,
 		key_type: key.type,
 		key_size: key.size,
@@ -229,20 +249,94 @@ function nameText(name: Name): string {
 		.join(", ");
 }
 
+/** A certificate's public key: its type and size (`rsa 2048`: the modulus's bit length; `ecdsa P-256`). */
+interface PublicKey {
+	type: "rsa" | "ecdsa";
+	size: string;
+}
+
+/** The WebCrypto algorithm that verifies with a key of this type and size (SHA-256 for RSA). */
+function verifyAlgorithm(key: PublicKey): SubtleCryptoImportKeyAlgorithm {
+	return key.type === "rsa"
+		? { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }
+		: { name: "ECDSA", namedCurve: key.size.replace("ecdsa ", "") };
+}
+
+/**
+ * The validity of a certificate, read from its raw TBSCertificate DER as RFC 5280 §4.1.2.5
+ * writes it: UTCTime `YYMMDDHHMMSSZ` (§4.1.2.5.1; YY of 50 and above is 19YY, below 20YY) or
+ * GeneralizedTime `YYYYMMDDHHMMSSZ` (§4.1.2.5.2): seconds present, `Z`, no fraction, a day of
+ * the calendar. The text is read, not the Date asn1js makes of it: asn1js rolls month 13 over
+ * into January of the next year and reads an unreadable time as year 0. A reason when invalid;
+ * undefined when the DER holds no validity where RFC 5280 §4.1 puts it.
+ */
+function validityOf(tbsRaw: ArrayBuffer): { notBefore: Date; notAfter: Date } | string | undefined {
+	const tbs = fromBER(tbsRaw).result;
+	if (!(tbs instanceof Sequence)) return undefined;
+	const fields = tbs.valueBlock.value;
+	// version [0] EXPLICIT is optional; then serialNumber, signature, issuer, validity.
+	const versioned = fields[0]?.idBlock.tagClass === 3 && fields[0].idBlock.tagNumber === 0;
+	const validity = fields[versioned ? 4 : 3];
+	if (!(validity instanceof Sequence)) return undefined;
+	const [notBefore, notAfter] = validity.valueBlock.value.map(rfc5280Time);
+	if (validity.valueBlock.value.length !== 2 || notBefore === undefined || notAfter === undefined) return undefined;
+	if (typeof notBefore === "string") return `its notBefore ${notBefore}`;
+	if (typeof notAfter === "string") return `its notAfter ${notAfter}`;
+	return { notBefore, notAfter };
+}
+
+const UTC_TIME = /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/;
+const GENERALIZED_TIME = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/;
+
+/** One Time of a validity as a Date, or a reason naming the text; undefined when it is not a Time. */
+function rfc5280Time(node: unknown): Date | string | undefined {
+	// GeneralizedTime extends UTCTime in asn1js: test it first.
+	const generalized = node instanceof GeneralizedTime;
+	if (!generalized && !(node instanceof UTCTime)) return undefined;
+	// A Time is 13 or 15 characters: 32 are enough to show and to refuse a longer one.
+	const text = String.fromCharCode(...node.valueBlock.valueHexView.subarray(0, 32));
+	const match = (generalized ? GENERALIZED_TIME : UTC_TIME).exec(text);
+	const shown = JSON.stringify(text);
+	if (match === null) return `${shown} is not ${generalized ? "YYYYMMDDHHMMSSZ" : "YYMMDDHHMMSSZ"} (RFC 5280 §4.1.2.5)`;
+	const [yearText, month, day, hour, minute, second] = match.slice(1).map(Number) as [
+		number,
+		number,
+		number,
+		number,
+		number,
+		number,
+	];
+	const year = generalized ? yearText : yearText >= 50 ? 1900 + yearText : 2000 + yearText;
+	// Day 0 of the next month is the last day of this one.
+	const lastDay = new Date(0);
+	lastDay.setUTCFullYear(year, month, 0);
+	if (month < 1 || month > 12 || day < 1 || day > lastDay.getUTCDate() || hour > 23 || minute > 59 || second > 59)
+		return `${shown} is not a date and time of the calendar`;
+	const date = new Date(0);
+	date.setUTCFullYear(year, month - 1, day);
+	date.setUTCHours(hour, minute, second, 0);
+	return date;
+}
+
+/** The DER SubjectPublicKeyInfo of a parsed certificate. */
+function spkiDer(cert: Certificate): Uint8Array {
+	return new Uint8Array(AsnConvert.serialize(cert.tbsCertificate.subjectPublicKeyInfo));
+}
+
 /** The key type of a SubjectPublicKeyInfo, or why edgezone does not take it. */
-function publicKeyOf(
-	algorithm: AlgorithmIdentifier,
-	bits: ArrayBuffer,
-): { type: "rsa" | "ecdsa"; size: string } | string {
+function publicKeyOf(algorithm: AlgorithmIdentifier, bits: ArrayBuffer): PublicKey | string {
 	if (algorithm.algorithm === id_rsaEncryption) {
+		let modulus: Uint8Array;
 		try {
-			const key = AsnConvert.parse(bits, RSAPublicKey);
-			const modulus = new Uint8Array(key.modulus);
-			const leadingZero = modulus[0] === 0 ? 1 : 0;
-			return { type: "rsa", size: `rsa ${(modulus.length - leadingZero) * 8}` };
+			modulus = new Uint8Array(AsnConvert.parse(bits, RSAPublicKey).modulus);
 		} catch {
 			return "its RSA public key is malformed";
 		}
+		const first = modulus.findIndex((byte) => byte !== 0);
+		if (first < 0) return "its RSA modulus is zero";
+		// Bit length: the significant bytes, less the leading zero bits of the first one.
+		const size = (modulus.length - first) * 8 - (Math.clz32(modulus[first] ?? 0) - 24);
+		return { type: "rsa", size: `rsa ${size}` };
 	}
 	if (algorithm.algorithm === id_ecPublicKey) {
 		const curve =
@@ -288,10 +382,7 @@ export async function checkKeyPair(leaf: ParsedCertificate, keyPem: string): Pro
 	if (typeof pkcs8 === "string") return invalid(pkcs8);
 	if (pkcs8.type !== leaf.key_type)
 		return mismatch(`the key is ${pkcs8.type.toUpperCase()}, the certificate's ${leaf.key_type.toUpperCase()}`);
-	const algorithm: SubtleCryptoImportKeyAlgorithm =
-		pkcs8.type === "rsa"
-			? { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }
-			: { name: "ECDSA", namedCurve: leaf.key_size.replace("ecdsa ", "") };
+	const algorithm = verifyAlgorithm({ type: leaf.key_type, size: leaf.key_size });
 	let privateKey: CryptoKey;
 	try {
 		privateKey = await crypto.subtle.importKey("pkcs8", pkcs8.der, algorithm, false, ["sign"]);
@@ -305,9 +396,12 @@ export async function checkKeyPair(leaf: ParsedCertificate, keyPem: string): Pro
 	const message = new TextEncoder().encode("edgezone: does this key belong to the certificate?");
 	const sign = pkcs8.type === "rsa" ? algorithm : { name: "ECDSA", hash: "SHA-256" };
 	const signature = await crypto.subtle.sign(sign, privateKey, message);
-	return (await crypto.subtle.verify(sign, publicKey, signature, message))
-		? null
-		: mismatch("the private key does not belong to the certificate's public key");
+	if (!(await crypto.subtle.verify(sign, publicKey, signature, message)))
+		return mismatch("the private key does not belong to the certificate's public key");
+	const bits = Number(leaf.key_size.replace("rsa ", ""));
+	if (leaf.key_type === "rsa" && bits < MIN_RSA_BITS)
+		return invalid(`an RSA key of ${bits} bits is under Cloudflare's minimum of ${MIN_RSA_BITS} bits`);
+	return null;
 }
 
 function mismatch(why: string): PemRefusal {
@@ -359,8 +453,7 @@ function toPkcs8(label: string, der: Uint8Array): { type: "rsa" | "ecdsa"; der: 
 function spkiOf(pem: string): Uint8Array {
 	const [block] = pemBlocks(pem) ?? [];
 	if (block === undefined) throw new Error("spkiOf: not a PEM certificate");
-	const cert = AsnConvert.parse(block.der, Certificate);
-	return new Uint8Array(AsnConvert.serialize(cert.tbsCertificate.subjectPublicKeyInfo));
+	return spkiDer(AsnConvert.parse(block.der, Certificate));
 }
 
 /** DER as one PEM block with 64-character lines. */

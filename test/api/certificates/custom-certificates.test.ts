@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { CERTS } from "../../zone/certificates/fixtures";
+import { derOf, pemOf, withPublicKey, withText } from "../../zone/certificates/mutate";
 import { call } from "../http";
 import { allPacks, certsZone, setClock } from "./helpers";
 
@@ -173,6 +174,51 @@ describe("uploading a custom certificate", { timeout: 20_000 }, () => {
 		expect(res.status).toBe(400);
 		expect(res.body.errors?.[0]?.code).toBe(code);
 		if (pointer !== undefined) expect(res.body.errors?.[0]?.source?.pointer).toBe(pointer);
+		expect(await listOf(zone.id)).toEqual([]);
+	});
+
+	// The point's last byte changed: y no longer solves the curve's equation for x.
+	const offCurve = withPublicKey(CERTS.ecdsaValid.certificate, (point) => {
+		const moved = point.slice();
+		moved[moved.length - 1] = (moved[moved.length - 1] ?? 0) ^ 1;
+		return moved;
+	});
+	// RSAPublicKey { modulus 1, publicExponent 65537 } (RFC 8017 A.1.1).
+	const modulusOne = withPublicKey(CERTS.rsaR3.certificate, () =>
+		Uint8Array.from([0x30, 0x08, 0x02, 0x01, 0x01, 0x02, 0x03, 0x01, 0x00, 0x01]),
+	);
+	// notAfter 241030000000Z (UTCTime, 2024-10-30) with month 13, and with day 32.
+	const rsaDer = derOf(CERTS.rsaR3.certificate);
+	const month13 = pemOf(withText(rsaDer, "241030000000Z", "241330000000Z"));
+	const day32 = pemOf(withText(rsaDer, "241030000000Z", "241032000000Z"));
+	it.each([
+		["an EC public point off its curve", offCurve, CERTS.ecdsaValid.key, /ECDSA public key is not a valid key/],
+		["an RSA modulus of 1", modulusOne, CERTS.rsaR3.key, /RSA public key is not a valid key/],
+		["a notAfter in month 13", month13, CERTS.rsaR3.key, /notAfter "241330000000Z" is not a date and time/],
+		["a notAfter on the 32nd", day32, CERTS.rsaR3.key, /notAfter "241032000000Z" is not a date and time/],
+	])("refuses a certificate with %s as invalid (400 1002), storing nothing", async (_, certificate, key, why) => {
+		const zone = await certsZone();
+		await setClock(zone.id, "2024-08-15T00:00:00Z");
+		const res = await call("POST", path(zone.id), { certificate, private_key: key });
+		expect(res.status).toBe(400);
+		expect(res.body.errors?.[0]).toMatchObject({ code: 1002, source: { pointer: "/certificate" } });
+		expect(res.body.errors?.[0]?.message).toMatch(why);
+		expect(await listOf(zone.id)).toEqual([]);
+	});
+
+	it("refuses an RSA key under 2048 bits with 2106, as Cloudflare's requirements say, storing nothing", async () => {
+		const zone = await certsZone();
+		const res = await call("POST", path(zone.id), {
+			certificate: CERTS.rsa1024.certificate,
+			private_key: CERTS.rsa1024.key,
+		});
+		expect(res.status).toBe(400);
+		expect(res.body.errors?.[0]).toMatchObject({
+			code: 2106,
+			message:
+				"The private key you uploaded is invalid: an RSA key of 1024 bits is under Cloudflare's minimum of 2048 bits. Please check your input and try again.",
+			source: { pointer: "/private_key" },
+		});
 		expect(await listOf(zone.id)).toEqual([]);
 	});
 

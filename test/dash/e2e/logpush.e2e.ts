@@ -182,7 +182,7 @@ browserSuite("the Logpush page", () => {
 		expect(tree).toContain('checkbox "RequestHeaders"');
 
 		await form.getByLabel("Job name").fill("dash-e2e");
-		await form.getByLabel("Destination", { exact: true }).fill("r2://edgezone-logs/dash/{DATE}");
+		await form.getByLabel("Destination", { exact: true }).fill(`r2://edgezone-logs/${DEFAULT_ZONE_ID}/dash/{DATE}`);
 		await form.getByLabel("RayID", { exact: true }).check();
 		await form.getByLabel("RequestHeaders", { exact: true }).check();
 		await form.getByLabel("Timestamp format").selectOption("rfc3339");
@@ -196,7 +196,7 @@ browserSuite("the Logpush page", () => {
 		const cells = await row.getByRole("cell").allTextContents();
 		expect(cells.slice(0, 5)).toEqual([
 			"dash-e2e",
-			"r2://edgezone-logs/dash/{DATE}",
+			`r2://edgezone-logs/${DEFAULT_ZONE_ID}/dash/{DATE}`,
 			"RayID, RequestHeaders",
 			"Enabled",
 			"never",
@@ -215,7 +215,7 @@ browserSuite("the Logpush page", () => {
 		);
 		expect(put.status).toBe(200);
 		await api("POST", `/zones/${DEFAULT_ZONE_ID}/emulator/logs/flush`);
-		const text = await deliveredText("dash/");
+		const text = await deliveredText(`${DEFAULT_ZONE_ID}/dash/`);
 		const entries = text
 			.split("\n")
 			.filter((line) => line !== "")
@@ -249,11 +249,12 @@ browserSuite("the Logpush page", () => {
 	});
 
 	it("requests an ownership challenge for an s3 destination and creates the job with its token", async () => {
-		const destination = "s3://edgezone-logs/dash-s3?region=us-east-1";
+		const destination = `s3://edgezone-logs/${DEFAULT_ZONE_ID}/dash-s3?region=us-east-1`;
 		await page.goto(`${e2e.dashUrl}${LOGPUSH}`);
 		await page.getByLabel("Destination to prove").fill(destination);
 		await page.getByRole("button", { name: "Request ownership challenge" }).click();
-		expect(await statusSays(page, "dash-s3/ownership-challenge.txt")).toContain("dash-s3/ownership-challenge.txt");
+		const challenge = `${DEFAULT_ZONE_ID}/dash-s3/ownership-challenge.txt`;
+		expect(await statusSays(page, challenge)).toContain(challenge);
 
 		const form = page.getByRole("form", { name: "Create a Logpush job" });
 		await expect(form.getByLabel("Destination", { exact: true }).inputValue()).resolves.toBe(destination);
@@ -261,7 +262,7 @@ browserSuite("the Logpush page", () => {
 		await form.getByRole("button", { name: "Create job" }).click();
 		expect(await describedBy(page, "Ownership challenge")).toContain("ownership_challenge is required");
 
-		const file = await gateway("GET", "/dash-s3/ownership-challenge.txt", {
+		const file = await gateway("GET", `/${challenge}`, {
 			"x-r2-bucket": "edgezone-logs",
 			host: "example.com",
 		});

@@ -7,6 +7,8 @@ import ecdsaValid from "../../../fixtures/certificates/ecdsa-valid.pem?raw";
 import otherZoneKey from "../../../fixtures/certificates/other-zone.key?raw";
 import otherZone from "../../../fixtures/certificates/other-zone.pem?raw";
 import r3 from "../../../fixtures/certificates/r3.pem?raw";
+import rsa1024Key from "../../../fixtures/certificates/rsa-1024.key?raw";
+import rsa1024 from "../../../fixtures/certificates/rsa-1024.pem?raw";
 import rsaExpiredKey from "../../../fixtures/certificates/rsa-expired.key?raw";
 import rsaExpired from "../../../fixtures/certificates/rsa-expired.pem?raw";
 import rsaR3Key from "../../../fixtures/certificates/rsa-r3-2024.key?raw";
@@ -25,6 +27,8 @@ export const CERTS = {
 	rsaExpired: { certificate: rsaExpired, key: rsaExpiredKey },
 	/** ECDSA leaf from "edgezone Test CA", 2025-01-01 to 2035-01-01. */
 	ecdsaValid: { certificate: ecdsaValid, key: ecdsaValidKey },
+	/** RSA 1024 leaf from "edgezone Test CA" for `*.certs.example`: a key under Cloudflare's minimum. */
+	rsa1024: { certificate: rsa1024, key: rsa1024Key },
 	/** RSA leaf for www.elsewhere.example only. */
 	otherZone: { certificate: otherZone, key: otherZoneKey },
 } as const;
