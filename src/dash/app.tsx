@@ -60,7 +60,8 @@ export const dash = new Hono<DashEnv>();
 
 dash.use("*", async (c, next) => {
 	await next();
-	c.header("Content-Security-Policy", CSP);
+	// An answer with a policy of its own keeps it: the bucket proxy's is stricter (bucket/containment.ts).
+	if (!c.res.headers.has("Content-Security-Policy")) c.header("Content-Security-Policy", CSP);
 	c.header("X-Content-Type-Options", "nosniff");
 	c.header("Referrer-Policy", "same-origin");
 	if (!c.req.path.startsWith("/assets/")) c.header("Cache-Control", "no-store");
