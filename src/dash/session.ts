@@ -151,7 +151,9 @@ export async function csrfToken(binding: string, secret: string): Promise<string
  */
 export async function credentialId(credential: Credential, secret: string): Promise<string> {
 	const { credential: key } = await keysFor(secret);
-	const name = "token" in credential ? ["token", credential.token] : ["key", credential.email, credential.key];
+	// The email in lower case: the API matches it so (`api/auth.ts`), and so one credential has one id.
+	const name =
+		"token" in credential ? ["token", credential.token] : ["key", credential.email.toLowerCase(), credential.key];
 	return toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(JSON.stringify(name)))));
 }
 

@@ -10,9 +10,9 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { zoneRegistry } from "../../src/zone/addressing";
 import type { ZoneRegistry } from "../../src/zone/registry";
-import { SCOPED_TOKEN, TOKEN } from "../api/credentials";
+import { EMAIL, KEY, SCOPED_TOKEN, TOKEN } from "../api/credentials";
 import { call, freshZone } from "../api/http";
-import { type Browser, csrfOf, DASH, post, signIn } from "./dash-http";
+import { type Browser, cookiesOf, csrfOf, DASH, post, signIn } from "./dash-http";
 
 /** GETs `path` with the browser's cookie, without following a redirect. */
 const get = (browser: Browser, path: string) =>
@@ -24,6 +24,16 @@ const toSignIn = (response: Response) => response.status === 303 && response.hea
 /** Whether `response` clears the session cookie. */
 const clearsCookie = (response: Response) =>
 	response.headers.getSetCookie().some((cookie) => /^edgezone_session=;.*Max-Age=0/i.test(cookie));
+
+/** Signs in with an email and Global API key through the sign-in form. */
+async function signInWithKey(email: string, key: string): Promise<Browser> {
+	const page = await exports.default.fetch(`${DASH}/sign-in`);
+	const answer = await post({ cookie: cookiesOf(page), csrf: csrfOf(await page.text()) }, "/sign-in", { email, key });
+	expect(answer.status).toBe(303);
+	const cookie = cookiesOf(answer);
+	const zones = await exports.default.fetch(`${DASH}/`, { headers: { cookie } });
+	return { cookie, csrf: csrfOf(await zones.text()) };
+}
 
 describe("signing out", () => {
 	it("ends the session on the server: the old cookie opens no page and its CSRF token creates no filter", async () => {
@@ -77,6 +87,13 @@ describe("signing out", () => {
 		// Signing in again afterwards works as before.
 		const { browser: again } = await signIn(TOKEN);
 		expect((await get(again, "/")).status).toBe(200);
+	});
+
+	it("signs out everywhere an email and key signed in with the email in any case: the API's one credential", async () => {
+		const lower = await signInWithKey(EMAIL, KEY);
+		const upper = await signInWithKey(EMAIL.toUpperCase(), KEY);
+		expect(toSignIn(await post(upper, "/sign-out/everywhere", {}))).toBe(true);
+		expect(toSignIn(await get(lower, "/"))).toBe(true);
 	});
 
 	it("stores a session by an HMAC of its credential, never the credential itself", async () => {
