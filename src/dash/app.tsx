@@ -3,7 +3,9 @@
  * host here, except `/client/v4`, which the pages call in process through `api-call.ts`).
  *
  * Order for every request: security headers; the static assets and sign-in, open to anyone;
- * then the session (no valid session: a redirect to `/sign-in`), the CSRF token of every request
+ * then the session (no valid session: a redirect to `/sign-in`, clearing the cookie only when
+ * one was sent: a link from another site arrives without the SameSite=Strict cookie, and must
+ * not sign the browser out), the CSRF token of every request
  * but GET and HEAD (`session.ts`; the form's `csrf` field, or the `X-CSRF-Token` header a page
  * script sends), and on `/zones/{zone_id}/...` the zone as the API answers it for this
  * credential (out of reach or unknown: the API's error, nothing of the zone shown).
@@ -28,7 +30,15 @@ import { signIn } from "./pages/sign-in";
 import { ssl } from "./pages/ssl";
 import { zones } from "./pages/zones";
 import { render } from "./render";
-import { CSRF_HEADER, checkSessionToken, clearSession, readSession, sessionToken } from "./session";
+import {
+	CSRF_HEADER,
+	checkSessionToken,
+	clearSession,
+	endEverySession,
+	endSession,
+	readSession,
+	sessionToken,
+} from "./session";
 import type { DashEnv } from "./types";
 
 // Pages load only their own assets and post only to themselves; bucket previews may show blobs.
@@ -50,7 +60,8 @@ export const dash = new Hono<DashEnv>();
 
 dash.use("*", async (c, next) => {
 	await next();
-	c.header("Content-Security-Policy", CSP);
+	// An answer with a policy of its own keeps it: the bucket proxy's is stricter (bucket/containment.ts).
+	if (!c.res.headers.has("Content-Security-Policy")) c.header("Content-Security-Policy", CSP);
 	c.header("X-Content-Type-Options", "nosniff");
 	c.header("Referrer-Policy", "same-origin");
 	if (!c.req.path.startsWith("/assets/")) c.header("Cache-Control", "no-store");
@@ -82,11 +93,12 @@ export function errorPage(c: Parameters<typeof render>[0], title: string, messag
 dash.use(
 	"*",
 	createMiddleware<DashEnv>(async (c, next) => {
-		const session = await readSession(c);
-		if (session === undefined) {
-			clearSession(c);
+		const read = await readSession(c);
+		if (read.state !== "active") {
+			if (read.state === "ended") clearSession(c);
 			return c.redirect("/sign-in", 303);
 		}
+		const session = read.session;
 		c.set("session", session);
 		c.set("csrf", await sessionToken(c, session));
 		if (c.req.method !== "GET" && c.req.method !== "HEAD") {
@@ -105,8 +117,12 @@ dash.use(
 	}),
 );
 
-dash.post("/sign-out", (c) => {
-	clearSession(c);
+dash.post("/sign-out", async (c) => {
+	await endSession(c, c.var.session);
+	return c.redirect("/sign-in", 303);
+});
+dash.post("/sign-out/everywhere", async (c) => {
+	await endEverySession(c, c.var.session);
 	return c.redirect("/sign-in", 303);
 });
 

@@ -7,6 +7,12 @@
  *   rather than from a secret of its own means no new secret to set, and changing the
  *   credentials (say, revoking a token) signs every session out, since old cookies no longer open.
  *   The cookie is `HttpOnly; SameSite=Strict; Path=/` (`Secure` too over https), 8 hours.
+ * - A session is also recorded on the server (`zone/dashboard-sessions.ts`, in the registry
+ *   Durable Object) by its `sid` and an HMAC of its credential (`credentialId`): a cookie opens
+ *   only while its session is recorded, so sign-out, which deletes the record, ends the session
+ *   wherever a copy of the cookie is, and "sign out everywhere" ends every session of the
+ *   credential. One RPC per request checks it; nothing is cached, so a session ended in one
+ *   isolate is refused by every other at its next request.
  * - The CSRF token of a session is HMAC-SHA-256(sid) under a second HKDF key (the synchronizer
  *   token pattern bound to the session, OWASP CSRF cheat sheet); the sign-in form, before any
  *   session, binds its token to a random nonce in a short-lived cookie of its own, so a
@@ -20,6 +26,7 @@
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { fromBase64Url, toBase64Url } from "../common/encoding";
+import { zoneRegistry } from "../zone/addressing";
 import type { DashEnv } from "./types";
 
 /** A credential of the API v4, as a person types it at sign-in. */
@@ -50,6 +57,7 @@ const AAD = encoder.encode("edgezone dashboard session v1");
 interface Keys {
 	seal: CryptoKey;
 	csrf: CryptoKey;
+	credential: CryptoKey;
 }
 
 // One derivation per isolate and secret value: HKDF is cheap, but not free on every request.
@@ -69,17 +77,20 @@ async function deriveKeys(secret: string): Promise<Keys> {
 		salt: encoder.encode("edgezone dashboard"),
 		info: encoder.encode(info),
 	});
-	const [seal, csrf] = await Promise.all([
+	const hmac = (info: string) =>
+		crypto.subtle.deriveKey(hkdf(info), base, { name: "HMAC", hash: "SHA-256", length: 256 }, false, [
+			"sign",
+			"verify",
+		]);
+	const [seal, csrf, credential] = await Promise.all([
 		crypto.subtle.deriveKey(hkdf("session seal v1"), base, { name: "AES-GCM", length: 256 }, false, [
 			"encrypt",
 			"decrypt",
 		]),
-		crypto.subtle.deriveKey(hkdf("csrf v1"), base, { name: "HMAC", hash: "SHA-256", length: 256 }, false, [
-			"sign",
-			"verify",
-		]),
+		hmac("csrf v1"),
+		hmac("credential id v1"),
 	]);
-	return { seal, csrf };
+	return { seal, csrf, credential };
 }
 
 /** The secret the keys come from; a dashboard without it cannot sign anyone in. */
@@ -133,6 +144,19 @@ export async function csrfToken(binding: string, secret: string): Promise<string
 	return toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", csrf, encoder.encode(`csrf:${binding}`))));
 }
 
+/**
+ * What the server stores to name a session's credential: base64url HMAC-SHA-256 of the credential
+ * under its own HKDF key, so the sessions table never holds a credential, and holds nothing a
+ * guess could be checked against without the secret.
+ */
+export async function credentialId(credential: Credential, secret: string): Promise<string> {
+	const { credential: key } = await keysFor(secret);
+	// The email in lower case: the API matches it so (`api/auth.ts`), and so one credential has one id.
+	const name =
+		"token" in credential ? ["token", credential.token] : ["key", credential.email.toLowerCase(), credential.key];
+	return toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(JSON.stringify(name)))));
+}
+
 /** Whether `token` is the CSRF token of `binding`; compared by HMAC verify, in constant time. */
 export async function checkCsrf(token: string, binding: string, secret: string): Promise<boolean> {
 	const mac = fromBase64Url(token);
@@ -150,13 +174,43 @@ const cookieOptions = (c: Context, maxAge: number) =>
 		maxAge,
 	}) as const;
 
-/** The request's session, or undefined (no cookie, a cookie that does not open, or expired). */
-export async function readSession(c: Context<DashEnv>): Promise<Session | undefined> {
+/**
+ * The request's session: `absent` without a session cookie; `ended` when the cookie does not
+ * open, expired, or its session was signed out on the server; otherwise the session.
+ */
+export type SessionState = { state: "absent" } | { state: "ended" } | { state: "active"; session: Session };
+
+/** Reads and checks the request's session cookie (one RPC to the registry when it opens). */
+export async function readSession(c: Context<DashEnv>): Promise<SessionState> {
 	const value = getCookie(c, SESSION_COOKIE);
-	return value === undefined ? undefined : unseal(value, secretOf(c.env));
+	if (value === undefined) return { state: "absent" };
+	const session = await unseal(value, secretOf(c.env));
+	if (session === undefined || !(await zoneRegistry(c.env).dashboardSessionActive(session.sid)))
+		return { state: "ended" };
+	return { state: "active", session };
 }
 
-/** Sets the session cookie on the answer. */
+/** Signs `credential` in: a new session recorded on the server, and its cookie on the answer. */
+export async function startSession(c: Context<DashEnv>, credential: Credential): Promise<void> {
+	const session = newSession(credential);
+	const id = await credentialId(credential, secretOf(c.env));
+	await zoneRegistry(c.env).startDashboardSession(session.sid, id, session.exp);
+	await writeSession(c, session);
+}
+
+/** Signs the session out on the server and clears its cookie. */
+export async function endSession(c: Context<DashEnv>, session: Session): Promise<void> {
+	await zoneRegistry(c.env).endDashboardSession(session.sid);
+	clearSession(c);
+}
+
+/** Signs out every session of the session's credential, this one included, and clears its cookie. */
+export async function endEverySession(c: Context<DashEnv>, session: Session): Promise<void> {
+	await zoneRegistry(c.env).endDashboardSessionsOf(await credentialId(session.credential, secretOf(c.env)));
+	clearSession(c);
+}
+
+/** Sets the session cookie on the answer (a session `startSession` recorded). */
 export async function writeSession(c: Context<DashEnv>, session: Session): Promise<void> {
 	setCookie(c, SESSION_COOKIE, await seal(session, secretOf(c.env)), cookieOptions(c, SESSION_SECONDS));
 }

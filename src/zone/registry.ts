@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Zone as ZoneObject } from "cloudflare/resources/zones/zones";
 import { HEX_ID_PATTERN, randomHexId } from "../common/ids";
+import * as sessions from "./dashboard-sessions";
 import { CODES, conflict, invalid, notFound, type Result, transact } from "./failure";
 import { migrate, REGISTRY_MIGRATIONS } from "./schema";
 
@@ -13,6 +14,8 @@ import { migrate, REGISTRY_MIGRATIONS } from "./schema";
  * configuration lives in its own `Zone` object. The default zone of the `DEFAULT_ZONE_*`
  * vars is seeded once (recorded in `seeded_defaults`), so deleting it sticks across
  * restarts. Zones are active at once: nothing local checks name servers.
+ * It also keeps the dashboard's signed-in sessions (`dashboard-sessions.ts`), which belong to a
+ * credential rather than to any zone.
  */
 export class ZoneRegistry extends DurableObject<Env> {
 	constructor(ctx: DurableObjectState, env: Env) {
@@ -147,6 +150,29 @@ export class ZoneRegistry extends DurableObject<Env> {
 			this.ctx.storage.sql.exec("DELETE FROM custom_hostname_routes WHERE zone_id = ?", id);
 			return { id };
 		});
+	}
+
+	/** Records a dashboard session of `credential` (an HMAC of it), signed in until `expiresAt` (seconds). */
+	startDashboardSession(sid: string, credential: string, expiresAt: number): void {
+		const now = Math.floor(Date.now() / 1000);
+		this.ctx.storage.transactionSync(() =>
+			sessions.startSession(this.ctx.storage.sql, sid, credential, expiresAt, now),
+		);
+	}
+
+	/** Whether the dashboard session `sid` is still signed in (not ended, not expired). */
+	dashboardSessionActive(sid: string): boolean {
+		return sessions.sessionActive(this.ctx.storage.sql, sid, Math.floor(Date.now() / 1000));
+	}
+
+	/** Ends one dashboard session (sign-out). */
+	endDashboardSession(sid: string): void {
+		sessions.endSession(this.ctx.storage.sql, sid);
+	}
+
+	/** Ends every dashboard session of `credential` (an HMAC of it); answers how many there were. */
+	endDashboardSessionsOf(credential: string): number {
+		return sessions.endCredentialSessions(this.ctx.storage.sql, credential);
 	}
 
 	#get(id: string): ZoneObject {

@@ -269,6 +269,21 @@ export const REGISTRY_MIGRATIONS: readonly Migration[] = [
 			CREATE INDEX custom_hostname_routes_by_zone ON custom_hostname_routes (zone_id);
 		`,
 	},
+	{
+		id: 3,
+		name: "dashboard_sessions",
+		sql: `
+			-- The dashboard's signed-in sessions (src/zone/dashboard-sessions.ts): a sealed cookie opens
+			-- only while its row is here. \`credential\` is an HMAC of the credential, never the credential.
+			CREATE TABLE dashboard_sessions (
+				sid TEXT PRIMARY KEY,
+				credential TEXT NOT NULL,
+				expires_at INTEGER NOT NULL
+			);
+			CREATE INDEX dashboard_sessions_by_credential ON dashboard_sessions (credential);
+			CREATE INDEX dashboard_sessions_by_expiry ON dashboard_sessions (expires_at);
+		`,
+	},
 ];
 
 /**

@@ -10,7 +10,9 @@
  *   missing. The gateway has no "list parts" operation (the R2 binding has none), so what was
  *   sent is what this browser recorded; an upload the gateway no longer knows (404) starts over.
  * - Image preview: fetched with `Range` (the whole image, at most 16 MiB) into a blob URL, the
- *   answer's `Content-Range` shown under it.
+ *   answer's `Content-Range` shown under it. The blob URL is revoked once the image is decoded:
+ *   a blob URL has the dashboard's origin and none of the proxy's headers
+ *   (`bucket/containment.ts`), so it must not outlive the preview for a tab to open it.
  * Every write carries the session's CSRF token in `X-CSRF-Token` (app.tsx refuses it otherwise).
  */
 export const BUCKET_JS = `
@@ -228,7 +230,11 @@ export const BUCKET_JS = `
 				if (response.status !== 206 && response.status !== 200) throw new Error(messageOf(response.status, await response.text()));
 				const image = new Image();
 				image.alt = figure.dataset.alt;
-				image.src = URL.createObjectURL(await response.blob());
+				const url = URL.createObjectURL(await response.blob());
+				const revoke = () => URL.revokeObjectURL(url);
+				image.addEventListener("load", revoke, { once: true });
+				image.addEventListener("error", revoke, { once: true });
+				image.src = url;
 				const caption = document.createElement("figcaption");
 				caption.className = "hint";
 				caption.textContent =

@@ -13,7 +13,9 @@
  * The script's requests go through the same-origin proxy `/zones/{zone_id}/bucket/o/...`, which
  * adds the token; writes through it carry the session's CSRF token in `X-CSRF-Token` (app.tsx).
  * Reads through it (previews, downloads) need only the session cookie, which is SameSite=Strict:
- * another site's `<img>` or `<video>` arrives without it.
+ * another site's `<img>` or `<video>` arrives without it. Its answers are sandboxed and, but for
+ * the types the page previews, downloads (`bucket/containment.ts`): no stored object runs as the
+ * dashboard.
  */
 import { Hono } from "hono";
 import type { FC } from "hono/jsx";
@@ -32,6 +34,7 @@ import {
 	previewKind,
 	proxyObjectUrl,
 } from "../bucket/browse";
+import { contain } from "../bucket/containment";
 import { callGateway, errorMessage, forward, gatewayJson } from "../bucket/gateway-call";
 import {
 	Csrf,
@@ -582,9 +585,10 @@ export const bucket = new Hono<DashEnv>()
 			303,
 		);
 	})
-	// The proxy: everything under /o/ goes to the gateway as it came, with the session's token.
-	.all("/o/*", (c) => {
+	// The proxy: everything under /o/ goes to the gateway as it came, with the session's token;
+	// the answer comes back with headers that keep its object from running as the dashboard.
+	.all("/o/*", async (c) => {
 		const path = new URL(c.req.url).pathname;
 		const marker = `/bucket/o/`;
-		return forward(c, path.slice(path.indexOf(marker) + marker.length));
+		return contain(await forward(c, path.slice(path.indexOf(marker) + marker.length)));
 	});

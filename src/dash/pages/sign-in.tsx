@@ -2,7 +2,8 @@
  * Sign in and sign out. A person gives an API token, or an email and its Global API key; the
  * credential is checked by the API's own `authenticate` (`api/auth.ts`), so the dashboard
  * accepts exactly what `/client/v4` accepts and shows the API's message when it refuses
- * (9106, 6003 with its chain, 9103, 9109). The credential then lives only in the sealed cookie.
+ * (9106, 6003 with its chain, 9103, 9109). The credential then lives only in the sealed cookie;
+ * the server records the session's id and an HMAC of the credential (`session.ts`).
  */
 import { Hono } from "hono";
 import { authenticate } from "../../api/auth";
@@ -11,14 +12,7 @@ import { ApiError } from "../../api/errors";
 import { addError, Csrf, ErrorSummary, type FormErrors, NO_ERRORS, TextField } from "../components/form";
 import { Layout } from "../layout";
 import { render } from "../render";
-import {
-	type Credential,
-	checkSignInToken,
-	credentialHeaders,
-	newSession,
-	signInToken,
-	writeSession,
-} from "../session";
+import { type Credential, checkSignInToken, credentialHeaders, signInToken, startSession } from "../session";
 import type { DashEnv } from "../types";
 
 // Which sign-in field an auth error is about (codes of api/errors.ts and cloudflare-api-v4.md §2.2).
@@ -101,6 +95,6 @@ export const signIn = new Hono<DashEnv>()
 			const page = <SignInPage csrf={await signInToken(c)} errors={authErrors(error.errors)} email={field("email")} />;
 			return render(c, page, error.status === 500 ? 500 : 401);
 		}
-		await writeSession(c, newSession(credential));
+		await startSession(c, credential);
 		return c.redirect("/", 303);
 	});

@@ -1,13 +1,14 @@
 /**
  * The zone picker (`/`): the zones the signed-in credential reaches, as the API's
- * `GET /zones` lists them for it (a scoped credential sees only its zones), a page at a time.
+ * `GET /zones` lists them for it (a scoped credential sees only its zones), a page at a time;
+ * and "Sign out everywhere", which ends every session of the credential (`session.ts`).
  */
 import type { Zone } from "cloudflare/resources/zones/zones";
 import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { PageInfo } from "../../api/envelope";
 import { callApi, messagesOf } from "../api-call";
-import { ErrorSummary } from "../components/form";
+import { ErrorSummary, PostForm } from "../components/form";
 import { Layout } from "../layout";
 import { render } from "../render";
 import type { DashEnv } from "../types";
@@ -60,6 +61,20 @@ export const zones = new Hono<DashEnv>().get("/", async (c) => {
 					{page < info.total_pages && <a href={`/?page=${page + 1}`}>Next page</a>}
 				</nav>
 			)}
+			<section class="card" aria-labelledby="sessions-heading">
+				<h2 id="sessions-heading">Sessions</h2>
+				<p>
+					Signed in somewhere else with this credential, or left a browser signed in? Sign out everywhere ends every
+					session of this credential, this one included.
+				</p>
+				<PostForm action="/sign-out/everywhere" csrf={c.var.csrf}>
+					<div class="actions">
+						<button type="submit" class="secondary">
+							Sign out everywhere
+						</button>
+					</div>
+				</PostForm>
+			</section>
 		</Layout>,
 		answer.ok ? 200 : (answer.status as ContentfulStatusCode),
 	);

@@ -287,7 +287,7 @@ browserSuite("the Logpush page", () => {
 	});
 
 	it("signs out", async () => {
-		await page.getByRole("button", { name: "Sign out" }).click();
+		await page.getByRole("button", { name: "Sign out", exact: true }).click();
 		await page.goto(`${e2e.dashUrl}${LOGPUSH}`);
 		expect(new URL(page.url()).pathname).toBe("/sign-in");
 	});

@@ -65,7 +65,7 @@ browserSuite("signing in to the dashboard", () => {
 	});
 
 	it("signs out, and the old session no longer opens anything", async () => {
-		await page.getByRole("button", { name: "Sign out" }).click();
+		await page.getByRole("button", { name: "Sign out", exact: true }).click();
 		await page.getByRole("heading", { level: 1, name: "Sign in to edgezone" }).waitFor();
 		await page.goto(`${e2e.dashUrl}/`);
 		expect(new URL(page.url()).pathname).toBe("/sign-in");
@@ -82,10 +82,10 @@ browserSuite("signing in to the dashboard", () => {
 		expect(created.status).toBe(200);
 		await signIn(page, TOKEN);
 		await page.getByRole("link", { name }).waitFor();
-		await page.getByRole("button", { name: "Sign out" }).click();
+		await page.getByRole("button", { name: "Sign out", exact: true }).click();
 		await signIn(page, SCOPED_TOKEN);
 		const links = await page.getByRole("table").getByRole("link").allTextContents();
 		expect(links).toEqual(["example.com"]);
-		await page.getByRole("button", { name: "Sign out" }).click();
+		await page.getByRole("button", { name: "Sign out", exact: true }).click();
 	});
 });
