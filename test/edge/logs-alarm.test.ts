@@ -61,7 +61,7 @@ function age(zone_id: string, rayId: string, ms: number): Promise<void> {
 const runAlarm = (zone_id: string) => onZone(zone_id, (zone) => zone.alarm());
 
 async function createJob(zone_id: string, body: Record<string, unknown> = {}): Promise<{ id: number; path: string }> {
-	const path = uniquePath("alarm");
+	const path = uniquePath(zone_id, "alarm");
 	const res = await call("POST", `/zones/${zone_id}/logpush/jobs`, {
 		destination_conf: `r2://edgezone-logs/${path}`,
 		enabled: true,
@@ -150,7 +150,7 @@ describe("the alarm is set to the earliest of everything due", () => {
 		await append(zone_id, ray("g"), Date.now() - 10 * INTERVAL);
 		expect(await alarmOf(zone_id)).toBe(retryAt);
 
-		const path = uniquePath("mended");
+		const path = uniquePath(zone_id, "mended");
 		const mend = await call("PUT", `/zones/${zone_id}/logpush/jobs/${job.id}`, {
 			destination_conf: `r2://edgezone-logs/${path}`,
 		});
