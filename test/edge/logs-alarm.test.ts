@@ -135,7 +135,7 @@ describe("the alarm is set to the earliest of everything due", () => {
 		const { zone_id } = await zoneWithHost("backoff");
 		await retention(zone_id, true);
 		// R2 refuses keys over 1,024 bytes: every put of this job throws.
-		const job = await createJob(zone_id, { destination_conf: `r2://edgezone-logs/${"d".repeat(1100)}` });
+		const job = await createJob(zone_id, { destination_conf: `r2://edgezone-logs/${zone_id}/${"d".repeat(1100)}` });
 		const first = ray("f");
 		const kept = await append(zone_id, first);
 		// Six failures in a row: the next try waits 32 s, well past this test.
