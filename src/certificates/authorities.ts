@@ -3,29 +3,31 @@
  * identifier, validity periods, DCV token lifetime, where each CA may be used, and the renewal
  * windows that follow from a validity period.
  *
- * Follows `shared/reference/rules-language-and-ca.md` §2.3 (cloudflare-docs
- * `ssl/reference/certificate-authorities.mdx`, `certificate-validity-periods.mdx`, `ca-faq.mdx`)
- * and `cloudflare-api-v4.md` §6.2-§6.4, §7.
+ * Follows https://developers.cloudflare.com/ssl/reference/certificate-authorities/ ("CA docs"),
+ * https://developers.cloudflare.com/ssl/reference/certificate-validity-periods/ ("validity docs"),
+ * https://developers.cloudflare.com/ssl/troubleshooting/ca-faq/ and the API's
+ * `certificate_authority` enum (cloudflare/api-schemas `openapi.json`; cloudflare-typescript
+ * `Shared.CertificateCA`).
  * Gaps: Sectigo (backup certificates only, CAA `sectigo.com`, 90 days) is not an API value of
  * `certificate_authority` and is left out; DigiCert is kept for legacy packs only (the
- * SPEC-2024 enum has it, new certificates do not use it). Pure: no I/O, no Workers APIs.
+ * API enum has it, new certificates do not use it). Pure: no I/O, no Workers APIs.
  */
 
-/** Every value of `certificate_authority` the API has known (reference api §6.2 SPEC-2024 enum). */
+/** Every value of `certificate_authority` the API has known (cloudflare-typescript `Shared.CertificateCA`). */
 export const CERTIFICATE_AUTHORITIES = ["lets_encrypt", "google", "ssl_com", "digicert"] as const;
 export type CertificateAuthority = (typeof CERTIFICATE_AUTHORITIES)[number];
 
-/** The CAs a new certificate may name (api §6.2: v7 list filter and cert packs; DigiCert is "deprecating soon"). */
+/** The CAs a new certificate may name (SDK v7 list filter and cert packs; DigiCert is "deprecating soon", CA docs). */
 export const ORDERABLE_AUTHORITIES = ["google", "lets_encrypt", "ssl_com"] as const;
 export type OrderableAuthority = (typeof ORDERABLE_AUTHORITIES)[number];
 
-/** The certificate types of the spec (Resources D: universal, advanced, total TLS, custom, custom hostname). */
+/** The certificate types the Let's Encrypt chain update names (universal, advanced, total TLS, custom, custom hostname). */
 export type CertificateType = "universal" | "advanced" | "total_tls" | "custom" | "custom_hostname";
 
-/** A certificate's key: Cloudflare serves RSA and ECDSA (ca-faq, reference §2.3). */
+/** A certificate's key: Cloudflare serves RSA and ECDSA (ca-faq). */
 export type KeyType = "rsa" | "ecdsa";
 
-/** `validity_days` values of the API (reference §2.3, certificate pack order). */
+/** `validity_days` values of the API (certificate pack order; cloudflare-typescript `CertificatePackCreateParams`). */
 export type ValidityDays = 14 | 30 | 90 | 365;
 
 /** One CA as Cloudflare documents it. */
@@ -34,15 +36,15 @@ export interface Authority {
 	name: string;
 	/** The issuer domain a CAA `issue`/`issuewild` record must name (RFC 8659 §4.2). */
 	caa_identifier: string;
-	/** The CAA record content Cloudflare's docs give for this CA (certificate-authorities.mdx). */
+	/** The CAA record content Cloudflare's docs give for this CA (CA docs). */
 	caa_record: string;
 	/** Validity periods in days for every certificate of this CA. */
 	validity_days: readonly ValidityDays[];
 	/** Extra periods only Enterprise advanced certificates may order (SSL.com: 1 year). */
 	enterprise_advanced_validity_days: readonly ValidityDays[];
-	/** How long a DCV token stays valid, in days (reference §2.3 and api §7). */
+	/** How long a DCV token stays valid, in days (CA docs). */
 	dcv_token_days: number;
-	/** The certificate types Cloudflare may issue from this CA (reference §2.3 "Availability"). */
+	/** The certificate types Cloudflare may issue from this CA (CA docs, "Availability"). */
 	issues: readonly CertificateType[];
 	/** Hostnames this CA refuses: at most this many subdomain levels (LE: 10). */
 	max_subdomain_levels?: number;
@@ -54,7 +56,7 @@ export interface Authority {
 
 const MANAGED: readonly CertificateType[] = ["advanced", "total_tls", "custom_hostname"];
 
-/** The CAs, keyed by API value (reference §2.3 validity table, CAA table, availability). */
+/** The CAs, keyed by API value (CA docs: validity, CAA and availability tables). */
 export const AUTHORITIES: Readonly<Record<CertificateAuthority, Authority>> = {
 	lets_encrypt: {
 		id: "lets_encrypt",
@@ -89,7 +91,7 @@ export const AUTHORITIES: Readonly<Record<CertificateAuthority, Authority>> = {
 		validity_days: [14, 30, 90],
 		enterprise_advanced_validity_days: [365],
 		dcv_token_days: 14,
-		// §2.3: "Universal can use LE or GTS ... but not SSL.com".
+		// CA docs: Universal certificates use LE or Google, never SSL.com.
 		issues: MANAGED,
 		punycode: true,
 		deprecated: false,
@@ -102,7 +104,7 @@ export const AUTHORITIES: Readonly<Record<CertificateAuthority, Authority>> = {
 		validity_days: [14, 30, 90],
 		enterprise_advanced_validity_days: [],
 		dcv_token_days: 30,
-		// §2.3: "no longer used for new Universal certificates"; api §7: Universal "(deprecating)".
+		// CA docs: "no longer used for new Universal certificates", "deprecating soon".
 		issues: [],
 		punycode: true,
 		deprecated: true,
@@ -123,7 +125,7 @@ export function isOrderableAuthority(value: unknown): value is OrderableAuthorit
 export type Check = { ok: true } | { ok: false; reason: string };
 
 /**
- * May `type` be issued by `ca` with this validity? Reference §2.3: LE 90 days only; GTS and DigiCert
+ * May `type` be issued by `ca` with this validity? CA and validity docs: LE 90 days only; GTS and DigiCert
  * 14/30/90; SSL.com 14/30/90 and 365 for Enterprise advanced certificates; Universal and Total TLS
  * use 90 days; Universal never uses SSL.com.
  * @param days the requested `validity_days`.
@@ -154,13 +156,13 @@ export function checkValidity(
 }
 
 /**
- * The validity a certificate gets when none is asked for: 90 days. Reference §2.3 documents 90 as
- * the default of Universal and Total TLS and as LE's only period; for the other types it is our choice.
+ * The validity a certificate gets when none is asked for: 90 days. The validity docs give 90 as
+ * the default of Universal and Total TLS and as LE's only period; for other types, edgezone's choice.
  */
 export const DEFAULT_VALIDITY_DAYS = 90;
 
 /**
- * The auto-renewal window in days for a validity period (reference §2.3): 30 days for 1-year and
+ * The auto-renewal window in days for a validity period (validity docs): 30 days for 1-year and
  * 3-month certificates, 7 days for 1-month, 3 days for 2-week ones.
  */
 export function renewalWindowDays(validityDays: number): number {
@@ -183,7 +185,7 @@ export function renewsOn(issuedOn: Date, expires: Date): Date {
 }
 
 /**
- * Does `ca` issue for this hostname? Reference §2.3: LE "up to 10 subdomain levels"; GTS "no Punycode".
+ * Does `ca` issue for this hostname? CA docs: LE "up to 10 subdomain levels"; GTS "no Punycode".
  * @param hostname a DNS name, possibly `*.`-prefixed.
  */
 export function checkHostname(ca: CertificateAuthority, hostname: string): Check {

@@ -1,20 +1,20 @@
 /**
  * The real intermediates and roots of the 2024 chains, as data: subject, issuer, key, validity.
  *
- * Every fact is copied from `shared/reference/rules-language-and-ca.md` §2.1 and §2.4 (Let's
- * Encrypt's cert txts, an `openssl` dump of cloudflare/cfssl_trust `int-bundle.crt`). Dates are
- * ISO strings exactly as precise as the reference: a full UTC time where it records one
- * ("2024-09-30T18:14:03Z"), a day where it records only the day ("2035-06-04"), and `null`
- * where it records nothing. {@link notAfter}/{@link notBefore} read a day as the whole day.
- * Gaps (reference §2.8 and not recorded):
+ * Every fact is read from Let's Encrypt's certificate texts (https://letsencrypt.org/certificates/,
+ * files under https://letsencrypt.org/certs/) or an `openssl` dump of cloudflare/cfssl_trust
+ * `int-bundle.crt`. Dates are ISO strings exactly as precise as those: a full UTC time where one is
+ * recorded ("2024-09-30T18:14:03Z"), a day where only the day is ("2035-06-04"), and `null`
+ * where nothing is. {@link notAfter}/{@link notBefore} read a day as the whole day.
+ * Gaps (not public, or not recorded here):
  * - notBefore of DST Root CA X3, WR1, WE1, the GTS roots and cross-signs, GlobalSign Root CA and
  *   every SSL.com certificate; notAfter of GlobalSign Root CA.
  * - Key sizes beyond ISRG Root X1 (RSA 4096) and X2 (ECDSA P-384); the key types of DST Root CA
  *   X3 and GlobalSign Root CA.
- * - SSL.com's ECC certificates: §2.4 says only "the ECC side is the same with …ECC… names", so
+ * - SSL.com's ECC certificates: edgezone takes the RSA entries with "ECC" in their names, so
  *   their names and dates are that substitution, and the ECC EV root's name is not given at all.
- * - Sectigo and DigiCert chains (NOT FOUND); the older GTS intermediates 1P5/1D4/2P2 are in the
- *   reference but no served chain uses them, so they are left out.
+ * - Sectigo and DigiCert chains (not found); the older GTS intermediates 1P5/1D4/2P2 are in
+ *   cfssl_trust but no served chain uses them, so they are left out.
  * - Let's Encrypt's Generation Y (YR1-3, YE1-3, Root YR/YE, 2025-2026) is not modelled.
  */
 import type { KeyType } from "./authorities.ts";
@@ -31,22 +31,22 @@ export interface ChainCertificate {
 	not_after: string | null;
 }
 
-/** A CA certificate the reference records, with its source. */
+/** A CA certificate of a public source, with that source. */
 export interface CaCertificate extends ChainCertificate {
 	/** Our stable key, e.g. `isrg_root_x1_by_dst`. */
 	key: string;
-	/** Subject organisation where the reference gives it. */
+	/** Subject organisation where the source gives it. */
 	organization?: string;
-	/** Key detail where the reference gives it (`RSA 4096`). */
+	/** Key detail where the source gives it (`RSA 4096`). */
 	key_detail?: string;
-	/** The reference line this entry copies. */
+	/** The public source of this entry. */
 	source: string;
-	/** What the reference leaves open about this certificate. */
+	/** What the source leaves open about this certificate. */
 	note?: string;
 }
 
-const LEW = "reference §2.1/§2.4 (LEW static/certs)";
-const CFT = "reference §2.4 (CFT int-bundle.crt)";
+const LEW = "https://letsencrypt.org/certificates/";
+const CFT = "cloudflare/cfssl_trust int-bundle.crt";
 
 const fixed = [
 	// Let's Encrypt roots
@@ -68,7 +68,7 @@ const fixed = [
 		key_type: "rsa",
 		not_before: "2021-01-20T19:14:03Z",
 		not_after: "2024-09-30T18:14:03Z",
-		source: "reference §2.1 (LEW static/certs/isrg-root-x1-cross-signed.txt)",
+		source: "https://letsencrypt.org/certs/isrg-root-x1-cross-signed.txt",
 	},
 	{
 		key: "dst_root_ca_x3",
@@ -78,7 +78,7 @@ const fixed = [
 		key_type: null,
 		not_before: null,
 		not_after: "2021-09-30",
-		source: "reference §2.1 (DST Root CA X3 expired 2021-09-30)",
+		source: "https://letsencrypt.org/docs/dst-root-ca-x3-expiration-september-2021/",
 		note: "notBefore and key type not recorded.",
 	},
 	{
@@ -108,7 +108,7 @@ const fixed = [
 		key_type: "rsa",
 		not_before: "2020-09-04",
 		not_after: "2025-09-15",
-		source: "reference §2.1 (LEW static/certs/lets-encrypt-r3.txt)",
+		source: "https://letsencrypt.org/certs/lets-encrypt-r3.txt",
 	},
 	{
 		key: "r3_by_dst",
@@ -117,7 +117,7 @@ const fixed = [
 		key_type: "rsa",
 		not_before: null,
 		not_after: "2021-09-29T19:21:40Z",
-		source: "reference §2.1 (LEW static/certs/lets-encrypt-r3-cross-signed.txt)",
+		source: "https://letsencrypt.org/certs/lets-encrypt-r3-cross-signed.txt",
 		note: "notBefore not recorded.",
 	},
 	{
@@ -197,7 +197,7 @@ const fixed = [
 		key_type: null,
 		not_before: null,
 		not_after: null,
-		source: "reference §2.4 (anchor of the GTS cross-signs)",
+		source: "cloudflare/cfssl_trust int-bundle.crt (issuer of the GTS cross-signs)",
 		note: "Validity and key type not recorded.",
 	},
 	// SSL.com, as used by Cloudflare (RSA side; ECC below)
@@ -218,7 +218,7 @@ const fixed = [
 		not_before: null,
 		not_after: "2028-12-31",
 		source: CFT,
-		note: "Which SSL.com cross-sign Cloudflare serves is UNVERIFIED (reference §2.4, §2.8).",
+		note: "Which SSL.com cross-sign Cloudflare serves is not public (its docs name Certum, cfssl_trust AAA).",
 	},
 	{
 		key: "ssl_com_tls_rsa_root_ca_2022",
@@ -258,7 +258,7 @@ const fixed = [
 		not_after: "2035-05-27",
 		source: CFT,
 	})),
-	// SSL.com ECC: reference §2.4 "The ECC side is the same with …ECC… names".
+	// SSL.com ECC: edgezone's substitution of "ECC" into the RSA entries' names (see the header).
 	...(
 		[
 			[
@@ -277,15 +277,15 @@ const fixed = [
 		key_type: "ecdsa" as const,
 		not_before: null,
 		not_after: notAfter,
-		source: "reference §2.4: 'The ECC side is the same with …ECC… names'",
-		note: "Name and date derived from the RSA entry as the reference says; not read from the certificate.",
+		source: "edgezone's derivation from the RSA entries of cloudflare/cfssl_trust int-bundle.crt",
+		note: "Name and date derived from the RSA entry; not read from the certificate.",
 	})),
 ] satisfies CaCertificate[];
 
 /**
- * Let's Encrypt's 2024 intermediates (reference §2.1, 2024-03-13 row): R10-R14 are RSA, signed by
- * ISRG Root X1; E5-E9 are ECDSA, signed by ISRG Root X2 and also cross-signed by ISRG Root X1; all
- * valid 2024-03-13 to 2027-03-12 23:59:59.
+ * Let's Encrypt's 2024 intermediates: R10-R14 are RSA, signed by ISRG Root X1; E5-E9 are ECDSA,
+ * signed by ISRG Root X2 and also cross-signed by ISRG Root X1; all valid 2024-03-13 to 2027-03-12
+ * 23:59:59 (https://letsencrypt.org/2024/03/19/new-intermediate-certificates/).
  */
 const LE_2024: CaCertificate[] = [
 	...[10, 11, 12, 13, 14].map((n) => ({
@@ -295,7 +295,7 @@ const LE_2024: CaCertificate[] = [
 		key_type: "rsa" as const,
 		not_before: "2024-03-13",
 		not_after: "2027-03-12T23:59:59Z",
-		source: "reference §2.1 (LEW static/certs/2024/*.txt)",
+		source: "https://letsencrypt.org/certs/2024/",
 	})),
 	...[5, 6, 7, 8, 9].flatMap((n) =>
 		(["ISRG Root X2", "ISRG Root X1"] as const).map((issuer) => ({
@@ -305,12 +305,12 @@ const LE_2024: CaCertificate[] = [
 			key_type: "ecdsa" as const,
 			not_before: "2024-03-13",
 			not_after: "2027-03-12T23:59:59Z",
-			source: "reference §2.1 (LEW static/certs/2024/*.txt)",
+			source: "https://letsencrypt.org/certs/2024/",
 		})),
 	),
 ];
 
-/** Every CA certificate the reference records, keyed by {@link CaCertificate.key}. */
+/** Every CA certificate above, keyed by {@link CaCertificate.key}. */
 export const CA_CERTIFICATES: Readonly<Record<string, CaCertificate>> = Object.fromEntries(
 	[...fixed, ...LE_2024].map((certificate) => [certificate.key, certificate]),
 );
@@ -344,7 +344,7 @@ export function notAfter(certificate: ChainCertificate): Date | null {
 /**
  * Is the certificate valid at `at`? `false` outside a recorded bound; `null` when notAfter is not
  * recorded; an unrecorded notBefore counts as passed (every such certificate was in CFT's bundle by
- * mid-2024, reference §2.4, and the emulator replays 2024 onward).
+ * mid-2024, cfssl_trust's history, and the emulator replays 2024 onward).
  */
 export function validAt(certificate: ChainCertificate, at: Date): boolean | null {
 	const after = notAfter(certificate);

@@ -1,14 +1,15 @@
 /**
- * CAA and the choice of CA: which CAs a hostname's CAA records permit, the default CA of the spec
+ * CAA and the choice of CA: which CAs a hostname's CAA records permit, Cloudflare's default CA
  * (`certificate_authority: ""`), and the refusal of an explicitly chosen CA that CAA forbids.
  *
- * Follows the spec's "D. Custom hostname" rules ("the service then tries a more compatible CA and
- * falls back to the older CA only when a CAA record blocks the more compatible one"), reference
- * §2.2-§2.3 and api §7 (CAA identifiers: `letsencrypt.org`, `pki.goog`, `ssl.com`, `digicert.com`),
- * and RFC 8659 §4 for reading `issue`/`issuewild` records.
- * Gaps: Cloudflare's CAA failure text is NOT FOUND (reference §2.8), so {@link caaRefusal}'s wording
- * is ours; whether the default CA falls back further to SSL.com when CAA blocks Google and Let's
- * Encrypt is UNVERIFIED (§2.6), so it does not. Finding the relevant RRset (climbing to the parent
+ * Follows https://developers.cloudflare.com/ssl/reference/migration-guides/lets-encrypt-chain/
+ * (the default CA "will only fall back to using Let's Encrypt if there is a CAA record in place that
+ * blocks Google"), https://developers.cloudflare.com/ssl/reference/certificate-authorities/ (CAA
+ * identifiers: `letsencrypt.org`, `pki.goog`, `ssl.com`, `digicert.com`), and RFC 8659 §4 for
+ * reading `issue`/`issuewild` records.
+ * Gaps: Cloudflare's CAA failure text is not public, so {@link caaRefusal}'s wording is edgezone's;
+ * no source says the default CA falls back further to SSL.com when CAA blocks Google and Let's
+ * Encrypt, so it does not (edgezone's choice). Finding the relevant RRset (climbing to the parent
  * domain, RFC 8659 §3) is the caller's: pass the records that apply to the hostname.
  */
 import { AUTHORITIES, type CertificateAuthority, type OrderableAuthority } from "./authorities.ts";
@@ -18,8 +19,8 @@ export type CaaRecord = string | { tag: string; value: string };
 
 /**
  * The CAA records Cloudflare adds on a Cloudflare DNS zone as soon as the user adds any CAA record
- * and the zone has Universal SSL or advanced certificates (reference §2.3, CFD
- * `partials/ssl/caa-records-added-by-cf.mdx`): `issue` and `issuewild` for each of these values.
+ * and the zone has Universal SSL or advanced certificates: `issue` and `issuewild` for each of
+ * these values (https://developers.cloudflare.com/ssl/edge-certificates/caa-records/).
  */
 export const CLOUDFLARE_ADDED_CAA: readonly string[] = [
 	"pki.goog; cansignhttpexchanges=yes",
@@ -49,7 +50,7 @@ function applicable(records: readonly CaaRecord[], wildcard: boolean): { tag: st
 /**
  * Do these CAA records permit `ca` to issue? No records, or none restricting issuance, permit every
  * CA (RFC 8659 §4.2); otherwise one `issue` (or, for a wildcard, `issuewild`) value must name the
- * CA's identifier (reference §2.3: `letsencrypt.org`, `pki.goog`, `ssl.com`, `digicert.com`).
+ * CA's identifier (Cloudflare's CA docs: `letsencrypt.org`, `pki.goog`, `ssl.com`, `digicert.com`).
  * @param records the CAA RRset that applies to the hostname; `undefined` or `[]` for none.
  * @param wildcard whether the certificate is for `*.name`.
  */
@@ -65,7 +66,7 @@ export function caaPermits(
 
 /**
  * The default CA (`certificate_authority: ""`): Google Trust Services, "a more compatible CA",
- * unless CAA blocks Google, then Let's Encrypt (spec D. Custom hostname; reference §2.2). When CAA
+ * unless CAA blocks Google, then Let's Encrypt (the Let's Encrypt chain update page). When CAA
  * blocks both, the answer is still Let's Encrypt and {@link chooseAuthority} reports the refusal.
  */
 export function defaultAuthority(
@@ -83,8 +84,8 @@ export type AuthorityChoice =
 /**
  * Resolve a requested `certificate_authority` against the hostname's CAA records.
  * `""` gives {@link defaultAuthority}; a named CA is used as asked, and when CAA forbids it the
- * answer is a refusal whose reason names CAA (the issue: "a CAA record that forbids it puts the
- * certificate into a validation error naming CAA"; reference §2.6: "If CAA forbids it, issuance fails").
+ * answer is a refusal whose reason names CAA (Cloudflare "checks the CAA records before requesting the
+ * certificates", Cloudflare for SaaS "Issue certificates" docs; the error's form is edgezone's).
  * @param requested `""` or a CA from {@link ORDERABLE_AUTHORITIES}; other values are the API's 400.
  */
 export function chooseAuthority(

@@ -2,16 +2,20 @@
  * Which client platforms validate a served chain on a date: beyond the real API, so a SaaS
  * provider sees who breaks before switching.
  *
- * Follows reference §2.5 (Let's Encrypt's cert-compat list: who trusts ISRG Root X1/X2), §2.1
- * ("Which clients break": Android before 7.1.1, OpenSSL 1.0.x shown the long chain) and the
- * `validates` model of §2.6: build a path from the leaf through the served certificates to an anchor
- * the client trusts; every non-anchor certificate must be valid; the anchor's expiry counts only for
- * clients that enforce it (Android does not); a client without path building (OpenSSL 1.0.x) uses
- * the served chain to its end and fails if any served certificate has expired.
- * Gaps: the reference lists trust stores only for ISRG Root X1/X2 and DST Root CA X3. That Android
- * 7.1.1+ and modern stores trust GlobalSign Root CA is derived from §2.6's table (they validate the
- * GTS long chain); GTS Root R1/R4, the SSL.com roots and AAA Certificate Services appear in no
- * store list, so a chain that needs them is answered `validates: null` with the reason.
+ * Follows Let's Encrypt's compatibility list (who trusts ISRG Root X1/X2:
+ * https://letsencrypt.org/docs/certificate-compatibility/), who breaks (Android before 7.1.1, and
+ * OpenSSL 1.0.x shown the long chain: https://letsencrypt.org/docs/dst-root-ca-x3-expiration-september-2021/),
+ * and edgezone's model of path validation (RFC 5280 §6, simplified): build a path from the leaf
+ * through the served certificates to an anchor the client trusts; every non-anchor certificate must
+ * be valid; the anchor's expiry counts only for clients that enforce it (Android does not); a client
+ * without path building (OpenSSL 1.0.x) uses the served chain to its end and fails if any served
+ * certificate has expired.
+ * Gaps: the public lists cover only ISRG Root X1/X2 and DST Root CA X3. That Android 7.1.1+ and
+ * modern stores trust GlobalSign Root CA is edgezone's reading of Cloudflare's CA docs
+ * (https://developers.cloudflare.com/ssl/reference/certificate-authorities/: GTS is cross-signed by
+ * a GlobalSign root "installed in client devices for more than 20 years"); GTS Root R1/R4, the
+ * SSL.com roots and AAA Certificate Services appear in no store list, so a chain that needs them is
+ * answered `validates: null` with the reason.
  */
 import { CA_CERTIFICATES, type ChainCertificate, findCaCertificate, validAt } from "./ca-certificates.ts";
 import type { ServedChain } from "./schedule.ts";
@@ -20,18 +24,18 @@ import type { ServedChain } from "./schedule.ts";
 export interface ClientPlatform {
 	id: string;
 	name: string;
-	/** Anchor subjects the reference says it trusts. */
+	/** Anchor subjects the sources say it trusts. */
 	trusts: readonly string[];
-	/** Anchor subjects the reference says it lacks; anything in neither list is unknown. */
+	/** Anchor subjects the sources say it lacks; anything in neither list is unknown. */
 	lacks: readonly string[];
 	/** False for Android: "does not enforce the expiration dates of certificates used as trust anchors". */
 	enforces_anchor_expiry: boolean;
-	/** False for OpenSSL 1.0.x, which follows the served chain to its end (§2.6). */
+	/** False for OpenSSL 1.0.x, which follows the served chain to its end. */
 	builds_paths: boolean;
 	source: string;
 }
 
-/** The platforms of reference §2.1, §2.5 and §2.6. */
+/** The platforms of Let's Encrypt's compatibility pages, with GlobalSign per Cloudflare's CA docs. */
 export const CLIENT_PLATFORMS: readonly ClientPlatform[] = [
 	{
 		id: "android_before_7_1_1",
@@ -40,7 +44,8 @@ export const CLIENT_PLATFORMS: readonly ClientPlatform[] = [
 		lacks: ["ISRG Root X1", "ISRG Root X2"],
 		enforces_anchor_expiry: false,
 		builds_paths: true,
-		source: "reference §2.5 (Android < 7.1.1 trusts DST Root CA X3 and GlobalSign Root CA), §2.1",
+		source:
+			"https://letsencrypt.org/docs/certificate-compatibility/; https://letsencrypt.org/2020/12/21/extending-android-compatibility/",
 	},
 	{
 		id: "android_7_1_1_to_13",
@@ -49,7 +54,7 @@ export const CLIENT_PLATFORMS: readonly ClientPlatform[] = [
 		lacks: ["ISRG Root X2"],
 		enforces_anchor_expiry: false,
 		builds_paths: true,
-		source: "reference §2.5 (ISRG Root X1 from Android 7.1.1, X2 from 14); GlobalSign from §2.6's table",
+		source: "https://letsencrypt.org/docs/certificate-compatibility/ (X1 from 7.1.1, X2 from 14); GlobalSign: CA docs",
 	},
 	{
 		id: "android_14_and_later",
@@ -58,7 +63,7 @@ export const CLIENT_PLATFORMS: readonly ClientPlatform[] = [
 		lacks: [],
 		enforces_anchor_expiry: false,
 		builds_paths: true,
-		source: "reference §2.5; GlobalSign from §2.6's table",
+		source: "https://letsencrypt.org/docs/certificate-compatibility/; GlobalSign: CA docs",
 	},
 	{
 		id: "modern_trust_stores",
@@ -67,7 +72,7 @@ export const CLIENT_PLATFORMS: readonly ClientPlatform[] = [
 		lacks: [],
 		enforces_anchor_expiry: true,
 		builds_paths: true,
-		source: "reference §2.5 (ISRG Root X1 list); GlobalSign from §2.6's table",
+		source: "https://letsencrypt.org/docs/certificate-compatibility/ (ISRG Root X1 list); GlobalSign: CA docs",
 	},
 	{
 		id: "openssl_1_0_x",
@@ -76,7 +81,7 @@ export const CLIENT_PLATFORMS: readonly ClientPlatform[] = [
 		lacks: [],
 		enforces_anchor_expiry: true,
 		builds_paths: false,
-		source: "reference §2.1 and §2.6 (LEW docs/dst-root-ca-x3-expiration-september-2021.md)",
+		source: "https://letsencrypt.org/docs/dst-root-ca-x3-expiration-september-2021/",
 	},
 ];
 

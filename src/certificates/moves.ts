@@ -3,24 +3,27 @@
  * switches, chain changes, and the e-mails Cloudflare sends, as events a Zone can apply and put in
  * its outbox.
  *
- * Follows the spec's Versioning 4-5 and reference §2.2/§2.7:
+ * Follows Cloudflare's "Let's Encrypt chain update"
+ * (https://developers.cloudflare.com/ssl/reference/migration-guides/lets-encrypt-chain/, "the
+ * migration guide") and its validity docs
+ * (https://developers.cloudflare.com/ssl/reference/certificate-validity-periods/):
  * - Universal certificates, and custom hostnames with the default CA (`""`), on Let's Encrypt where
  *   the owner did not choose it move to Google Trust Services "from June 2024" unless CAA blocks
- *   Google; reference §2.7 says "renewals move to GTS", so a certificate moves at its renewal (its
- *   expiry minus the renewal window, §2.3), and at the earliest on 2024-06-01.
+ *   Google. The guide does not say when; edgezone moves a certificate at its renewal (its expiry
+ *   minus the renewal window), and at the earliest on 2024-06-01.
  * - Advanced certificates, Total TLS certificates and custom hostnames set to Let's Encrypt are not
- *   changed; their owner gets an e-mail (spec: advanced "the customer is notified by e-mail", custom
- *   hostnames "the SaaS provider is notified by e-mail and advised to switch the CA before September
- *   9, 2024"; Total TLS by the spec's Events line "E-mail notifications about certificates using the
- *   older CA are sent to the customer"). So is a universal certificate kept on Let's Encrypt by an
- *   explicit choice or by CAA. Custom (uploaded) certificates get none: nothing is done to them.
+ *   changed; their owner gets an e-mail (the guide: advanced certificates' owners are e-mailed, SaaS
+ *   providers are e-mailed and advised to switch before September 9, 2024; for Total TLS, edgezone's
+ *   choice to e-mail too). So is a universal certificate kept on Let's Encrypt by an explicit choice
+ *   or by CAA. Custom (uploaded) certificates get none: nothing is done to them.
  * - Managed certificates renew at their expiry minus the renewal window with the same CA and validity
- *   (reference §2.3), so a Let's Encrypt renewal after 2024-06-06 gets R10/R11; custom certificates
- *   are not renewed (§2.2).
+ *   (validity docs), so a Let's Encrypt renewal after 2024-06-06 gets R10/R11
+ *   (https://letsencrypt.org/2024/04/12/changes-to-issuance-chains/); custom certificates are not
+ *   renewed (the guide: "Cloudflare does not renew custom certificates").
  * - Chains change on the schedule's instants (2024-09-09; the second after 2024-09-30 18:14:03 and
  *   after 2028-01-28 00:00:42, when the cross-signs have expired).
- * Gaps: the e-mails' date and text are NOT FOUND; the emulator sends them on 2024-06-01 (or when the
- * certificate is created, until 2024-09-09) in its own words, stating the spec's facts.
+ * Gaps: the e-mails' date and text are not public; the emulator sends them on 2024-06-01 (or when
+ * the certificate is created, until 2024-09-09) in its own words, stating the guide's facts.
  */
 import { type CertificateAuthority, type CertificateType, expiresOn, renewsOn } from "./authorities.ts";
 import { type CaaRecord, caaPermits } from "./caa.ts";
@@ -86,10 +89,10 @@ function requested(certificate: ScheduledCertificate): "" | CertificateAuthority
 	return certificate.requested_authority ?? (certificate.type === "universal" ? "" : certificate.certificate_authority);
 }
 
-/** Would this certificate move to Google at a renewal from June 2024 on (spec Versioning 4-5)? */
+/** Would this certificate move to Google at a renewal from June 2024 on (the migration guide)? */
 function switches(certificate: ScheduledCertificate, context: MoveContext): boolean {
 	if (certificate.certificate_authority !== "lets_encrypt") return false;
-	// Spec Versioning 5: Total TLS is "not changed automatically"; custom certificates are the uploader's.
+	// The migration guide: Total TLS is not changed automatically; custom certificates are the uploader's.
 	if (certificate.type === "custom" || certificate.type === "total_tls") return false;
 	return requested(certificate) === "" && caaPermits(context.caa, "google", context.wildcard);
 }
@@ -103,9 +106,9 @@ interface Step {
 
 /**
  * The certificate's states up to `until`: managed certificates renew at their expiry minus the
- * renewal window (reference §2.3) with the same validity; a renewal on or after 2024-06-01 of a
+ * renewal window (validity docs) with the same validity; a renewal on or after 2024-06-01 of a
  * certificate that {@link switches} is issued by Google. Custom certificates are never renewed
- * ("Cloudflare does not renew custom certificates", reference §2.2).
+ * ("Cloudflare does not renew custom certificates", the migration guide).
  */
 function timeline(certificate: ScheduledCertificate, until: Date, context: MoveContext): Step[] {
 	const steps: Step[] = [{ at: certificate.issued_on, certificate, kind: "issued" }];
@@ -158,7 +161,7 @@ function notification(certificate: ScheduledCertificate, context: MoveContext, a
 		].join("\n\n"),
 		certificate_type: type,
 		...(certificate.id === undefined ? {} : { certificate_id: certificate.id }),
-		source: "edgezone's wording of the spec's Versioning 4-5; Cloudflare's e-mail text is not recorded",
+		source: "edgezone's wording of the Let's Encrypt chain update page; Cloudflare's e-mail text is not public",
 	};
 }
 
@@ -210,14 +213,14 @@ export function scheduledMoves(
 				from: "lets_encrypt",
 				to: "google",
 				...base,
-				rule: "spec Versioning 4-5: from June 2024 managed certificates where the older CA was not explicitly chosen are switched automatically (at renewal, reference §2.7)",
+				rule: "Let's Encrypt chain update: from June 2024 managed certificates where Let's Encrypt was not explicitly chosen are switched automatically (at renewal: edgezone's choice)",
 			});
 		} else {
 			events.push({
 				kind: "renewed",
 				certificate_authority: renewed.certificate_authority,
 				...base,
-				rule: "reference §2.3: auto-renewal window (30 days for 3-month and 1-year, 7 for 1-month, 3 for 2-week certificates)",
+				rule: "certificate validity periods: auto-renewal window (30 days for 3-month and 1-year, 7 for 1-month, 3 for 2-week certificates)",
 			});
 		}
 	}
@@ -236,7 +239,7 @@ export function scheduledMoves(
 				kind: "notification",
 				at,
 				email: notification(state, context, at),
-				rule: "spec Versioning 5: certificates set to the older CA are not changed automatically; the owner is notified by e-mail",
+				rule: "Let's Encrypt chain update: certificates set to Let's Encrypt are not changed automatically; the owner is notified by e-mail",
 			});
 		}
 	}

@@ -13,7 +13,7 @@ import {
 	validAt,
 } from "../../src/certificates/index.ts";
 
-describe("validity periods per CA (reference §2.3)", () => {
+describe("validity periods per CA (Cloudflare's CA and validity docs)", () => {
 	it.each<[string, string, number, boolean, boolean?]>([
 		["lets_encrypt", "advanced", 90, true],
 		["lets_encrypt", "advanced", 30, false],
@@ -41,7 +41,7 @@ describe("validity periods per CA (reference §2.3)", () => {
 		});
 	});
 
-	it("knows each CA's DCV token lifetime and CAA identifier (api §7)", () => {
+	it("knows each CA's DCV token lifetime and CAA identifier (Cloudflare's CA docs)", () => {
 		expect(Object.values(AUTHORITIES).map((a) => [a.id, a.dcv_token_days, a.caa_identifier])).toEqual([
 			["lets_encrypt", 7, "letsencrypt.org"],
 			["google", 14, "pki.goog"],
@@ -62,7 +62,7 @@ describe("validity periods per CA (reference §2.3)", () => {
 	});
 });
 
-describe("renewal windows (reference §2.3)", () => {
+describe("renewal windows (Cloudflare's validity docs)", () => {
 	it.each([
 		[365, 30],
 		[90, 30],
@@ -76,7 +76,7 @@ describe("renewal windows (reference §2.3)", () => {
 	});
 });
 
-describe("hostnames a CA refuses (reference §2.3)", () => {
+describe("hostnames a CA refuses (Cloudflare's CA docs)", () => {
 	it("Google issues for no Punycode name; Let's Encrypt does", () => {
 		expect(checkHostname("google", "xn--bcher-kva.example").ok).toBe(false);
 		expect(checkHostname("lets_encrypt", "xn--bcher-kva.example").ok).toBe(true);
@@ -93,7 +93,7 @@ describe("hostnames a CA refuses (reference §2.3)", () => {
 	});
 });
 
-describe("intermediates and roots as the reference records them", () => {
+describe("intermediates and roots as their public sources record them", () => {
 	it("the DST cross-sign of ISRG Root X1 is valid to 2024-09-30 18:14:03 UTC, not a second longer", () => {
 		const cross = CA_CERTIFICATES.isrg_root_x1_by_dst;
 		if (!cross) throw new Error("missing");
@@ -118,7 +118,7 @@ describe("intermediates and roots as the reference records them", () => {
 		expect([CA_CERTIFICATES.e6?.issuer, CA_CERTIFICATES.e6_by_x1?.issuer]).toEqual(["ISRG Root X2", "ISRG Root X1"]);
 	});
 
-	it("every issuer of a recorded certificate is itself recorded, except the roots outside the reference", () => {
+	it("every issuer of a recorded certificate is itself recorded, except the roots no source records", () => {
 		const subjects = new Set(Object.values(CA_CERTIFICATES).map((c) => c.subject));
 		const missing = [...new Set(Object.values(CA_CERTIFICATES).map((c) => c.issuer))].filter((i) => !subjects.has(i));
 		expect(missing.sort()).toEqual(["AAA Certificate Services", "SSL.com EV Root Certification Authority RSA R2"]);

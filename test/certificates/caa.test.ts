@@ -8,7 +8,7 @@ import {
 	defaultAuthority,
 } from "../../src/certificates/index.ts";
 
-describe("caaPermits (RFC 8659 §4; identifiers of reference §2.3)", () => {
+describe("caaPermits (RFC 8659 §4; identifiers of Cloudflare's CA docs)", () => {
 	it.each<[string, readonly CaaRecord[] | undefined, string, boolean, boolean?]>([
 		["no CAA records permit every CA", undefined, "google", true],
 		["an empty RRset permits every CA", [], "ssl_com", true],
@@ -54,7 +54,7 @@ describe("caaPermits (RFC 8659 §4; identifiers of reference §2.3)", () => {
 	});
 });
 
-describe('the default CA (spec D: certificate_authority "")', () => {
+describe('the default CA (certificate_authority "": Google unless CAA blocks it)', () => {
 	it("is Google, the more compatible CA, when CAA allows it", () => {
 		expect(defaultAuthority(undefined)).toBe("google");
 		expect(defaultAuthority(["pki.goog", "letsencrypt.org"])).toBe("google");

@@ -26,7 +26,7 @@ const STAYS_ON_LETS_ENCRYPT = [
 const year = (certificate: ScheduledCertificate, context: MoveContext = {}) =>
 	scheduledMoves(certificate, YEAR_START, YEAR_END, context);
 
-describe("moves on the clock in 2024 (spec Versioning 4-5)", () => {
+describe("moves on the clock in 2024 (Cloudflare's Let's Encrypt chain update)", () => {
 	it("universal on Let's Encrypt, CA left to Cloudflare: switched to Google at its first renewal from June", () => {
 		const { certificate, events } = year(managed({ type: "universal" }));
 		expect(lines(events)).toEqual([
