@@ -1,5 +1,6 @@
 /**
- * The emulator's clock of one zone: real time unless set (issue 10, "Emulator-only routes").
+ * The emulator's clock of one zone: real time unless set (an emulator-only route,
+ * edgezone's own).
  *
  * Everything in a zone that happens "on the clock" (custom hostname issuance, certificate
  * validity and renewal, the 2024 chain schedule) reads `now()` here instead of `Date.now()`, so a

@@ -1,11 +1,12 @@
 /**
  * Log-push destinations: `destination_conf` strings and the R2 buckets they name.
  *
- * Follows cloudflare-api-v4.md §4.3: `r2://<bucket>/<path>?account-id=..&access-key-id=..&secret-access-key=..`
- * and `s3://<bucket>/<path>?region=<region>[&sse=AES256]`; `{DATE}` in the path becomes
- * `YYYYMMDD`. Locally every destination bucket is a bound R2 bucket: the vars entry
- * `LOGPUSH_BUCKETS` maps destination bucket names to R2 bindings (by default
- * `edgezone-logs` -> `LOGS`). Credentials in the query are accepted and not used.
+ * Follows https://developers.cloudflare.com/logs/logpush/logpush-job/api-configuration/:
+ * `r2://<bucket>/<path>?account-id=..&access-key-id=..&secret-access-key=..` and
+ * `s3://<bucket>/<path>?region=<region>[&sse=AES256]`; `{DATE}` in the path becomes `YYYYMMDD`.
+ * Locally every destination bucket is a bound R2 bucket: the vars entry `LOGPUSH_BUCKETS` maps
+ * destination bucket names to R2 bindings (by default `edgezone-logs` -> `LOGS`). Credentials in
+ * the query are accepted and not used.
  * Other schemes (gs, azure, https, ...) are refused: nothing local could receive them.
  * Edgezone's own rule, as every zone writes into the same local buckets: a zone's destinations
  * (jobs and ownership challenges) lie under its own id, `r2://edgezone-logs/<zone_id>/...`
@@ -15,7 +16,7 @@
 import { z } from "zod";
 import { ConfigError, jsonVar } from "../common/config";
 
-/** A parsed destination; `fingerprint` names bucket and path without the query (reference §4.4). */
+/** A parsed destination; `fingerprint` names bucket and path without the query (ownership challenge docs). */
 export interface Destination {
 	scheme: "r2" | "s3";
 	bucket: string;

@@ -1,7 +1,7 @@
 /**
  * The simulated DNS of one zone: what the world's DNS (and the hostnames' web servers) would
- * answer Cloudflare when it validates custom hostnames (issue 10, "Emulator-only routes"; not
- * Cloudflare's).
+ * answer Cloudflare when it validates custom hostnames (an emulator-only
+ * route, edgezone's own: Cloudflare has no such API).
  *
  * One entry per name holds its CAA records, its TXT values and the HTTP tokens its web server
  * serves (path -> body). Custom hostnames read it: `_acme-challenge.<hostname>` TXT for

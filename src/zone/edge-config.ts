@@ -1,8 +1,8 @@
 /**
  * The zone's configuration version and the edge's view of the zone.
  *
- * ARCHITECTURE.md: "The edge reads a zone's compiled firewall rules and custom fields
- * through one RPC, cached in the isolate by the zone's config version." Every write that
+ * The edge reads a zone's compiled firewall rules and custom fields through one RPC, cached in
+ * the isolate by the zone's config version (edgezone's design). Every write that
  * changes what the edge must do (rulesets; log-push job create, update, delete; filters
  * and firewall rules, including a quota-refused POST that kept its filters; the Logpull
  * retention flag) bumps one

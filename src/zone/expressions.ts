@@ -1,13 +1,14 @@
 /**
  * The one door to the Rules language (`src/rules-language`) for the control plane: whether an
- * expression compiles, and the texts each API wraps the engine's error in
- * (rules-language-and-ca.md §1.10), so every API words expression errors in one place.
+ * expression compiles, and the texts each API wraps the engine's error in (wirefilter
+ * `engine/src/ast/parse.rs`, `impl Display for ParseError`), so every API words expression errors
+ * in one place.
  *
  * - Filters and firewall rules APIs: the engine's Display text unchanged
- *   (`Filter parsing error (L:C):\n<line>\n<carets> <reason>\n`); the real filters API also
- *   answers the engine text without prefix (docs cf-filters/validation.mdx, §1.10).
+ *   (`Filter parsing error (L:C):\n<line>\n<carets> <reason>\n`); the real filters API also answers
+ *   the engine text without prefix (developers.cloudflare.com/firewall/api/cf-filters/validation/).
  * - Rulesets API: `'<expr>' is not a valid value for expression because could not parse filter
- *   expression: <engine text>`, the newer wording users report (§1.10).
+ *   expression: <engine text>`, the newer wording users report (cloudflare-docs#28223).
  */
 import { compile } from "../rules-language/index";
 
@@ -17,7 +18,7 @@ export function expressionError(expression: string): string | undefined {
 	return compiled.ok ? undefined : compiled.error.message;
 }
 
-/** The rulesets API's message for an expression that does not compile (§1.10). */
+/** The rulesets API's message for an expression that does not compile (cloudflare-docs#28223). */
 export function rulesetExpressionMessage(expression: string, engineText: string): string {
 	return `'${expression}' is not a valid value for expression because could not parse filter expression: ${engineText}`;
 }

@@ -5,8 +5,8 @@
  * across RPC loses its class and fields. The API layer turns a failure into the
  * envelope (`src/api/errors.ts`).
  *
- * Codes marked "observed" come from cloudflare-api-v4.md; the others are not public
- * (reference §9) and are edgezone's choice, kept stable so clients can rely on them.
+ * Codes marked "observed" were seen in real API answers (the issue or source named beside each);
+ * the others are not public and are edgezone's choice, kept stable so clients can rely on them.
  */
 import type { z } from "zod";
 
@@ -28,49 +28,49 @@ export type Result<T> = { ok: true; value: T } | { ok: false; failures: Failure[
 
 /** Error codes used by zone operations. */
 export const CODES = {
-	/** Observed: a second `kind: zone` ruleset for one phase (reference §3.4). */
+	/** Observed: a second `kind: zone` ruleset for one phase (terraform-provider-cloudflare#3444, #6273). */
 	zoneRulesetPerPhase: 20217,
-	/** Observed (third-party clients): no entrypoint ruleset in a phase (reference §3.5). */
+	/** Observed (third-party clients; no official doc): no entrypoint ruleset in a phase. */
 	entrypointNotFound: 10003,
 	/** Chosen: unknown ruleset, rule or ruleset version (404 is documented, the code is not). */
 	rulesetNotFound: 10005,
 	/** Chosen: any invalid ruleset or rule body; the message and `source.pointer` tell which field. */
 	rulesetInvalid: 20200,
-	/** Observed in a Terraform issue for logpush validation errors (reference §4.1). */
+	/** Observed for logpush validation errors (terraform-provider-cloudflare#1019). */
 	logpushInvalid: 1002,
 	/** Chosen: unknown log-push job ("job not found" text from the Terraform provider). */
 	logpushJobNotFound: 1004,
-	/** Mentioned by third-party code for an unknown zone id (reference §2.3, unverified). */
+	/** Mentioned by third-party code for an unknown zone id (unverified; no official source). */
 	zoneNotFound: 1003,
 	/** Chosen: invalid zone body or query. */
 	zoneInvalid: 1001,
 	/** Zone name already taken ("<name> already exists"). */
 	zoneExists: 1061,
-	/** Chosen (reference §1.10, §9: not public): an expression the Rules language refuses, rulesets API. */
+	/** Chosen (the real code is not public): an expression the Rules language refuses, rulesets API. */
 	rulesetExpression: 20125,
 	/** Chosen: any invalid filters body or query; the message and `source.pointer` tell which field. */
 	filterInvalid: 10100,
 	/** Chosen: unknown filter id. */
 	filterNotFound: 10101,
-	/** Observed: a filter with this expression exists; `meta.id` names it (reference §5.2). */
+	/** Observed (terraform-provider-cloudflare#1577): a filter with this expression exists, `meta.id`. */
 	filterDuplicate: 10102,
 	/** Chosen: a filter that firewall rules reference cannot be deleted. */
 	filterInUse: 10103,
 	/** Chosen: a filter created by the firewall rules API (locked) cannot be changed or deleted through the filters API. */
 	filterLocked: 10104,
-	/** Chosen (reference §5.4 calls 10014 an unconfirmed guess): an expression the Rules language refuses, filters API. */
+	/** Chosen (10014 is an unconfirmed guess): an expression the Rules language refuses, filters API. */
 	filterExpression: 10014,
 	/** Chosen: any invalid firewall rules body or query. */
 	firewallRuleInvalid: 10200,
 	/** Chosen: unknown firewall rule id. */
 	firewallRuleNotFound: 10201,
-	/** Observed: the filter of a firewall rule is invalid or a duplicate, "filter at index N" (reference §5.4). */
+	/** Observed (cloudflare/cloudflare-php#144): a rule's filter is invalid or a duplicate, "at index N". */
 	firewallRuleFilter: 10202,
-	/** Chosen: the zone's firewall rule quota would be exceeded (spec area B, "Limits"). */
+	/** Chosen: the zone's rule quota would be exceeded (firewall/api/call-sequence docs). */
 	firewallRuleQuota: 10203,
 	/** Chosen: too many filters in the zone (edgezone's bound, `limits.ts`). */
 	filterQuota: 10105,
-	/** Chosen: an invalid certificate pack order, PATCH or list query (reference §6.3; codes not public). */
+	/** Chosen: an invalid certificate pack order, PATCH or list query (codes not public). */
 	certificatePackInvalid: 1470,
 	/** Chosen: unknown certificate pack id. */
 	certificatePackNotFound: 1471,
@@ -100,7 +100,7 @@ export const CODES = {
 	customHostnameDuplicate: 1406,
 	/** Observed (third-party clients, 404): unknown custom hostname id. */
 	customHostnameNotFound: 1436,
-	/** Observed (Terraform provider reads it as "not found", reference §6.2): no fallback origin set. */
+	/** Observed (terraform-provider-cloudflare v4 reads it as "not found"): no fallback origin set. */
 	fallbackOriginNotFound: 1414,
 	/** Chosen: the zone's hard cap of custom hostnames (`quota`) is reached. */
 	customHostnameQuota: 1415,
@@ -108,7 +108,8 @@ export const CODES = {
 
 /**
  * Turns zod issues into failures with JSON pointers under `prefix` (e.g. `/rules/0`).
- * An unknown key becomes the real API's text `invalid JSON: unknown field "x"` (reference §3.3).
+ * An unknown key becomes the real API's text `invalid JSON: unknown field "x"`
+ * (terraform-provider-cloudflare#3241).
  */
 export function fromZod(error: z.ZodError, code: number, prefix = ""): Failure[] {
 	return error.issues.flatMap((issue): Failure[] => {

@@ -1,12 +1,14 @@
 /**
- * Filters of one zone: stand-alone expressions that firewall rules reference (spec area B;
- * cloudflare-api-v4.md §5.2). Storage and semantics, run inside the Zone's transactions.
+ * Filters of one zone: stand-alone expressions that firewall rules reference (Cloudflare Filters
+ * API, developers.cloudflare.com/firewall/api/cf-filters/). Storage and semantics, run inside the
+ * Zone's transactions.
  *
  * Emulates: 32-hex ids; one filter per expression (a duplicate is 10102 with `meta.id` of the
- * existing filter); expressions compiled by the Rules language (`expressions.ts`); `paused`
- * false by default; `description` and `ref` left out of the object until set, as the real POST
- * answer shows; batches all or nothing; page-based lists in creation order, filtered by `id`,
- * `ref` (exact), `expression` (case-insensitive substring), `description` (substring), `paused`.
+ * existing filter, terraform-provider-cloudflare#1577); expressions compiled by the Rules language
+ * (`expressions.ts`); `paused` false by default; `description` and `ref` left out of the object
+ * until set, as the real POST answer shows; batches all or nothing; page-based lists in creation
+ * order, filtered by `id`, `ref` (exact), `expression` (case-insensitive substring), `description`
+ * (substring), `paused`.
  * Filters created by a firewall rules POST are locked: the filters API may read them but not
  * change them, nor delete them while a rule uses them, and no filter a rule references may be
  * deleted. A locked filter that no rule references (its rule was deleted or moved to another
@@ -19,8 +21,8 @@
  * included, and answers 200 ("Returns HTTP status code 200 if a specified filter does not
  * exist", developers.cloudflare.com/firewall/api/cf-filters/endpoints/); its answer lists each
  * deleted filter once (edgezone's choice: the docs show only ids that exist).
- * Gaps: the real codes and texts of the refusals are not public (reference §5.4); edgezone's
- * are in `failure.ts`.
+ * Gaps: the real codes and texts of the other refusals are not public; edgezone's are in
+ * `failure.ts`.
  */
 import { randomHexId } from "../common/ids";
 import { expressionError } from "./expressions";
@@ -329,7 +331,7 @@ export function notFoundFilter(id: string): Failure {
 	return { kind: "not_found", code: CODES.filterNotFound, message: `filter ${id} not found` };
 }
 
-/** The real duplicate text (reference §5.2), with `meta.id` when the other filter is stored. */
+/** The real duplicate text (terraform-provider-cloudflare#1577), with `meta.id` when the other is stored. */
 export const DUPLICATE_MESSAGE = "config duplicates an already existing config";
 
 /** A problem as the filters API reports it: 10014 with the engine text, or 10102 with `meta.id`. */

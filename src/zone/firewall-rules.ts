@@ -1,16 +1,18 @@
 /**
- * Firewall rules of one zone: a filter and an action (spec area B; cloudflare-api-v4.md §5.3,
- * §5.4). Storage and semantics, run inside the Zone's transactions.
+ * Firewall rules of one zone: a filter and an action (Cloudflare Firewall Rules API,
+ * developers.cloudflare.com/firewall/api/cf-firewall-rules/). Storage and semantics, run inside
+ * the Zone's transactions.
  *
  * Emulates: the rule object (`id`, `paused`, `description`, `action`, `priority` (null unless
  * given; lower runs first, null last), `ref` ("" unless given), `products` (only with `bypass`),
- * `filter`); a filter given as `{id}` (an existing filter, shared) or `{expression, ...}`
- * (created with the rule and locked, spec B "Rules" 3); a POST is one transaction: any invalid
- * rule or filter means nothing is created (10202 "filter at index N: ..." for its filter), with
- * the one exception the spec names: when the zone's rule quota would be exceeded, the filters
- * the request created stay, without their rules, and the answer names them ("If you have
- * exceeded your rule quota, the filter could be created while creating the rule may fail",
- * developers.cloudflare.com/firewall/api/call-sequence/). A refused request leaves nothing else.
+ * `filter`); a filter given as `{id}` (an existing filter, shared) or `{expression, ...}` (created
+ * with the rule and locked: such filters refuse PUT and DELETE, call-sequence page); a POST is one
+ * transaction: any invalid rule or filter means nothing is created (10202 "filter at index N: ..."
+ * for its filter), with the one exception the docs name: when the zone's rule quota would be
+ * exceeded, the filters the request created stay, without their rules, and the answer names them
+ * ("If you have exceeded your rule quota, the filter could be created while creating the rule may
+ * fail", developers.cloudflare.com/firewall/api/call-sequence/). A refused request leaves nothing
+ * else.
  * A PUT replaces a rule: a filter `{expression}` equal to the rule's current one keeps that
  * filter, another expression makes a new locked filter. DELETE leaves the filter unless
  * `delete_filter_if_unused`, then answers it as `{id, deleted: true}` (SDK `DeletedFilter`).
@@ -28,7 +30,8 @@
  * the zone's 5,000; the refusal names them, and the filters API deletes them (`?id=` of those
  * ids) or the recommended flow uses them by id, as the docs advise.
  * Gaps: plan entitlements (`log` is Enterprise only) are not checked; the real codes and
- * texts of the refusals are not public (reference §5.4); edgezone's are in `failure.ts`.
+ * texts of the refusals are not public beyond 10202 (cloudflare/cloudflare-php#144); edgezone's
+ * are in `failure.ts`.
  */
 import type { Product } from "cloudflare/resources/firewall/rules";
 import type { Action } from "cloudflare/resources/rate-limits/rate-limits";
@@ -47,7 +50,7 @@ import {
 } from "./filters";
 import { pageOf } from "./pages";
 
-/** The actions of a firewall rule (SDK `RateLimitsAPI.Action`, reference §5.3). */
+/** The actions of a firewall rule (SDK `RateLimitsAPI.Action`; firewall/cf-firewall-rules/actions docs). */
 export type FirewallAction = Action;
 
 /** A firewall rule as the API answers it; `priority` is null when unset, as the real API sends it. */
@@ -111,7 +114,7 @@ export interface FirewallRuleQuery {
 	perPage: number;
 }
 
-/** Lower priorities first, null last, then creation order (reference §5.3). */
+/** Lower priorities first, null last, then creation order (firewall/cf-firewall-rules/order-priority docs). */
 const EVALUATION_ORDER = "priority IS NULL, priority, seq";
 
 interface RuleRow extends Record<string, SqlStorageValue> {
@@ -342,7 +345,7 @@ function fieldValues(fields: RuleFields): SqlStorageValue[] {
 	];
 }
 
-/** `products` name what a `bypass` rule skips (reference §5.3): refused with any other action. */
+/** `products` name what a `bypass` rule skips (SDK `Product`): refused with any other action. */
 function productsFailures(fields: RuleFields, pointer: string): Failure[] {
 	if (fields.products === undefined || fields.action === "bypass") return [];
 	return [
@@ -355,7 +358,10 @@ function productsFailures(fields: RuleFields, pointer: string): Failure[] {
 	];
 }
 
-/** 10202 "filter at index N" (reference §5.4) for a rule's new filter, with `meta.id` of a duplicate's original. */
+/**
+ * 10202 "filter at index N" (cloudflare/cloudflare-php#144) for a rule's new filter, with `meta.id`
+ * of a duplicate's original.
+ */
 function filterFailure(index: number, pointer: string, problem: ExpressionProblem): Failure {
 	const detail = problem.kind === "invalid" ? problem.engineText : DUPLICATE_MESSAGE;
 	return {
@@ -367,7 +373,7 @@ function filterFailure(index: number, pointer: string, problem: ExpressionProble
 	};
 }
 
-/** The quota refusal, naming the filters the request created and kept (spec B, "Errors" 3). */
+/** The quota refusal, naming the filters the request created and kept (call-sequence docs). */
 function quotaFailure(quota: number, count: number, entries: Entry<FirewallRuleInput>[], filterIds: string[]): Failure {
 	const created = filterIds.filter((_, i) => !("id" in (entries[i]?.input.filter ?? {})));
 	const kept =

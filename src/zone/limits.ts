@@ -7,15 +7,15 @@
  * |-------------------------------------|--------------|--------|
  * | rule expression                     | 4,096 chars  | docs ruleset-engine/rules-language/expressions, "Maximum rule expression length" |
  * | names per custom-field list         | 100          | docs logs/logpush/logpush-job/custom-fields ("100 headers per field type") |
- * | custom fields per zone              | 40           | spec area A, "Limits" (`phases/log-custom-fields.ts`) |
+ * | custom fields per zone              | 40           | edgezone (no public per-zone figure) |
  * | header or cookie name               | 256 chars    | edgezone (no documented limit) |
  * | ruleset name                        | 256 chars    | edgezone |
  * | ruleset description                 | 500 chars    | edgezone, as a rule's |
  * | rule description                    | 500 chars    | edgezone |
  * | rule ref                            | 64 chars     | edgezone |
  * | versions kept per ruleset           | 100          | edgezone (the real API keeps all; no paging in the SDK) |
- * | filter / firewall rule description  | 500 chars    | reference §5.2, §5.3 ([SPEC-2024] maxLength) |
- * | filter / firewall rule ref          | 50 chars     | reference §5.3 ([SPEC-2024] maxLength) |
+ * | filter / firewall rule description  | 500 chars    | cloudflare/api-schemas openapi.json (maxLength) |
+ * | filter / firewall rule ref          | 50 chars     | cloudflare/api-schemas openapi.json (maxLength) |
  * | filters per zone                    | 5,000        | edgezone (rule quota 1,000 plus filters shared by other features) |
  * | custom rules per ruleset            | 100          | edgezone, the Business plan's (docs waf/custom-rules: 5 / 20 / 100 / 1,000 by plan) |
  * | custom rules per ruleset, as JSON   | 1 MiB        | edgezone, so a version snapshot stays far under 2 MB |
@@ -56,10 +56,10 @@ export const MAX_REF = 64;
 /** Versions of a ruleset kept readable; older ones are deleted as new ones are written. */
 export const KEPT_VERSIONS = 100;
 
-/** Characters of a filter's or a firewall rule's description ([SPEC-2024] maxLength 500). */
+/** Characters of a filter's or a firewall rule's description (cloudflare/api-schemas openapi.json). */
 export const MAX_FIREWALL_DESCRIPTION = 500;
 
-/** Characters of a filter's or a firewall rule's ref ([SPEC-2024] maxLength 50). */
+/** Characters of a filter's or a firewall rule's ref (cloudflare/api-schemas openapi.json). */
 export const MAX_FIREWALL_REF = 50;
 
 /** Filters of one zone: each is a row of its own (at most ~30 kB), so 5,000 stay far from any storage limit. */

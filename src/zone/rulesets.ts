@@ -1,13 +1,14 @@
 /**
  * Zone-level rulesets: storage and semantics, run inside the Zone's transactions.
  *
- * Follows spec area A and cloudflare-api-v4.md §3: one `kind: zone` ruleset per phase
- * (20217 at `/kind`); a PUT replaces all rules; the ruleset `version` grows by one on
- * every change and the latest KEPT_VERSIONS (100) stay readable, a JSON snapshot each; rule
- * ids and `ref` (the id by default), `enabled` (true by default), rule `version` bumped
- * only when the rule itself changes (reordering does not bump it); `last_updated` with
- * fractional seconds. A rule is validated by the schema of its action, and its action and
- * the whole ruleset by its phase's entry in the phase table (`phases/table.ts`).
+ * Follows the Rulesets API (developers.cloudflare.com/ruleset-engine/rulesets-api/): one
+ * `kind: zone` ruleset per phase (20217 at `/kind`, terraform-provider-cloudflare#3444); a PUT
+ * replaces all rules; the ruleset `version` grows by one on every change and the latest
+ * KEPT_VERSIONS (100) stay readable, a JSON snapshot each; rule ids and `ref` (the id by default),
+ * `enabled` (true by default), rule `version` bumped only when the rule itself changes (reordering
+ * does not bump it); `last_updated` with fractional seconds. A rule is validated by the schema of
+ * its action, and its action and the whole ruleset by its phase's entry in the phase table
+ * (`phases/table.ts`).
  * A dry run (`?dry_run=true`) is these same writes in a transaction the Zone rolls back.
  * Gaps: deleting single versions is not emulated; `name`, `kind` and
  * `phase` are immutable (docs: create.mdx), a changed value is a 400 at its field.
@@ -39,7 +40,10 @@ export interface Ruleset {
 /** A ruleset without its rules, as lists return it. */
 export type RulesetSummary = Omit<Ruleset, "rules">;
 
-/** Where a new or moved rule goes (reference §3.3): before/after a rule id ("" = top/bottom) or a 1-based index. */
+/**
+ * Where a new or moved rule goes (SDK `RuleCreateParams.position`): before/after a rule id
+ * ("" = top/bottom) or a 1-based index.
+ */
 export type Position = { before: string } | { after: string } | { index: number };
 
 /** Body of `POST /rulesets`, validated by the API (each rule by its action's schema); rules are checked here by phase. */
@@ -60,7 +64,7 @@ export interface RulesetUpdate {
 	phase?: Phase;
 }
 
-/** Body of the entrypoint PUT: `kind` and `phase` come from the path (reference §3.3: "unknown field kind"). */
+/** Body of the entrypoint PUT: `kind` and `phase` come from the path ("unknown field kind" otherwise). */
 export type EntrypointUpdate = Omit<RulesetUpdate, "kind" | "phase">;
 
 /** One page of the ruleset list and the id to continue after. */

@@ -3,7 +3,7 @@
  *
  * Migrations are append-only: each has a stable id, runs once, and is recorded in
  * `_migrations` in the same transaction as its DDL, so a crash never leaves a half
- * migration behind (STYLE.md habit 8; Rules of Durable Objects: no `PRAGMA user_version`).
+ * migration behind (edgezone's choice; Rules of Durable Objects: no `PRAGMA user_version`).
  * A new store appends its tables to `ZONE_MIGRATIONS` with the next id (a test checks the ids
  * run 1, 2, 3... and that every one is recorded).
  */
@@ -27,7 +27,7 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 				phase TEXT NOT NULL,
 				version INTEGER NOT NULL
 			);
-			-- "Only one zone-level ruleset per phase" (spec A; reference §3.4), enforced by the database too.
+			-- "Only one zone-level ruleset per phase" (Cloudflare custom fields docs), enforced by the database too.
 			CREATE UNIQUE INDEX rulesets_one_zone_kind_per_phase ON rulesets (phase) WHERE kind = 'zone';
 			-- Every version stays readable: one JSON snapshot of the whole ruleset per version.
 			CREATE TABLE ruleset_versions (
@@ -46,7 +46,7 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 				id INTEGER PRIMARY KEY AUTOINCREMENT,
 				job TEXT NOT NULL
 			);
-			-- Ownership tokens written into destination buckets; valid for 7 days (reference §4.4).
+			-- Ownership tokens written into destination buckets; valid for 7 days (Logpush ownership challenge docs).
 			CREATE TABLE ownership_challenges (
 				token TEXT PRIMARY KEY,
 				fingerprint TEXT NOT NULL,
@@ -70,7 +70,7 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 		id: 4,
 		name: "filters_and_firewall_rules",
 		sql: `
-			-- Filters (reference §5.2): one per expression; locked = created by a firewall rules POST.
+			-- Filters (Cloudflare Filters API): one per expression; locked = created by a firewall rules POST.
 			CREATE TABLE filters (
 				seq INTEGER PRIMARY KEY AUTOINCREMENT,
 				id TEXT NOT NULL UNIQUE,
@@ -80,7 +80,7 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 				ref TEXT,
 				locked INTEGER NOT NULL
 			);
-			-- Firewall rules (reference §5.3); a referenced filter cannot be deleted, by the database too.
+			-- Firewall rules (Firewall Rules API); a referenced filter cannot be deleted, by the database too.
 			CREATE TABLE firewall_rules (
 				seq INTEGER PRIMARY KEY AUTOINCREMENT,
 				id TEXT NOT NULL UNIQUE,
@@ -112,7 +112,7 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 		id: 6,
 		name: "edge_log",
 		sql: `
-			-- The pending log: http_requests entries of the edge, oldest first (issue 9; zone/edge-log.ts).
+			-- The pending log: http_requests entries of the edge, oldest first (zone/edge-log.ts).
 			CREATE TABLE edge_log (
 				seq INTEGER PRIMARY KEY AUTOINCREMENT,
 				received_at INTEGER NOT NULL,
@@ -178,7 +178,7 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 		id: 9,
 		name: "certificates",
 		sql: `
-			-- Certificate packs (reference §6.3): the order; status and certificates derive from the clock.
+			-- Certificate packs (certificate packs API): the order; status and certificates derive from the clock.
 			CREATE TABLE certificate_packs (
 				seq INTEGER PRIMARY KEY AUTOINCREMENT,
 				id TEXT NOT NULL UNIQUE,
@@ -192,7 +192,7 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 				with_zone INTEGER NOT NULL
 			);
 			CREATE UNIQUE INDEX certificate_packs_one_universal ON certificate_packs (type) WHERE type = 'universal';
-			-- One row: Universal SSL (reference §6.4) and Total TLS settings; '' = Cloudflare chooses the CA.
+			-- One row: Universal SSL (ssl/universal/settings) and Total TLS settings; '' = Cloudflare chooses the CA.
 			CREATE TABLE ssl_settings (
 				id INTEGER PRIMARY KEY CHECK (id = 1),
 				universal_enabled INTEGER NOT NULL,

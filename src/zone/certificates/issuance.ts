@@ -4,13 +4,14 @@
  * (renewals, the move to Google) `certificateAt` derives; each uploaded certificate likewise.
  *
  * Decisions where the facts leave room:
- * - The CA Cloudflare chose for a universal certificate before June 2024 is not documented
- *   (reference §2.8); edgezone issues it from Let's Encrypt, so a replay of 2024 shows the move.
+ * - The CA Cloudflare chose for a universal certificate before June 2024 is not documented;
+ *   edgezone issues it from Let's Encrypt, so a replay of 2024 shows the move.
  *   From 2024-06-01 (`MILESTONES.switchStarts`) Cloudflare's choice is the default CA (Google
  *   unless CAA blocks it; `caa.ts`).
- * - Managed packs hold an ECDSA certificate (primary) and an RSA one, as paid zones get (ca-faq).
- * - The `issuer` strings of managed certificates are UNVERIFIED (reference §2.3: only
- *   "LetsEncrypt" is seen, in third-party fakes): the CA's name without spaces or punctuation.
+ * - Managed packs hold an ECDSA certificate (primary) and an RSA one, as paid zones get
+ *   (developers.cloudflare.com/ssl/troubleshooting/ca-faq/).
+ * - The `issuer` strings of managed certificates are not documented (only "LetsEncrypt" is seen,
+ *   in third-party fakes): edgezone's choice, the CA's name without spaces or punctuation.
  * Pure.
  */
 import {

@@ -2,7 +2,7 @@
  * The issuance lifecycle of a certificate pack on the zone's clock, derived from stored instants
  * and the clock at read time (nothing runs in the background): `initializing` ->
  * `pending_validation` -> `pending_issuance` -> `pending_deployment` -> `active` (the ssl.status
- * values of cloudflare-api-v4.md §6.2).
+ * values of the SDK's `CertificatePackListResponse.status`).
  *
  * Durations are edgezone's choice (Cloudflare documents none; advanced certificates usually issue
  * within minutes): 1 minute initializing, 4 validating, 5 issuing, 5 deploying, so an order is

@@ -1,7 +1,7 @@
 /**
  * Certificate packs (`/zones/{zone_id}/ssl/certificate_packs`), the Universal SSL settings
  * (`/ssl/universal/settings`) and Total TLS (`/acm/total_tls`) of one zone, over SQLite
- * (cloudflare-api-v4.md §6.3, §6.4; SDK `client.ssl.*`, `client.acm.totalTLS`).
+ * (developers.cloudflare.com/api/resources/ssl/; SDK `client.ssl.*`, `client.acm.totalTLS`).
  *
  * A pack row holds its order (hosts, CA asked for, validity, when ordered on the zone's clock);
  * everything that changes with time (status, the certificate issued now, its renewals and CA) is
@@ -48,7 +48,10 @@ export interface PackOrder {
 	cloudflare_branding: boolean;
 }
 
-/** Universal SSL settings: `enabled`, and the CA Cloudflare uses (observed, reference §6.4). */
+/**
+ * Universal SSL settings: `enabled`, and the CA (undocumented but observed: GitHub gist
+ * kLiHz/08f28f2c803bf9d556abafef8449a8a1).
+ */
 export interface UniversalSettings {
 	enabled: boolean;
 	certificate_authority: Authority;
@@ -347,7 +350,7 @@ function refuseUniversal(what: string, instead: string): never {
 	);
 }
 
-/** The DCV record Cloudflare asks for while a host of a pack validates (reference §6.2 `validation_records`). */
+/** The DCV record Cloudflare asks for while a host of a pack validates (SDK `validation_records`). */
 function validationRecord(
 	row: PackRow,
 	host: string,

@@ -159,8 +159,8 @@ export class CertificateStore {
 	}
 
 	/**
-	 * Sends the e-mails due by `now` about custom hostnames on Let's Encrypt (spec Versioning 5:
-	 * "the SaaS provider is notified by e-mail"). Their state is read as it stands at `now`, so the
+	 * Sends the e-mails due by `now` about custom hostnames on Let's Encrypt (Cloudflare's Let's
+	 * Encrypt chain update: the SaaS provider is e-mailed). Their state is read as it stands at `now`, so the
 	 * Zone calls this before a custom hostname is changed or deleted too.
 	 */
 	mailCustomHostnames(hostnames: HostnameSource, now: number): void {

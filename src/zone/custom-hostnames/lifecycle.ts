@@ -1,23 +1,23 @@
 /**
  * The lifecycle of a custom hostname and its certificate on the zone's clock, derived at read
  * time from stored moments, the simulated DNS (`zone/dns.ts`) and the clock, so setting the clock
- * forward or back shows the state of that moment without alarms (issue 10).
+ * forward or back shows the state of that moment without alarms (edgezone's design).
  *
  * Hostname: `pending` until ownership is verified, then `active`. Verified at the first moment
  * the DNS holds the ownership token (TXT `_cf-custom-hostname.<hostname>` = value, or the HTTP
  * token at `/.well-known/cf-custom-hostname-challenge/<id>`), not before the hostname was created.
  * Ownership never times out here (gap: Cloudflare's deadline is not documented in our sources).
  *
- * Certificate (ssl.status, reference 6.2): `initializing` for INITIALIZING_MS, then
+ * Certificate (ssl.status, SDK enum): `initializing` for INITIALIZING_MS, then
  * `pending_validation` until DCV succeeds: the DNS holds every `_acme-challenge` TXT value
  * (method txt) or the HTTP token (method http), and the CAA records let the CA issue; never for
  * method email, which edgezone cannot deliver. Validation is seen at once (Cloudflare polls;
  * edgezone has nothing to wait for). Without success within the CA's DCV token validity (LE 7
- * days, Google and SSL.com 14, reference §7) it is `validation_timed_out` until a PATCH starts it
+ * days, Google and SSL.com 14; Cloudflare's CA docs) it is `validation_timed_out` until a PATCH starts it
  * again. Then `pending_issuance` for ISSUANCE_MS, `pending_deployment` for DEPLOYMENT_MS, and
  * `active`. The step durations are edgezone's choice: short, so a replay needs only a small
  * clock advance, and not zero, so each state can be seen.
- * Renewal: RENEWAL_WINDOW_DAYS before `expires_on` (reference 2.3: "30 days for 1-year and
+ * Renewal: RENEWAL_WINDOW_DAYS before `expires_on` (Cloudflare's validity docs: "30 days for 1-year and
  * 3-month certificates"; custom hostname certificates are 90-day ones), the certificate renews
  * when the DNS still holds its DCV token and CAA lets the CA issue: a new certificate (serial,
  * `uploaded_on`, `expires_on`) after ISSUANCE_MS + DEPLOYMENT_MS, the status staying `active`.
@@ -49,12 +49,12 @@ export const ISSUANCE_MS = 30_000;
 /** How long an issued certificate is `pending_deployment`, in ms. */
 export const DEPLOYMENT_MS = 30_000;
 
-/** DCV methods (reference 6.1). */
+/** DCV methods (SDK `CustomHostnameCreateParams.SSL.method`). */
 export type DcvMethod = "http" | "txt" | "email";
-/** Bundle methods (reference 6.1). */
+/** Bundle methods (SDK `CustomHostnameCreateParams.SSL.bundle_method`). */
 export type BundleMethod = "ubiquitous" | "optimal" | "force";
 
-/** TLS settings of a custom hostname (reference 6.2, `ssl.settings`). */
+/** TLS settings of a custom hostname (SDK `ssl.settings`). */
 export interface SslSettings {
 	min_tls_version?: "1.0" | "1.1" | "1.2" | "1.3";
 	ciphers?: string[];
@@ -110,7 +110,7 @@ export interface HostnameRecord {
 	ssl?: SslRecord;
 }
 
-/** Certificate states edgezone's lifecycle reaches (a subset of reference 6.2's enum). */
+/** Certificate states edgezone's lifecycle reaches (a subset of the SDK's `ssl.status` enum). */
 export type SslStatus =
 	| "initializing"
 	| "pending_validation"
@@ -183,8 +183,8 @@ function caaState(hostname: string, ssl: SslRecord, dns: DnsView): { permits: bo
 }
 
 /**
- * The validation error naming CAA (reference 6.2's `validation_errors[].message` style; the real
- * text is not public, reference 2.8): `owner` is the name whose CAA records apply.
+ * The validation error naming CAA (in the style of the API's `validation_errors[].message`; the
+ * real text is not public, so this one is edgezone's): `owner` is the name whose CAA records apply.
  */
 export function caaError(hostname: string, owner: string, authority: Authority): string {
 	return `caa_error: the CAA records of ${owner} do not allow ${caaDomain(authority)} (${authority}) to issue a certificate for ${hostname}`;

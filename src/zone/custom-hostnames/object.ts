@@ -1,15 +1,16 @@
 /**
- * A stored custom hostname as the API answers it at one moment: the SDK's `CustomHostname` with
- * the fields of reference 6.2, states derived on the zone's clock (`lifecycle.ts`).
+ * A stored custom hostname as the API answers it at one moment: the SDK's `CustomHostname` with the
+ * fields of the SDK's `CustomHostnameCreateResponse`, states derived on the zone's clock
+ * (`lifecycle.ts`).
  *
- * Shown as the real API shows them (reference 6.2): `ownership_verification` (TXT) always and
- * `ownership_verification_http` for non-wildcard hostnames; `verification_errors` while the
- * hostname is pending, with the observed text; `ssl.validation_records` while a DCV token is
- * awaited (initializing, pending validation, timed out, or expiring without renewal);
- * `issuer`, `serial_number`, `signature`, `uploaded_on`, `expires_on` once a certificate is
- * issued. `ssl.certificate_authority` is the CA chosen, also when the client asked for the
- * default CA with "". Gaps: `issuer` strings and `signature` are not documented (reference 2.8):
- * edgezone's spellings; `dcv_delegation_records` are not emulated.
+ * Shown as the real API shows them (SDK types; examples of the API reference):
+ * `ownership_verification` (TXT) always and `ownership_verification_http` for non-wildcard
+ * hostnames; `verification_errors` while the hostname is pending, with the observed text;
+ * `ssl.validation_records` while a DCV token is awaited (initializing, pending validation, timed
+ * out, or expiring without renewal); `issuer`, `serial_number`, `signature`, `uploaded_on`,
+ * `expires_on` once a certificate is issued. `ssl.certificate_authority` is the CA chosen, also
+ * when the client asked for the default CA with "". Gaps: `issuer` strings and `signature` are not
+ * documented: edgezone's spellings; `dcv_delegation_records` are not emulated.
  */
 import type { CustomHostname } from "cloudflare/resources/custom-hostnames/custom-hostnames";
 import type { DnsView } from "../dns";
@@ -27,7 +28,7 @@ import {
 } from "./lifecycle";
 import { baseName } from "./names";
 
-/** The observed text of a hostname whose ownership is not verified (reference 6.2). */
+/** The observed text of a hostname whose ownership is not verified (cloudflare-docs#11874). */
 export const OWNERSHIP_PENDING =
 	"None of the A or AAAA records are owned by this account and the pre-generated ownership verification token was not found.";
 

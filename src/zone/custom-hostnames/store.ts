@@ -1,6 +1,7 @@
 /**
- * Custom hostnames of one zone (Cloudflare for SaaS; reference 6.1-6.2, spec area D): storage
- * and semantics, run inside the Zone's transactions, on the zone's clock.
+ * Custom hostnames of one zone (Cloudflare for SaaS;
+ * developers.cloudflare.com/api/resources/custom_hostnames/): storage and semantics, run inside the
+ * Zone's transactions, on the zone's clock.
  *
  * Emulates: create (hostname unique per zone: 409 1406 "Duplicate custom hostname found.", as
  * third-party clients record it), list with every filter of the SDK's `CustomHostnameListParams`
@@ -9,7 +10,7 @@
  * when it is made (`authorities.ts`): "" is the default CA (Google unless CAA blocks it, then
  * Let's Encrypt). A PATCH re-issues (new `ssl.id`, fresh tokens, back to `initializing`) when the
  * chosen CA or `wildcard` changes; a PATCH whose `ssl` changes neither re-triggers validation of
- * a certificate not yet validated, from now (reference 6.1: "used to indicate that hostname
+ * a certificate not yet validated, from now (the API's PATCH description: "used to indicate that hostname
  * should pass domain control validation"), and keeps the rest of an issued one.
  * Quota: 100 allocated (Cloudflare for SaaS includes 100 custom hostnames; docs cloudflare-for-
  * saas/plans), a hard cap of 1,000 (edgezone's: the list derives every hostname's state in

@@ -4,13 +4,14 @@
  * waf/custom-rules and ruleset-engine/rules-language/actions; SDK `rulesets/rules.ts`
  * `BlockRule`, `SkipRule`, ...).
  *
- * Emulates: expressions compiled by the Rules language, refused with the rulesets API's text
- * and code 20125 at the rule's `/expression` (rules-language-and-ca.md §1.10; the code is an
- * assumption); `block` with an optional custom `response` (`status_code` 400–499, `content`,
- * `content_type` of the four the docs name); `skip` of the rest of the current ruleset
- * (`ruleset: "current"`), of later `phases`, or of legacy `products`, with optional `logging`;
- * the challenges and `log` without parameters. At most MAX_CUSTOM_RULES rules per ruleset, and
- * at most MAX_CUSTOM_RULES_BYTES of them as JSON, so a version snapshot stays small (limits.ts).
+ * Emulates: expressions compiled by the Rules language, refused with the rulesets API's text and
+ * code 20125 at the rule's `/expression` (the text users report in cloudflare-docs#28223; the code
+ * is edgezone's choice, not public); `block` with an optional custom `response` (`status_code`
+ * 400–499, `content`, `content_type` of the four the docs name); `skip` of the rest of the current
+ * ruleset (`ruleset: "current"`), of later `phases`, or of legacy `products`, with optional
+ * `logging`; the challenges and `log` without parameters. At most MAX_CUSTOM_RULES rules per
+ * ruleset, and at most MAX_CUSTOM_RULES_BYTES of them as JSON, so a version snapshot stays small
+ * (limits.ts).
  * Gaps: `exposed_credential_check`, `ratelimit` and plan entitlements (`log` is Enterprise only).
  */
 import { z } from "zod";
@@ -72,7 +73,7 @@ export const JS_CHALLENGE_RULE = actionRule("js_challenge", NO_PARAMETERS, COMPI
 export const MANAGED_CHALLENGE_RULE = actionRule("managed_challenge", NO_PARAMETERS, COMPILED_EXPRESSION);
 /** A `log` rule: records a match, changes nothing. */
 export const LOG_RULE = actionRule("log", NO_PARAMETERS, COMPILED_EXPRESSION);
-/** A `skip` rule; `logging` is allowed with `skip` only (reference §3.3). */
+/** A `skip` rule; `logging` is allowed with `skip` only (terraform-provider-cloudflare#7377: 20018). */
 export const SKIP_RULE = actionRule("skip", SKIP_PARAMETERS, COMPILED_EXPRESSION).extend({
 	logging: z.strictObject({ enabled: z.boolean() }).optional(),
 });

@@ -1,13 +1,13 @@
 /**
  * The phase `http_log_custom_fields` and its action `log_custom_field`: which headers and cookies log-push
- * entries carry (spec area A; cloudflare-api-v4.md §3.7; Cloudflare docs
- * `logs/logpush/logpush-job/custom-fields`).
+ * entries carry (https://developers.cloudflare.com/logs/reference/custom-fields/; SDK
+ * `LogCustomFieldRule`).
  *
  * Emulates: action `log_custom_field` only; expression exactly `true`; the five field
  * lists (`request_fields`, `transformed_request_fields`, `response_fields`,
  * `raw_response_fields`, `cookie_fields`), at least one present; header names lower
  * case; cookie names kept as sent; the request header `Range` refused; at most 40
- * names per zone, over all rules and lists (spec "Limits"); a header not both raw and
+ * names per zone, over all rules and lists (edgezone's cap, see `zone/limits.ts`); a header not both raw and
  * transformed.
  * Gaps: the real API's error codes and messages for these violations are not public,
  * so the messages here are edgezone's own. Size limits (100 names per list, name
@@ -18,7 +18,7 @@ import { MAX_FIELD_NAME, MAX_FIELDS_PER_LIST } from "../limits";
 import type { Rule } from "./actions";
 import { actionRule, type RuleIssue } from "./rule";
 
-/** Custom log fields per zone, across all lists together (spec, "Limits"). */
+/** Custom log fields per zone, across all lists together (edgezone's cap, `zone/limits.ts`). */
 export const MAX_CUSTOM_FIELDS = 40;
 
 // RFC 9110 §5.6.2 token: the characters a header name (and, RFC 6265 §4.1.1, a cookie name) may hold.
@@ -103,7 +103,7 @@ export const LOG_CUSTOM_FIELD_RULE = actionRule(
 );
 
 /**
- * The spec's limit of 40 custom fields per zone, counted over the `log_custom_field` rules
+ * edgezone's limit of 40 custom fields per zone, counted over the `log_custom_field` rules
  * of the zone's ruleset and all five lists; names the first field over the limit.
  */
 export function checkFieldLimit(rules: readonly Rule[]): RuleIssue[] {

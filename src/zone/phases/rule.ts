@@ -1,6 +1,6 @@
 /**
- * The shape of a rule common to every phase and action (cloudflare-api-v4.md §3.3; SDK
- * `rulesets/rules.ts`): `id`, `ref`, `action`, `expression`, `description`, `enabled` and
+ * The shape of a rule common to every phase and action (docs ruleset-engine/rulesets-api/json-object;
+ * SDK `rulesets/rules.ts`): `id`, `ref`, `action`, `expression`, `description`, `enabled` and
  * `action_parameters`, strict (an unknown field is refused, as the real API does). Each
  * action's schema (`actions.ts`) is this shape with its own `action_parameters` and, where
  * the action constrains it, its own `expression`.

@@ -43,7 +43,7 @@ const PHASE_SET: Record<Phase, true> = {
 	magic_transit_ratelimit: true,
 };
 
-/** All phases of the cloudflare SDK 7.x `Phase` type (reference §3.2). */
+/** All phases of the cloudflare SDK 7.x `Phase` type (`resources/rulesets/rulesets.ts`). */
 export const PHASES = Object.keys(PHASE_SET) as [Phase, ...Phase[]];
 
 /** What a phase accepts: the actions of its rules, and the checks over all rules of one ruleset. */
