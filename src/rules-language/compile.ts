@@ -5,9 +5,10 @@
  * node): a comparison under `[*]` yields one boolean per element, `and`/`or`/`xor` over such
  * arrays combine element-wise and truncate to the shorter, a function whose first argument is
  * mapped returns an array of its results without the missing ones. Missing values follow
- * cloudflare-docs (reference §1.8): every comparison on a missing value is false, `!=` included
- * (the engine's own default makes `!=` true). `any(x)`/`all(x)` of a missing array are false;
- * `all(m["missing"][*] == …)` is true, as wirefilter's tests assert (the mapped comparison is empty).
+ * cloudflare-docs (developers.cloudflare.com/ruleset-engine/rules-language/values/): every
+ * comparison on a missing value is false, `!=` included (the engine's own default makes `!=` true).
+ * `any(x)`/`all(x)` of a missing array are false; `all(m["missing"][*] == …)` is true, as
+ * wirefilter's tests assert (the mapped comparison is empty).
  * No `eval`/`new Function`: Workers forbid both.
  * Gaps: Int values are JS numbers (exact to 2^53); named bytes lists match exactly (no hostname
  * wildcard semantics).
@@ -202,7 +203,7 @@ function compileElements(expr: IndexExpr): ElementsFn {
 /**
  * A set of IP ranges split by family at compile time: IPv4 bounds as flat `[lo, hi, …]` uint32
  * numbers, IPv6 bounds as flat bigints, so an IPv4 address (the usual `ip.src`) is matched with
- * number comparisons only (issue 8).
+ * number comparisons only (edgezone's choice, for the firewall's speed).
  */
 interface IpSet {
 	readonly v4: readonly number[];

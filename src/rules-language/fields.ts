@@ -2,7 +2,7 @@
  * The field scheme: Cloudflare's request fields and their types.
  *
  * Emulates: the fields of the Rules language as Cloudflare documents them (cloudflare-docs
- * `ruleset-engine/rules-language/fields/*.mdx`; reference §1.3). "String" there is the engine's
+ * `ruleset-engine/rules-language/fields/*.mdx`). "String" there is the engine's
  * `Bytes`, "Number" is `Int`.
  * Gaps: Enterprise-only and phase-restricted fields beyond those listed here are unknown to the
  * scheme, so they are `unknown identifier`, as on a zone without the feature.

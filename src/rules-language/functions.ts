@@ -7,7 +7,7 @@
  * `value` errors, a return type, and an implementation that returns a missing value when it
  * cannot answer. `concat`, `any` and `all` follow the engine's own definitions (functions/concat.rs,
  * and any.rs/all.rs before "Represent any and all as logical quantifiers", which is how production
- * still parses them: reference §1.5). The others follow cloudflare-docs `functions.mdx`.
+ * still parses them: cloudflare-docs#28223). The others follow cloudflare-docs `functions.mdx`.
  * Gaps: Cloudflare's exact kind rules are not published beyond the docs' notes ("source cannot be
  * a literal"); we require a Field for sources and a Literal for `url_decode` options, JSON keys and
  * `remove_bytes`'s bytes, and accept either kind for `starts_with`/`ends_with`'s second argument.

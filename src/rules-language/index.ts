@@ -3,8 +3,8 @@
  *
  * Emulates: Cloudflare's expression engine as the API validates it and the edge evaluates it:
  * wirefilter's lexer, parser, type checker and errors (github.com/cloudflare/wirefilter), with
- * Cloudflare's fields and filter-phase functions (cloudflare-docs `rules-language/*`). The
- * research this follows is `shared/reference/rules-language-and-ca.md` Part 1.
+ * Cloudflare's fields and filter-phase functions (cloudflare-docs `rules-language/*`,
+ * developers.cloudflare.com/ruleset-engine/rules-language/).
  * Gaps (each file's ledger has its own): the 4,096-character limit's error text is ours
  * (`expression is too long: N characters, the limit is 4096`), as the real one is not recorded;
  * a few regex features are refused with our own texts (regex.ts); rewrite-phase functions are

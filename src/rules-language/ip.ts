@@ -6,7 +6,7 @@
  * and the `cidr` crate's `IpCidr::from_str` for set items, with its `NetworkParseError` texts
  * (engine/src/rhs_types/ip.rs). An IPv4 address is held as a plain number (uint32) and an IPv6
  * address as a bigint (128 bits): the firewall compares `ip.src` against every range of every rule
- * on every request, and number comparisons cost far less than bigint ones (issue 8). An
+ * on every request, and number comparisons cost far less than bigint ones (edgezone's choice). An
  * IPv4-mapped IPv6 address (`::ffff:1.2.3.4`) stays IPv6, as in Rust.
  * Set items go through `cidr` 0.2.3's address parser, which falls back to "short" IPv4 forms
  * when Rust's strict parser refuses: one to four `.`-separated decimal octets (`u8::from_str`, so

@@ -5,8 +5,9 @@
  * function_expr,mod,parse}.rs): precedence climbing over `not` > `and` > `xor` > `or` with
  * flattened n-ary nodes, comparisons whose right side is lexed by the left side's type, `[…]`
  * indexes, function calls with per-argument checks, a nesting limit of 128 (parentheses, `not`
- * and calls), and the top-level `Bool` check. `any`/`all` are parsed as one-argument functions,
- * as production still does (reference §1.5). Each error points where the engine's does.
+ * and calls), and the top-level `Bool` check. `any`/`all` are parsed as one-argument functions, as
+ * production still does (the `expected literal ","` of cloudflare-docs#28223). Each error points
+ * where the engine's does.
  * Gaps: `in $list` checks the list against {@link ParseOptions.lists}; the unknown-list text
  * (`unknown list "name"`) is ours, the real one is not recorded.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compile } from "../../src/rules-language/index.ts";
 
-/** Invalid expressions and the engine's whole Display text for each (reference §1.10). */
+/** Invalid expressions and the engine's whole Display text for each (wirefilter `ParseError`'s Display). */
 const INVALID: [string, string][] = [
 	[
 		"http.host eq example.com",

@@ -1,7 +1,7 @@
 /**
  * The differential oracle: our Rules-language parser against the real wirefilter engine.
  *
- * Emulates: nothing; this is a conformance check (issue 8 §1). `@arcjet/analyze-wasm` (Apache-2.0,
+ * Emulates: nothing; this is a conformance check (edgezone's own). `@arcjet/analyze-wasm` (Apache-2.0,
  * a devDependency only, imported only here) ships a build of cloudflare/wirefilter behind
  * Arcjet's `matchFilters(request, localFields, expressions, allowIfMatch)`. An expression the
  * engine refuses makes it throw the engine's `ParseError` Display text (`Filter parsing error
