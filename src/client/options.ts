@@ -3,7 +3,7 @@
  * checksums and request bodies.
  *
  * Where the binding checks an argument in JavaScript before any request (workerd
- * `r2-bucket.c++`, reference r2-over-http §3.3), these functions throw the same TypeError or
+ * `src/workerd/api/r2-bucket.c++`), these functions throw the same TypeError or
  * RangeError, so a RemoteBucket fails the way the binding does without a round trip.
  */
 import { fromHex } from "../common/encoding.ts";
@@ -70,10 +70,11 @@ export function rangeHeader(range: R2Range): string {
 /**
  * The `Range` header to send for a `Headers` range, or null to ask for the whole object.
  *
- * The binding forwards a `Range` header to R2, which honours exactly one valid range and serves
- * the whole object for anything else (malformed, several ranges, inverted, `bytes=-0`), never an
- * error (reference r2-over-http §3.6). The gateway answers those with 400 or 416 instead, so only
- * a range it would serve is sent; one starting past the end is caught from the 416 (bucket.ts).
+ * The binding forwards a `Range` header to R2, which honours exactly one valid range and serves the
+ * whole object for anything else (malformed, several ranges, inverted, `bytes=-0`), never an error
+ * (Miniflare `workers/shared/range.ts`; kotx/render#18 for R2). The gateway answers those with 400
+ * or 416 instead, so only a range it would serve is sent; one starting past the end is caught from
+ * the 416 (bucket.ts).
  */
 export function headersRange(headers: Headers): string | null {
 	const value = headers.get("range");

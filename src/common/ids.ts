@@ -1,4 +1,4 @@
-/** Identifiers in the format of Cloudflare's API: 32 lower-case hex digits (cloudflare-api-v4.md §3.2). */
+/** Identifiers in the format of Cloudflare's API: 32 lower-case hex digits (`^[0-9a-f]{32}$`). */
 import { toHex } from "./encoding";
 
 /** A zone, account, ruleset or rule id: 32 lower-case hex digits. */

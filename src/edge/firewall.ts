@@ -1,6 +1,7 @@
 /**
  * The firewall: a zone's firewall rules and WAF custom rules against one request, before the
- * bucket sees it (spec area B; issue 8 §4).
+ * bucket sees it (developers.cloudflare.com/firewall/cf-firewall-rules/ and
+ * developers.cloudflare.com/waf/custom-rules/).
  *
  * Order, and where it comes from:
  * 1. Firewall rules (legacy): by `priority`, lower first, rules without one last; rules of the

@@ -31,8 +31,8 @@ export interface R2ObjectsJson {
 /**
  * An R2Object as JSON. Metadata the binding gave is written as it gave it, and metadata it left
  * undefined is left out: R2 leaves both out of list entries not asked for with `include`, while
- * Miniflare's binding gives `{}` (reference r2-over-http §3.7), and the JSON says whichever the
- * binding behind the gateway says.
+ * Miniflare's binding gives `{}` (workers-sdk `packages/miniflare/src/workers/r2/`), and the JSON
+ * says whichever the binding behind the gateway says.
  */
 export function objectToJson(object: R2Object): R2ObjectJson {
 	const json: R2ObjectJson = {

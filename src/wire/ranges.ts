@@ -2,10 +2,10 @@
  * Byte ranges on the wire (RFC 9110 §14): the `Range` request header parsed into what
  * `R2Bucket.get` takes, and `Content-Range` written by the gateway and read by RemoteBucket.
  *
- * R2 serves exactly one byte range of the forms `bytes=a-b`, `bytes=a-` and `bytes=-n`; the
- * binding itself never reports a bad range (it falls back to the whole body), so the gateway
- * decides 400 and 416 from `parseRange`, as R2's public buckets do (reference r2-over-http §2.6,
- * §3.6), and RemoteBucket sends only the ranges it says the gateway serves.
+ * R2 serves exactly one byte range of the forms `bytes=a-b`, `bytes=a-` and `bytes=-n`; the binding
+ * itself never reports a bad range (it falls back to the whole body), so the gateway decides 400
+ * and 416 from `parseRange`, as R2's public buckets do (and Miniflare's `serve.worker.ts` with
+ * `parseRangeHeader`), and RemoteBucket sends only the ranges it says the gateway serves.
  */
 
 /** The outcome of parsing a `Range` header. */

@@ -30,7 +30,8 @@ describe("multipart uploads", () => {
 		const part3 = await (await uploadPart(key, uploadId, 3, second)).json<{ partNumber: number; etag: string }>();
 		expect(part1.partNumber).toBe(1);
 		expect(part3.partNumber).toBe(3);
-		// Miniflare checks part sizes in the order given, so parts go in ascending order (reference §3.4).
+		// Miniflare checks part sizes in the order given, so parts go in ascending order (workers-sdk
+		// `packages/miniflare/src/workers/r2/`).
 		const response = await complete(key, uploadId, [part1, part3]);
 		expect(response.status).toBe(200);
 		const object = await response.json<{ size: number; etag: string; httpMetadata: object; customMetadata: object }>();

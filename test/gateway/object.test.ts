@@ -226,8 +226,9 @@ describe("checksums", () => {
 });
 
 describe("storage class", () => {
-	// Gap, Miniflare's: the binding accepts the class but stores none and reports "" (reference
-	// r2-over-http §3.1), so the answers carry no class; on R2 they would say STANDARD or STANDARD_IA.
+	// Gap, Miniflare's: the binding accepts the class but stores none and reports "" (workers-sdk
+	// `packages/miniflare/src/workers/r2/` has no storageClass), so the answers carry no class; on
+	// R2 they would say STANDARD or STANDARD_IA.
 	it.each(["STANDARD", "Standard", "STANDARD_IA", "InfrequentAccess"])(
 		"accepts %s; under Miniflare the object reports no class",
 		async (value) => {

@@ -117,8 +117,9 @@ const READ_CONDITIONS: { name: string; onlyIf: (o: R2Object) => R2Conditional | 
 		onlyIf: (o) => new Headers({ "if-modified-since": new Date(o.uploaded.getTime() - SECOND).toUTCString() }),
 		passes: true,
 	},
-	// The binding compares If-Unmodified-Since strictly: Last-Modified itself fails (reference
-	// r2-over-http §3.5), although an HTTP GET with it passes (docs/gateway.md follows RFC 9110).
+	// The binding compares If-Unmodified-Since strictly: Last-Modified itself fails (Miniflare's
+	// `_testR2Conditional`, "adapted from internal R2 gateway implementation"), although an HTTP
+	// GET with it passes (docs/gateway.md follows RFC 9110).
 	{
 		name: "Headers If-Unmodified-Since Last-Modified",
 		onlyIf: (o) => new Headers({ "if-unmodified-since": o.uploaded.toUTCString() }),

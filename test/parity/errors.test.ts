@@ -1,7 +1,7 @@
 /**
  * The binding's errors, compared whole: RemoteBucket must throw an error equal to the binding's
  * (`toThrow(new Error(message))` compares name, message and own enumerable properties), with the
- * binding's message and code for each case (issue 11, items 3, 5, 6 and 11).
+ * binding's message and code for each case (workerd `src/workerd/api/r2-rpc.c++`, `throwIfError`).
  */
 import { describe, expect, it } from "vitest";
 import { BUCKETS, scope, store } from "./buckets";

@@ -1,6 +1,6 @@
 /**
  * `Headers` that are not the runtime's own (a polyfill's, another realm's) as `range`, `onlyIf`
- * and `httpMetadata` (issue 11, item 7). The binding recognises only the runtime's `Headers`
+ * and `httpMetadata`. The binding recognises only the runtime's `Headers`
  * (workerd unwraps `jsg::Ref<Headers>`); any other object is read as the R2Range, R2Conditional
  * or R2HTTPMetadata it would be as a plain object, whose fields such a class does not have. This
  * pins that RemoteBucket reads them exactly so, rather than failing or reading them as headers.

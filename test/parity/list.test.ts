@@ -127,7 +127,7 @@ describe.each(BUCKETS)("list on $name", ({ bucket }) => {
 
 	// workerd's binding (compatibility date after 2022-08-04, flag r2_list_honor_include) over
 	// Miniflare answers {} for metadata not included; the gateway's JSON carries what the binding
-	// gave, so RemoteBucket answers the same (issue 11, item 4).
+	// gave, so RemoteBucket answers the same.
 	it("without include, entries carry the binding's empty metadata", async () => {
 		const prefix = scope("list-no-include");
 		await seed(bucket, prefix, ["x"], { customMetadata: { a: "b" }, httpMetadata: { contentType: "text/plain" } });

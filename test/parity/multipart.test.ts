@@ -27,7 +27,7 @@ describe.each(BUCKETS)("multipart uploads on $name", ({ bucket }) => {
 		expect(upload.uploadId).toEqual(expect.any(String));
 		expect(upload.uploadId.length).toBeGreaterThan(0);
 		// Parts may be uploaded in any order, and complete takes them in any order, but R2 checks the
-		// 5 MiB minimum in argument order: the short part comes last (reference r2-over-http §3.4).
+		// 5 MiB minimum in argument order: the short part comes last (Miniflare's `workers/r2/`).
 		const part3 = await upload.uploadPart(3, last);
 		const part1 = await upload.uploadPart(1, first);
 		const part2 = await upload.uploadPart(2, second.buffer);

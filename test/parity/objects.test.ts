@@ -182,7 +182,8 @@ describe.each(BUCKETS)("objects on $name", ({ kind, bucket }) => {
 	});
 
 	// Gap, Miniflare's: it accepts a storage class but stores none, and reports "" for every object
-	// (reference r2-over-http §3.1), where R2 reports the class written. This pins what runs here.
+	// (workers-sdk `packages/miniflare/src/workers/r2/`), where R2 reports the class written. This
+	// pins what runs here.
 	it('accepts both storage classes, and reports "" for them as Miniflare does (R2 reports the class)', async () => {
 		const prefix = scope("storage-class");
 		for (const storageClass of ["Standard", "InfrequentAccess"]) {

@@ -52,7 +52,7 @@ const RANGES: {
 		served: { offset: 5, length: 5 },
 	},
 	// A Range header R2 cannot honour gives the whole object on the binding, never an error
-	// (reference r2-over-http §3.6), where the gateway's own HTTP answer is a 400 or a 416.
+	// (Miniflare `workers/shared/range.ts`), where the gateway's own HTTP answer is a 400 or a 416.
 	{
 		name: "Headers, start past the end",
 		range: () => new Headers({ range: "bytes=10-" }),

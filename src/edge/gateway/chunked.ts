@@ -1,6 +1,7 @@
 /**
  * PUT of a body without Content-Length (chunked), which `R2Bucket.put` cannot take: it needs a
- * stream of known length (workerd `doR2HTTPPutRequest`; reference r2-over-http §4.2).
+ * stream of known length (workerd `src/workerd/api/r2-rpc.c++`,
+ * `doR2HTTPPutRequest`).
  *
  * The body is read into one reusable part-sized buffer, so memory stays bounded by one part
  * whatever the object's size:

@@ -4,7 +4,7 @@
  * Reads and writes hand R2 a cleaned `Headers` for `onlyIf`, so the binding evaluates the
  * condition atomically with the operation; when a read's condition fails, R2 returns the object's
  * metadata and says nothing more, and `failureStatus` decides 304 or 412 from that metadata, with
- * no second call (reference r2-over-http §3.5).
+ * no second call (edgezone's choice: Miniflare's `serveR2Object` makes a second `get` here).
  *
  * Two differences from handing R2 the raw headers, both deliberate:
  * - an If-Modified-Since or If-Unmodified-Since that is not a valid date is ignored (§13.1.3,

@@ -3,7 +3,8 @@
  *
  * Emulates every `R2ListOptions` field (prefix, delimiter, cursor, startAfter, limit, include).
  * A page may hold fewer than `limit` objects (R2 caps pages that include metadata), so clients
- * follow `truncated`/`cursor` and never the count (spec area C, list rules 1 and 2).
+ * follow `truncated`/`cursor` and never the count
+ * (developers.cloudflare.com/r2/api/workers/workers-api-reference/, `R2ListOptions`).
  */
 import { z } from "zod";
 import { INCLUDE_VALUES, type IncludeValue, isIncludeValue, MAX_KEYS } from "../../wire/limits";
