@@ -44,7 +44,7 @@ describe("client.customHostnames", () => {
 		const none = await client.customHostnames.list({ zone_id, ssl_status: "pending_validation", wildcard: false });
 		expect(none.result).toEqual([]);
 
-		// The spec's PATCH, whose "" the SDK's type does not spell (CertificateCAParam).
+		// The Let's Encrypt chain update page's PATCH, whose "" the SDK's type does not spell (CertificateCAParam).
 		const ssl = { method: "txt", type: "dv", certificate_authority: "" } as unknown as CustomHostnameEditParams.SSL;
 		const edited = await client.customHostnames.edit(created.id, { zone_id, ssl });
 		expect(edited.ssl).toMatchObject({ certificate_authority: "google", status: "initializing" });

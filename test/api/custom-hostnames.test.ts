@@ -1,7 +1,7 @@
 /**
- * Custom hostnames through HTTP (`/zones/{zone_id}/custom_hostnames`): the object of reference
- * 6.2, the lifecycle on the zone's clock with the simulated DNS, the CA choice of spec area D,
- * lists, the fallback origin, the quota and bad input.
+ * Custom hostnames through HTTP (`/zones/{zone_id}/custom_hostnames`): the object as the SDK types
+ * it, the lifecycle on the zone's clock with the simulated DNS, the default CA (Google unless CAA
+ * blocks it), lists, the fallback origin, the quota and bad input.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -94,7 +94,7 @@ async function answerTxt(zone: string, hostname: Hostname): Promise<void> {
 }
 
 describe("a new custom hostname", () => {
-	it("has every field of reference 6.2, ids in Cloudflare's formats", async () => {
+	it("answers with the API's fields: pending, ownership tokens, the ssl settings sent, ids in Cloudflare's formats", async () => {
 		const zone = await zoneAt();
 		const hostname = unique();
 		const h = await create(zone, {
@@ -335,7 +335,7 @@ describe("ownership verification", () => {
 	});
 });
 
-describe("the certificate authority (spec area D)", () => {
+describe("the certificate authority a custom hostname is issued from", () => {
 	it('"" is Google unless CAA blocks it, then Let\'s Encrypt', async () => {
 		const zone = await zoneAt();
 		const blocked = unique();
@@ -379,7 +379,7 @@ describe("the certificate authority (spec area D)", () => {
 		expect(allowed.validation_errors).toBeUndefined();
 	});
 
-	it("re-issues on a CA change with the spec's PATCH body (fixtures/api): new ssl.id, back through the lifecycle", async () => {
+	it("re-issues on a CA change with the documented default-CA PATCH body (fixtures/api): new ssl.id, back through the lifecycle", async () => {
 		const zone = await zoneAt();
 		const h = await create(zone, { hostname: unique(), ssl: { method: "txt", certificate_authority: "lets_encrypt" } });
 		await advance(zone, 5);

@@ -1,7 +1,8 @@
 /**
- * The Filters API through the front door (cloudflare-api-v4.md §5.2): create from an array or
- * one object, list with filters and pages, get, update, delete one or many, and the refusals:
- * invalid expressions, duplicates (10102 with `meta.id`), filters in use, locked filters.
+ * The Filters API through the front door (developers.cloudflare.com/firewall/api/cf-filters/):
+ * create from an array or one object, list with filters and pages, get, update, delete one or many,
+ * and the refusals: invalid expressions, duplicates (10102 with `meta.id`), filters in use, locked
+ * filters.
  */
 import { describe, expect, it } from "vitest";
 import { ADMIN, INVALID, NET, SHOP } from "./expressions";

@@ -1,7 +1,8 @@
 /**
- * The Firewall Rules API through the front door (cloudflare-api-v4.md §5.3–§5.5): the single
- * POST that creates filters and rules or nothing, rules on existing filters, the quota
- * exception, list / get / PUT / PATCH / DELETE, and the recommended flow of spec area B.
+ * The Firewall Rules API through the front door
+ * (developers.cloudflare.com/firewall/api/cf-firewall-rules/): the single POST that creates filters
+ * and rules or nothing, rules on existing filters, the quota exception, list / get / PUT / PATCH /
+ * DELETE, and the recommended flow of developers.cloudflare.com/firewall/api/call-sequence/.
  */
 import { describe, expect, it } from "vitest";
 import { ADMIN, INVALID, NET, SHOP } from "./expressions";
@@ -22,7 +23,7 @@ interface Rule {
 const paths = (zone: string) => ({ rules: `/zones/${zone}/firewall/rules`, filters: `/zones/${zone}/filters` });
 
 describe("the single POST", () => {
-	it("creates filters and rules, as the spec's example answers them", async () => {
+	it("creates filters and rules, answered as the docs' POST example is", async () => {
 		const { rules, filters } = paths(await freshZone());
 		const res = await call("POST", rules, [{ filter: { expression: ADMIN }, action: "block" }]);
 		expect(res.status).toBe(200);
@@ -369,7 +370,7 @@ describe("reading, changing and deleting rules", () => {
 	});
 });
 
-describe("the recommended flow (spec B, Rules 4)", () => {
+describe("the recommended flow of the call-sequence docs", () => {
 	it("creates the filter, then the rule by filter id; deletes in reverse", async () => {
 		const { rules, filters } = paths(await freshZone());
 		const [filter] = (await call("POST", filters, [{ expression: NET, description: "office" }])).body.result as {

@@ -1,5 +1,5 @@
 /**
- * Certificate packs (`/zones/{zone_id}/ssl/certificate_packs`, reference §6.3): the universal
+ * Certificate packs (`/zones/{zone_id}/ssl/certificate_packs`): the universal
  * pack a zone starts with, advanced orders and their checks, the lifecycle on the zone's clock,
  * status filter, pages, quota, PATCH and DELETE.
  */

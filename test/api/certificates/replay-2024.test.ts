@@ -1,6 +1,7 @@
 /**
  * The 2024 replay: the zone's clock set to dates across 2024, and the certificate packs' CA, the
- * outbox and the served chains checked against the spec's Versioning schedule (area D) as
+ * outbox and the served chains checked against Cloudflare's Let's Encrypt chain update schedule
+ * (developers.cloudflare.com/ssl/reference/migration-guides/lets-encrypt-chain/) as
  * `src/certificates/` encodes it.
  */
 import { describe, expect, it } from "vitest";

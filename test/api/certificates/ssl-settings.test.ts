@@ -1,4 +1,4 @@
-/** Universal SSL settings (reference §6.4) and Total TLS (`/acm/total_tls`). */
+/** Universal SSL settings (`/ssl/universal/settings`) and Total TLS (`/acm/total_tls`). */
 import { describe, expect, it } from "vitest";
 import { call } from "../http";
 import { allPacks, certsZone, setClock } from "./helpers";
