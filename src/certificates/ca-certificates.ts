@@ -45,6 +45,7 @@ export interface CaCertificate extends ChainCertificate {
 	note?: string;
 }
 
+/** Let's Encrypt's website (github.com/letsencrypt/website), and Cloudflare's trust bundle. */
 const LEW = "https://letsencrypt.org/certificates/";
 const CFT = "cloudflare/cfssl_trust int-bundle.crt";
 
@@ -138,7 +139,7 @@ const fixed = [
 		not_before: null,
 		not_after: "2029-02-20T14:00:00Z",
 		source: CFT,
-		note: "notBefore not recorded; first in CFT release 2024.5.3 (2024-05-20).",
+		note: "notBefore not recorded; first in cfssl_trust release 2024.5.3 (2024-05-20).",
 	},
 	{
 		key: "we1",
@@ -343,7 +344,7 @@ export function notAfter(certificate: ChainCertificate): Date | null {
 
 /**
  * Is the certificate valid at `at`? `false` outside a recorded bound; `null` when notAfter is not
- * recorded; an unrecorded notBefore counts as passed (every such certificate was in CFT's bundle by
+ * recorded; an unrecorded notBefore counts as passed (every such certificate was in cfssl_trust's bundle by
  * mid-2024, cfssl_trust's history, and the emulator replays 2024 onward).
  */
 export function validAt(certificate: ChainCertificate, at: Date): boolean | null {
