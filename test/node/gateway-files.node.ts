@@ -81,6 +81,11 @@ interface Stored {
 	etag: string;
 }
 const stored = new Map<string, Stored>();
+/** The stored objects, in upload order; never none, so a read test cannot pass on an empty loop. */
+function storedObjects(): Stored[] {
+	expect(stored.size, "objects stored by the upload tests").toBeGreaterThan(0);
+	return [...stored.values()];
+}
 /** The object uploaded without Content-Type: read on the wire and listed, apart from `stored`. */
 let untyped: Stored | undefined;
 const small = ["text", "json", "image", "binary"].map((name) => {
@@ -224,7 +229,7 @@ describe("reads of the stored files", () => {
 	});
 
 	it("answers HEAD with each object's length, etag and type", async () => {
-		for (const object of stored.values()) {
+		for (const object of storedObjects()) {
 			const response = await gateway("HEAD", keyPath(object.key));
 			expect(response.status, object.key).toBe(200);
 			expect(response.headers.get("content-length"), object.key).toBe(String(object.size));
@@ -234,7 +239,7 @@ describe("reads of the stored files", () => {
 	});
 
 	it("answers GET of each object with the file's bytes", async () => {
-		for (const object of stored.values()) {
+		for (const object of storedObjects()) {
 			const response = await gateway("GET", keyPath(object.key));
 			expect(response.status, object.key).toBe(200);
 			const { digest, bytes } = await hashBody(response.body);
@@ -244,7 +249,7 @@ describe("reads of the stored files", () => {
 	});
 
 	it("answers 206 with the file's bytes to each range, a last byte past the end clamped", async () => {
-		for (const object of stored.values()) {
+		for (const object of storedObjects()) {
 			const s = object.size;
 			// [first, last requested, Range spec]
 			const ranges: [number, number, string?][] = [
@@ -278,7 +283,7 @@ describe("reads of the stored files", () => {
 	});
 
 	it("answers 416 with Content-Range bytes */size to a range starting past the end", async () => {
-		for (const object of stored.values()) {
+		for (const object of storedObjects()) {
 			const response = await gateway("GET", keyPath(object.key), { headers: { range: `bytes=${object.size}-` } });
 			await response.body?.cancel();
 			expect(response.status, object.key).toBe(416);
@@ -290,7 +295,7 @@ describe("reads of the stored files", () => {
 	// compression: text types, and answers without a Content-Type, BENCHMARKS.md); the gateway's own
 	// answer is checked where it arrives unencoded.
 	it("sends each object unchanged over the wire to Accept-Encoding: gzip, br, unless the runtime compressed it", async () => {
-		for (const object of stored.values()) {
+		for (const object of storedObjects()) {
 			const raw = await rawRequest(`${base}${keyPath(object.key)}`, {
 				headers: { authorization: `Bearer ${TOKEN}`, "accept-encoding": "gzip, br" },
 			});
