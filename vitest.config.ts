@@ -22,9 +22,13 @@ Object.assign(process.env, TEST_BINDINGS);
 // left out; its warnings and errors still print.
 process.env.WRANGLER_LOG ??= "warn";
 
-// Two projects, both run by `npm test`: "workers", every *.test.ts inside workerd; "e2e", the
+// Three projects, all run by `npm test`: "workers", every *.test.ts inside workerd; "e2e", the
 // dashboard's browser tests in Node, driving Chromium against a wrangler dev the global setup
-// starts (test/dash/e2e/global-setup.ts; skipped loudly without Chromium, failing in CI).
+// starts (test/dash/e2e/global-setup.ts; skipped loudly without Chromium, failing in CI); "node",
+// the Worker checked from outside as a user reaches it (test/node/*.node.ts: real files through the
+// gateway, the API's example requests, log delivery, RemoteBucket and the examples from Node, every
+// shell block of the README), against a wrangler dev of its own started the same way
+// (test/node/wrangler-dev.ts).
 export default defineConfig({
 	test: {
 		projects: [
@@ -50,6 +54,20 @@ export default defineConfig({
 					fileParallelism: false,
 					testTimeout: 60_000,
 					hookTimeout: 60_000,
+				},
+			},
+			{
+				test: {
+					name: "node",
+					include: ["test/node/**/*.node.ts"],
+					environment: "node",
+					globalSetup: ["test/node/wrangler-dev.ts"],
+					// One wrangler dev for all files, files in turn: each file writes under keys and zones of
+					// its own, and the README's blocks run as one story.
+					fileParallelism: false,
+					// 80 MiB uploaded three ways, and wrangler dev restarted, on a shared 2-core machine.
+					testTimeout: 180_000,
+					hookTimeout: 180_000,
 				},
 			},
 		],

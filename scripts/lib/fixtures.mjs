@@ -1,4 +1,4 @@
-// The fixture catalogue: every real input file the smoke run uploads, with its content type,
+// The fixture catalogue: every real input file the gateway tests in Node upload, with its content type,
 // and how the generated ones are made. Hashes live in fixtures/SHA256SUMS (committed), so a
 // regenerated file is checked to be byte for byte the one the catalogue promises.
 

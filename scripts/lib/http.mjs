@@ -1,4 +1,4 @@
-// HTTP helpers shared by the smoke run and the benchmark: streamed file bodies, incremental
+// HTTP helpers shared by the gateway tests in Node (test/node) and the benchmark: streamed file bodies, incremental
 // hashing of response bodies, and a raw GET that shows the wire as it is (fetch would decode a
 // compressed body and hide it).
 import { createHash } from "node:crypto";

@@ -51,10 +51,11 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 /**
  * `npx wrangler dev --ip 127.0.0.1 --port <free> --persist-to <dir>`, waiting until it answers
  * HTTP. Options: `config` (a wrangler.toml other than the project's), `persistTo` (a fresh
- * temporary directory by default), `args` (more CLI arguments), `timeoutMs`.
+ * temporary directory by default), `args` (more CLI arguments), `env` (environment variables
+ * over this process's; `undefined` removes one), `timeoutMs`.
  * Returns { url, port, pid, persistTo, logPath, workerdPids(), logTail(), stop() }.
  */
-export async function startWranglerDev({ config, persistTo, args = [], timeoutMs = 120_000 } = {}) {
+export async function startWranglerDev({ config, persistTo, args = [], env = {}, timeoutMs = 120_000 } = {}) {
 	const port = await freePort();
 	const dir = persistTo ?? mkdtempSync(join(tmpdir(), "edgezone-dev-"));
 	if (persistTo === undefined) removeOnExit(dir);
@@ -64,13 +65,15 @@ export async function startWranglerDev({ config, persistTo, args = [], timeoutMs
 	const argv = ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", dir];
 	if (config) argv.push("--config", config);
 	argv.push("--show-interactive-dev-session=false", ...args);
+	const environment = { ...process.env, ...env };
+	for (const [name, value] of Object.entries(env)) if (value === undefined) delete environment[name];
 	const child = spawn("npx", argv, {
 		cwd: ROOT,
 		detached: true, // its own process group, so one kill reaches wrangler and workerd
 		stdio: ["ignore", "pipe", "pipe"],
 		// As `npm run dev`: no attempt to download the Request.cf object (offline, placeholder used).
 		env: {
-			...process.env,
+			...environment,
 			NO_COLOR: "1",
 			FORCE_COLOR: "0",
 			WRANGLER_SEND_METRICS: "false",

@@ -69,7 +69,8 @@ describe("the bucket proxy's answers", () => {
 		const response = await proxied("x.png", { headers: { range: "bytes=0-7" } });
 		expect(response.status).toBe(206);
 		expect(response.headers.get("content-range")).toBe("bytes 0-7/32");
-		expect(await response.text()).toBe("not a re");
+		// Decoded by hand: workerd warns on `.text()` of a body typed image/png, which these bytes are not.
+		expect(new TextDecoder().decode(await response.arrayBuffer())).toBe("not a re");
 		expect(response.headers.get("content-security-policy")).toBe(SANDBOX);
 		expect(response.headers.get("x-content-type-options")).toBe("nosniff");
 		expect(response.headers.get("content-disposition")).toBeNull();

@@ -39,8 +39,8 @@ async function put(host: string, key: string): Promise<void> {
 
 describe("CF-Ray", () => {
 	it.each([
-		["a served object", "GET", "/ray/missing", 404],
-		["a refused token", "GET", "/ray/x", 401],
+		["the gateway's 404 for a missing object", "GET", "/ray/missing", 404],
+		["the gateway's 401 for a refused token", "GET", "/ray/x", 401],
 	])("is on %s", async (_, method, path, expected) => {
 		const response = await exports.default.fetch(`http://localhost${path}`, {
 			method,

@@ -53,7 +53,7 @@ const BINDING_ONLY: R2ErrorName[] = [
 ];
 
 describe("error table", () => {
-	it("has a way to every row", () => {
+	it("reaches every row of the error table, by a request or as binding-only", () => {
 		const reached = new Set([...REQUESTS.map(([name]) => name), ...BINDING_ONLY]);
 		expect([...reached].sort()).toEqual(Object.keys(R2_ERRORS).sort());
 	});

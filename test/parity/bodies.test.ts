@@ -97,7 +97,7 @@ describe.each(BUCKETS)("reading objects back on $name", ({ bucket }) => {
 
 	// RemoteBucket asks for raw bodies, so no front line and no fetch decodes them (docs/gateway.md,
 	// "Raw bodies"); http.test.ts runs these through an emulated front line, and
-	// scripts/client-node-check.mjs through wrangler dev's from Node.
+	// test/node/remote-bucket.node.ts through wrangler dev's from Node.
 	it("serves an object stored with Content-Encoding as stored, never decoded", async () => {
 		const compressed = await gzip("compressed ".repeat(100));
 		await store(bucket, `${prefix}gzip`, compressed, {

@@ -50,7 +50,7 @@ describe.each(BUCKETS)("Headers of another realm on $name", ({ bucket }) => {
 	});
 
 	// In Node, Miniflare's binding takes a Headers that names itself so (another copy of undici's),
-	// and RemoteBucket does there too (scripts/client-node-check.mjs); workerd's binding does not.
+	// and RemoteBucket does there too (test/node/remote-bucket.node.ts); workerd's binding does not.
 	it("reads a foreign range that names itself Headers as an R2Range in workerd: the whole object", async () => {
 		const key = `${scope("foreign-tagged")}r`;
 		await store(bucket, key, "0123456789");

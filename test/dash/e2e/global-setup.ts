@@ -1,16 +1,16 @@
 /**
  * Global setup of the browser tests (vitest project "e2e"): finds Chromium, starts `wrangler dev`
- * on a free port with a temporary `--persist-to` (scripts/lib/wrangler-dev.mjs, as the smoke runs
- * do) and hands the tests its address. The Worker's secrets are the unit tests' (`TEST_BINDINGS`,
- * put in process.env by vitest.config.ts), written to an env file passed with `--env-file`, so a
- * developer's `.dev.vars` is never used. Without Chromium: in CI (`CI=true`) a failure saying how
- * to install it; elsewhere the browser tests are skipped, loudly.
+ * as the Node tests do (test/node/wrangler-dev.ts) and hands the tests its address. The Worker's
+ * secrets are the unit tests' (`TEST_BINDINGS`, put in process.env by vitest.config.ts), written to
+ * an env file passed with `--env-file`. Without Chromium: in CI (`CI=true`) a failure saying how to
+ * install it; elsewhere the browser tests are skipped, loudly.
  */
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { removeOnExit, startWranglerDev } from "../../../scripts/lib/wrangler-dev.mjs";
+import { removeOnExit } from "../../../scripts/lib/wrangler-dev.mjs";
+import { startDev } from "../../node/wrangler-dev";
 
 /** What the browser tests are given (`inject("e2e")`). */
 export interface E2eContext {
@@ -29,12 +29,6 @@ declare module "vitest" {
 		e2e: E2eContext;
 	}
 }
-
-// The .mjs helper's options as it documents them (its inferred types say `args: never[]`).
-const startDev = startWranglerDev as (options: {
-	persistTo?: string;
-	args?: string[];
-}) => ReturnType<typeof startWranglerDev>;
 
 const INSTALL = "apt-get install -y chromium";
 
@@ -61,7 +55,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
 	removeOnExit(dir);
 	const envFile = join(dir, "e2e.env");
 	writeFileSync(envFile, `GATEWAY_TOKENS='${GATEWAY_TOKENS}'\nAPI_CREDENTIALS='${API_CREDENTIALS}'\n`);
-	const dev = await startDev({ persistTo: join(dir, "state"), args: ["--env-file", envFile] });
+	const dev = await startDev(envFile, { persistTo: join(dir, "state") });
 	project.provide("e2e", {
 		chromium,
 		dashUrl: `http://dash.localhost:${dev.port}`,

@@ -1,0 +1,192 @@
+/**
+ * The README, pasted: every ```sh block of README.md runs in bash, in order, against wrangler dev
+ * ($B), as a newcomer pastes them into one shell: the variables and functions a block defines
+ * carry over to the next ones. A block passes when it runs to its end under `set -euo pipefail`
+ * (a command not found, an output line left uncommented, an unset variable or a failing pipe stops
+ * it), every status code it documents is the one answered (a command that prints `%{http_code}`
+ * followed by `# NNN`, on its line or the next, must print NNN), and every command it shows JSON
+ * output for prints something.
+ *
+ * A block preceded by `<!-- not run: why -->` is reported as skipped with its reason (installing,
+ * starting the server on a fixed port, deploying). A ```js block is the text of a script of
+ * examples/, which the README runs from a sh block, so the two cannot differ.
+ */
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, inject, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const README = readFileSync(join(ROOT, "README.md"), "utf8");
+
+/** One fenced block of the README. */
+interface Block {
+	language: string;
+	/** 1-based line of its opening fence. */
+	line: number;
+	/** The heading of its section. */
+	section: string;
+	text: string;
+	/** Why it is not run, from `<!-- not run: why -->` just above it. */
+	notRun?: string;
+}
+
+/** The README's fenced blocks, in order. */
+function readmeBlocks(markdown: string): Block[] {
+	const lines = markdown.split("\n");
+	const blocks: Block[] = [];
+	let section = "(top)";
+	for (let i = 0; i < lines.length; i++) {
+		const line = lines[i] ?? "";
+		const heading = /^#{1,4} (.+)$/.exec(line);
+		if (heading?.[1] !== undefined) section = heading[1];
+		const fence = /^```(\S*)\s*$/.exec(line);
+		if (fence === null) continue;
+		const start = i;
+		const body: string[] = [];
+		for (i++; i < lines.length && lines[i] !== "```"; i++) body.push(lines[i] ?? "");
+		let above = start - 1;
+		while (above >= 0 && (lines[above] ?? "").trim() === "") above--;
+		const notRun = /^<!-- not run: (.+) -->$/.exec(lines[above] ?? "")?.[1];
+		blocks.push({ language: fence[1] ?? "", line: start + 1, section, text: body.join("\n"), notRun });
+	}
+	return blocks;
+}
+
+/**
+ * The block as run. A command that prints `%{http_code}` and is followed by a `# NNN` comment (on
+ * its line, or alone on the next) pipes its output through `expect_status NNN`; a command followed
+ * by documented JSON output (`# {` or `# [`, on its line or the next) through `expect_output`,
+ * which fails on an empty answer.
+ */
+function withChecks(text: string): string {
+	const lines = text.split("\n");
+	return lines
+		.map((line, i) => {
+			if (line.startsWith("#") || line.endsWith("\\")) return line;
+			const [command, comment] = splitComment(line);
+			const next = lines[i + 1] ?? "";
+			const status = /^(\d{3})\b/.exec(comment ?? "")?.[1] ?? /^#\s*(\d{3})\b/.exec(next)?.[1];
+			if (line.includes("%{http_code}") && status !== undefined) return `${command} | expect_status ${status}`;
+			if (/^[[{]/.test(comment ?? "") || /^# [[{]/.test(next)) return `${command} | expect_output`;
+			return line;
+		})
+		.join("\n");
+}
+
+/** A line and its trailing comment: ` # ` after the command, outside quotes (the README's habit). */
+function splitComment(line: string): [string, string | undefined] {
+	let quote: string | undefined;
+	for (let i = 0; i < line.length; i++) {
+		const c = line[i];
+		if (quote !== undefined) {
+			if (c === quote) quote = undefined;
+		} else if (c === "'" || c === '"') quote = c;
+		else if (c === "#" && /\s/.test(line[i - 1] ?? "")) return [line.slice(0, i).trimEnd(), line.slice(i + 1).trim()];
+	}
+	return [line, undefined];
+}
+
+const blocks = readmeBlocks(README);
+const dev = inject("dev");
+const state = mkdtempSync(join(tmpdir(), "edgezone-readme-"));
+const STATE = join(state, "shell-state.sh");
+afterAll(() => rmSync(state, { recursive: true, force: true }));
+
+// Runs before each block: strict mode, the state the earlier blocks left, and the status check.
+const PRELUDE = `set -euo pipefail
+expect_status() { local got; got=$(cat); printf '%s\\n' "$got"; [ "\${got%% *}" = "$1" ] || { echo "expected status $1, got: $got" >&2; return 1; }; }
+expect_output() { local got; got=$(cat); printf '%s\\n' "$got"; [ -n "$got" ] || { echo "expected output, got none" >&2; return 1; }; }
+[ -f "$README_STATE" ] && source "$README_STATE"
+`;
+// Runs after it: every variable it set that the environment did not have, and its functions.
+const SAVE = `
+{ for name in $(compgen -v); do
+    case " $README_BASELINE " in *" $name "*) ;; *) declare -p "$name" ;; esac
+  done
+  declare -f; } > "$README_STATE"
+`;
+
+/** The shell variables bash starts with in this environment: never carried between blocks. */
+async function baseline(env: NodeJS.ProcessEnv): Promise<string> {
+	const { stdout } = await promisify(execFile)("bash", ["-c", "compgen -v"], { env });
+	return [...stdout.split("\n"), "name", "README_BASELINE", "README_STATE"].join(" ");
+}
+
+describe("the README's shell blocks, pasted in order against wrangler dev", () => {
+	const env: NodeJS.ProcessEnv = {
+		...process.env,
+		B: dev.url,
+		// `npx node` as the README writes it: the project's Node, from node_modules/.bin.
+		PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
+		README_STATE: STATE,
+	};
+	let baselineNames: Promise<string> | undefined;
+
+	for (const block of blocks.filter((b) => b.language === "sh")) {
+		const name = `runs the block at README.md:${block.line} ("${block.section}")`;
+		if (block.notRun !== undefined) {
+			it.skip(`${name}: not run, ${block.notRun}`, () => {});
+			continue;
+		}
+		it(name, async () => {
+			baselineNames ??= baseline(env);
+			const script = `${PRELUDE}${withChecks(block.text)}\n${SAVE}`;
+			const result = await runBash(script, { ...env, README_BASELINE: await baselineNames });
+			expect(
+				result.code,
+				`exit ${result.code}\n--- stderr\n${result.stderr}\n--- stdout (end)\n${result.stdout.slice(-3000)}`,
+			).toBe(0);
+		});
+	}
+});
+
+/**
+ * Runs `script` in bash, in a process group of its own that is killed when the script ends or
+ * after 150 s, so nothing a block starts outlives it. Answers the exit code (null when killed) and
+ * the output.
+ */
+function runBash(
+	script: string,
+	env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+	return new Promise((resolve, reject) => {
+		const child = spawn("bash", ["-c", script], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+		let stdout = "";
+		let stderr = "";
+		child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+			stdout += chunk;
+		});
+		child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+			stderr += chunk;
+		});
+		const killGroup = () => {
+			try {
+				if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+			} catch {
+				// the group is gone already
+			}
+		};
+		const timer = setTimeout(killGroup, 150_000);
+		child.once("error", reject);
+		// At bash's exit, whatever it left running goes too (and lets go of the output pipes).
+		child.once("exit", () => {
+			clearTimeout(timer);
+			killGroup();
+		});
+		child.once("close", (code) => resolve({ code, stdout, stderr }));
+	});
+}
+
+describe("the README's scripts", () => {
+	const examples = readdirSync(join(ROOT, "examples")).map((file) =>
+		readFileSync(join(ROOT, "examples", file), "utf8").trimEnd(),
+	);
+	for (const block of blocks.filter((b) => b.language === "js" || b.language === "ts")) {
+		it(`shows at README.md:${block.line} the text of a script of examples/, which the README runs`, () => {
+			expect(examples).toContain(block.text.trimEnd());
+		});
+	}
+});
