@@ -17,10 +17,7 @@ import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { callApi, messagesOf } from "./api-call";
-import { CSS, JS } from "./assets";
-import { BUCKET_JS } from "./assets/bucket-script";
-import { SECURITY_JS } from "./assets/security.js";
-import { SSL_CSS } from "./assets/ssl.css";
+import { ASSETS } from "./assets";
 import { ErrorSummary } from "./components/form";
 import { Layout } from "./layout";
 import { bucket } from "./pages/bucket";
@@ -67,11 +64,11 @@ dash.use("*", async (c, next) => {
 	if (!c.req.path.startsWith("/assets/")) c.header("Cache-Control", "no-store");
 });
 
-dash.get("/assets/dash.css", (c) => c.body(CSS, 200, { "Content-Type": "text/css; charset=utf-8" }));
-dash.get("/assets/dash.js", (c) => c.body(JS, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
-dash.get("/assets/security.js", (c) => c.body(SECURITY_JS, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
-dash.get("/assets/ssl.css", (c) => c.body(SSL_CSS, 200, { "Content-Type": "text/css; charset=utf-8" }));
-dash.get("/assets/bucket.js", (c) => c.body(BUCKET_JS, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
+dash.get("/assets/:name", async (c, next) => {
+	const asset = Object.hasOwn(ASSETS, c.req.param("name")) ? ASSETS[c.req.param("name")] : undefined;
+	if (asset === undefined) return next();
+	return c.body(asset.body, 200, { "Content-Type": asset.type });
+});
 dash.route("/", signIn);
 
 /** An error page in the frame: the messages, and the status they came with. */

@@ -16,6 +16,29 @@ describe("the dashboard host", () => {
 		expect(response.headers.get("set-cookie")).toMatch(/HttpOnly; SameSite=Strict/);
 	});
 
+	it("serves the pages' style sheets and scripts from their files, on the dashboard host only", async () => {
+		const assets = [
+			["dash.css", "text/css", ":focus-visible"],
+			["ssl.css", "text/css", "dl.facts"],
+			["dash.js", "text/javascript", "data-confirm"],
+			["expression-check.js", "text/javascript", "textarea[data-validate]"],
+			["bucket.js", "text/javascript", "XMLHttpRequest"],
+		];
+		for (const [name, type, sample] of assets) {
+			const response = await exports.default.fetch(`${DASH}/assets/${name}`);
+			expect(response.status, name).toBe(200);
+			expect(response.headers.get("content-type"), name).toBe(`${type}; charset=utf-8`);
+			expect(await response.text(), name).toContain(sample);
+			// On the gateway's host the same path is an object key.
+			const gateway = await exports.default.fetch(`http://localhost/assets/${name}`, {
+				headers: { Authorization: "Bearer test-rw" },
+			});
+			expect(gateway.status, name).toBe(404);
+			await gateway.body?.cancel();
+		}
+		expect((await exports.default.fetch(`${DASH}/assets/none.js`, { redirect: "manual" })).status).toBe(303);
+	});
+
 	it("answers the API v4 under /client/v4 on the dashboard host", async () => {
 		const response = await exports.default.fetch(`${DASH}/client/v4/zones`, {
 			headers: { Authorization: `Bearer ${TOKEN}` },

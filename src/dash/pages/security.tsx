@@ -280,7 +280,7 @@ async function securityPage(c: Ctx, state: PageState = {}, status: ContentfulSta
 					</form>
 				</details>
 			</section>
-			<script src="/assets/security.js" defer />
+			<script src="/assets/expression-check.js" defer />
 		</Layout>,
 		status,
 	);

@@ -142,7 +142,7 @@ export const EditPage: FC<{ c: Ctx; title: string; action: string; errors: strin
 				<a href={pagePath(p.c)}>Cancel</a>
 			</div>
 		</form>
-		<script src="/assets/security.js" defer />
+		<script src="/assets/expression-check.js" defer />
 	</Layout>
 );
 
