@@ -15,6 +15,7 @@
 import type { Zone } from "cloudflare/resources/zones/zones";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
+import { secureHeaders } from "hono/secure-headers";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { callApi, messagesOf } from "./api-call";
 import { ASSETS } from "./assets";
@@ -38,29 +39,49 @@ import {
 } from "./session";
 import type { DashEnv } from "./types";
 
-// Pages load only their own assets and post only to themselves; bucket previews may show blobs.
-const CSP = [
-	"default-src 'self'",
-	"script-src 'self'",
-	"style-src 'self'",
-	"img-src 'self' data: blob:",
-	"media-src 'self' blob:",
-	"connect-src 'self'",
-	"form-action 'self'",
-	"frame-ancestors 'none'",
-	"base-uri 'none'",
-	"object-src 'none'",
-].join("; ");
+// Only the headers named below: hono/secure-headers turns on others by default.
+const NO_DEFAULTS = {
+	crossOriginResourcePolicy: false,
+	crossOriginOpenerPolicy: false,
+	originAgentCluster: false,
+	referrerPolicy: false,
+	strictTransportSecurity: false,
+	xContentTypeOptions: false,
+	xDnsPrefetchControl: false,
+	xDownloadOptions: false,
+	xFrameOptions: false,
+	xPermittedCrossDomainPolicies: false,
+	xXssProtection: false,
+	removePoweredBy: false,
+} as const;
 
 /** The dashboard app; `fetch(request, env, ctx)` serves every path of the dashboard host outside `/client/v4`. */
 export const dash = new Hono<DashEnv>();
 
+dash.use("*", secureHeaders({ ...NO_DEFAULTS, xContentTypeOptions: true, referrerPolicy: "same-origin" }));
+// Pages load only their own assets and post only to themselves; bucket previews may show blobs.
+// An answer with a policy of its own keeps it: the bucket proxy's is stricter (bucket/containment.ts).
+dash.use(
+	"*",
+	secureHeaders({
+		...NO_DEFAULTS,
+		overwrite: false,
+		contentSecurityPolicy: {
+			defaultSrc: ["'self'"],
+			scriptSrc: ["'self'"],
+			styleSrc: ["'self'"],
+			imgSrc: ["'self'", "data:", "blob:"],
+			mediaSrc: ["'self'", "blob:"],
+			connectSrc: ["'self'"],
+			formAction: ["'self'"],
+			frameAncestors: ["'none'"],
+			baseUri: ["'none'"],
+			objectSrc: ["'none'"],
+		},
+	}),
+);
 dash.use("*", async (c, next) => {
 	await next();
-	// An answer with a policy of its own keeps it: the bucket proxy's is stricter (bucket/containment.ts).
-	if (!c.res.headers.has("Content-Security-Policy")) c.header("Content-Security-Policy", CSP);
-	c.header("X-Content-Type-Options", "nosniff");
-	c.header("Referrer-Policy", "same-origin");
 	if (!c.req.path.startsWith("/assets/")) c.header("Cache-Control", "no-store");
 });
 

@@ -12,7 +12,22 @@ describe("the dashboard host", () => {
 		const response = await exports.default.fetch(`${DASH}/sign-in`);
 		expect(response.status).toBe(200);
 		expect(await response.text()).toContain("<h1>Sign in to edgezone</h1>");
-		expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+		expect(response.headers.get("content-security-policy")).toBe(
+			"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; " +
+				"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
+		);
+		expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+		expect(response.headers.get("referrer-policy")).toBe("same-origin");
+		expect(response.headers.get("cache-control")).toBe("no-store");
+		// Only those: none of the other headers a security-header library may add by default.
+		for (const name of [
+			"x-frame-options",
+			"strict-transport-security",
+			"cross-origin-opener-policy",
+			"x-xss-protection",
+		]) {
+			expect(response.headers.has(name), name).toBe(false);
+		}
 		expect(response.headers.get("set-cookie")).toMatch(/HttpOnly; SameSite=Strict/);
 	});
 
