@@ -33,7 +33,7 @@ import {
 	TextField,
 } from "../components/form";
 import { Listing } from "../components/listing";
-import { asInput, type EntrypointRule } from "../custom-fields";
+import { asInput, type EntrypointRule } from "../log-field-rules";
 import { Layout } from "../layout";
 import { readRecentLog } from "../recent-log";
 import { render } from "../render";

@@ -13,7 +13,7 @@ import {
 	SelectField,
 	TextField,
 } from "../components/form";
-import type { EntrypointRule } from "../custom-fields";
+import type { EntrypointRule } from "../log-field-rules";
 import { Layout } from "../layout";
 import type { Ctx } from "../types";
 import { ExpressionEditor } from "./expression-editor";
