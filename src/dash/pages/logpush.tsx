@@ -13,7 +13,7 @@
  * retention is on, which the section can turn on. Refusals show the API's message next to the
  * field its `source.pointer` names.
  *
- * The page's parts live in `logpush/`: `custom-fields.tsx` (the entrypoint's rules, the fields
+ * The page's parts live in `logpush/`: `field-editor.tsx` (the entrypoint's rules, the fields
  * table and form), `jobs.tsx` (jobs table, create-job and ownership forms, the job's API body)
  * and `recent-entries.tsx`.
  */
@@ -32,7 +32,7 @@ import {
 	withField,
 	withoutField,
 } from "../log-field-rules";
-import { FieldsTable, putRules, readRules, SetFieldForm } from "../logpush/custom-fields";
+import { FieldsTable, putRules, readRules, SetFieldForm } from "../logpush/field-editor";
 import {
 	CreateJobForm,
 	EMPTY_JOB,
