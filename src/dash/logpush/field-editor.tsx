@@ -86,6 +86,8 @@ export const SetFieldForm: FC<{
 					options={SETTABLE_TYPES.map((t) => [t, FIELD_TYPES[t]])}
 					value={values?.type}
 				/>
+				{/* Cloudflare's rule, which the API enforces (zone/phases/log-custom-fields.ts): header names in
+				lower case, cookie names as sent (https://developers.cloudflare.com/logs/reference/custom-fields/). */}
 				<TextField
 					name="name"
 					label="Field Name"

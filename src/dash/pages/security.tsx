@@ -33,8 +33,8 @@ import {
 	TextField,
 } from "../components/form";
 import { Listing } from "../components/listing";
-import { asInput, type EntrypointRule } from "../log-field-rules";
 import { Layout } from "../layout";
+import { asInput, type EntrypointRule } from "../log-field-rules";
 import { readRecentLog } from "../recent-log";
 import { render } from "../render";
 import { ExpressionEditor } from "../security/expression-editor";

@@ -13,8 +13,8 @@ import {
 	SelectField,
 	TextField,
 } from "../components/form";
-import type { EntrypointRule } from "../log-field-rules";
 import { Layout } from "../layout";
+import type { EntrypointRule } from "../log-field-rules";
 import type { Ctx } from "../types";
 import { ExpressionEditor } from "./expression-editor";
 
