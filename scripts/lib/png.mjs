@@ -1,18 +1,7 @@
 // A minimal PNG encoder (8-bit RGB, filter 0, one IDAT) and the picture the fixtures use:
 // a rendered Mandelbrot set, so the image is a real, viewable, partly compressible PNG.
-import { deflateSync } from "node:zlib";
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-	let c = n;
-	for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-	return c >>> 0;
-});
-
-function crc32(bytes) {
-	let c = 0xffffffff;
-	for (const byte of bytes) c = CRC_TABLE[(c ^ byte) & 0xff] ^ (c >>> 8);
-	return (c ^ 0xffffffff) >>> 0;
-}
+// zlib's CRC-32 is the one PNG uses (PNG spec §5.5: ISO 3309 / ITU-T V.42), in Node since 22.2.
+import { crc32, deflateSync } from "node:zlib";
 
 /** One PNG chunk: length, type, data, CRC of type and data (PNG spec §5.3). */
 function chunk(type, data) {

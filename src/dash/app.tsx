@@ -15,12 +15,10 @@
 import type { Zone } from "cloudflare/resources/zones/zones";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
+import { secureHeaders } from "hono/secure-headers";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { callApi, messagesOf } from "./api-call";
-import { CSS, JS } from "./assets";
-import { BUCKET_JS } from "./assets/bucket-script";
-import { SECURITY_JS } from "./assets/security.js";
-import { SSL_CSS } from "./assets/ssl.css";
+import { ASSETS } from "./assets";
 import { ErrorSummary } from "./components/form";
 import { Layout } from "./layout";
 import { bucket } from "./pages/bucket";
@@ -41,37 +39,57 @@ import {
 } from "./session";
 import type { DashEnv } from "./types";
 
-// Pages load only their own assets and post only to themselves; bucket previews may show blobs.
-const CSP = [
-	"default-src 'self'",
-	"script-src 'self'",
-	"style-src 'self'",
-	"img-src 'self' data: blob:",
-	"media-src 'self' blob:",
-	"connect-src 'self'",
-	"form-action 'self'",
-	"frame-ancestors 'none'",
-	"base-uri 'none'",
-	"object-src 'none'",
-].join("; ");
+// Only the headers named below: hono/secure-headers turns on others by default.
+const NO_DEFAULTS = {
+	crossOriginResourcePolicy: false,
+	crossOriginOpenerPolicy: false,
+	originAgentCluster: false,
+	referrerPolicy: false,
+	strictTransportSecurity: false,
+	xContentTypeOptions: false,
+	xDnsPrefetchControl: false,
+	xDownloadOptions: false,
+	xFrameOptions: false,
+	xPermittedCrossDomainPolicies: false,
+	xXssProtection: false,
+	removePoweredBy: false,
+} as const;
 
 /** The dashboard app; `fetch(request, env, ctx)` serves every path of the dashboard host outside `/client/v4`. */
 export const dash = new Hono<DashEnv>();
 
+dash.use("*", secureHeaders({ ...NO_DEFAULTS, xContentTypeOptions: true, referrerPolicy: "same-origin" }));
+// Pages load only their own assets and post only to themselves; bucket previews may show blobs.
+// An answer with a policy of its own keeps it: the bucket proxy's is stricter (bucket/containment.ts).
+dash.use(
+	"*",
+	secureHeaders({
+		...NO_DEFAULTS,
+		overwrite: false,
+		contentSecurityPolicy: {
+			defaultSrc: ["'self'"],
+			scriptSrc: ["'self'"],
+			styleSrc: ["'self'"],
+			imgSrc: ["'self'", "data:", "blob:"],
+			mediaSrc: ["'self'", "blob:"],
+			connectSrc: ["'self'"],
+			formAction: ["'self'"],
+			frameAncestors: ["'none'"],
+			baseUri: ["'none'"],
+			objectSrc: ["'none'"],
+		},
+	}),
+);
 dash.use("*", async (c, next) => {
 	await next();
-	// An answer with a policy of its own keeps it: the bucket proxy's is stricter (bucket/containment.ts).
-	if (!c.res.headers.has("Content-Security-Policy")) c.header("Content-Security-Policy", CSP);
-	c.header("X-Content-Type-Options", "nosniff");
-	c.header("Referrer-Policy", "same-origin");
 	if (!c.req.path.startsWith("/assets/")) c.header("Cache-Control", "no-store");
 });
 
-dash.get("/assets/dash.css", (c) => c.body(CSS, 200, { "Content-Type": "text/css; charset=utf-8" }));
-dash.get("/assets/dash.js", (c) => c.body(JS, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
-dash.get("/assets/security.js", (c) => c.body(SECURITY_JS, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
-dash.get("/assets/ssl.css", (c) => c.body(SSL_CSS, 200, { "Content-Type": "text/css; charset=utf-8" }));
-dash.get("/assets/bucket.js", (c) => c.body(BUCKET_JS, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
+dash.get("/assets/:name", async (c, next) => {
+	const asset = Object.hasOwn(ASSETS, c.req.param("name")) ? ASSETS[c.req.param("name")] : undefined;
+	if (asset === undefined) return next();
+	return c.body(asset.body, 200, { "Content-Type": asset.type });
+});
 dash.route("/", signIn);
 
 /** An error page in the frame: the messages, and the status they came with. */

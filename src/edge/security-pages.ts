@@ -11,6 +11,7 @@
  * the page says so and the request never reaches the bucket; the pages are edgezone's own
  * markup in the shape of Cloudflare's, not its exact HTML.
  */
+import { html } from "hono/html";
 
 /** A custom block response (WAF custom rules `action_parameters.response`). */
 export interface BlockResponse {
@@ -25,8 +26,9 @@ export type ChallengeAction = "challenge" | "js_challenge" | "managed_challenge"
 // Cloudflare's error pages are never cached, by a browser or anything in between.
 const NO_STORE = "private, max-age=0, no-store, no-cache, must-revalidate";
 
+/** A whole HTML page in the shape of Cloudflare's error pages; every value is escaped (hono/html). */
 function page(title: string, heading: string, text: string, rayId: string): string {
-	return `<!DOCTYPE html>
+	const markup = html`<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><title>${title}</title><meta name="robots" content="noindex, nofollow"></head>
 <body>
@@ -36,6 +38,9 @@ function page(title: string, heading: string, text: string, rayId: string): stri
 </body>
 </html>
 `;
+	// hono/html answers with a Promise only when a value is one; these are all strings.
+	if (markup instanceof Promise) throw new TypeError("hono/html deferred a page made of strings");
+	return markup.toString();
 }
 
 /** The answer of a `block` rule: its custom response, or 403 with the block page naming the Ray ID. */

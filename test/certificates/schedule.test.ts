@@ -10,7 +10,9 @@ import {
 } from "../../src/certificates/index.ts";
 import { day, managed } from "./fixtures.ts";
 
-// The dates of the issue's table. 18:14:03 is the cross-sign's notAfter: still valid at that second.
+// "The chain guide" below: Cloudflare's account of the 2024 Let's Encrypt chain change,
+// https://developers.cloudflare.com/ssl/reference/migration-guides/lets-encrypt-chain/ (paraphrased).
+// The dates the schedule turns on. 18:14:03 is the cross-sign's notAfter: still valid at that second.
 const BEFORE_JUNE = new Date("2024-05-20T12:00:00Z");
 const JUNE = new Date("2024-06-20T12:00:00Z");
 const SEP_8 = new Date("2024-09-08T12:00:00Z");
@@ -44,7 +46,7 @@ const GTS_SHORT = ["WR1 < GTS Root R1"];
 
 // Verdicts of [Android before 7.1.1, Android 7.1.1-13, modern trust stores, OpenSSL 1.0.x].
 type Verdicts = [boolean | null, boolean | null, boolean | null, boolean | null];
-const LONG_OK: Verdicts = [true, true, true, false]; // reference §2.6 table, "Long LE chain"
+const LONG_OK: Verdicts = [true, true, true, false]; // the long LE chain (https://letsencrypt.org/docs/certificate-compatibility/)
 const LONG_EXPIRED: Verdicts = [false, true, true, false]; // "valid until 2024-09-30 18:14:03"
 const SHORT_OK: Verdicts = [false, true, true, true]; // "Short LE chain": Android 7.0 "never valid"
 const GTS_LONG_OK: Verdicts = [true, true, true, null]; // "GTS long chain"; OpenSSL 1.0.x: "—"
@@ -139,7 +141,7 @@ const staysOnLetsEncrypt = (certificate: ScheduledCertificate, caa?: readonly Ca
 	})),
 ];
 
-/** Spec Versioning 4: switched from June 2024 "where the older CA was not explicitly chosen"; reference §2.7: "renewals move to GTS". */
+/** The chain guide: switched from June 2024 where the older CA was not explicitly chosen, so renewals move to Google Trust Services. */
 const movesToGoogle = (certificate: ScheduledCertificate): [string, Row][] => [
 	...each([BEFORE_JUNE], () => ({
 		certificate,
@@ -158,21 +160,21 @@ const movesToGoogle = (certificate: ScheduledCertificate): [string, Row][] => [
 ];
 
 const TABLE: Record<string, [string, Row][]> = {
-	// Spec Versioning 5: "universal certificates are switched automatically".
+	// The chain guide: universal certificates are switched automatically.
 	"universal, CA left to Cloudflare: Let's Encrypt until its June renewal, then Google": movesToGoogle(universal),
 	// Reference §2.7 Universal: "GTS (LE only if CAA forces it)".
 	"universal, CAA allows only letsencrypt.org: stays on Let's Encrypt, short chain from 2024-09-09": staysOnLetsEncrypt(
 		universal,
 		ONLY_LE,
 	),
-	// Spec Versioning 5: "advanced certificates explicitly set to the older CA are checked and the customer is notified by e-mail".
+	// The chain guide: advanced certificates explicitly set to the older CA are checked and the customer is notified by e-mail.
 	"advanced, set to Let's Encrypt: not changed; long chain until 2024-09-08, short from 2024-09-09":
 		staysOnLetsEncrypt(advancedLe),
-	// Spec Versioning 5: "total TLS certificates are not changed automatically".
+	// The chain guide: total TLS certificates are not changed automatically.
 	"total TLS on Let's Encrypt: not changed; short chain from 2024-09-09": staysOnLetsEncrypt(totalTlsLe),
-	// Spec Versioning 5: "custom hostname certificates set to the older CA are not changed automatically".
+	// The chain guide: custom hostname certificates set to the older CA are not changed automatically.
 	"custom hostname set to lets_encrypt: not changed; short chain from 2024-09-09": staysOnLetsEncrypt(hostnameLe),
-	// Spec D: `""` gives the default CA, "a more compatible CA".
+	// `""` gives the default CA, "a more compatible CA" (https://developers.cloudflare.com/ssl/reference/migration-guides/lets-encrypt-chain/).
 	'custom hostname with certificate_authority "": moves to Google at its June renewal': movesToGoogle(hostnameDefault),
 	// Reference §2.6 rule 3: "B = optimal: leaf, WR1|WE1".
 	"custom hostname on Google, bundle method optimal (modern): WR1 to the self-signed GTS Root R1": each(
@@ -185,7 +187,7 @@ const TABLE: Record<string, [string, Row][]> = {
 			clients: UNKNOWN,
 		}),
 	),
-	// Spec Versioning 5: custom "uploaded before September 9 with bundle method compatible or modern keep the cross-signed chain until they expire".
+	// The chain guide: custom uploaded before September 9 with bundle method compatible or modern keep the cross-signed chain until they expire.
 	"custom R3 certificate, compatible, uploaded 2024-05-01: cross-signed until it expires on 2024-07-19": [
 		[
 			"before June 2024",
@@ -254,7 +256,7 @@ const TABLE: Record<string, [string, Row][]> = {
 			clients: LONG_EXPIRED,
 		})),
 	],
-	// Spec Versioning 4: from September 9, 2024 "all uploaded certificates of the older CA with bundle method compatible or modern are bundled with the self-signed root chain".
+	// The chain guide: from September 9, 2024 all uploaded certificates of the older CA with bundle method compatible or modern are bundled with the self-signed root chain.
 	"custom R10 certificate, compatible, uploaded 2024-09-09 06:00: self-signed root chain": each(
 		[SEP_9, SEP_30_BEFORE, SEP_30_AFTER, OCT_1],
 		() => ({
@@ -275,7 +277,7 @@ const TABLE: Record<string, [string, Row][]> = {
 			clients: SHORT_OK,
 		}),
 	),
-	// Spec Versioning 5: "with the user-defined bundle method the uploaded chain is always served".
+	// The chain guide: with the user-defined bundle method the uploaded chain is always served.
 	"custom, user-defined (force) with the cross-sign uploaded: served as uploaded on every date": [
 		...each([SEP_8, SEP_9, SEP_30_BEFORE], () => ({
 			certificate: forcedLong,
@@ -354,7 +356,7 @@ describe("served chains, beyond the table", () => {
 		expect(chain.cross_signed).toBe(false);
 	});
 
-	it("ECDSA leaves before 2024-06-06 were signed by R3 (reference §2.4) and get the long chain", () => {
+	it("ECDSA leaves before 2024-06-06 were signed by R3 and get the long chain", () => {
 		const chain = servedChain({ ...advancedLe, key_type: "ecdsa" }, BEFORE_JUNE);
 		expect(chain.intermediates.map((c) => c.subject)).toEqual(["R3", "ISRG Root X1"]);
 		expect(chain.cross_signed).toBe(true);
@@ -393,7 +395,7 @@ describe("served chains, beyond the table", () => {
 		expect(validatingClients(chain, JUNE).map((v) => v.validates)).toEqual([null, null, null, null, null]);
 	});
 
-	it("force after 2024-09-30 with the cross-sign warns as the spec advises", () => {
+	it("force after 2024-09-30 with the cross-sign warns as Cloudflare advises", () => {
 		const chain = servedChain(forcedLong, OCT_1);
 		expect(chain.source).toBe("as_uploaded");
 		expect(chain.notes.join(" ")).toContain("should not use the cross-signed chain");

@@ -6,14 +6,53 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { TOKEN } from "../api/credentials";
 import { cookiesOf, csrfOf, DASH, post, signIn } from "./dash-http";
+import { seen } from "./seen";
 
 describe("the dashboard host", () => {
 	it("serves the sign-in page on DASHBOARD_HOST, with its security headers", async () => {
 		const response = await exports.default.fetch(`${DASH}/sign-in`);
 		expect(response.status).toBe(200);
-		expect(await response.text()).toContain("<h1>Sign in to edgezone</h1>");
-		expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+		expect((await seen(await response.text())).h1).toBe("Sign in to edgezone");
+		expect(response.headers.get("content-security-policy")).toBe(
+			"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; " +
+				"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
+		);
+		expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+		expect(response.headers.get("referrer-policy")).toBe("same-origin");
+		expect(response.headers.get("cache-control")).toBe("no-store");
+		// Only those: none of the other headers a security-header library may add by default.
+		for (const name of [
+			"x-frame-options",
+			"strict-transport-security",
+			"cross-origin-opener-policy",
+			"x-xss-protection",
+		]) {
+			expect(response.headers.has(name), name).toBe(false);
+		}
 		expect(response.headers.get("set-cookie")).toMatch(/HttpOnly; SameSite=Strict/);
+	});
+
+	it("serves the pages' style sheets and scripts from their files, on the dashboard host only", async () => {
+		const assets = [
+			["dash.css", "text/css", ":focus-visible"],
+			["ssl.css", "text/css", "dl.facts"],
+			["dash.js", "text/javascript", "data-confirm"],
+			["expression-check.js", "text/javascript", "textarea[data-validate]"],
+			["bucket.js", "text/javascript", "XMLHttpRequest"],
+		];
+		for (const [name, type, sample] of assets) {
+			const response = await exports.default.fetch(`${DASH}/assets/${name}`);
+			expect(response.status, name).toBe(200);
+			expect(response.headers.get("content-type"), name).toBe(`${type}; charset=utf-8`);
+			expect(await response.text(), name).toContain(sample);
+			// On the gateway's host the same path is an object key.
+			const gateway = await exports.default.fetch(`http://localhost/assets/${name}`, {
+				headers: { Authorization: "Bearer test-rw" },
+			});
+			expect(gateway.status, name).toBe(404);
+			await gateway.body?.cancel();
+		}
+		expect((await exports.default.fetch(`${DASH}/assets/none.js`, { redirect: "manual" })).status).toBe(303);
 	});
 
 	it("answers the API v4 under /client/v4 on the dashboard host", async () => {
@@ -29,7 +68,7 @@ describe("the dashboard host", () => {
 			headers: { Authorization: "Bearer test-rw" },
 		});
 		expect(response.status).toBe(404);
-		expect(await response.text()).not.toContain("<h1>");
+		expect((await seen(await response.text())).headings).toEqual([]);
 	});
 
 	it("redirects every page to /sign-in without a session, and shows nothing", async () => {

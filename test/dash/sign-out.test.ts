@@ -13,6 +13,7 @@ import type { ZoneRegistry } from "../../src/zone/registry";
 import { EMAIL, KEY, SCOPED_TOKEN, TOKEN } from "../api/credentials";
 import { call, freshZone } from "../api/http";
 import { type Browser, cookiesOf, csrfOf, DASH, post, signIn } from "./dash-http";
+import { seen } from "./seen";
 
 /** GETs `path` with the browser's cookie, without following a redirect. */
 const get = (browser: Browser, path: string) =>
@@ -68,9 +69,9 @@ describe("signing out", () => {
 		const { browser: here } = await signIn(TOKEN);
 		const { browser: elsewhere } = await signIn(TOKEN);
 		const { browser: other } = await signIn(SCOPED_TOKEN);
-		const zones = await (await get(here, "/")).text();
-		expect(zones).toContain('<form method="post" action="/sign-out/everywhere">');
-		expect(zones).toContain("Sign out everywhere");
+		const zones = await seen(await (await get(here, "/")).text());
+		expect(zones.formActions).toContain("/sign-out/everywhere");
+		expect(zones.text).toContain("Sign out everywhere");
 
 		// Without the session's CSRF token (another site's form): refused, nothing ended.
 		const forged = await post({ ...here, csrf: "forged" }, "/sign-out/everywhere", {});

@@ -18,6 +18,7 @@ import {
 } from "../../src/dash/ssl/values";
 import { SCOPED_TOKEN, TOKEN } from "../api/credentials";
 import { call, freshZone } from "../api/http";
+import { seen } from "./seen";
 
 const DASH = "http://dash.localhost";
 type Session = { cookie: string; csrf: string };
@@ -64,8 +65,10 @@ describe("the SSL/TLS page", () => {
 		});
 		expect(response.status).toBe(400);
 		const html = await response.text();
-		expect(html).toMatch(/<p class="error" id="upload-certificate-error">Invalid certificate: [^<]+<\/p>/);
-		expect(html).toMatch(/<textarea id="upload-certificate"[^>]*aria-invalid="true"[^>]*>-----BEGIN CERTIFICATE-----/);
+		const certificate = (await seen(html)).field("Certificate (PEM)");
+		expect(certificate.invalid).toBe(true);
+		expect(certificate.error).toMatch(/^Invalid certificate: ./);
+		expect(certificate.value).toMatch(/^-----BEGIN CERTIFICATE-----/);
 		expect(html).not.toContain("secret");
 		const after = await call("GET", `/zones/${zone}/custom_certificates`);
 		expect(after.body.result).toEqual([]);
@@ -96,7 +99,7 @@ describe("the SSL/TLS page", () => {
 		expect(ssl.certificate_authority).toBe("google");
 		expect(ssl.id).not.toBe(host?.ssl.id);
 		const page = await (await open(session, `/zones/${zone}/ssl`)).text();
-		expect(page).toContain(`<h3 id="hostname-${host?.id}">${hostname}</h3>`);
+		expect((await seen(page)).headings).toContain(hostname);
 		expect(page).toContain(ssl.id);
 	});
 
@@ -125,11 +128,11 @@ describe("the SSL/TLS page", () => {
 		const packs = await call("GET", `/zones/${zone}/ssl/certificate_packs?status=all`);
 		const [universal] = packs.body.result as { id: string }[];
 		const html = await (await open(session, `/zones/${zone}/ssl?chain=${universal?.id}&date=2024-13-45`)).text();
-		expect(html).toMatch(/<p class="error" id="chain-date-error">must be an RFC 3339 date-time[^<]*<\/p>/);
+		expect((await seen(html)).field("Date (UTC)").error).toMatch(/^must be an RFC 3339 date-time/);
 		// No date: the zone's clock (real time here, when its universal pack exists), shown in the date field.
 		const today = new Date().toISOString().slice(0, 10);
 		const good = await (await open(session, `/zones/${zone}/ssl?chain=${universal?.id}`)).text();
-		expect(good).toContain(`<input id="chain-date" name="date" type="date" value="${today}"`);
+		expect((await seen(good)).field("Date (UTC)").value).toBe(today);
 		expect(good).toContain("Clients validating the RSA certificate");
 		// A date before the pack was issued: nothing in force, said so.
 		const early = await (await open(session, `/zones/${zone}/ssl?chain=${universal?.id}&date=2024-09-09`)).text();

@@ -5,7 +5,7 @@
  * request body); `sortErrors` turns a page's pointer map into per-field messages.
  */
 import type { Context } from "hono";
-import type { Child, FC } from "hono/jsx";
+import { type Child, createContext, type FC, useContext } from "hono/jsx";
 import type { ResponseInfo } from "../../api/envelope";
 import { messagesOf } from "../api-call";
 
@@ -70,20 +70,46 @@ export const Notice: FC<{ text?: string }> = ({ text }) =>
 		</p>
 	);
 
+/** The form fields belong to: its name (the base of their ids) and the errors the API gave it. */
+export interface Scope {
+	form: string;
+	errors?: FormErrors;
+}
+
+const ScopeContext = createContext<Scope | undefined>(undefined);
+
+/**
+ * Fields inside take `form` and `errors` from here unless they name their own, so a form's
+ * fields need not repeat them: `<FormScope form="job" errors={errors}>...</FormScope>`.
+ */
+export const FormScope: FC<Scope & { children?: Child }> = ({ form, errors, children }) => (
+	<ScopeContext.Provider value={{ form, errors }}>{children}</ScopeContext.Provider>
+);
+
+/** A field's form and errors: its own props first, then the enclosing `FormScope`'s. */
+function scopeOf(props: Partial<Scope>): Scope {
+	const scope = useContext(ScopeContext);
+	const form = props.form ?? scope?.form;
+	if (form === undefined) throw new TypeError("A form field outside a FormScope names no form.");
+	return { form, errors: props.errors ?? (props.form === undefined ? scope?.errors : undefined) };
+}
+
 interface FieldProps {
 	/** The form field's name, also the base of its id. */
 	name: string;
 	label: string;
-	/** The form this field belongs to, to keep ids unique on a page with several forms. */
-	form: string;
+	/** The form this field belongs to, to keep ids unique on a page with several forms (default: the FormScope's). */
+	form?: string;
+	/** Default: the FormScope's, unless the field names its own form. */
 	errors?: FormErrors;
 	hint?: string;
 }
 
 /** The ids and ARIA attributes of a field with its hint and errors. */
 function described(props: FieldProps) {
-	const id = `${props.form}-${props.name}`;
-	const messages = props.errors?.fields[props.name] ?? [];
+	const { form, errors } = scopeOf(props);
+	const id = `${form}-${props.name}`;
+	const messages = errors?.fields[props.name] ?? [];
 	const hintId = props.hint === undefined ? undefined : `${id}-hint`;
 	const errorId = messages.length === 0 ? undefined : `${id}-error`;
 	const describedBy = [hintId, errorId].filter((x) => x !== undefined).join(" ");
@@ -120,14 +146,17 @@ export function numberOrText(typed: string): number | string {
 }
 
 /** One labelled checkbox sending `name=true` when checked; its id is `{form}-{name}`. */
-export const Checkbox: FC<{ form: string; name: string; label: string; checked: boolean }> = (p) => (
-	<div>
-		<input type="checkbox" id={`${p.form}-${p.name}`} name={p.name} value="true" checked={p.checked} />{" "}
-		<label class="inline" for={`${p.form}-${p.name}`}>
-			{p.label}
-		</label>
-	</div>
-);
+export const Checkbox: FC<{ form?: string; name: string; label: string; checked: boolean }> = (p) => {
+	const id = `${scopeOf(p).form}-${p.name}`;
+	return (
+		<div>
+			<input type="checkbox" id={id} name={p.name} value="true" checked={p.checked} />{" "}
+			<label class="inline" for={id}>
+				{p.label}
+			</label>
+		</div>
+	);
+};
 
 /** A labelled text input (or password, email, number). */
 export const TextField: FC<

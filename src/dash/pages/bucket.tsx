@@ -6,7 +6,7 @@
  * class), download, previews (text: the first 64 KiB by Range; images by Range; audio and video
  * from the proxy, whose ranges the browser asks itself); delete one or many (the gateway's
  * `POST /?delete`); upload many files with progress, large ones as resumable multipart uploads
- * (the script, `assets/bucket-script.ts`).
+ * (the script, `assets/bucket.js`).
  *
  * Every read and write is a gateway request with the gateway token the person gave the page
  * (`bucket/gateway-call.ts`); the page asks for it once and keeps it sealed in the session.

@@ -33,8 +33,8 @@ import {
 	TextField,
 } from "../components/form";
 import { Listing } from "../components/listing";
-import { asInput, type EntrypointRule } from "../custom-fields";
 import { Layout } from "../layout";
+import { asInput, type EntrypointRule } from "../log-field-rules";
 import { readRecentLog } from "../recent-log";
 import { render } from "../render";
 import { ExpressionEditor } from "../security/expression-editor";
@@ -280,7 +280,7 @@ async function securityPage(c: Ctx, state: PageState = {}, status: ContentfulSta
 					</form>
 				</details>
 			</section>
-			<script src="/assets/security.js" defer />
+			<script src="/assets/expression-check.js" defer />
 		</Layout>,
 		status,
 	);

@@ -15,7 +15,8 @@ import { render } from "../render";
 import { type Credential, checkSignInToken, credentialHeaders, signInToken, startSession } from "../session";
 import type { DashEnv } from "../types";
 
-// Which sign-in field an auth error is about (codes of api/errors.ts and cloudflare-api-v4.md §2.2).
+// Which sign-in field an auth error is about: the `error_chain` codes of Cloudflare's 6003 "Invalid
+// request headers" (api/errors.ts; as answered in https://github.com/cloudflare/cloudflare-typescript/issues/161).
 const FIELD_OF_CODE: Record<number, string> = { 6111: "token", 9109: "token", 6102: "email", 6103: "key" };
 
 /** Sorts auth errors by field: a chain's links each go to their own field. */

@@ -1,5 +1,5 @@
 /**
- * The SSL/TLS page of a zone (SSL/TLS > Edge Certificates; issue 12): custom hostnames (create
+ * The SSL/TLS page of a zone (SSL/TLS > Edge Certificates): custom hostnames (create
  * with a CA selector whose default CA is explained, status, validation records, change of CA,
  * delete), the certificate packs with their CA (order, delete advanced ones), Universal SSL and Total TLS settings, custom
  * certificates (upload, parsed hosts, issuer and expiry, delete), and, marked as edgezone's own,
@@ -238,7 +238,7 @@ export const ssl = new Hono<DashEnv>()
 	.post("/hostnames/:id/ca", async (c) => {
 		const form = (await formValues(c)).one;
 		const id = c.req.param("id");
-		// The API's flow (spec area D): the whole `ssl` with the CA; "" is the default CA.
+		// The API's flow (https://developers.cloudflare.com/cloudflare-for-platforms/cloudflare-for-saas/security/certificate-management/issue-and-validate/issue-certificates/): the whole `ssl` with the CA; "" is the default CA.
 		const body = { ssl: { method: form("method"), type: "dv", certificate_authority: form("certificate_authority") } };
 		const path = zonePath(c, `/custom_hostnames/${encodeURIComponent(id)}`);
 		const answer = await callApi(c, c.var.session.credential, "PATCH", path, body);

@@ -1,6 +1,6 @@
 /**
  * The expression editor of the Security page: a labelled textarea and, below it, a `<pre>` with
- * the Rules language engine's verdict. The page script (`assets/security.js.ts`) fills the
+ * the Rules language engine's verdict. The page script (`assets/expression-check.js`) fills the
  * `<pre>` as the person types, from the page's `POST .../security/expression`; without scripts
  * the form's submit shows the API's refusal there (it carries the same engine text). The `<pre>`
  * keeps the engine's layout (the line, then carets under the failing characters) and is

@@ -13,8 +13,8 @@ import {
 	SelectField,
 	TextField,
 } from "../components/form";
-import type { EntrypointRule } from "../custom-fields";
 import { Layout } from "../layout";
+import type { EntrypointRule } from "../log-field-rules";
 import type { Ctx } from "../types";
 import { ExpressionEditor } from "./expression-editor";
 
@@ -142,7 +142,7 @@ export const EditPage: FC<{ c: Ctx; title: string; action: string; errors: strin
 				<a href={pagePath(p.c)}>Cancel</a>
 			</div>
 		</form>
-		<script src="/assets/security.js" defer />
+		<script src="/assets/expression-check.js" defer />
 	</Layout>
 );
 

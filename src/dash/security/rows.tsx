@@ -7,7 +7,7 @@ import type { Filter } from "../../zone/filters";
 import type { FirewallRule } from "../../zone/firewall-rules";
 import { ErrorSummary, PostForm } from "../components/form";
 import { Listing } from "../components/listing";
-import type { EntrypointRule } from "../custom-fields";
+import type { EntrypointRule } from "../log-field-rules";
 import type { Ctx } from "../types";
 import { CUSTOM_ACTIONS, FIREWALL_ACTIONS, labelOf, pagePath } from "./forms";
 import type { RuleMatches } from "./matches";

@@ -1,5 +1,5 @@
 /**
- * The custom hostnames section of the SSL/TLS page (Cloudflare for SaaS; spec area D): each
+ * The custom hostnames section of the SSL/TLS page (Cloudflare for SaaS: https://developers.cloudflare.com/cloudflare-for-platforms/cloudflare-for-saas/security/certificate-management/issue-and-validate/issue-certificates/): each
  * hostname's status and ownership token, its certificate (status, CA, issuer, expiry, validation
  * records and errors), the CA selector that PATCHes `ssl.certificate_authority`, delete, and the
  * create form. Rendering only: the routes in `pages/ssl.tsx` call the API.

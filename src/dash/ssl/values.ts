@@ -1,7 +1,7 @@
 /**
  * What the SSL/TLS page says about certificate values, as pure functions: the CA selector's
- * choices (spec area D: `certificate_authority` "" is the default CA, Google unless a CAA record
- * blocks it, then Let's Encrypt; reference 2.3), readable names of CAs, statuses and bundle methods,
+ * choices (`certificate_authority` "" is the default CA, Google unless a CAA record blocks it,
+ * then Let's Encrypt: https://developers.cloudflare.com/cloudflare-for-platforms/cloudflare-for-saas/security/certificate-management/issue-and-validate/issue-certificates/), readable names of CAs, statuses and bundle methods,
  * and the chosen date of the chain view as the instant the emulator's chains route takes.
  */
 

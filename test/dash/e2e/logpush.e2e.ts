@@ -1,5 +1,5 @@
 /**
- * The Logpush page in Chromium: the spec's Custom Fields flow (area A: Custom Fields > Edit Custom
+ * The Logpush page in Chromium: Cloudflare's Custom Fields flow (https://developers.cloudflare.com/logs/reference/custom-fields/: Custom Fields > Edit Custom
  * Fields > Set new Custom Field > Field Type, Field Name, Save), the API's refusals shown inline,
  * then a job created on the page, a gateway request through the same wrangler dev, and the
  * delivered log entry carrying the new field; the ownership challenge of an s3 destination.

@@ -1,8 +1,8 @@
 /**
  * The SSL/TLS page (Edge Certificates) in Chromium: the zone's clock set on the page, an advanced
  * pack on Let's Encrypt and its 2024 notice, a custom hostname created with its status and
- * validation records, its CA changed with the CA selector (spec area D: "" is the default CA,
- * Google unless CAA blocks it) and re-issued, the packs with their CA, a custom certificate
+ * validation records, its CA changed with the CA selector ("" is the default CA,
+ * Google unless CAA blocks it: https://developers.cloudflare.com/cloudflare-for-platforms/cloudflare-for-saas/security/certificate-management/issue-and-validate/issue-certificates/) and re-issued, the packs with their CA, a custom certificate
  * uploaded (a bad PEM refused inline, then a real one parsed), and the chain it is served with on
  * two dates with the clients that validate it. Labels and keyboard through the accessibility tree.
  */

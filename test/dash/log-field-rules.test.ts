@@ -1,6 +1,6 @@
-/** The dashboard's custom-field edits over the entrypoint's rules (src/dash/custom-fields.ts), pure. */
+/** The dashboard's custom-field edits over the entrypoint's rules (src/dash/log-field-rules.ts), pure. */
 import { describe, expect, it } from "vitest";
-import { type EntrypointRule, fieldsOf, isAbout, withField, withoutField } from "../../src/dash/custom-fields";
+import { type EntrypointRule, fieldsOf, isAbout, withField, withoutField } from "../../src/dash/log-field-rules";
 
 const stored = (action_parameters: Record<string, unknown>): EntrypointRule & { version: string } => ({
 	id: "0123456789abcdef0123456789abcdef",

@@ -1,5 +1,5 @@
 /**
- * The Security page's script (`/assets/security.js`): live validation of every
+ * The Security page's script (`/assets/expression-check.js`): live validation of every
  * `textarea[data-validate]` (the expression editor, `security/expression-editor.tsx`). After a
  * pause in typing it posts the expression, with the form's CSRF token, to the textarea's
  * `data-validate` address, which compiles it with the Rules language engine and answers
@@ -7,13 +7,14 @@
  * editor's `<pre>` (the textarea's last `aria-describedby` id) as the engine wrote it. Answers
  * arriving out of order are dropped: only the latest request's answer is shown.
  */
-export const SECURITY_JS = `
 const DELAY_MS = 250;
-for (const textarea of document.querySelectorAll("textarea[data-validate]")) {
+const editors = /** @type {NodeListOf<HTMLTextAreaElement>} */ (document.querySelectorAll("textarea[data-validate]"));
+for (const textarea of editors) {
 	const ids = (textarea.getAttribute("aria-describedby") || "").split(" ");
 	const check = document.getElementById(ids[ids.length - 1]);
-	const csrf = textarea.form && textarea.form.elements.namedItem("csrf");
+	const csrf = textarea.form?.elements.namedItem("csrf");
 	if (!check || !(csrf instanceof HTMLInputElement)) continue;
+	/** @type {ReturnType<typeof setTimeout> | undefined} */
 	let timer;
 	let latest = 0;
 	const validate = async () => {
@@ -25,9 +26,10 @@ for (const textarea of document.querySelectorAll("textarea[data-validate]")) {
 			textarea.removeAttribute("aria-invalid");
 			return;
 		}
+		/** @type {{ valid: boolean, error?: string }} */
 		let answer;
 		try {
-			const response = await fetch(textarea.dataset.validate, {
+			const response = await fetch(textarea.dataset.validate ?? "", {
 				method: "POST",
 				headers: { "Content-Type": "application/x-www-form-urlencoded" },
 				body: new URLSearchParams({ csrf: csrf.value, expression }),
@@ -42,7 +44,7 @@ for (const textarea of document.querySelectorAll("textarea[data-validate]")) {
 			check.className = "check valid";
 			textarea.removeAttribute("aria-invalid");
 		} else {
-			check.textContent = answer.error;
+			check.textContent = answer.error ?? "";
 			check.className = "check error";
 			textarea.setAttribute("aria-invalid", "true");
 		}
@@ -52,4 +54,3 @@ for (const textarea of document.querySelectorAll("textarea[data-validate]")) {
 		timer = setTimeout(validate, DELAY_MS);
 	});
 }
-`;

@@ -15,30 +15,35 @@
  *   (`bucket/containment.ts`), so it must not outlive the preview for a tab to open it.
  * Every write carries the session's CSRF token in `X-CSRF-Token` (app.tsx refuses it otherwise).
  */
-export const BUCKET_JS = `
-"use strict";
+
 (() => {
 	const MULTIPART_ABOVE = 8 * 1024 * 1024;
 	const PART_SIZE = 8 * 1024 * 1024;
 	const STORE = "edgezone-upload:";
 
 	class HttpError extends Error {
+		/**
+		 * @param {number} status the HTTP status (0: no answer)
+		 * @param {string} message
+		 */
 		constructor(status, message) {
 			super(message);
 			this.status = status;
 		}
 	}
 
+	/** @type {(status: number, text: string) => string} */
 	const messageOf = (status, text) => {
 		try {
 			const message = JSON.parse(text).error.message;
 			if (typeof message === "string") return message;
 		} catch {}
-		return "The request failed (" + status + ").";
+		return `The request failed (${status}).`;
 	};
 
+	/** @type {(bytes: number) => string} */
 	const formatBytes = (bytes) => {
-		if (bytes < 1024) return bytes + " B";
+		if (bytes < 1024) return `${bytes} B`;
 		const units = ["KiB", "MiB", "GiB", "TiB"];
 		let value = bytes / 1024;
 		let unit = 0;
@@ -46,27 +51,39 @@ export const BUCKET_JS = `
 			value /= 1024;
 			unit++;
 		}
-		return value.toFixed(1) + " " + units[unit];
+		return `${value.toFixed(1)} ${units[unit]}`;
 	};
 
-	function setupUploader(root) {
-		const form = root.querySelector("#upload-form");
-		const files = root.querySelector("#upload-files");
-		const folder = root.querySelector("#upload-prefix");
-		const progress = root.querySelector("#upload-progress");
-		const overall = root.querySelector("#upload-overall");
-		const overallText = root.querySelector("#upload-overall-text");
-		const list = root.querySelector("#upload-list");
-		const status = root.querySelector("#upload-status");
-		const button = form.querySelector('button[type="submit"]');
-		const { proxy, bucket, csrf } = root.dataset;
+	/**
+	 * @typedef {{ partNumber: number, etag: string }} Part
+	 * @typedef {{ key: string, uploadId: string, size: number, lastModified: number, partSize: number, parts: Part[] }} Upload
+	 * @typedef {{ progress(sent: number): void, say(message: string): void }} Row
+	 */
 
+	/** @param {HTMLElement} root the uploader's section, rendered by pages/bucket.tsx with every element below */
+	function setupUploader(root) {
+		const form = /** @type {HTMLFormElement} */ (root.querySelector("#upload-form"));
+		const files = /** @type {HTMLInputElement} */ (root.querySelector("#upload-files"));
+		const folder = /** @type {HTMLInputElement} */ (root.querySelector("#upload-prefix"));
+		const progress = /** @type {HTMLElement} */ (root.querySelector("#upload-progress"));
+		const overall = /** @type {HTMLProgressElement} */ (root.querySelector("#upload-overall"));
+		const overallText = /** @type {HTMLElement} */ (root.querySelector("#upload-overall-text"));
+		const list = /** @type {HTMLElement} */ (root.querySelector("#upload-list"));
+		const status = /** @type {HTMLElement} */ (root.querySelector("#upload-status"));
+		const button = /** @type {HTMLButtonElement} */ (form.querySelector('button[type="submit"]'));
+		const { proxy, bucket, csrf = "" } = root.dataset;
+
+		/** @type {(key: string, extra?: string) => string} */
 		const objectUrl = (key, extra) => {
 			const query = new URLSearchParams({ key });
 			if (bucket) query.set("bucket", bucket);
-			return proxy + "?" + query + (extra ? "&" + extra : "");
+			return `${proxy}?${query}${extra ? `&${extra}` : ""}`;
 		};
 
+		/**
+		 * @type {(method: string, url: string, body: XMLHttpRequestBodyInit | null, headers?: Record<string, string>,
+		 *   onProgress?: (loaded: number) => void) => Promise<any>}
+		 */
 		const send = (method, url, body, headers, onProgress) =>
 			new Promise((resolve, reject) => {
 				const xhr = new XMLHttpRequest();
@@ -82,28 +99,44 @@ export const BUCKET_JS = `
 				xhr.send(body);
 			});
 
-		const storeKey = (key) => STORE + (bucket || "") + ":" + key;
+		/** @type {(key: string) => string} */
+		const storeKey = (key) => `${STORE + (bucket || "")}:${key}`;
+		/** @type {(key: string, file: File) => Upload | null} */
 		const load = (key, file) => {
 			try {
 				const saved = JSON.parse(localStorage.getItem(storeKey(key)) || "null");
-				if (saved && saved.size === file.size && saved.lastModified === file.lastModified && saved.partSize === PART_SIZE) return saved;
+				if (
+					saved &&
+					saved.size === file.size &&
+					saved.lastModified === file.lastModified &&
+					saved.partSize === PART_SIZE
+				)
+					return saved;
 			} catch {}
 			return null;
 		};
+		/** @type {(state: Upload) => void} */
 		const save = (state) => localStorage.setItem(storeKey(state.key), JSON.stringify(state));
 
 		let totalBytes = 0;
+		/** @type {Map<number, number>} */
 		const doneBytes = new Map();
 		const showOverall = () => {
 			let sent = 0;
 			for (const value of doneBytes.values()) sent += value;
 			overall.value = sent;
-			overallText.textContent = " " + formatBytes(sent) + " of " + formatBytes(totalBytes);
+			overallText.textContent = ` ${formatBytes(sent)} of ${formatBytes(totalBytes)}`;
 		};
 
+		/**
+		 * @param {File} file
+		 * @param {string} key
+		 * @param {number} index
+		 * @returns {Row}
+		 */
 		function rowFor(file, key, index) {
 			const item = document.createElement("li");
-			const id = "upload-file-" + index;
+			const id = `upload-file-${index}`;
 			const label = document.createElement("label");
 			label.htmlFor = id;
 			label.textContent = key;
@@ -119,39 +152,63 @@ export const BUCKET_JS = `
 				progress(sent) {
 					bar.value = sent;
 					doneBytes.set(index, sent);
-					text.textContent = " " + formatBytes(sent) + " of " + formatBytes(file.size);
+					text.textContent = ` ${formatBytes(sent)} of ${formatBytes(file.size)}`;
 					showOverall();
 				},
 				say(message) {
-					text.textContent = " " + message;
+					text.textContent = ` ${message}`;
 				},
 			};
 		}
 
+		/**
+		 * @param {File} file
+		 * @param {string} key
+		 * @param {Row} row
+		 * @returns {Promise<void>}
+		 */
 		async function multipart(file, key, row) {
 			let state = load(key, file);
 			if (state) {
-				row.say("Resuming: " + state.parts.length + " of " + Math.ceil(file.size / PART_SIZE) + " parts already uploaded.");
-				status.textContent = "Resuming the upload of " + key + ": " + state.parts.length + " of " + Math.ceil(file.size / PART_SIZE) + " parts already uploaded.";
+				row.say(`Resuming: ${state.parts.length} of ${Math.ceil(file.size / PART_SIZE)} parts already uploaded.`);
+				status.textContent =
+					"Resuming the upload of " +
+					key +
+					": " +
+					state.parts.length +
+					" of " +
+					Math.ceil(file.size / PART_SIZE) +
+					" parts already uploaded.";
 			} else {
+				/** @type {Record<string, string>} */
 				const headers = file.type ? { "Content-Type": file.type } : {};
 				const created = await send("POST", objectUrl(key, "uploads"), null, headers);
-				state = { key, uploadId: created.uploadId, size: file.size, lastModified: file.lastModified, partSize: PART_SIZE, parts: [] };
+				state = {
+					key,
+					uploadId: created.uploadId,
+					size: file.size,
+					lastModified: file.lastModified,
+					partSize: PART_SIZE,
+					parts: [],
+				};
 				save(state);
 			}
 			const count = Math.max(1, Math.ceil(file.size / PART_SIZE));
 			const done = new Set(state.parts.map((part) => part.partNumber));
-			let sent = state.parts.reduce((sum, part) => sum + Math.min(PART_SIZE, file.size - (part.partNumber - 1) * PART_SIZE), 0);
+			let sent = state.parts.reduce(
+				(sum, part) => sum + Math.min(PART_SIZE, file.size - (part.partNumber - 1) * PART_SIZE),
+				0,
+			);
 			row.progress(sent);
 			for (let n = 1; n <= count; n++) {
 				if (done.has(n)) continue;
 				const blob = file.slice((n - 1) * PART_SIZE, Math.min(n * PART_SIZE, file.size));
-				const query = "uploadId=" + encodeURIComponent(state.uploadId) + "&partNumber=" + n;
+				const query = `uploadId=${encodeURIComponent(state.uploadId)}&partNumber=${n}`;
 				let part;
 				try {
 					part = await send("PUT", objectUrl(key, query), blob, {}, (loaded) => row.progress(sent + loaded));
 				} catch (error) {
-					if (error.status === 404 && state.parts.length > 0) {
+					if (error instanceof HttpError && error.status === 404 && state.parts.length > 0) {
 						// The gateway no longer knows the upload (aborted, or the bucket's state was reset): start over.
 						localStorage.removeItem(storeKey(key));
 						row.say("The earlier upload is gone; starting over.");
@@ -165,12 +222,17 @@ export const BUCKET_JS = `
 				row.progress(sent);
 			}
 			const parts = [...state.parts].sort((a, b) => a.partNumber - b.partNumber);
-			await send("POST", objectUrl(key, "uploadId=" + encodeURIComponent(state.uploadId)), JSON.stringify({ parts }), {
+			await send("POST", objectUrl(key, `uploadId=${encodeURIComponent(state.uploadId)}`), JSON.stringify({ parts }), {
 				"Content-Type": "application/json",
 			});
 			localStorage.removeItem(storeKey(key));
 		}
 
+		/**
+		 * @param {File} file
+		 * @param {string} key
+		 * @param {Row} row
+		 */
 		async function uploadOne(file, key, row) {
 			if (file.size > MULTIPART_ABOVE) return multipart(file, key, row);
 			// The browser sends the file's type as Content-Type: it becomes the object's httpMetadata.
@@ -189,7 +251,7 @@ export const BUCKET_JS = `
 
 		form.addEventListener("submit", async (event) => {
 			event.preventDefault();
-			const chosen = [...files.files];
+			const chosen = [...(files.files ?? [])];
 			if (chosen.length === 0) return;
 			let prefix = folder.value.trim();
 			if (prefix !== "" && !prefix.endsWith("/")) prefix += "/";
@@ -200,7 +262,8 @@ export const BUCKET_JS = `
 			overall.max = Math.max(totalBytes, 1);
 			showOverall();
 			progress.hidden = false;
-			status.textContent = "Uploading " + chosen.length + (chosen.length === 1 ? " file…" : " files…");
+			status.textContent = `Uploading ${chosen.length}${chosen.length === 1 ? " file…" : " files…"}`;
+			/** @type {string[]} */
 			const failures = [];
 			for (const [index, file] of chosen.entries()) {
 				const key = prefix + file.name;
@@ -209,27 +272,34 @@ export const BUCKET_JS = `
 					await uploadOne(file, key, row);
 					row.say("Uploaded.");
 				} catch (error) {
-					row.say("Failed: " + error.message);
-					failures.push(key + ": " + error.message);
+					const message = error instanceof Error ? error.message : String(error);
+					row.say(`Failed: ${message}`);
+					failures.push(`${key}: ${message}`);
 				}
 			}
 			button.disabled = false;
 			const uploaded = chosen.length - failures.length;
 			status.textContent =
-				"Uploaded " + uploaded + " of " + chosen.length + (chosen.length === 1 ? " file." : " files.") +
-				(failures.length > 0 ? " Failed: " + failures.join("; ") : "");
+				"Uploaded " +
+				uploaded +
+				" of " +
+				chosen.length +
+				(chosen.length === 1 ? " file." : " files.") +
+				(failures.length > 0 ? ` Failed: ${failures.join("; ")}` : "");
 			if (uploaded > 0) await refreshListing();
 		});
 	}
 
+	/** @param {HTMLElement} figure a `figure[data-preview-image]` with `data-src`, `data-size` and `data-alt` */
 	function previewImage(figure) {
 		const size = Number(figure.dataset.size);
-		const range = "bytes=0-" + (size - 1);
-		fetch(figure.dataset.src, { headers: { Range: range } })
+		const range = `bytes=0-${size - 1}`;
+		fetch(figure.dataset.src ?? "", { headers: { Range: range } })
 			.then(async (response) => {
-				if (response.status !== 206 && response.status !== 200) throw new Error(messageOf(response.status, await response.text()));
+				if (response.status !== 206 && response.status !== 200)
+					throw new Error(messageOf(response.status, await response.text()));
 				const image = new Image();
-				image.alt = figure.dataset.alt;
+				image.alt = figure.dataset.alt ?? "";
 				const url = URL.createObjectURL(await response.blob());
 				const revoke = () => URL.revokeObjectURL(url);
 				image.addEventListener("load", revoke, { once: true });
@@ -238,21 +308,27 @@ export const BUCKET_JS = `
 				const caption = document.createElement("figcaption");
 				caption.className = "hint";
 				caption.textContent =
-					"Read with Range: " + range + " (" + response.status + (response.status === 206 ? " Partial Content, Content-Range: " + response.headers.get("content-range") : "") + ").";
+					"Read with Range: " +
+					range +
+					" (" +
+					response.status +
+					(response.status === 206 ? ` Partial Content, Content-Range: ${response.headers.get("content-range")}` : "") +
+					").";
 				figure.replaceChildren(image, caption);
 			})
 			.catch((error) => {
 				const message = document.createElement("p");
 				message.className = "error";
-				message.textContent = "The preview failed: " + error.message;
+				message.textContent = `The preview failed: ${error instanceof Error ? error.message : String(error)}`;
 				figure.replaceChildren(message);
 			});
 	}
 
 	addEventListener("DOMContentLoaded", () => {
 		const uploader = document.querySelector("#uploader");
-		if (uploader) setupUploader(uploader);
-		for (const figure of document.querySelectorAll("[data-preview-image]")) previewImage(figure);
+		if (uploader instanceof HTMLElement) setupUploader(uploader);
+		for (const figure of document.querySelectorAll("[data-preview-image]")) {
+			if (figure instanceof HTMLElement) previewImage(figure);
+		}
 	});
 })();
-`;

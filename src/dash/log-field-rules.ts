@@ -1,6 +1,6 @@
 /**
  * Custom log fields as the dashboard shows them, over the rules of the zone's
- * `http_log_custom_fields` entrypoint ruleset (spec area A): a flat list of (Field Type, Field
+ * `http_log_custom_fields` entrypoint ruleset (https://developers.cloudflare.com/logs/reference/custom-fields/): a flat list of (Field Type, Field
  * Name), and the PUT body that adds or removes one. Pure: the API validates what is sent
  * (lower-case header names, the 40-name limit, `range` refused) and the page shows its messages.
  */
@@ -16,7 +16,7 @@ export const FIELD_TYPES = {
 /** A list of `action_parameters`. */
 export type FieldType = keyof typeof FIELD_TYPES;
 
-/** The Field Types the "Set new Custom Field" form offers, as the spec names them. */
+/** The Field Types the "Set new Custom Field" form offers, as Cloudflare's dashboard names them (https://developers.cloudflare.com/logs/reference/custom-fields/). */
 export const SETTABLE_TYPES = ["request_fields", "response_fields", "cookie_fields"] as const satisfies FieldType[];
 
 /** One configured custom field. */
