@@ -41,11 +41,11 @@ import type { QuotaGetResponse } from "cloudflare/resources/custom-hostnames/quo
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
+import { forgetActiveHostnames } from "../edge/custom-hostname-routing";
+import { forgetZoneNames } from "../edge/zone-names";
 import { zoneRegistry } from "../zone/addressing";
 import { hostnameProblem, normalizeHostname } from "../zone/custom-hostnames/names";
-import { forgetActiveHostnames } from "../zone/custom-hostnames/routing";
 import { CODES } from "../zone/failure";
-import { forgetZoneNames } from "../zone/zone-names";
 import { pageInfo } from "./batches";
 import { ok } from "./envelope";
 import { unwrap } from "./errors";

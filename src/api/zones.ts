@@ -18,9 +18,9 @@
 import type { ZoneDeleteResponse, Zone as ZoneObject } from "cloudflare/resources/zones/zones";
 import { Hono } from "hono";
 import { z } from "zod";
+import { forgetZoneNames } from "../edge/zone-names";
 import { zoneRegistry } from "../zone/addressing";
 import { CODES } from "../zone/failure";
-import { forgetZoneNames } from "../zone/zone-names";
 import { ok } from "./envelope";
 import { forbidden, unwrap } from "./errors";
 import type { ApiEnv } from "./types";

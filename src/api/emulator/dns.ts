@@ -24,11 +24,11 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
+import { forgetActiveHostnames } from "../../edge/custom-hostname-routing";
+import { holdingZone } from "../../edge/zone-names";
 import { zoneRegistry } from "../../zone/addressing";
 import { dnsNameProblem } from "../../zone/custom-hostnames/names";
-import { forgetActiveHostnames } from "../../zone/custom-hostnames/routing";
 import { CODES } from "../../zone/failure";
-import { holdingZone } from "../../zone/zone-names";
 import { ok } from "../envelope";
 import { ApiError, unwrap } from "../errors";
 import type { ApiEnv } from "../types";
