@@ -32,7 +32,7 @@ import { HEX_ID_PATTERN } from "../common/ids";
 import { fixedSecret, MAX_SECRET_BYTES, sameSecret } from "../common/secrets";
 import { notConfigured } from "../startup";
 import { ApiError, forbidden, invalidHeaders, invalidToken, missingCredentials, unknownKey } from "./errors";
-import { type Grant, PERMISSION, permits } from "./permissions";
+import { type Grant, PERMISSION, permits, requirementOf } from "./permissions";
 import type { ApiEnv } from "./types";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -165,11 +165,11 @@ export function authenticate(headers: Headers, secret: string | undefined): Call
 
 /**
  * Hono middleware: authenticates, refuses an endpoint the credential may not call (403 10000,
- * `permissions.ts`), and stores the Caller in `c.var.caller`.
+ * by what the matched route asks, `permissions.ts`), and stores the Caller in `c.var.caller`.
  */
 export const auth = createMiddleware<ApiEnv>(async (c, next) => {
 	const caller = authenticate(c.req.raw.headers, c.env.API_CREDENTIALS);
-	if (!permits(caller, c.req.method, c.req.path)) throw forbidden();
+	if (!permits(caller, requirementOf(c))) throw forbidden();
 	c.set("caller", caller);
 	await next();
 });

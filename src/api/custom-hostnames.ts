@@ -49,6 +49,7 @@ import { CODES } from "../zone/failure";
 import { pageInfo } from "./batches";
 import { ok } from "./envelope";
 import { unwrap } from "./errors";
+import { reads, writes } from "./permissions";
 import type { ApiEnv } from "./types";
 import { HEX_ID, parseBody, parseParam, parseQuery } from "./validate";
 
@@ -233,18 +234,20 @@ function forgetRoutes(zoneId: string): void {
 
 /** Routes under `/zones/{zone_id}/custom_hostnames`; the fixed paths before `/:custom_hostname_id`. */
 export const customHostnames = new Hono<ApiEnv>()
-	.get("/fallback_origin", async (c) =>
+	.get("/fallback_origin", reads("SSL and Certificates"), async (c) =>
 		ok(unwrap(await c.var.zoneState.fallbackOrigin()) satisfies FallbackOriginGetResponse),
 	)
-	.put("/fallback_origin", async (c) => {
+	.put("/fallback_origin", writes("SSL and Certificates"), async (c) => {
 		const { origin } = await parseBody(c, FALLBACK, CODE);
 		return ok(unwrap(await c.var.zoneState.setFallbackOrigin(origin)) satisfies FallbackOriginUpdateResponse);
 	})
-	.delete("/fallback_origin", async (c) =>
+	.delete("/fallback_origin", writes("SSL and Certificates"), async (c) =>
 		ok(unwrap(await c.var.zoneState.deleteFallbackOrigin()) satisfies FallbackOriginDeleteResponse),
 	)
-	.get("/quota", async (c) => ok(unwrap(await c.var.zoneState.customHostnameQuota()) satisfies QuotaGetResponse))
-	.get("/", async (c) => {
+	.get("/quota", reads("SSL and Certificates"), async (c) =>
+		ok(unwrap(await c.var.zoneState.customHostnameQuota()) satisfies QuotaGetResponse),
+	)
+	.get("/", reads("SSL and Certificates"), async (c) => {
 		const q = parseQuery(c, LIST, CODE);
 		const exact = q["hostname.exact"] ?? q.hostname;
 		const page = unwrap(
@@ -272,7 +275,7 @@ export const customHostnames = new Hono<ApiEnv>()
 			pageInfo(q.page, q.per_page, page.items.length, page.total),
 		);
 	})
-	.post("/", async (c) => {
+	.post("/", writes("SSL and Certificates"), async (c) => {
 		const body = await parseBody(c, CREATE, CODE);
 		const registry = zoneRegistry(c.env);
 		const zoneId = c.var.zone.id;
@@ -282,17 +285,17 @@ export const customHostnames = new Hono<ApiEnv>()
 		forgetRoutes(zoneId);
 		return ok(unwrap(created) satisfies CustomHostnameCreateResponse);
 	})
-	.get("/:custom_hostname_id", async (c) =>
+	.get("/:custom_hostname_id", reads("SSL and Certificates"), async (c) =>
 		ok(unwrap(await c.var.zoneState.getCustomHostname(idOf(c))) satisfies CustomHostnameGetResponse),
 	)
-	.patch("/:custom_hostname_id", async (c) => {
+	.patch("/:custom_hostname_id", writes("SSL and Certificates"), async (c) => {
 		const id = idOf(c);
 		const body = await parseBody(c, EDIT, CODE);
 		const edited = unwrap(await c.var.zoneState.editCustomHostname(id, body));
 		forgetActiveHostnames(c.var.zone.id);
 		return ok(edited satisfies CustomHostnameEditResponse);
 	})
-	.delete("/:custom_hostname_id", async (c) => {
+	.delete("/:custom_hostname_id", writes("SSL and Certificates"), async (c) => {
 		const { id, hostname } = unwrap(await c.var.zoneState.deleteCustomHostname(idOf(c)));
 		unwrap(await zoneRegistry(c.env).releaseCustomHostname(hostname, c.var.zone.id));
 		forgetRoutes(c.var.zone.id);

@@ -23,6 +23,7 @@ import { MAX_EXPRESSION, MAX_FIREWALL_DESCRIPTION, MAX_FIREWALL_REF } from "../z
 import { BOOLEAN_QUERY, PAGE_QUERY, pageInfo, parseBatch, parseIds } from "./batches";
 import { ok } from "./envelope";
 import { ApiError, unwrap } from "./errors";
+import { reads, writes } from "./permissions";
 import type { ApiEnv } from "./types";
 import { HEX_ID, parseBody, parseParam, parseQuery } from "./validate";
 
@@ -58,35 +59,35 @@ const LIST = z.object({
 
 /** Routes under `/zones/{zone_id}/filters`. */
 export const filters = new Hono<ApiEnv>()
-	.get("/", async (c) => {
+	.get("/", reads("Firewall Services"), async (c) => {
 		const q = parseQuery(c, LIST, CODE);
 		const page = unwrap(await c.var.zoneState.listFilters({ ...q, perPage: q.per_page }));
 		return ok(page.items satisfies FirewallFilter[], pageInfo(q.page, q.per_page, page.items.length, page.total));
 	})
-	.post("/", async (c) => {
+	.post("/", writes("Firewall Services"), async (c) => {
 		const entries = await parseBatch(c, NEW_FILTER, CODE);
 		return ok(unwrap(await c.var.zoneState.createFilters(entries)) satisfies FirewallFilter[]);
 	})
-	.put("/", async (c) => {
+	.put("/", writes("Firewall Services"), async (c) => {
 		const entries = await parseBatch(c, FILTER_EDIT, CODE);
 		return ok(unwrap(await c.var.zoneState.updateFilters(entries)) satisfies FirewallFilter[]);
 	})
-	.delete("/", async (c) => {
+	.delete("/", writes("Firewall Services"), async (c) => {
 		const entries = parseIds(c, CODE).map((id) => ({ input: id, pointer: "/id" }));
 		return ok(unwrap(await c.var.zoneState.deleteFilters(entries, "skip")) satisfies FilterDeleteResponse[]);
 	})
-	.get("/:filter_id", async (c) => {
+	.get("/:filter_id", reads("Firewall Services"), async (c) => {
 		const id = parseParam(c, "filter_id", HEX_ID);
 		return ok(unwrap(await c.var.zoneState.getFilter(id)) satisfies FirewallFilter);
 	})
-	.put("/:filter_id", async (c) => {
+	.put("/:filter_id", writes("Firewall Services"), async (c) => {
 		const id = parseParam(c, "filter_id", HEX_ID);
 		const body = await parseBody(c, ONE_FILTER_EDIT, CODE);
 		if (body.id !== undefined && body.id !== id) throw idMismatch(CODE, id);
 		const [updated] = unwrap(await c.var.zoneState.updateFilters([{ input: { ...body, id }, pointer: "" }]));
 		return ok(updated satisfies FirewallFilter | undefined);
 	})
-	.delete("/:filter_id", async (c) => {
+	.delete("/:filter_id", writes("Firewall Services"), async (c) => {
 		const id = parseParam(c, "filter_id", HEX_ID);
 		const [deleted] = unwrap(await c.var.zoneState.deleteFilters([{ input: id, pointer: "" }], "refuse"));
 		return ok(deleted satisfies FilterDeleteResponse | undefined);

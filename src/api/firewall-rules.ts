@@ -31,6 +31,7 @@ import { BOOLEAN_QUERY, PAGE_QUERY, pageInfo, parseBatch, parseIds, parseOptiona
 import { ok } from "./envelope";
 import { unwrap } from "./errors";
 import { FILTER_FIELDS, idMismatch } from "./filters";
+import { reads, writes } from "./permissions";
 import type { ApiEnv } from "./types";
 import { HEX_ID, parseBody, parseParam, parseQuery } from "./validate";
 
@@ -128,24 +129,24 @@ type Answered = Omit<SdkFirewallRule, "priority"> & { priority?: number | null }
 
 /** Routes under `/zones/{zone_id}/firewall/rules`. */
 export const firewallRules = new Hono<ApiEnv>()
-	.get("/", async (c) => {
+	.get("/", reads("Firewall Services"), async (c) => {
 		const q = parseQuery(c, LIST, CODE);
 		const page = unwrap(await c.var.zoneState.listFirewallRules({ ...q, perPage: q.per_page }));
 		return ok(page.items satisfies Answered[], pageInfo(q.page, q.per_page, page.items.length, page.total));
 	})
-	.post("/", async (c) => {
+	.post("/", writes("Firewall Services"), async (c) => {
 		const entries = await parseBatch(c, NEW_RULE, CODE);
 		return ok(unwrap(await c.var.zoneState.createFirewallRules(entries, ruleQuota(c.env))) satisfies Answered[]);
 	})
-	.put("/", async (c) => {
+	.put("/", writes("Firewall Services"), async (c) => {
 		const entries = await parseBatch(c, RULE_REPLACE, CODE);
 		return ok(unwrap(await c.var.zoneState.replaceFirewallRules(entries)) satisfies Answered[]);
 	})
-	.patch("/", async (c) => {
+	.patch("/", writes("Firewall Services"), async (c) => {
 		const entries = await parseBatch(c, RULE_EDIT, CODE);
 		return ok(unwrap(await c.var.zoneState.editFirewallRules(entries)) satisfies Answered[]);
 	})
-	.delete("/", async (c) => {
+	.delete("/", writes("Firewall Services"), async (c) => {
 		const ids = parseIds(c, CODE);
 		return ok(
 			unwrap(
@@ -153,18 +154,18 @@ export const firewallRules = new Hono<ApiEnv>()
 			) satisfies Answered[],
 		);
 	})
-	.get("/:rule_id", async (c) => {
+	.get("/:rule_id", reads("Firewall Services"), async (c) => {
 		const id = parseParam(c, "rule_id", HEX_ID);
 		return ok(unwrap(await c.var.zoneState.getFirewallRule(id)) satisfies Answered);
 	})
-	.put("/:rule_id", async (c) => {
+	.put("/:rule_id", writes("Firewall Services"), async (c) => {
 		const id = parseParam(c, "rule_id", HEX_ID);
 		const body = await parseBody(c, ONE_RULE_REPLACE, CODE);
 		if (body.id !== undefined && body.id !== id) throw idMismatch(CODE, id);
 		const [rule] = unwrap(await c.var.zoneState.replaceFirewallRules([{ input: { ...body, id }, pointer: "" }]));
 		return ok(rule satisfies FirewallRule | undefined);
 	})
-	.patch("/:rule_id", async (c) => {
+	.patch("/:rule_id", writes("Firewall Services"), async (c) => {
 		const id = parseParam(c, "rule_id", HEX_ID);
 		const body = await parseBody(c, ONE_RULE_EDIT, CODE);
 		if (body.id !== undefined && body.id !== id) throw idMismatch(CODE, id);
@@ -172,7 +173,7 @@ export const firewallRules = new Hono<ApiEnv>()
 			unwrap(await c.var.zoneState.editFirewallRules([{ input: { ...body, id }, pointer: "" }])) satisfies Answered[],
 		);
 	})
-	.delete("/:rule_id", async (c) => {
+	.delete("/:rule_id", writes("Firewall Services"), async (c) => {
 		const id = parseParam(c, "rule_id", HEX_ID);
 		const [deleted] = unwrap(await c.var.zoneState.deleteFirewallRules([id], await deleteFilterIfUnused(c), "refuse"));
 		return ok(deleted satisfies Answered | undefined);

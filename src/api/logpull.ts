@@ -37,6 +37,7 @@ import { retentionMs } from "../zone/retention";
 import type { Zone } from "../zone/zone";
 import { ok } from "./envelope";
 import { ApiError, unwrap } from "./errors";
+import { reads, writes } from "./permissions";
 import type { ApiEnv } from "./types";
 import { parseBody } from "./validate";
 
@@ -91,7 +92,9 @@ function records(zone: DurableObjectStub<Zone>, query: LogpullQuery, rayId?: str
  * there: under `wrangler dev`, one isolate, nothing is missed.
  */
 export const logpull = new Hono<ApiEnv>()
-	.get("/received", async (c) => {
+	// "Logs Read" or "Logs Write" reads, as the API reference's "Accepted Permissions" say; the
+	// retention flag's POST needs Logs Write.
+	.get("/received", reads("Logs"), async (c) => {
 		await flushZone(c.env, c.var.zone.id);
 		const query = orRefuse(
 			parseReceived(c.req.query(), KNOWN_FIELDS, Date.now(), {
@@ -101,8 +104,8 @@ export const logpull = new Hono<ApiEnv>()
 		);
 		return records(c.var.zoneState, query);
 	})
-	.get("/received/fields", (c) => c.json(HTTP_REQUESTS_FIELDS satisfies FieldGetResponse))
-	.get("/rayids/:ray_id", async (c) => {
+	.get("/received/fields", reads("Logs"), (c) => c.json(HTTP_REQUESTS_FIELDS satisfies FieldGetResponse))
+	.get("/rayids/:ray_id", reads("Logs"), async (c) => {
 		await flushZone(c.env, c.var.zone.id);
 		const args = c.req.query();
 		orRefuse(checkArgs(args, RAYIDS_ARGS));
@@ -118,10 +121,10 @@ export const logpull = new Hono<ApiEnv>()
 			rayId,
 		);
 	})
-	.get("/control/retention/flag", async (c) =>
+	.get("/control/retention/flag", reads("Logs"), async (c) =>
 		ok(unwrap(await c.var.zoneState.logpullRetention()) satisfies RetentionGetResponse),
 	)
-	.post("/control/retention/flag", async (c) => {
+	.post("/control/retention/flag", writes("Logs"), async (c) => {
 		const { flag } = await parseBody(c, FLAG, LOGPULL_INVALID);
 		return ok(unwrap(await c.var.zoneState.setLogpullRetention(flag)) satisfies RetentionCreateResponse);
 	});

@@ -44,6 +44,7 @@ import { CODES } from "../zone/failure";
 import { JOB_DEFAULTS, type JobSettings, newJobSettings, withOutputDefaults } from "../zone/logpush";
 import { ok } from "./envelope";
 import { ApiError, unwrap } from "./errors";
+import { readsLogpush, writes } from "./permissions";
 import type { ApiEnv } from "./types";
 import { INT_ID, parseBody, parseParam } from "./validate";
 
@@ -178,8 +179,8 @@ function settingsOf(body: z.output<typeof JOB_FIELDS>): Partial<JobSettings> {
 
 /** Routes under `/zones/{zone_id}/logpush`. */
 export const logpush = new Hono<ApiEnv>()
-	.get("/jobs", async (c) => ok(unwrap(await c.var.zoneState.listJobs()) satisfies SdkLogpushJob[]))
-	.post("/jobs", async (c) => {
+	.get("/jobs", readsLogpush, async (c) => ok(unwrap(await c.var.zoneState.listJobs()) satisfies SdkLogpushJob[]))
+	.post("/jobs", writes("Logs"), async (c) => {
 		const body = await parseBody(c, JOB_FIELDS.required({ destination_conf: true }), CODES.logpushInvalid);
 		const destination = destinationOf(c, body.destination_conf);
 		const settings = newJobSettings({ ...settingsOf(body), destination_conf: body.destination_conf });
@@ -188,10 +189,10 @@ export const logpush = new Hono<ApiEnv>()
 		);
 		return ok(job satisfies SdkLogpushJob);
 	})
-	.get("/jobs/:job_id", async (c) =>
+	.get("/jobs/:job_id", readsLogpush, async (c) =>
 		ok(unwrap(await c.var.zoneState.getJob(parseParam(c, "job_id", INT_ID))) satisfies SdkLogpushJob),
 	)
-	.put("/jobs/:job_id", async (c) => {
+	.put("/jobs/:job_id", writes("Logs"), async (c) => {
 		const id = parseParam(c, "job_id", INT_ID);
 		const body = await parseBody(c, JOB_FIELDS, CODES.logpushInvalid);
 		const destination = body.destination_conf === undefined ? undefined : destinationOf(c, body.destination_conf);
@@ -204,10 +205,11 @@ export const logpush = new Hono<ApiEnv>()
 		);
 		return ok(job satisfies SdkLogpushJob);
 	})
-	.delete("/jobs/:job_id", async (c) =>
+	.delete("/jobs/:job_id", writes("Logs"), async (c) =>
 		ok(unwrap(await c.var.zoneState.deleteJob(parseParam(c, "job_id", INT_ID))) satisfies JobDeleteResponse),
 	)
-	.post("/ownership", async (c) => {
+	// Writes: puts a challenge file into the destination bucket.
+	.post("/ownership", writes("Logs"), async (c) => {
 		const { destination_conf } = await parseBody(c, DESTINATION, CODES.logpushInvalid);
 		const parsed = zoneDestination(c, destination_conf);
 		if (!parsed.ok)
@@ -215,7 +217,8 @@ export const logpush = new Hono<ApiEnv>()
 		const { filename } = unwrap(await c.var.zoneState.createOwnershipChallenge(parsed.destination));
 		return ok({ filename, valid: true, message: "" } satisfies OwnershipCreateResponse);
 	})
-	.post("/ownership/validate", async (c) => {
+	// A POST that only reads: compares a token with the challenge file, changes nothing.
+	.post("/ownership/validate", readsLogpush, async (c) => {
 		const body = await parseBody(c, VALIDATION, CODES.logpushInvalid);
 		const parsed = zoneDestination(c, body.destination_conf);
 		const valid =
@@ -223,7 +226,7 @@ export const logpush = new Hono<ApiEnv>()
 			unwrap(await c.var.zoneState.validateOwnershipChallenge(parsed.destination, body.ownership_challenge));
 		return ok({ valid } satisfies OwnershipValidation);
 	})
-	.get("/datasets/:dataset_id/fields", (c) => {
+	.get("/datasets/:dataset_id/fields", readsLogpush, (c) => {
 		const dataset = c.req.param("dataset_id");
 		if (dataset !== "http_requests") {
 			throw new ApiError(400, [

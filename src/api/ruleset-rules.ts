@@ -13,6 +13,7 @@ import { HEX_ID_PATTERN } from "../common/ids";
 import { CODES } from "../zone/failure";
 import { RULE, RULE_PATCH } from "../zone/phases/actions";
 import { unwrap } from "./errors";
+import { RULESETS, writes } from "./permissions";
 import { requireRulesetPhase } from "./phase-access";
 import { dryRunOf, written } from "./rulesets";
 import type { ApiEnv } from "./types";
@@ -44,14 +45,14 @@ const PATCH_BODY = withPosition(RULE_PATCH);
 
 /** Routes under `/zones/{zone_id}/rulesets/{ruleset_id}/rules`. */
 export const rulesetRules = new Hono<ApiEnv>()
-	.post("/", async (c) => {
+	.post("/", writes(...RULESETS), async (c) => {
 		const dryRun = dryRunOf(c);
 		const rulesetId = parseParam(c, "ruleset_id", HEX_ID);
 		await requireRulesetPhase(c, rulesetId, "write");
 		const { rule, position } = await parseBody(c, RULE_BODY, CODES.rulesetInvalid);
 		return written(unwrap(await c.var.zoneState.addRule(rulesetId, rule, position, dryRun)), dryRun);
 	})
-	.patch("/:rule_id", async (c) => {
+	.patch("/:rule_id", writes(...RULESETS), async (c) => {
 		const dryRun = dryRunOf(c);
 		const rulesetId = parseParam(c, "ruleset_id", HEX_ID);
 		const ruleId = parseParam(c, "rule_id", HEX_ID);
@@ -59,7 +60,7 @@ export const rulesetRules = new Hono<ApiEnv>()
 		const { rule, position } = await parseBody(c, PATCH_BODY, CODES.rulesetInvalid);
 		return written(unwrap(await c.var.zoneState.editRule(rulesetId, ruleId, rule, position, dryRun)), dryRun);
 	})
-	.delete("/:rule_id", async (c) => {
+	.delete("/:rule_id", writes(...RULESETS), async (c) => {
 		const dryRun = dryRunOf(c);
 		const rulesetId = parseParam(c, "ruleset_id", HEX_ID);
 		const ruleId = parseParam(c, "rule_id", HEX_ID);

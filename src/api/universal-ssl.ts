@@ -16,6 +16,7 @@ import { CODES } from "../zone/failure";
 import { zoneRef } from "./certificate-packs";
 import { ok } from "./envelope";
 import { unwrap } from "./errors";
+import { reads, writes } from "./permissions";
 import type { ApiEnv } from "./types";
 import { parseBody } from "./validate";
 
@@ -30,8 +31,10 @@ const EDIT = z.strictObject({
 
 /** Routes under `/zones/{zone_id}/ssl/universal/settings`. */
 export const universalSsl = new Hono<ApiEnv>()
-	.get("/", async (c) => ok(unwrap(await c.var.zoneState.universalSettings(zoneRef(c))) satisfies UniversalSSLSettings))
-	.patch("/", async (c) => {
+	.get("/", reads("SSL and Certificates"), async (c) =>
+		ok(unwrap(await c.var.zoneState.universalSettings(zoneRef(c))) satisfies UniversalSSLSettings),
+	)
+	.patch("/", writes("SSL and Certificates"), async (c) => {
 		const edit = await parseBody(c, EDIT, CODES.sslSettingsInvalid);
 		return ok(unwrap(await c.var.zoneState.editUniversalSettings(zoneRef(c), edit)) satisfies UniversalSSLSettings);
 	});
