@@ -25,7 +25,7 @@ export interface ZoneView {
 const views = new VersionedCache<ZoneView>(CONFIG_CHECK_INTERVAL_MS);
 
 /** The zone's view at its current version, from the isolate's cache when it is current. */
-export async function zoneView(env: Env, zoneId: string, now: number): Promise<ZoneView> {
+export function zoneView(env: Env, zoneId: string, now: number): Promise<ZoneView> {
 	return views.get(zoneId, now, async (held) => {
 		// The check carries the log entries waiting in this isolate (`log-buffer.ts`): one RPC for both.
 		const entries = takeWaiting(zoneId);
