@@ -32,12 +32,12 @@ import { checkValidity } from "../certificates";
 import { AUTHORITIES } from "../zone/certificates/issuance";
 import type { ZoneRef } from "../zone/certificates/store";
 import { CODES } from "../zone/failure";
-import { PAGE_QUERY, pageInfo, parseOptionalBody } from "./batches";
 import { ok } from "./envelope";
 import { ApiError, unwrap } from "./errors";
+import { PAGE_QUERY, pageInfo } from "./pagination";
 import { reads, writes } from "./permissions";
 import type { ApiEnv } from "./types";
-import { parseBody, parseParam, parseQuery } from "./validate";
+import { parseBody, parseOptionalBody, parseParam, parseQuery } from "./validate";
 
 const CODE = CODES.certificatePackInvalid;
 

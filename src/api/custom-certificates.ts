@@ -26,13 +26,13 @@ import { z } from "zod";
 import type { CustomCertificateInput } from "../zone/certificates/store";
 import { checkKeyPair, type ParsedBundle, parseBundle } from "../zone/certificates/x509";
 import { CODES } from "../zone/failure";
-import { PAGE_QUERY, pageInfo, parseOptionalBody } from "./batches";
 import { UUID, zoneRef } from "./certificate-packs";
 import { ok } from "./envelope";
 import { ApiError, unwrap } from "./errors";
+import { PAGE_QUERY, pageInfo } from "./pagination";
 import { reads, writes } from "./permissions";
 import type { ApiEnv } from "./types";
-import { parseBody, parseParam, parseQuery } from "./validate";
+import { parseBody, parseOptionalBody, parseParam, parseQuery } from "./validate";
 
 const CODE = CODES.customCertificateInvalid;
 const PEM_MAX = 65_536;

@@ -20,12 +20,13 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { CODES } from "../zone/failure";
 import { MAX_EXPRESSION, MAX_FIREWALL_DESCRIPTION, MAX_FIREWALL_REF } from "../zone/limits";
-import { BOOLEAN_QUERY, PAGE_QUERY, pageInfo, parseBatch, parseIds } from "./batches";
+import { parseBatch, parseIds } from "./bulk-requests";
 import { ok } from "./envelope";
 import { ApiError, unwrap } from "./errors";
+import { PAGE_QUERY, pageInfo } from "./pagination";
 import { reads, writes } from "./permissions";
 import type { ApiEnv } from "./types";
-import { HEX_ID, parseBody, parseParam, parseQuery } from "./validate";
+import { BOOLEAN_QUERY, HEX_ID, parseBody, parseParam, parseQuery } from "./validate";
 
 const CODE = CODES.filterInvalid;
 

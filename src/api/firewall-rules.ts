@@ -27,13 +27,14 @@ import { jsonVar } from "../common/config";
 import { CODES } from "../zone/failure";
 import type { FirewallAction, FirewallRule } from "../zone/firewall-rules";
 import { MAX_FIREWALL_DESCRIPTION, MAX_FIREWALL_REF } from "../zone/limits";
-import { BOOLEAN_QUERY, PAGE_QUERY, pageInfo, parseBatch, parseIds, parseOptionalBody } from "./batches";
+import { parseBatch, parseIds } from "./bulk-requests";
 import { ok } from "./envelope";
 import { unwrap } from "./errors";
 import { FILTER_FIELDS, idMismatch } from "./filters";
+import { PAGE_QUERY, pageInfo } from "./pagination";
 import { reads, writes } from "./permissions";
 import type { ApiEnv } from "./types";
-import { HEX_ID, parseBody, parseParam, parseQuery } from "./validate";
+import { BOOLEAN_QUERY, HEX_ID, parseBody, parseOptionalBody, parseParam, parseQuery } from "./validate";
 
 const CODE = CODES.firewallRuleInvalid;
 

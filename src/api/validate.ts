@@ -105,3 +105,15 @@ export function parseParam<S extends z.ZodType>(c: Context, name: string, schema
 	if (!parsed.success) throw badIdentifier(new URL(c.req.url).pathname);
 	return parsed.data;
 }
+
+/** Like `parseBody`, for endpoints whose body may be absent (a DELETE): no body parses as `{}`. */
+export async function parseOptionalBody<S extends z.ZodType>(
+	c: Context,
+	schema: S,
+	code: number,
+): Promise<z.output<S>> {
+	return parseBody(c, schema, code, { whenEmpty: {} });
+}
+
+/** A boolean query parameter: `true` or `false`. */
+export const BOOLEAN_QUERY = z.enum(["true", "false"]).transform((value) => value === "true");

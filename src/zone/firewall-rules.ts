@@ -45,7 +45,7 @@ import {
 	repeatedIds,
 	type UnknownIds,
 } from "./filters";
-import { pageOf } from "./pages";
+import { pageOf } from "./sql-pages";
 
 /** The actions of a firewall rule (SDK `RateLimitsAPI.Action`, reference §5.3). */
 export type FirewallAction = Action;
