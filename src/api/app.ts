@@ -1,6 +1,6 @@
 /**
  * The zone's API v4 under `/client/v4`: a Hono app in the shape of Cloudflare's API, so
- * the official `cloudflare` SDK drives it unchanged (cloudflare-api-v4.md §1, §2).
+ * the official `cloudflare` SDK (github.com/cloudflare/cloudflare-typescript) drives it unchanged.
  *
  * Order of checks for every request, each with the real API's answer:
  * 1. routing: unknown path 400 7000, known path with another method 405 7001;

@@ -1,7 +1,8 @@
 /**
  * Authentication of `/client/v4`: `X-Auth-Email` + `X-Auth-Key`, or `Authorization: Bearer`.
  *
- * Follows cloudflare-api-v4.md §2: header formats are checked first (6003 with an
+ * Answers as the real API does, as observed in public reports (cloudflare-typescript#161,
+ * cloudflare-python#2678, Posh-ACME#126): header formats are checked first (6003 with an
  * `error_chain` of 6102 / 6103 / 6111), then the values (9103 for a key, 9109 for a
  * token), then the zones the credential may reach (10000, in `zone-access.ts`).
  * Formats follow the real credentials: a global API key is 37 lower-case hex, an API

@@ -1,7 +1,8 @@
 /**
- * Bulk requests of the filters and firewall rules APIs (cloudflare-api-v4.md §5.2, §5.3):
+ * Bulk requests of the filters and firewall rules APIs (developers.cloudflare.com/firewall/api/):
  * bodies that are a JSON array or, for old and quirky clients, one object; ids repeated in the
- * query (`?id=a&id=b`, as the SDK's `qs` sends arrays, §1.4).
+ * query (`?id=a&id=b`, as the SDK's `qs` sends arrays, cloudflare-typescript
+ * `src/internal/utils/query.ts`).
  */
 import type { Context } from "hono";
 import { z } from "zod";
@@ -12,7 +13,8 @@ import { HEX_ID, parseBody } from "./validate";
 
 /**
  * The body as entries of `item`: a non-empty array (pointers `/0`, `/1`, ...) or one object
- * (pointer ""), which SDK v4's `filters.create` and v7's `firewall.rules.create` send (§5.5).
+ * (pointer ""), which SDK v4's `filters.create` and v7's `firewall.rules.create` send
+ * (cloudflare-typescript v4.5.0 `src/resources/filters.ts`, v7 `src/resources/firewall/rules.ts`).
  */
 export async function parseBatch<S extends z.ZodType>(
 	c: Context,

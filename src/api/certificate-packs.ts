@@ -1,5 +1,6 @@
 /**
- * `/zones/{zone_id}/ssl/certificate_packs`: certificate packs (cloudflare-api-v4.md §6.3; SDK
+ * `/zones/{zone_id}/ssl/certificate_packs`: certificate packs (developers.cloudflare.com/api/
+ * resources/ssl/subresources/certificate_packs/; SDK
  * `client.ssl.certificatePacks.*`, objects `CertificatePackListResponse` and friends).
  *
  * Emulates: list (`status=all`, else only active packs; `deploy=staging` answers none, as
@@ -13,7 +14,8 @@
  * each a host name of the zone, wildcards as `*.` first label, no duplicates, the zone apex among
  * them ("Must contain the zone apex"); `validation_method` `txt`/`http`/`email`, `http` not for
  * wildcards (docs: HTTP DCV cannot validate wildcards); `certificate_authority` `google`,
- * `lets_encrypt`, `ssl_com`; `validity_days` one the CA issues (reference §2.3: Let's Encrypt 90,
+ * `lets_encrypt`, `ssl_com`; `validity_days` one the CA issues (developers.cloudflare.com/ssl/reference/
+ * certificate-authorities/: Let's Encrypt 90,
  * Google 14/30/90, SSL.com 14/30/90; SSL.com's 365 is Enterprise-only and edgezone zones have no
  * plan, so it is refused).
  */

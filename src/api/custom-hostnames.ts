@@ -1,12 +1,13 @@
 /**
  * `/zones/{zone_id}/custom_hostnames`: Cloudflare for SaaS custom hostnames, their fallback origin
- * and quota (spec area D; cloudflare-api-v4.md §6.1-6.2, §7; SDK `client.customHostnames.*`).
+ * and quota (developers.cloudflare.com/api/resources/custom_hostnames/; SDK
+ * `client.customHostnames.*`).
  *
  * Emulates: list (filters `id`, `hostname` and the SDK's `hostname.exact` / `hostname.contain` /
  * `hostname.startsWith`, `ssl` 0|1, `ssl_status`, `hostname_status`, `certificate_authority`,
  * `wildcard`, `custom_origin_server`; `order` ssl|ssl_status, `direction`; pages of `per_page`
  * 5-50, default 20, `result: []` past the last), create, get, PATCH, DELETE (answering the
- * unenveloped `{"id": ...}`, as the real API and the SDK's `delete` do, §1.1), the fallback
+ * unenveloped `{"id": ...}`, as the real API's schema and the SDK's `delete` do), the fallback
  * origin (GET, PUT `{origin}`, DELETE) and the quota. Semantics, lifecycle and CA choice are the
  * Zone's (`zone/custom-hostnames/`); this module checks shapes, as the SDK's types spell them.
  * A new or deleted custom hostname is recorded in the registry too, which the edge routes by:
@@ -17,7 +18,7 @@
  * traffic stays with that zone (`edge/zone-routing.ts`).
  * Validation: hostnames per `names.ts` (lower-cased; `*.` only as the leftmost label; no IPs);
  * `ssl.certificate_authority` "" (default CA), `google`, `lets_encrypt` or `ssl_com`, anything
- * else a 400 (DigiCert no longer issues for SaaS, reference 2.3); `ssl.type` `dv`; settings
+ * else a 400 (DigiCert no longer issues for SaaS, developers.cloudflare.com/ssl/reference/certificate-authorities/); `ssl.type` `dv`; settings
  * with the enums of reference 6.2 and cipher names from Cloudflare's supported cipher suites
  * (docs ssl/edge-certificates/additional-options/cipher-suites/supported-cipher-suites, TLS 1.2
  * and lower: TLS 1.3 suites cannot be chosen); custom certificates are refused (not emulated).
@@ -195,7 +196,8 @@ const SSL_STATUS = z.enum([
 
 const TEXT = z.string().min(1).max(254);
 
-// The SDK sends nested objects with dots (`hostname.exact=...`, reference §1.4).
+// The SDK sends nested objects with dots (`hostname.exact=...`: `qs` with `allowDots`,
+// cloudflare-typescript `src/internal/utils/query.ts`).
 const LIST = z
 	.object({
 		id: HEX_ID.optional(),
@@ -299,6 +301,6 @@ export const customHostnames = new Hono<ApiEnv>()
 		const { id, hostname } = unwrap(await c.var.zoneState.deleteCustomHostname(idOf(c)));
 		unwrap(await zoneRegistry(c.env).releaseCustomHostname(hostname, c.var.zone.id));
 		forgetRoutes(c.var.zone.id);
-		// Unenveloped, as the real API answers (reference §1.1) and the SDK's `delete` reads it.
+		// Unenveloped, as the real API's schema answers (Cloudflare's OpenAPI schema, github.com/cloudflare/api-schemas) and the SDK's `delete` reads it.
 		return c.json({ id } satisfies CustomHostnameDeleteResponse);
 	});

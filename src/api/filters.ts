@@ -1,6 +1,6 @@
 /**
- * `/zones/{zone_id}/filters`: the Filters API (spec area B; cloudflare-api-v4.md §5.2, §5.5;
- * SDK `client.filters.*`, deprecated there but present).
+ * `/zones/{zone_id}/filters`: the Filters API (developers.cloudflare.com/firewall/api/
+ * cf-filters/; SDK `client.filters.*`, deprecated there but present).
  *
  * Emulates: list (filters `id`, `ref`, `expression`, `description`, `paused`; page-based),
  * create and bulk update from a JSON array (or, for SDK v4's `create`, one object), bulk delete
@@ -8,7 +8,7 @@
  * deleted filter is `{id}` (the SDK's `FilterDeleteResponse`; the docs show `[{id}]`).
  * Errors (codes in `zone/failure.ts`): an expression the Rules language refuses is 400 10014
  * (edgezone's choice) with the engine's text unchanged, as the real validate endpoint answers
- * it (§1.10); a duplicate expression 400 10102 `config duplicates an already existing config`
+ * it (developers.cloudflare.com/firewall/api/cf-filters/validation/); a duplicate expression 400 10102 `config duplicates an already existing config`
  * with `meta.id` (observed); a filter a firewall rule uses 400 10103 and a filter created by
  * a firewall rules POST 400 10104 on PUT, and on DELETE while a rule uses it; a bulk PUT naming
  * one filter twice 400 10100 (edgezone's choices); an unknown id 404 10101, except in a bulk
@@ -30,7 +30,10 @@ import { BOOLEAN_QUERY, HEX_ID, parseBody, parseParam, parseQuery } from "./vali
 
 const CODE = CODES.filterInvalid;
 
-/** The fields of a filter a client sets (reference §5.2); the expression is checked by the Zone. */
+/**
+ * The fields of a filter a client sets (developers.cloudflare.com/firewall/api/cf-filters/
+ * json-object/); the expression is checked by the Zone.
+ */
 export const FILTER_FIELDS = {
 	expression: z.string().max(MAX_EXPRESSION),
 	paused: z.boolean(),

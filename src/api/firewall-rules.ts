@@ -1,13 +1,13 @@
 /**
- * `/zones/{zone_id}/firewall/rules`: the Firewall Rules API (spec area B; cloudflare-api-v4.md
- * §5.3–§5.5; SDK `client.firewall.rules.*`, deprecated there but present).
+ * `/zones/{zone_id}/firewall/rules`: the Firewall Rules API (developers.cloudflare.com/firewall/
+ * api/cf-firewall-rules/; SDK `client.firewall.rules.*`, deprecated there but present).
  *
  * Emulates: list (filters `id`, `action`, `description`, `paused`; page-based, evaluation
  * order), create from a JSON array, bulk replace (PUT) and bulk edit (PATCH) from arrays, bulk
  * delete by `?id=a&id=b`, and get / replace / edit / delete of one rule. A rule's `filter` is
  * `{id}` (an existing filter; other fields beside `id` are ignored, as a client echoing a rule
  * sends them) or `{expression, paused?, description?, ref?}` (a new filter, locked).
- * SDK quirk (§5.5): `firewall.rules.create` and `.update` send one object whose `action` is the
+ * SDK quirk (cloudflare-typescript `src/resources/firewall/rules.ts`): `firewall.rules.create` and `.update` send one object whose `action` is the
  * rate-limit action object `{mode, response?, timeout?}`; one object is accepted, and `mode` is
  * mapped: `ban` to `block`, `simulate` to `log`, the challenges as they are (`response` and
  * `timeout` mean nothing to a firewall rule and are refused). `edit` sends `{}`: no change.
@@ -56,7 +56,7 @@ const FIELDS = {
 	action: ACTION,
 	description: z.string().max(MAX_FIREWALL_DESCRIPTION),
 	paused: z.boolean(),
-	// [SPEC-2024]: 0 to 2147483647; null: evaluated last.
+	// 0 to 2147483647 (Cloudflare's OpenAPI schema, github.com/cloudflare/api-schemas); null: evaluated last.
 	priority: z.number().int().min(0).max(2_147_483_647).nullable(),
 	ref: z.string().max(MAX_FIREWALL_REF),
 	products: z.array(z.enum(["zoneLockdown", "uaBlock", "bic", "hot", "securityLevel", "rateLimit", "waf"])).min(1),
@@ -125,7 +125,8 @@ async function deleteFilterIfUnused(c: Context<ApiEnv>): Promise<boolean> {
 	return body.delete_filter_if_unused || query.delete_filter_if_unused === true;
 }
 
-// The stored `priority` is null when unset (reference §5.3), where the SDK's type says `number`.
+// The stored `priority` is null when unset (the docs' POST example answers `"priority": null`,
+// developers.cloudflare.com/firewall/api/cf-firewall-rules/post/), where the SDK's type says `number`.
 type Answered = Omit<SdkFirewallRule, "priority"> & { priority?: number | null };
 
 /** Routes under `/zones/{zone_id}/firewall/rules`. */

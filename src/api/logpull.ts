@@ -1,7 +1,6 @@
 /**
  * `/zones/{zone_id}/logs`: Cloudflare's Logpull API over the entries the zone retains (docs
- * `logs/logpull/requesting-logs`, `logs/logpull/enabling-log-retention`; cloudflare-api-v4.md
- * §10; SDK `client.logs.received.get`, `client.logs.received.fields.get`, `client.logs.RayID.get`,
+ * `logs/logpull/requesting-logs`, `logs/logpull/enabling-log-retention`; SDK `client.logs.received.get`, `client.logs.received.fields.get`, `client.logs.RayID.get`,
  * `client.logs.control.retention.get/create`).
  *
  * Emulates:
@@ -19,7 +18,7 @@
  * - `GET|POST /control/retention/flag`: `{"flag": bool}` in the envelope; POST requires `flag`.
  * Records are written by `logs/format.ts` (the fields, timestamps and redaction of log-push's
  * ndjson). Errors are 400s in the envelope, code 1002 (the Logs APIs' validation code of
- * reference §4.1: Logpull's own code is not documented) with the messages of `logs/logpull.ts`.
+ * terraform-provider-cloudflare#1019: Logpull's own code is not documented) with the messages of `logs/logpull.ts`.
  * Windows follow real time, not the zone's emulator clock: entries carry real times.
  * Gaps: the response's Content-Type is edgezone's (`application/x-ndjson`, so the SDK hands
  * back the text); records are in the order received (Cloudflare: "not sorted").

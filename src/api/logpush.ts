@@ -1,6 +1,7 @@
 /**
  * `/zones/{zone_id}/logpush`: log-push jobs, destination ownership challenges and the
- * fields of the `http_requests` dataset (cloudflare-api-v4.md §4; SDK `client.logpush.*`).
+ * fields of the `http_requests` dataset (developers.cloudflare.com/logs/logpush/logpush-job/
+ * api-configuration/; SDK `client.logpush.*`).
  *
  * Emulates: job create / list / get / replace (PUT) / delete with the job object of the
  * SDK's `LogpushJob`; `destination_conf` parsed against the bound buckets
@@ -11,13 +12,14 @@
  * here, `field_names` checked against the dataset, and the documented defaults of a job and
  * its output filled in by the Zone's `newJobSettings` / `withOutputDefaults`; ownership
  * challenge and validation answering 200 with `valid: false` for a bad destination,
- * as the real API does (§4.4).
+ * as the real API does (developers.cloudflare.com/logs/logpush/examples/example-logpush-curl/;
+ * terraform-provider-cloudflare#726).
  * `filter` is checked by `logs/filter.ts` and `record_template` by `logs/format.ts` (a 400 1002
  * at their pointer); `filter: null` or `""` removes a job's filter.
  * Gaps: only the dataset `http_requests`; `logpull_options` and Instant Logs
  * (`kind: edge`) are refused with a 400 saying so. Delivery: `zone/delivery.ts`.
  * Size limits (a longer value is a 400 1002 at its pointer): `destination_conf` 4096 and
- * `ownership_challenge` 4096 characters, `name` 512 (reference §4.2: [SPEC-2024] maxLength,
+ * `ownership_challenge` 4096 characters, `name` 512 (maxLength in Cloudflare's OpenAPI schema, github.com/cloudflare/api-schemas,
  * SDK docs "maxLength4096"); not documented, so edgezone's: each `output_options` framing
  * string (`batch_*`, `record_prefix` / `_suffix` / `_delimiter`, `field_delimiter`) 1024
  * characters, `record_template` 16384 (a template naming every field of the dataset is about
@@ -48,7 +50,7 @@ import { readsLogpush, writes } from "./permissions";
 import type { ApiEnv } from "./types";
 import { INT_ID, parseBody, parseParam } from "./validate";
 
-/** 0 (the default) or a number in [min, max]: the `max_upload_*` ranges of reference §4.2. */
+/** 0 (the default) or a number in [min, max]: the `max_upload_*` ranges of Cloudflare's OpenAPI schema, github.com/cloudflare/api-schemas. */
 const zeroOr = (min: number, max: number) =>
 	z
 		.number()

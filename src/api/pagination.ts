@@ -6,7 +6,10 @@
 import { z } from "zod";
 import type { PageInfo } from "./envelope";
 
-/** `page` (from 1) and `per_page` (5–100, default 25) of the filters and firewall rules lists ([SPEC-2024]). */
+/**
+ * `page` (from 1) and `per_page` (5–100, default 25), as the filters and firewall rules lists
+ * take them (Cloudflare's OpenAPI schema, github.com/cloudflare/api-schemas); the certificate lists take the same.
+ */
 export const PAGE_QUERY = {
 	page: z.coerce.number().int().min(1).default(1),
 	per_page: z.coerce.number().int().min(5).max(100).default(25),

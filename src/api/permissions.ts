@@ -11,7 +11,7 @@
  *   "Logs Read", "Logs Edit". "Edit" is the dashboard's name of the API's "Write", and
  *   includes reading ("Edit is full CRUDL access", /api/tokens/create).
  * Refused, either way, is 403 10000 "Authentication error", as the real API answers a token
- * lacking a permission (cloudflare-api-v4.md §2.2).
+ * lacking a permission (hieunc229/mailflare#1, terraform-provider-cloudflare#1533).
  *
  * Which permissions each endpoint accepts follows the "Accepted Permissions" of its page in
  * the API reference: zones need Zone; rulesets accept any of their phase families, of which

@@ -1,7 +1,8 @@
 /**
  * The routing errors of `/client/v4`, decided before authentication as Cloudflare's
  * edge router does: a path no route has is 400 7000; a path that exists for other
- * methods is 405 7001 ("Method PUT not available for that URI."), cloudflare-api-v4.md §2.3.
+ * methods is 405 7001 ("Method PUT not available for that URI.", as public reports quote it;
+ * the status is edgezone's choice, no public source shows it).
  */
 import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";

@@ -1,6 +1,6 @@
 /**
  * `/zones/{zone_id}/rulesets/{ruleset_id}/rules`: add, edit and delete single rules
- * (cloudflare-api-v4.md §3.1, §3.3; SDK `client.rulesets.rules.*`). Each answers the
+ * (developers.cloudflare.com/ruleset-engine/rulesets-api/; SDK `client.rulesets.rules.*`). Each answers the
  * whole ruleset at its new version. `position` places the rule: `{before}`, `{after}`
  * (a rule id, or "" for top / bottom) or `{index}` (1-based). The rule is validated here
  * by its action's schema (an edit: each given field, and a malformed `id` refused as in
@@ -19,7 +19,8 @@ import { dryRunOf, written } from "./rulesets";
 import type { ApiEnv } from "./types";
 import { HEX_ID, parseBody, parseParam } from "./validate";
 
-// Reference §3.3: a rule id, or "" for the top (before) or the bottom (after).
+// A rule id, or "" for the top (before) or the bottom (after): `^(?:[0-9a-f]{32})?$` in
+// Cloudflare's OpenAPI schema, github.com/cloudflare/api-schemas.
 const RULE_REF = z.string().refine((id) => id === "" || HEX_ID_PATTERN.test(id), "must be a rule id or empty");
 const POSITION = z.union([
 	z.strictObject({ before: RULE_REF }),

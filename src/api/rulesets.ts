@@ -1,6 +1,7 @@
 /**
  * `/zones/{zone_id}/rulesets`: zone-level rulesets, their phase entrypoints and versions
- * (cloudflare-api-v4.md §3.1; SDK `client.rulesets.*`, `.phases.*`, `.versions.*`).
+ * (developers.cloudflare.com/ruleset-engine/rulesets-api/; SDK `client.rulesets.*`, `.phases.*`,
+ * `.versions.*`).
  *
  * This module owns HTTP: it validates bodies and queries fully, each rule by the schema of
  * its action (unknown fields refused, as the real API does), and renders answers; the

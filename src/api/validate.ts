@@ -10,7 +10,7 @@ import { HEX_ID_PATTERN } from "../common/ids";
 import { fromZod } from "../zone/failure";
 import { badIdentifier, bodyTooLarge, fromFailures, malformedJson, nestedTooDeep } from "./errors";
 
-/** 32 lower-case hex: zone, ruleset and rule ids (reference §3.2). */
+/** 32 lower-case hex: zone, ruleset and rule ids (`^[0-9a-f]{32}$` in Cloudflare's OpenAPI schema, github.com/cloudflare/api-schemas). */
 export const HEX_ID = z.string().regex(HEX_ID_PATTERN);
 
 /** A decimal integer id in a path (log-push job ids, ruleset versions). */

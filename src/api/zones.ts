@@ -1,6 +1,6 @@
 /**
- * `/zones`: create, list, get, edit and delete zones (cloudflare-api-v4.md §1.2, §2;
- * SDK `client.zones.*`).
+ * `/zones`: create, list, get, edit and delete zones (developers.cloudflare.com/api/resources/
+ * zones/; SDK `client.zones.*`).
  *
  * Emulates: `POST /zones` (`name`, `account.id`, `type`), `GET /zones` (filters `name`
  * with the `contains:` / `starts_with:` / `ends_with:` forms, `status`, `account.id`,

@@ -1,6 +1,7 @@
 /**
  * Authentication and routing errors of /client/v4: the real API's codes, messages,
- * statuses and envelope shapes (cloudflare-api-v4.md §2.2, §2.3).
+ * statuses and envelope shapes, as public reports quote them (cloudflare-python#2678,
+ * cloudflare-typescript#161, hieunc229/mailflare#1, timothymiller/cloudflare-ddns#152).
  */
 import { env, exports } from "cloudflare:workers";
 import Cloudflare from "cloudflare";
@@ -314,7 +315,8 @@ describe("read-only and permission-limited credentials", () => {
 			}
 			expect(await snapshot(w)).toStrictEqual(before);
 			const res = await call(c.method, c.path(w), c.body?.(w));
-			// Deleting a ruleset answers 204 without a body, as the real API does (reference §1.4).
+			// Deleting a ruleset answers 204 without a body, as the real API does
+			// (`deleteZoneRuleset` in Cloudflare's OpenAPI schema, github.com/cloudflare/api-schemas).
 			expect([200, 204], JSON.stringify(res.body)).toContain(res.status);
 		},
 	);
