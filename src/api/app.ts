@@ -1,11 +1,12 @@
 /**
  * The zone's API v4 under `/client/v4`: a Hono app in the shape of Cloudflare's API, so
- * the official `cloudflare` SDK drives it unchanged (cloudflare-api-v4.md §1, §2).
+ * the official `cloudflare` SDK (github.com/cloudflare/cloudflare-typescript) drives it unchanged.
  *
  * Order of checks for every request, each with the real API's answer:
  * 1. routing: unknown path 400 7000, known path with another method 405 7001;
  * 2. authentication: 9106, 6003 (+ 6102 / 6103 / 6111), 9103, 9109 (`auth.ts`), then the
- *    credential's permission for the endpoint: 403 10000 (`permissions.ts`);
+ *    credential's permission for what the matched route asks, registered with the route
+ *    (`reads` / `writes`, `permissions.ts`): 403 10000;
  * 3. the zone of `/zones/{zone_id}/...`: malformed id 400 7003, out of the credential's
  *    reach 403 10000, unknown 404 (`zone-access.ts`);
  * 4. other path ids (7003), then body and query: 413 over 1 MiB, 400 naming the field
@@ -39,10 +40,7 @@ import { zones } from "./zones";
 /** The API app; `fetch(request, env, ctx)` serves every path under `/client/v4`. */
 export const api = new Hono<ApiEnv>().basePath("/client/v4");
 
-api.use(
-	"*",
-	routeGuard(() => api.routes),
-);
+api.use("*", routeGuard(api));
 api.use("*", auth);
 api.use("/zones/:zone_id", zoneAccess);
 api.use("/zones/:zone_id/*", zoneAccess);
@@ -59,7 +57,8 @@ api.route("/zones/:zone_id/ssl/universal/settings", universalSsl);
 api.route("/zones/:zone_id/acm/total_tls", totalTls);
 api.route("/zones/:zone_id/custom_certificates", customCertificates);
 api.route("/zones/:zone_id/custom_hostnames", customHostnames);
-// Emulator-only routes, not Cloudflare's (README, "Emulator-only routes").
+// Emulator-only routes, not Cloudflare's (README, "Emulator-only routes"): the zone's own
+// settings, so they ask the Zone group; the pending log asks what log-push does.
 api.route("/zones/:zone_id/emulator/clock", clock);
 api.route("/zones/:zone_id/emulator/outbox", outbox);
 api.route("/zones/:zone_id/emulator/chains", chains);

@@ -1,7 +1,8 @@
 /**
  * Authentication of `/client/v4`: `X-Auth-Email` + `X-Auth-Key`, or `Authorization: Bearer`.
  *
- * Follows cloudflare-api-v4.md §2: header formats are checked first (6003 with an
+ * Answers as the real API does, as observed in public reports (cloudflare-typescript#161,
+ * cloudflare-python#2678, Posh-ACME#126): header formats are checked first (6003 with an
  * `error_chain` of 6102 / 6103 / 6111), then the values (9103 for a key, 9109 for a
  * token), then the zones the credential may reach (10000, in `zone-access.ts`).
  * Formats follow the real credentials: a global API key is 37 lower-case hex, an API
@@ -32,7 +33,7 @@ import { HEX_ID_PATTERN } from "../common/ids";
 import { fixedSecret, MAX_SECRET_BYTES, sameSecret } from "../common/secrets";
 import { notConfigured } from "../startup";
 import { ApiError, forbidden, invalidHeaders, invalidToken, missingCredentials, unknownKey } from "./errors";
-import { type Grant, PERMISSION, permits } from "./permissions";
+import { type Grant, PERMISSION, permits, requirementOf } from "./permissions";
 import type { ApiEnv } from "./types";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -165,11 +166,11 @@ export function authenticate(headers: Headers, secret: string | undefined): Call
 
 /**
  * Hono middleware: authenticates, refuses an endpoint the credential may not call (403 10000,
- * `permissions.ts`), and stores the Caller in `c.var.caller`.
+ * by what the matched route asks, `permissions.ts`), and stores the Caller in `c.var.caller`.
  */
 export const auth = createMiddleware<ApiEnv>(async (c, next) => {
 	const caller = authenticate(c.req.raw.headers, c.env.API_CREDENTIALS);
-	if (!permits(caller, c.req.method, c.req.path)) throw forbidden();
+	if (!permits(caller, requirementOf(c))) throw forbidden();
 	c.set("caller", caller);
 	await next();
 });

@@ -1,5 +1,6 @@
 /**
- * `/zones/{zone_id}/ssl/certificate_packs`: certificate packs (cloudflare-api-v4.md §6.3; SDK
+ * `/zones/{zone_id}/ssl/certificate_packs`: certificate packs (developers.cloudflare.com/api/
+ * resources/ssl/subresources/certificate_packs/; SDK
  * `client.ssl.certificatePacks.*`, objects `CertificatePackListResponse` and friends).
  *
  * Emulates: list (`status=all`, else only active packs; `deploy=staging` answers none, as
@@ -13,7 +14,8 @@
  * each a host name of the zone, wildcards as `*.` first label, no duplicates, the zone apex among
  * them ("Must contain the zone apex"); `validation_method` `txt`/`http`/`email`, `http` not for
  * wildcards (docs: HTTP DCV cannot validate wildcards); `certificate_authority` `google`,
- * `lets_encrypt`, `ssl_com`; `validity_days` one the CA issues (reference §2.3: Let's Encrypt 90,
+ * `lets_encrypt`, `ssl_com`; `validity_days` one the CA issues (developers.cloudflare.com/ssl/reference/
+ * certificate-authorities/: Let's Encrypt 90,
  * Google 14/30/90, SSL.com 14/30/90; SSL.com's 365 is Enterprise-only and edgezone zones have no
  * plan, so it is refused).
  */
@@ -32,11 +34,12 @@ import { checkValidity } from "../certificates";
 import { AUTHORITIES } from "../zone/certificates/issuance";
 import type { ZoneRef } from "../zone/certificates/store";
 import { CODES } from "../zone/failure";
-import { PAGE_QUERY, pageInfo, parseOptionalBody } from "./batches";
 import { ok } from "./envelope";
 import { ApiError, unwrap } from "./errors";
+import { PAGE_QUERY, pageInfo } from "./pagination";
+import { reads, writes } from "./permissions";
 import type { ApiEnv } from "./types";
-import { parseBody, parseParam, parseQuery } from "./validate";
+import { parseBody, parseOptionalBody, parseParam, parseQuery } from "./validate";
 
 const CODE = CODES.certificatePackInvalid;
 
@@ -120,14 +123,14 @@ function checkHosts(zone: ZoneRef, hosts: string[]): void {
 
 /** Routes under `/zones/{zone_id}/ssl/certificate_packs`. */
 export const certificatePacks = new Hono<ApiEnv>()
-	.get("/", async (c) => {
+	.get("/", reads("SSL and Certificates"), async (c) => {
 		const q = parseQuery(c, LIST, CODE);
 		const all = q.deploy === "staging" ? [] : unwrap(await c.var.zoneState.listCertificatePacks(zoneRef(c)));
 		const shown = q.status === "all" ? all : all.filter((pack) => pack.status === "active");
 		const page = shown.slice((q.page - 1) * q.per_page, q.page * q.per_page);
 		return ok(page satisfies CertificatePackListResponse[], pageInfo(q.page, q.per_page, page.length, shown.length));
 	})
-	.post("/order", async (c) => {
+	.post("/order", writes("SSL and Certificates"), async (c) => {
 		const body = await parseBody(c, ORDER, CODE);
 		const zone = zoneRef(c);
 		checkHosts(zone, body.hosts);
@@ -142,20 +145,20 @@ export const certificatePacks = new Hono<ApiEnv>()
 		);
 		return ok(pack satisfies CertificatePackCreateResponse);
 	})
-	.get("/quota", async (c) =>
+	.get("/quota", reads("SSL and Certificates"), async (c) =>
 		ok(unwrap(await c.var.zoneState.certificatePackQuota(zoneRef(c))) satisfies QuotaGetResponse),
 	)
-	.get("/:certificate_pack_id", async (c) => {
+	.get("/:certificate_pack_id", reads("SSL and Certificates"), async (c) => {
 		const id = parseParam(c, "certificate_pack_id", UUID);
 		return ok(unwrap(await c.var.zoneState.getCertificatePack(zoneRef(c), id)) satisfies CertificatePackGetResponse);
 	})
-	.patch("/:certificate_pack_id", async (c) => {
+	.patch("/:certificate_pack_id", writes("SSL and Certificates"), async (c) => {
 		const id = parseParam(c, "certificate_pack_id", UUID);
 		const body = await parseOptionalBody(c, EDIT, CODE);
 		const pack = unwrap(await c.var.zoneState.restartCertificatePack(zoneRef(c), id, body.cloudflare_branding));
 		return ok(pack satisfies CertificatePackEditResponse);
 	})
-	.delete("/:certificate_pack_id", async (c) => {
+	.delete("/:certificate_pack_id", writes("SSL and Certificates"), async (c) => {
 		const id = parseParam(c, "certificate_pack_id", UUID);
 		return ok(
 			unwrap(await c.var.zoneState.deleteCertificatePack(zoneRef(c), id)) satisfies CertificatePackDeleteResponse,

@@ -26,12 +26,13 @@ import { z } from "zod";
 import type { CustomCertificateInput } from "../zone/certificates/store";
 import { checkKeyPair, type ParsedBundle, parseBundle } from "../zone/certificates/x509";
 import { CODES } from "../zone/failure";
-import { PAGE_QUERY, pageInfo, parseOptionalBody } from "./batches";
 import { UUID, zoneRef } from "./certificate-packs";
 import { ok } from "./envelope";
 import { ApiError, unwrap } from "./errors";
+import { PAGE_QUERY, pageInfo } from "./pagination";
+import { reads, writes } from "./permissions";
 import type { ApiEnv } from "./types";
-import { parseBody, parseParam, parseQuery } from "./validate";
+import { parseBody, parseOptionalBody, parseParam, parseQuery } from "./validate";
 
 const CODE = CODES.customCertificateInvalid;
 const PEM_MAX = 65_536;
@@ -98,14 +99,14 @@ async function checkedBundle(certificate: string, privateKey: string): Promise<P
 
 /** Routes under `/zones/{zone_id}/custom_certificates`. */
 export const customCertificates = new Hono<ApiEnv>()
-	.get("/", async (c) => {
+	.get("/", reads("SSL and Certificates"), async (c) => {
 		const q = parseQuery(c, LIST, CODE);
 		const all = unwrap(await c.var.zoneState.listCustomCertificates(zoneRef(c)));
 		const shown = q.status === undefined ? all : all.filter((cert) => cert.status === q.status);
 		const page = shown.slice((q.page - 1) * q.per_page, q.page * q.per_page);
 		return ok(page satisfies CustomCertificate[], pageInfo(q.page, q.per_page, page.length, shown.length));
 	})
-	.post("/", async (c) => {
+	.post("/", writes("SSL and Certificates"), async (c) => {
 		const body = await parseBody(c, CREATE, CODE);
 		const input = {
 			bundle: await checkedBundle(body.certificate, body.private_key),
@@ -116,11 +117,11 @@ export const customCertificates = new Hono<ApiEnv>()
 		} satisfies CustomCertificateInput;
 		return ok(unwrap(await c.var.zoneState.createCustomCertificate(zoneRef(c), input)) satisfies CustomCertificate);
 	})
-	.get("/:custom_certificate_id", async (c) => {
+	.get("/:custom_certificate_id", reads("SSL and Certificates"), async (c) => {
 		const id = parseParam(c, "custom_certificate_id", UUID);
 		return ok(unwrap(await c.var.zoneState.getCustomCertificate(zoneRef(c), id)) satisfies CustomCertificate);
 	})
-	.patch("/:custom_certificate_id", async (c) => {
+	.patch("/:custom_certificate_id", writes("SSL and Certificates"), async (c) => {
 		const id = parseParam(c, "custom_certificate_id", UUID);
 		const body = await parseOptionalBody(c, EDIT, CODE);
 		const policy = body.policy ?? body.policy_restrictions;
@@ -134,7 +135,7 @@ export const customCertificates = new Hono<ApiEnv>()
 		};
 		return ok(unwrap(await c.var.zoneState.editCustomCertificate(zoneRef(c), id, input)) satisfies CustomCertificate);
 	})
-	.delete("/:custom_certificate_id", async (c) => {
+	.delete("/:custom_certificate_id", writes("SSL and Certificates"), async (c) => {
 		const id = parseParam(c, "custom_certificate_id", UUID);
 		const deleted = unwrap(await c.var.zoneState.deleteCustomCertificate(zoneRef(c), id));
 		return ok(deleted satisfies CustomCertificateDeleteResponse);

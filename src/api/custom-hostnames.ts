@@ -1,12 +1,13 @@
 /**
  * `/zones/{zone_id}/custom_hostnames`: Cloudflare for SaaS custom hostnames, their fallback origin
- * and quota (spec area D; cloudflare-api-v4.md §6.1-6.2, §7; SDK `client.customHostnames.*`).
+ * and quota (developers.cloudflare.com/api/resources/custom_hostnames/; SDK
+ * `client.customHostnames.*`).
  *
  * Emulates: list (filters `id`, `hostname` and the SDK's `hostname.exact` / `hostname.contain` /
  * `hostname.startsWith`, `ssl` 0|1, `ssl_status`, `hostname_status`, `certificate_authority`,
  * `wildcard`, `custom_origin_server`; `order` ssl|ssl_status, `direction`; pages of `per_page`
  * 5-50, default 20, `result: []` past the last), create, get, PATCH, DELETE (answering the
- * unenveloped `{"id": ...}`, as the real API and the SDK's `delete` do, §1.1), the fallback
+ * unenveloped `{"id": ...}`, as the real API's schema and the SDK's `delete` do), the fallback
  * origin (GET, PUT `{origin}`, DELETE) and the quota. Semantics, lifecycle and CA choice are the
  * Zone's (`zone/custom-hostnames/`); this module checks shapes, as the SDK's types spell them.
  * A new or deleted custom hostname is recorded in the registry too, which the edge routes by:
@@ -17,7 +18,7 @@
  * traffic stays with that zone (`edge/zone-routing.ts`).
  * Validation: hostnames per `names.ts` (lower-cased; `*.` only as the leftmost label; no IPs);
  * `ssl.certificate_authority` "" (default CA), `google`, `lets_encrypt` or `ssl_com`, anything
- * else a 400 (DigiCert no longer issues for SaaS, reference 2.3); `ssl.type` `dv`; settings
+ * else a 400 (DigiCert no longer issues for SaaS, developers.cloudflare.com/ssl/reference/certificate-authorities/); `ssl.type` `dv`; settings
  * with the enums of reference 6.2 and cipher names from Cloudflare's supported cipher suites
  * (docs ssl/edge-certificates/additional-options/cipher-suites/supported-cipher-suites, TLS 1.2
  * and lower: TLS 1.3 suites cannot be chosen); custom certificates are refused (not emulated).
@@ -41,14 +42,15 @@ import type { QuotaGetResponse } from "cloudflare/resources/custom-hostnames/quo
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
+import { forgetActiveHostnames } from "../edge/custom-hostname-routing";
+import { forgetZoneNames } from "../edge/zone-names";
 import { zoneRegistry } from "../zone/addressing";
 import { hostnameProblem, normalizeHostname } from "../zone/custom-hostnames/names";
-import { forgetActiveHostnames } from "../zone/custom-hostnames/routing";
 import { CODES } from "../zone/failure";
-import { forgetZoneNames } from "../zone/zone-names";
-import { pageInfo } from "./batches";
 import { ok } from "./envelope";
 import { unwrap } from "./errors";
+import { pageInfo } from "./pagination";
+import { reads, writes } from "./permissions";
 import type { ApiEnv } from "./types";
 import { HEX_ID, parseBody, parseParam, parseQuery } from "./validate";
 
@@ -194,7 +196,8 @@ const SSL_STATUS = z.enum([
 
 const TEXT = z.string().min(1).max(254);
 
-// The SDK sends nested objects with dots (`hostname.exact=...`, reference §1.4).
+// The SDK sends nested objects with dots (`hostname.exact=...`: `qs` with `allowDots`,
+// cloudflare-typescript `src/internal/utils/query.ts`).
 const LIST = z
 	.object({
 		id: HEX_ID.optional(),
@@ -233,18 +236,20 @@ function forgetRoutes(zoneId: string): void {
 
 /** Routes under `/zones/{zone_id}/custom_hostnames`; the fixed paths before `/:custom_hostname_id`. */
 export const customHostnames = new Hono<ApiEnv>()
-	.get("/fallback_origin", async (c) =>
+	.get("/fallback_origin", reads("SSL and Certificates"), async (c) =>
 		ok(unwrap(await c.var.zoneState.fallbackOrigin()) satisfies FallbackOriginGetResponse),
 	)
-	.put("/fallback_origin", async (c) => {
+	.put("/fallback_origin", writes("SSL and Certificates"), async (c) => {
 		const { origin } = await parseBody(c, FALLBACK, CODE);
 		return ok(unwrap(await c.var.zoneState.setFallbackOrigin(origin)) satisfies FallbackOriginUpdateResponse);
 	})
-	.delete("/fallback_origin", async (c) =>
+	.delete("/fallback_origin", writes("SSL and Certificates"), async (c) =>
 		ok(unwrap(await c.var.zoneState.deleteFallbackOrigin()) satisfies FallbackOriginDeleteResponse),
 	)
-	.get("/quota", async (c) => ok(unwrap(await c.var.zoneState.customHostnameQuota()) satisfies QuotaGetResponse))
-	.get("/", async (c) => {
+	.get("/quota", reads("SSL and Certificates"), async (c) =>
+		ok(unwrap(await c.var.zoneState.customHostnameQuota()) satisfies QuotaGetResponse),
+	)
+	.get("/", reads("SSL and Certificates"), async (c) => {
 		const q = parseQuery(c, LIST, CODE);
 		const exact = q["hostname.exact"] ?? q.hostname;
 		const page = unwrap(
@@ -272,7 +277,7 @@ export const customHostnames = new Hono<ApiEnv>()
 			pageInfo(q.page, q.per_page, page.items.length, page.total),
 		);
 	})
-	.post("/", async (c) => {
+	.post("/", writes("SSL and Certificates"), async (c) => {
 		const body = await parseBody(c, CREATE, CODE);
 		const registry = zoneRegistry(c.env);
 		const zoneId = c.var.zone.id;
@@ -282,20 +287,20 @@ export const customHostnames = new Hono<ApiEnv>()
 		forgetRoutes(zoneId);
 		return ok(unwrap(created) satisfies CustomHostnameCreateResponse);
 	})
-	.get("/:custom_hostname_id", async (c) =>
+	.get("/:custom_hostname_id", reads("SSL and Certificates"), async (c) =>
 		ok(unwrap(await c.var.zoneState.getCustomHostname(idOf(c))) satisfies CustomHostnameGetResponse),
 	)
-	.patch("/:custom_hostname_id", async (c) => {
+	.patch("/:custom_hostname_id", writes("SSL and Certificates"), async (c) => {
 		const id = idOf(c);
 		const body = await parseBody(c, EDIT, CODE);
 		const edited = unwrap(await c.var.zoneState.editCustomHostname(id, body));
 		forgetActiveHostnames(c.var.zone.id);
 		return ok(edited satisfies CustomHostnameEditResponse);
 	})
-	.delete("/:custom_hostname_id", async (c) => {
+	.delete("/:custom_hostname_id", writes("SSL and Certificates"), async (c) => {
 		const { id, hostname } = unwrap(await c.var.zoneState.deleteCustomHostname(idOf(c)));
 		unwrap(await zoneRegistry(c.env).releaseCustomHostname(hostname, c.var.zone.id));
 		forgetRoutes(c.var.zone.id);
-		// Unenveloped, as the real API answers (reference §1.1) and the SDK's `delete` reads it.
+		// Unenveloped, as the real API's schema answers (Cloudflare's OpenAPI schema, github.com/cloudflare/api-schemas) and the SDK's `delete` reads it.
 		return c.json({ id } satisfies CustomHostnameDeleteResponse);
 	});

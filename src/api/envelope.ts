@@ -1,10 +1,10 @@
 /**
  * The Cloudflare API v4 envelope: every answer of `/client/v4` is built here.
  *
- * Follows cloudflare-api-v4.md §1: `{result, success, errors, messages}` with the
- * newer key order (`result` first), `result_info` on lists, and
+ * `{result, success, errors, messages}` (Cloudflare's OpenAPI schema, github.com/cloudflare/api-schemas, `api-response-common`) with
+ * the newer key order (`result` first), `result_info` on lists, and
  * `Content-Type: application/json` always, because the SDK only parses JSON when
- * that header says so (§1.4).
+ * that header says so (cloudflare-typescript `src/internal/parse.ts`).
  */
 
 /** One entry of `errors` (or `messages`): the SDK's `ResponseInfo` plus the auth `error_chain`. */
@@ -13,7 +13,7 @@ export interface ResponseInfo {
 	message: string;
 	source?: { pointer: string };
 	error_chain?: { code: number; message: string }[];
-	/** Facts of the error: 10102 names the existing filter in `meta.id` (cloudflare-api-v4.md §1.3). */
+	/** Facts of the error: 10102 names the existing filter in `meta.id` (third-party scripts read `errors[].meta.id`; edgezone answers what they read). */
 	meta?: Record<string, string>;
 }
 
@@ -44,14 +44,14 @@ export function ok(result: unknown, resultInfo?: PageInfo | CursorInfo): Respons
 	return new Response(JSON.stringify(body), { status: 200, headers: JSON_HEADERS });
 }
 
-/** `204` with no body: what `DELETE .../rulesets/{id}` answers (§3.1). */
+/** `204` with no body: what `DELETE .../rulesets/{id}` answers (Cloudflare's OpenAPI schema, github.com/cloudflare/api-schemas, `deleteZoneRuleset`). */
 export function noContent(): Response {
 	return new Response(null, { status: 204 });
 }
 
 /**
  * A failure envelope. `bare` leaves out `result` and `messages`, as the real API does
- * for 9106 and 10000 (§1.1, cloudflare-python#2678, CloudflareToAbuseIPDB#5).
+ * for 9106 and 10000 (cloudflare-python#2678, BeeHiveSafety/CloudflareToAbuseIPDB#5).
  */
 export function failure(status: number, errors: ResponseInfo[], bare = false): Response {
 	const body = bare ? { success: false, errors } : { result: null, success: false, errors, messages: [] };

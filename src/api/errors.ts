@@ -1,7 +1,9 @@
 /**
  * Typed API errors and the one place that turns any error into the envelope.
  *
- * Auth and routing answers are the real API's, word for word (cloudflare-api-v4.md §2.2, §2.3).
+ * Auth and routing answers are the real API's, word for word, as public reports quote them
+ * (auth: cloudflare-python#2678, cloudflare-typescript#161, jeessy2/ddns-go#916,
+ * hieunc229/mailflare#1; routing: timothymiller/cloudflare-ddns#152, Jazee6/cloudflare-ai-web#52).
  */
 import type { Failure, Result } from "../zone/failure";
 import { failure, type ResponseInfo } from "./envelope";

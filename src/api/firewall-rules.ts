@@ -1,13 +1,13 @@
 /**
- * `/zones/{zone_id}/firewall/rules`: the Firewall Rules API (spec area B; cloudflare-api-v4.md
- * §5.3–§5.5; SDK `client.firewall.rules.*`, deprecated there but present).
+ * `/zones/{zone_id}/firewall/rules`: the Firewall Rules API (developers.cloudflare.com/firewall/
+ * api/cf-firewall-rules/; SDK `client.firewall.rules.*`, deprecated there but present).
  *
  * Emulates: list (filters `id`, `action`, `description`, `paused`; page-based, evaluation
  * order), create from a JSON array, bulk replace (PUT) and bulk edit (PATCH) from arrays, bulk
  * delete by `?id=a&id=b`, and get / replace / edit / delete of one rule. A rule's `filter` is
  * `{id}` (an existing filter; other fields beside `id` are ignored, as a client echoing a rule
  * sends them) or `{expression, paused?, description?, ref?}` (a new filter, locked).
- * SDK quirk (§5.5): `firewall.rules.create` and `.update` send one object whose `action` is the
+ * SDK quirk (cloudflare-typescript `src/resources/firewall/rules.ts`): `firewall.rules.create` and `.update` send one object whose `action` is the
  * rate-limit action object `{mode, response?, timeout?}`; one object is accepted, and `mode` is
  * mapped: `ban` to `block`, `simulate` to `log`, the challenges as they are (`response` and
  * `timeout` mean nothing to a firewall rule and are refused). `edit` sends `{}`: no change.
@@ -27,12 +27,14 @@ import { jsonVar } from "../common/config";
 import { CODES } from "../zone/failure";
 import type { FirewallAction, FirewallRule } from "../zone/firewall-rules";
 import { MAX_FIREWALL_DESCRIPTION, MAX_FIREWALL_REF } from "../zone/limits";
-import { BOOLEAN_QUERY, PAGE_QUERY, pageInfo, parseBatch, parseIds, parseOptionalBody } from "./batches";
+import { parseBatch, parseIds } from "./bulk-requests";
 import { ok } from "./envelope";
 import { unwrap } from "./errors";
 import { FILTER_FIELDS, idMismatch } from "./filters";
+import { PAGE_QUERY, pageInfo } from "./pagination";
+import { reads, writes } from "./permissions";
 import type { ApiEnv } from "./types";
-import { HEX_ID, parseBody, parseParam, parseQuery } from "./validate";
+import { BOOLEAN_QUERY, HEX_ID, parseBody, parseOptionalBody, parseParam, parseQuery } from "./validate";
 
 const CODE = CODES.firewallRuleInvalid;
 
@@ -54,7 +56,7 @@ const FIELDS = {
 	action: ACTION,
 	description: z.string().max(MAX_FIREWALL_DESCRIPTION),
 	paused: z.boolean(),
-	// [SPEC-2024]: 0 to 2147483647; null: evaluated last.
+	// 0 to 2147483647 (Cloudflare's OpenAPI schema, github.com/cloudflare/api-schemas); null: evaluated last.
 	priority: z.number().int().min(0).max(2_147_483_647).nullable(),
 	ref: z.string().max(MAX_FIREWALL_REF),
 	products: z.array(z.enum(["zoneLockdown", "uaBlock", "bic", "hot", "securityLevel", "rateLimit", "waf"])).min(1),
@@ -123,29 +125,30 @@ async function deleteFilterIfUnused(c: Context<ApiEnv>): Promise<boolean> {
 	return body.delete_filter_if_unused || query.delete_filter_if_unused === true;
 }
 
-// The stored `priority` is null when unset (reference §5.3), where the SDK's type says `number`.
+// The stored `priority` is null when unset (the docs' POST example answers `"priority": null`,
+// developers.cloudflare.com/firewall/api/cf-firewall-rules/post/), where the SDK's type says `number`.
 type Answered = Omit<SdkFirewallRule, "priority"> & { priority?: number | null };
 
 /** Routes under `/zones/{zone_id}/firewall/rules`. */
 export const firewallRules = new Hono<ApiEnv>()
-	.get("/", async (c) => {
+	.get("/", reads("Firewall Services"), async (c) => {
 		const q = parseQuery(c, LIST, CODE);
 		const page = unwrap(await c.var.zoneState.listFirewallRules({ ...q, perPage: q.per_page }));
 		return ok(page.items satisfies Answered[], pageInfo(q.page, q.per_page, page.items.length, page.total));
 	})
-	.post("/", async (c) => {
+	.post("/", writes("Firewall Services"), async (c) => {
 		const entries = await parseBatch(c, NEW_RULE, CODE);
 		return ok(unwrap(await c.var.zoneState.createFirewallRules(entries, ruleQuota(c.env))) satisfies Answered[]);
 	})
-	.put("/", async (c) => {
+	.put("/", writes("Firewall Services"), async (c) => {
 		const entries = await parseBatch(c, RULE_REPLACE, CODE);
 		return ok(unwrap(await c.var.zoneState.replaceFirewallRules(entries)) satisfies Answered[]);
 	})
-	.patch("/", async (c) => {
+	.patch("/", writes("Firewall Services"), async (c) => {
 		const entries = await parseBatch(c, RULE_EDIT, CODE);
 		return ok(unwrap(await c.var.zoneState.editFirewallRules(entries)) satisfies Answered[]);
 	})
-	.delete("/", async (c) => {
+	.delete("/", writes("Firewall Services"), async (c) => {
 		const ids = parseIds(c, CODE);
 		return ok(
 			unwrap(
@@ -153,18 +156,18 @@ export const firewallRules = new Hono<ApiEnv>()
 			) satisfies Answered[],
 		);
 	})
-	.get("/:rule_id", async (c) => {
+	.get("/:rule_id", reads("Firewall Services"), async (c) => {
 		const id = parseParam(c, "rule_id", HEX_ID);
 		return ok(unwrap(await c.var.zoneState.getFirewallRule(id)) satisfies Answered);
 	})
-	.put("/:rule_id", async (c) => {
+	.put("/:rule_id", writes("Firewall Services"), async (c) => {
 		const id = parseParam(c, "rule_id", HEX_ID);
 		const body = await parseBody(c, ONE_RULE_REPLACE, CODE);
 		if (body.id !== undefined && body.id !== id) throw idMismatch(CODE, id);
 		const [rule] = unwrap(await c.var.zoneState.replaceFirewallRules([{ input: { ...body, id }, pointer: "" }]));
 		return ok(rule satisfies FirewallRule | undefined);
 	})
-	.patch("/:rule_id", async (c) => {
+	.patch("/:rule_id", writes("Firewall Services"), async (c) => {
 		const id = parseParam(c, "rule_id", HEX_ID);
 		const body = await parseBody(c, ONE_RULE_EDIT, CODE);
 		if (body.id !== undefined && body.id !== id) throw idMismatch(CODE, id);
@@ -172,7 +175,7 @@ export const firewallRules = new Hono<ApiEnv>()
 			unwrap(await c.var.zoneState.editFirewallRules([{ input: { ...body, id }, pointer: "" }])) satisfies Answered[],
 		);
 	})
-	.delete("/:rule_id", async (c) => {
+	.delete("/:rule_id", writes("Firewall Services"), async (c) => {
 		const id = parseParam(c, "rule_id", HEX_ID);
 		const [deleted] = unwrap(await c.var.zoneState.deleteFirewallRules([id], await deleteFilterIfUnused(c), "refuse"));
 		return ok(deleted satisfies Answered | undefined);

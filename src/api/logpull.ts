@@ -1,7 +1,6 @@
 /**
  * `/zones/{zone_id}/logs`: Cloudflare's Logpull API over the entries the zone retains (docs
- * `logs/logpull/requesting-logs`, `logs/logpull/enabling-log-retention`; cloudflare-api-v4.md
- * §10; SDK `client.logs.received.get`, `client.logs.received.fields.get`, `client.logs.RayID.get`,
+ * `logs/logpull/requesting-logs`, `logs/logpull/enabling-log-retention`; SDK `client.logs.received.get`, `client.logs.received.fields.get`, `client.logs.RayID.get`,
  * `client.logs.control.retention.get/create`).
  *
  * Emulates:
@@ -19,7 +18,7 @@
  * - `GET|POST /control/retention/flag`: `{"flag": bool}` in the envelope; POST requires `flag`.
  * Records are written by `logs/format.ts` (the fields, timestamps and redaction of log-push's
  * ndjson). Errors are 400s in the envelope, code 1002 (the Logs APIs' validation code of
- * reference §4.1: Logpull's own code is not documented) with the messages of `logs/logpull.ts`.
+ * terraform-provider-cloudflare#1019: Logpull's own code is not documented) with the messages of `logs/logpull.ts`.
  * Windows follow real time, not the zone's emulator clock: entries carry real times.
  * Gaps: the response's Content-Type is edgezone's (`application/x-ndjson`, so the SDK hands
  * back the text); records are in the order received (Cloudflare: "not sorted").
@@ -37,6 +36,7 @@ import { retentionMs } from "../zone/retention";
 import type { Zone } from "../zone/zone";
 import { ok } from "./envelope";
 import { ApiError, unwrap } from "./errors";
+import { reads, writes } from "./permissions";
 import type { ApiEnv } from "./types";
 import { parseBody } from "./validate";
 
@@ -91,7 +91,9 @@ function records(zone: DurableObjectStub<Zone>, query: LogpullQuery, rayId?: str
  * there: under `wrangler dev`, one isolate, nothing is missed.
  */
 export const logpull = new Hono<ApiEnv>()
-	.get("/received", async (c) => {
+	// "Logs Read" or "Logs Write" reads, as the API reference's "Accepted Permissions" say; the
+	// retention flag's POST needs Logs Write.
+	.get("/received", reads("Logs"), async (c) => {
 		await flushZone(c.env, c.var.zone.id);
 		const query = orRefuse(
 			parseReceived(c.req.query(), KNOWN_FIELDS, Date.now(), {
@@ -101,8 +103,8 @@ export const logpull = new Hono<ApiEnv>()
 		);
 		return records(c.var.zoneState, query);
 	})
-	.get("/received/fields", (c) => c.json(HTTP_REQUESTS_FIELDS satisfies FieldGetResponse))
-	.get("/rayids/:ray_id", async (c) => {
+	.get("/received/fields", reads("Logs"), (c) => c.json(HTTP_REQUESTS_FIELDS satisfies FieldGetResponse))
+	.get("/rayids/:ray_id", reads("Logs"), async (c) => {
 		await flushZone(c.env, c.var.zone.id);
 		const args = c.req.query();
 		orRefuse(checkArgs(args, RAYIDS_ARGS));
@@ -118,10 +120,10 @@ export const logpull = new Hono<ApiEnv>()
 			rayId,
 		);
 	})
-	.get("/control/retention/flag", async (c) =>
+	.get("/control/retention/flag", reads("Logs"), async (c) =>
 		ok(unwrap(await c.var.zoneState.logpullRetention()) satisfies RetentionGetResponse),
 	)
-	.post("/control/retention/flag", async (c) => {
+	.post("/control/retention/flag", writes("Logs"), async (c) => {
 		const { flag } = await parseBody(c, FLAG, LOGPULL_INVALID);
 		return ok(unwrap(await c.var.zoneState.setLogpullRetention(flag)) satisfies RetentionCreateResponse);
 	});

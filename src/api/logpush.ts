@@ -1,6 +1,7 @@
 /**
  * `/zones/{zone_id}/logpush`: log-push jobs, destination ownership challenges and the
- * fields of the `http_requests` dataset (cloudflare-api-v4.md §4; SDK `client.logpush.*`).
+ * fields of the `http_requests` dataset (developers.cloudflare.com/logs/logpush/logpush-job/
+ * api-configuration/; SDK `client.logpush.*`).
  *
  * Emulates: job create / list / get / replace (PUT) / delete with the job object of the
  * SDK's `LogpushJob`; `destination_conf` parsed against the bound buckets
@@ -11,13 +12,14 @@
  * here, `field_names` checked against the dataset, and the documented defaults of a job and
  * its output filled in by the Zone's `newJobSettings` / `withOutputDefaults`; ownership
  * challenge and validation answering 200 with `valid: false` for a bad destination,
- * as the real API does (§4.4).
+ * as the real API does (developers.cloudflare.com/logs/logpush/examples/example-logpush-curl/;
+ * terraform-provider-cloudflare#726).
  * `filter` is checked by `logs/filter.ts` and `record_template` by `logs/format.ts` (a 400 1002
  * at their pointer); `filter: null` or `""` removes a job's filter.
  * Gaps: only the dataset `http_requests`; `logpull_options` and Instant Logs
  * (`kind: edge`) are refused with a 400 saying so. Delivery: `zone/delivery.ts`.
  * Size limits (a longer value is a 400 1002 at its pointer): `destination_conf` 4096 and
- * `ownership_challenge` 4096 characters, `name` 512 (reference §4.2: [SPEC-2024] maxLength,
+ * `ownership_challenge` 4096 characters, `name` 512 (maxLength in Cloudflare's OpenAPI schema, github.com/cloudflare/api-schemas,
  * SDK docs "maxLength4096"); not documented, so edgezone's: each `output_options` framing
  * string (`batch_*`, `record_prefix` / `_suffix` / `_delimiter`, `field_delimiter`) 1024
  * characters, `record_template` 16384 (a template naming every field of the dataset is about
@@ -44,10 +46,11 @@ import { CODES } from "../zone/failure";
 import { JOB_DEFAULTS, type JobSettings, newJobSettings, withOutputDefaults } from "../zone/logpush";
 import { ok } from "./envelope";
 import { ApiError, unwrap } from "./errors";
+import { readsLogpush, writes } from "./permissions";
 import type { ApiEnv } from "./types";
 import { INT_ID, parseBody, parseParam } from "./validate";
 
-/** 0 (the default) or a number in [min, max]: the `max_upload_*` ranges of reference §4.2. */
+/** 0 (the default) or a number in [min, max]: the `max_upload_*` ranges of Cloudflare's OpenAPI schema, github.com/cloudflare/api-schemas. */
 const zeroOr = (min: number, max: number) =>
 	z
 		.number()
@@ -178,8 +181,8 @@ function settingsOf(body: z.output<typeof JOB_FIELDS>): Partial<JobSettings> {
 
 /** Routes under `/zones/{zone_id}/logpush`. */
 export const logpush = new Hono<ApiEnv>()
-	.get("/jobs", async (c) => ok(unwrap(await c.var.zoneState.listJobs()) satisfies SdkLogpushJob[]))
-	.post("/jobs", async (c) => {
+	.get("/jobs", readsLogpush, async (c) => ok(unwrap(await c.var.zoneState.listJobs()) satisfies SdkLogpushJob[]))
+	.post("/jobs", writes("Logs"), async (c) => {
 		const body = await parseBody(c, JOB_FIELDS.required({ destination_conf: true }), CODES.logpushInvalid);
 		const destination = destinationOf(c, body.destination_conf);
 		const settings = newJobSettings({ ...settingsOf(body), destination_conf: body.destination_conf });
@@ -188,10 +191,10 @@ export const logpush = new Hono<ApiEnv>()
 		);
 		return ok(job satisfies SdkLogpushJob);
 	})
-	.get("/jobs/:job_id", async (c) =>
+	.get("/jobs/:job_id", readsLogpush, async (c) =>
 		ok(unwrap(await c.var.zoneState.getJob(parseParam(c, "job_id", INT_ID))) satisfies SdkLogpushJob),
 	)
-	.put("/jobs/:job_id", async (c) => {
+	.put("/jobs/:job_id", writes("Logs"), async (c) => {
 		const id = parseParam(c, "job_id", INT_ID);
 		const body = await parseBody(c, JOB_FIELDS, CODES.logpushInvalid);
 		const destination = body.destination_conf === undefined ? undefined : destinationOf(c, body.destination_conf);
@@ -204,10 +207,11 @@ export const logpush = new Hono<ApiEnv>()
 		);
 		return ok(job satisfies SdkLogpushJob);
 	})
-	.delete("/jobs/:job_id", async (c) =>
+	.delete("/jobs/:job_id", writes("Logs"), async (c) =>
 		ok(unwrap(await c.var.zoneState.deleteJob(parseParam(c, "job_id", INT_ID))) satisfies JobDeleteResponse),
 	)
-	.post("/ownership", async (c) => {
+	// Writes: puts a challenge file into the destination bucket.
+	.post("/ownership", writes("Logs"), async (c) => {
 		const { destination_conf } = await parseBody(c, DESTINATION, CODES.logpushInvalid);
 		const parsed = zoneDestination(c, destination_conf);
 		if (!parsed.ok)
@@ -215,7 +219,8 @@ export const logpush = new Hono<ApiEnv>()
 		const { filename } = unwrap(await c.var.zoneState.createOwnershipChallenge(parsed.destination));
 		return ok({ filename, valid: true, message: "" } satisfies OwnershipCreateResponse);
 	})
-	.post("/ownership/validate", async (c) => {
+	// A POST that only reads: compares a token with the challenge file, changes nothing.
+	.post("/ownership/validate", readsLogpush, async (c) => {
 		const body = await parseBody(c, VALIDATION, CODES.logpushInvalid);
 		const parsed = zoneDestination(c, body.destination_conf);
 		const valid =
@@ -223,7 +228,7 @@ export const logpush = new Hono<ApiEnv>()
 			unwrap(await c.var.zoneState.validateOwnershipChallenge(parsed.destination, body.ownership_challenge));
 		return ok({ valid } satisfies OwnershipValidation);
 	})
-	.get("/datasets/:dataset_id/fields", (c) => {
+	.get("/datasets/:dataset_id/fields", readsLogpush, (c) => {
 		const dataset = c.req.param("dataset_id");
 		if (dataset !== "http_requests") {
 			throw new ApiError(400, [

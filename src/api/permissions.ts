@@ -11,7 +11,7 @@
  *   "Logs Read", "Logs Edit". "Edit" is the dashboard's name of the API's "Write", and
  *   includes reading ("Edit is full CRUDL access", /api/tokens/create).
  * Refused, either way, is 403 10000 "Authentication error", as the real API answers a token
- * lacking a permission (cloudflare-api-v4.md §2.2).
+ * lacking a permission (hieunc229/mailflare#1, terraform-provider-cloudflare#1533).
  *
  * Which permissions each endpoint accepts follows the "Accepted Permissions" of its page in
  * the API reference: zones need Zone; rulesets accept any of their phase families, of which
@@ -25,10 +25,18 @@
  * WAF ruleset, nor a "Zone WAF Edit" token the log fields. Gap: the list of rulesets shows every
  * phase's (without rules) to any ruleset family; whether the real API narrows it is not documented.
  * Permissions name no zone of their own: the credential's `zones` say which zones they apply to.
+ *
+ * Each endpoint says what it asks where it is registered, once: its first handler is `reads`,
+ * `writes` or `readsLogpush` (`app.get("/", reads("Zone"), handler)`), and `auth.ts` reads it
+ * from the route the request matched (`requirementOf`), before the zone is looked up.
  */
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
-import { PatternRouter } from "hono/router/pattern-router";
+import type { Context, MiddlewareHandler } from "hono";
+import { matchedRoutes } from "hono/route";
+import { METHOD_NAME_ALL } from "hono/router";
+import type { RouterRoute } from "hono/types";
 import { z } from "zod";
+import type { ApiEnv } from "./types";
 
 /** The permission groups edgezone's endpoints use. */
 const GROUPS = ["Zone", "Zone WAF", "Firewall Services", "Logs", "SSL and Certificates"] as const;
@@ -54,161 +62,52 @@ export interface Requirement {
 	accepted: readonly Permission[];
 }
 
-/** Reading, granted by Read or Edit of any of `groups`. */
-const reads = (...groups: Group[]): Requirement => ({
-	access: "read",
-	accepted: groups.flatMap((group): Permission[] => [`${group} Read`, `${group} Edit`]),
-});
-/** Writing, granted by Edit of any of `groups`. */
-const writes = (...groups: Group[]): Requirement => ({
-	access: "write",
-	accepted: groups.map((group): Permission => `${group} Edit`),
-});
-/** Log-push reads: no write, yet Logs Edit (/logs/logpush/permissions/). */
-const readsLogpush: Requirement = { access: "read", accepted: ["Logs Edit"] };
-const RULESETS = ["Zone WAF", "Logs"] as const;
+/**
+ * What each endpoint asks, by the first handler it is registered with (`reads(...)`,
+ * `writes(...)`, `readsLogpush`): a pass-through middleware, looked up by identity.
+ */
+const REQUIREMENTS = new WeakMap<object, Requirement>();
 
-/** Every endpoint under `/client/v4`, as `app.ts` routes them, with what it asks. */
-export const ENDPOINTS: readonly { method: string; path: string; needs: Requirement }[] = [
-	{ method: "GET", path: "/zones", needs: reads("Zone") },
-	// Creating also needs `"zones": "*"` (zones.ts).
-	{ method: "POST", path: "/zones", needs: writes("Zone") },
-	{ method: "GET", path: "/zones/:zone_id", needs: reads("Zone") },
-	{ method: "PATCH", path: "/zones/:zone_id", needs: writes("Zone") },
-	{ method: "DELETE", path: "/zones/:zone_id", needs: writes("Zone") },
-	{ method: "GET", path: "/zones/:zone_id/rulesets", needs: reads(...RULESETS) },
-	{ method: "POST", path: "/zones/:zone_id/rulesets", needs: writes(...RULESETS) },
-	{ method: "GET", path: "/zones/:zone_id/rulesets/phases/:phase/entrypoint", needs: reads(...RULESETS) },
-	{ method: "PUT", path: "/zones/:zone_id/rulesets/phases/:phase/entrypoint", needs: writes(...RULESETS) },
-	{ method: "GET", path: "/zones/:zone_id/rulesets/:ruleset_id", needs: reads(...RULESETS) },
-	{ method: "PUT", path: "/zones/:zone_id/rulesets/:ruleset_id", needs: writes(...RULESETS) },
-	{ method: "DELETE", path: "/zones/:zone_id/rulesets/:ruleset_id", needs: writes(...RULESETS) },
-	{ method: "GET", path: "/zones/:zone_id/rulesets/:ruleset_id/versions", needs: reads(...RULESETS) },
-	{ method: "GET", path: "/zones/:zone_id/rulesets/:ruleset_id/versions/:version", needs: reads(...RULESETS) },
-	{ method: "POST", path: "/zones/:zone_id/rulesets/:ruleset_id/rules", needs: writes(...RULESETS) },
-	{ method: "PATCH", path: "/zones/:zone_id/rulesets/:ruleset_id/rules/:rule_id", needs: writes(...RULESETS) },
-	{ method: "DELETE", path: "/zones/:zone_id/rulesets/:ruleset_id/rules/:rule_id", needs: writes(...RULESETS) },
-	{ method: "GET", path: "/zones/:zone_id/logpush/jobs", needs: readsLogpush },
-	{ method: "POST", path: "/zones/:zone_id/logpush/jobs", needs: writes("Logs") },
-	{ method: "GET", path: "/zones/:zone_id/logpush/jobs/:job_id", needs: readsLogpush },
-	{ method: "PUT", path: "/zones/:zone_id/logpush/jobs/:job_id", needs: writes("Logs") },
-	{ method: "DELETE", path: "/zones/:zone_id/logpush/jobs/:job_id", needs: writes("Logs") },
-	// Writes: puts a challenge file into the destination bucket.
-	{ method: "POST", path: "/zones/:zone_id/logpush/ownership", needs: writes("Logs") },
-	// A POST that only reads: compares a token with the challenge file, changes nothing.
-	{ method: "POST", path: "/zones/:zone_id/logpush/ownership/validate", needs: readsLogpush },
-	{ method: "GET", path: "/zones/:zone_id/logpush/datasets/:dataset_id/fields", needs: readsLogpush },
-	// Logpull (src/api/logpull.ts): "Logs Read" or "Logs Write" reads, as the API reference's
-	// "Accepted Permissions" say; the retention flag's POST needs Logs Write.
-	{ method: "GET", path: "/zones/:zone_id/logs/received", needs: reads("Logs") },
-	{ method: "GET", path: "/zones/:zone_id/logs/received/fields", needs: reads("Logs") },
-	{ method: "GET", path: "/zones/:zone_id/logs/rayids/:ray_id", needs: reads("Logs") },
-	{ method: "GET", path: "/zones/:zone_id/logs/control/retention/flag", needs: reads("Logs") },
-	{ method: "POST", path: "/zones/:zone_id/logs/control/retention/flag", needs: writes("Logs") },
-	// Emulator-only (src/api/emulator/logs.ts): the pending log holds request data, as jobs do.
-	{ method: "GET", path: "/zones/:zone_id/emulator/logs", needs: readsLogpush },
-	{ method: "POST", path: "/zones/:zone_id/emulator/logs/flush", needs: writes("Logs") },
-	{ method: "GET", path: "/zones/:zone_id/filters", needs: reads("Firewall Services") },
-	{ method: "POST", path: "/zones/:zone_id/filters", needs: writes("Firewall Services") },
-	{ method: "PUT", path: "/zones/:zone_id/filters", needs: writes("Firewall Services") },
-	{ method: "DELETE", path: "/zones/:zone_id/filters", needs: writes("Firewall Services") },
-	{ method: "GET", path: "/zones/:zone_id/filters/:filter_id", needs: reads("Firewall Services") },
-	{ method: "PUT", path: "/zones/:zone_id/filters/:filter_id", needs: writes("Firewall Services") },
-	{ method: "DELETE", path: "/zones/:zone_id/filters/:filter_id", needs: writes("Firewall Services") },
-	{ method: "GET", path: "/zones/:zone_id/firewall/rules", needs: reads("Firewall Services") },
-	{ method: "POST", path: "/zones/:zone_id/firewall/rules", needs: writes("Firewall Services") },
-	{ method: "PUT", path: "/zones/:zone_id/firewall/rules", needs: writes("Firewall Services") },
-	{ method: "PATCH", path: "/zones/:zone_id/firewall/rules", needs: writes("Firewall Services") },
-	{ method: "DELETE", path: "/zones/:zone_id/firewall/rules", needs: writes("Firewall Services") },
-	{ method: "GET", path: "/zones/:zone_id/firewall/rules/:rule_id", needs: reads("Firewall Services") },
-	{ method: "PUT", path: "/zones/:zone_id/firewall/rules/:rule_id", needs: writes("Firewall Services") },
-	{ method: "PATCH", path: "/zones/:zone_id/firewall/rules/:rule_id", needs: writes("Firewall Services") },
-	{ method: "DELETE", path: "/zones/:zone_id/firewall/rules/:rule_id", needs: writes("Firewall Services") },
-	// Custom hostnames: "SSL and Certificates" is the group their API reference pages accept.
-	{ method: "GET", path: "/zones/:zone_id/custom_hostnames", needs: reads("SSL and Certificates") },
-	{ method: "POST", path: "/zones/:zone_id/custom_hostnames", needs: writes("SSL and Certificates") },
-	{ method: "GET", path: "/zones/:zone_id/custom_hostnames/fallback_origin", needs: reads("SSL and Certificates") },
-	{ method: "PUT", path: "/zones/:zone_id/custom_hostnames/fallback_origin", needs: writes("SSL and Certificates") },
-	{
-		method: "DELETE",
-		path: "/zones/:zone_id/custom_hostnames/fallback_origin",
-		needs: writes("SSL and Certificates"),
-	},
-	{ method: "GET", path: "/zones/:zone_id/custom_hostnames/quota", needs: reads("SSL and Certificates") },
-	{ method: "GET", path: "/zones/:zone_id/custom_hostnames/:custom_hostname_id", needs: reads("SSL and Certificates") },
-	{
-		method: "PATCH",
-		path: "/zones/:zone_id/custom_hostnames/:custom_hostname_id",
-		needs: writes("SSL and Certificates"),
-	},
-	{
-		method: "DELETE",
-		path: "/zones/:zone_id/custom_hostnames/:custom_hostname_id",
-		needs: writes("SSL and Certificates"),
-	},
-	{ method: "GET", path: "/zones/:zone_id/ssl/certificate_packs", needs: reads("SSL and Certificates") },
-	{ method: "POST", path: "/zones/:zone_id/ssl/certificate_packs/order", needs: writes("SSL and Certificates") },
-	{ method: "GET", path: "/zones/:zone_id/ssl/certificate_packs/quota", needs: reads("SSL and Certificates") },
-	{
-		method: "GET",
-		path: "/zones/:zone_id/ssl/certificate_packs/:certificate_pack_id",
-		needs: reads("SSL and Certificates"),
-	},
-	{
-		method: "PATCH",
-		path: "/zones/:zone_id/ssl/certificate_packs/:certificate_pack_id",
-		needs: writes("SSL and Certificates"),
-	},
-	{
-		method: "DELETE",
-		path: "/zones/:zone_id/ssl/certificate_packs/:certificate_pack_id",
-		needs: writes("SSL and Certificates"),
-	},
-	{ method: "GET", path: "/zones/:zone_id/ssl/universal/settings", needs: reads("SSL and Certificates") },
-	{ method: "PATCH", path: "/zones/:zone_id/ssl/universal/settings", needs: writes("SSL and Certificates") },
-	{ method: "GET", path: "/zones/:zone_id/acm/total_tls", needs: reads("SSL and Certificates") },
-	{ method: "POST", path: "/zones/:zone_id/acm/total_tls", needs: writes("SSL and Certificates") },
-	{ method: "GET", path: "/zones/:zone_id/custom_certificates", needs: reads("SSL and Certificates") },
-	{ method: "POST", path: "/zones/:zone_id/custom_certificates", needs: writes("SSL and Certificates") },
-	{
-		method: "GET",
-		path: "/zones/:zone_id/custom_certificates/:custom_certificate_id",
-		needs: reads("SSL and Certificates"),
-	},
-	{
-		method: "PATCH",
-		path: "/zones/:zone_id/custom_certificates/:custom_certificate_id",
-		needs: writes("SSL and Certificates"),
-	},
-	{
-		method: "DELETE",
-		path: "/zones/:zone_id/custom_certificates/:custom_certificate_id",
-		needs: writes("SSL and Certificates"),
-	},
-	// Emulator-only routes (not Cloudflare's): the zone's own settings, so the Zone group.
-	{ method: "GET", path: "/zones/:zone_id/emulator/clock", needs: reads("Zone") },
-	{ method: "PUT", path: "/zones/:zone_id/emulator/clock", needs: writes("Zone") },
-	{ method: "POST", path: "/zones/:zone_id/emulator/clock/advance", needs: writes("Zone") },
-	{ method: "GET", path: "/zones/:zone_id/emulator/outbox", needs: reads("Zone") },
-	{ method: "GET", path: "/zones/:zone_id/emulator/chains/:certificate_id", needs: reads("Zone") },
-	{ method: "GET", path: "/zones/:zone_id/emulator/dns", needs: reads("Zone") },
-	{ method: "GET", path: "/zones/:zone_id/emulator/dns/:name", needs: reads("Zone") },
-	{ method: "PUT", path: "/zones/:zone_id/emulator/dns/:name", needs: writes("Zone") },
-	{ method: "DELETE", path: "/zones/:zone_id/emulator/dns/:name", needs: writes("Zone") },
-];
-
-const router = new PatternRouter<Requirement>();
-for (const { method, path, needs } of ENDPOINTS) router.add(method, `/client/v4${path}`, needs);
+/** A pass-through handler that registers its route as asking `needs` (read by `requirementOf`). */
+function asking(needs: Requirement): MiddlewareHandler<ApiEnv> {
+	const handler: MiddlewareHandler<ApiEnv> = (_c, next) => next();
+	REQUIREMENTS.set(handler, needs);
+	return handler;
+}
 
 /**
- * What `method path` asks (path with `/client/v4`); HEAD asks what GET does. An endpoint
- * missing from ENDPOINTS falls back to its method: GET and HEAD read, others write, and no
- * permission grants it, so a token limited by permissions is refused until it is listed.
+ * The first handler of an endpoint that reads, granted by Read or Edit of any of `groups`:
+ * `app.get("/", reads("Zone"), handler)`.
  */
-export function requirementOf(method: string, path: string): Requirement {
-	const asked = method === "HEAD" ? "GET" : method;
-	const [matches] = router.match(asked, path);
-	return matches[0]?.[0] ?? { access: asked === "GET" ? "read" : "write", accepted: [] };
+export const reads = (...groups: Group[]): MiddlewareHandler<ApiEnv> =>
+	asking({ access: "read", accepted: groups.flatMap((group): Permission[] => [`${group} Read`, `${group} Edit`]) });
+
+/** The first handler of an endpoint that writes, granted by Edit of any of `groups`. */
+export const writes = (...groups: Group[]): MiddlewareHandler<ApiEnv> =>
+	asking({ access: "write", accepted: groups.map((group): Permission => `${group} Edit`) });
+
+/** The first handler of a log-push endpoint that reads: no write, yet Logs Edit (/logs/logpush/permissions/). */
+export const readsLogpush: MiddlewareHandler<ApiEnv> = asking({ access: "read", accepted: ["Logs Edit"] });
+
+/** The groups of the rulesets' endpoints: their phase families edgezone knows. */
+export const RULESETS = ["Zone WAF", "Logs"] as const;
+
+/** What `route`'s handler asks, when it is one of `reads`, `writes` or `readsLogpush`. */
+export function requirementOfHandler(route: RouterRoute): Requirement | undefined {
+	return REQUIREMENTS.get(route.handler);
+}
+
+/**
+ * What the endpoint `c` matched asks: the requirement of its first handler, the first route
+ * of the request's method the app matched (in registration order, the one that answers; HEAD
+ * is served by GET's). An endpoint registered without one falls back to its method: GET and
+ * HEAD read, others write, and no permission grants it, so a token limited by permissions is
+ * refused until it says what it asks (the coverage test in test/api/auth.test.ts finds it).
+ */
+export function requirementOf(c: Context): Requirement {
+	const endpoint = matchedRoutes(c).find((route) => route.method !== METHOD_NAME_ALL);
+	const needs = endpoint === undefined ? undefined : REQUIREMENTS.get(endpoint.handler);
+	return needs ?? { access: c.req.method === "GET" || c.req.method === "HEAD" ? "read" : "write", accepted: [] };
 }
 
 /**
@@ -235,9 +134,8 @@ export function permitsPhase(grant: Grant, phase: Phase, access: "read" | "write
 	return grant.permissions.some((p) => accepted.includes(p));
 }
 
-/** Whether `grant` allows calling `method path` (path with `/client/v4`). */
-export function permits(grant: Grant, method: string, path: string): boolean {
-	const needs = requirementOf(method, path);
+/** Whether `grant` allows calling an endpoint that asks `needs` (`requirementOf`). */
+export function permits(grant: Grant, needs: Requirement): boolean {
 	if (needs.access === "write" && grant.access === "read") return false;
 	return grant.permissions === undefined || grant.permissions.some((p) => needs.accepted.includes(p));
 }

@@ -1,6 +1,6 @@
 /**
  * `/zones/{zone_id}/rulesets/{ruleset_id}/rules`: add, edit and delete single rules
- * (cloudflare-api-v4.md §3.1, §3.3; SDK `client.rulesets.rules.*`). Each answers the
+ * (developers.cloudflare.com/ruleset-engine/rulesets-api/; SDK `client.rulesets.rules.*`). Each answers the
  * whole ruleset at its new version. `position` places the rule: `{before}`, `{after}`
  * (a rule id, or "" for top / bottom) or `{index}` (1-based). The rule is validated here
  * by its action's schema (an edit: each given field, and a malformed `id` refused as in
@@ -13,12 +13,14 @@ import { HEX_ID_PATTERN } from "../common/ids";
 import { CODES } from "../zone/failure";
 import { RULE, RULE_PATCH } from "../zone/phases/actions";
 import { unwrap } from "./errors";
+import { RULESETS, writes } from "./permissions";
 import { requireRulesetPhase } from "./phase-access";
 import { dryRunOf, written } from "./rulesets";
 import type { ApiEnv } from "./types";
 import { HEX_ID, parseBody, parseParam } from "./validate";
 
-// Reference §3.3: a rule id, or "" for the top (before) or the bottom (after).
+// A rule id, or "" for the top (before) or the bottom (after): `^(?:[0-9a-f]{32})?$` in
+// Cloudflare's OpenAPI schema, github.com/cloudflare/api-schemas.
 const RULE_REF = z.string().refine((id) => id === "" || HEX_ID_PATTERN.test(id), "must be a rule id or empty");
 const POSITION = z.union([
 	z.strictObject({ before: RULE_REF }),
@@ -44,14 +46,14 @@ const PATCH_BODY = withPosition(RULE_PATCH);
 
 /** Routes under `/zones/{zone_id}/rulesets/{ruleset_id}/rules`. */
 export const rulesetRules = new Hono<ApiEnv>()
-	.post("/", async (c) => {
+	.post("/", writes(...RULESETS), async (c) => {
 		const dryRun = dryRunOf(c);
 		const rulesetId = parseParam(c, "ruleset_id", HEX_ID);
 		await requireRulesetPhase(c, rulesetId, "write");
 		const { rule, position } = await parseBody(c, RULE_BODY, CODES.rulesetInvalid);
 		return written(unwrap(await c.var.zoneState.addRule(rulesetId, rule, position, dryRun)), dryRun);
 	})
-	.patch("/:rule_id", async (c) => {
+	.patch("/:rule_id", writes(...RULESETS), async (c) => {
 		const dryRun = dryRunOf(c);
 		const rulesetId = parseParam(c, "ruleset_id", HEX_ID);
 		const ruleId = parseParam(c, "rule_id", HEX_ID);
@@ -59,7 +61,7 @@ export const rulesetRules = new Hono<ApiEnv>()
 		const { rule, position } = await parseBody(c, PATCH_BODY, CODES.rulesetInvalid);
 		return written(unwrap(await c.var.zoneState.editRule(rulesetId, ruleId, rule, position, dryRun)), dryRun);
 	})
-	.delete("/:rule_id", async (c) => {
+	.delete("/:rule_id", writes(...RULESETS), async (c) => {
 		const dryRun = dryRunOf(c);
 		const rulesetId = parseParam(c, "ruleset_id", HEX_ID);
 		const ruleId = parseParam(c, "rule_id", HEX_ID);

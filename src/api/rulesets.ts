@@ -1,6 +1,7 @@
 /**
  * `/zones/{zone_id}/rulesets`: zone-level rulesets, their phase entrypoints and versions
- * (cloudflare-api-v4.md §3.1; SDK `client.rulesets.*`, `.phases.*`, `.versions.*`).
+ * (developers.cloudflare.com/ruleset-engine/rulesets-api/; SDK `client.rulesets.*`, `.phases.*`,
+ * `.versions.*`).
  *
  * This module owns HTTP: it validates bodies and queries fully, each rule by the schema of
  * its action (unknown fields refused, as the real API does), and renders answers; the
@@ -30,6 +31,7 @@ import { RULE } from "../zone/phases/actions";
 import { PHASES } from "../zone/phases/table";
 import { noContent, ok } from "./envelope";
 import { ApiError, unwrap } from "./errors";
+import { RULESETS, reads, writes } from "./permissions";
 import { requirePhase, requireRulesetPhase } from "./phase-access";
 import type { ApiEnv } from "./types";
 import { HEX_ID, INT_ID, parseBody, parseParam, parseQuery } from "./validate";
@@ -98,7 +100,7 @@ export function written(ruleset: RulesetGetResponse, dryRun: boolean) {
 
 /** Routes under `/zones/{zone_id}/rulesets` (rules are in `ruleset-rules.ts`). */
 export const rulesets = new Hono<ApiEnv>()
-	.get("/", async (c) => {
+	.get("/", reads(...RULESETS), async (c) => {
 		const q = parseQuery(c, LIST, CODES.rulesetInvalid);
 		const page = unwrap(await c.var.zoneState.listRulesets(q.per_page, q.cursor));
 		const cursor = page.nextAfter === undefined ? {} : { cursor: encodeCursor(page.nextAfter) };
@@ -108,49 +110,49 @@ export const rulesets = new Hono<ApiEnv>()
 			...cursor,
 		});
 	})
-	.post("/", async (c) => {
+	.post("/", writes(...RULESETS), async (c) => {
 		const dryRun = dryRunOf(c);
 		const body = await parseBody(c, CREATE, CODES.rulesetInvalid);
 		requirePhase(c, body.phase, "write");
 		return written(unwrap(await c.var.zoneState.createRuleset(body, dryRun)), dryRun);
 	})
-	.get("/phases/:phase/entrypoint", async (c) => {
+	.get("/phases/:phase/entrypoint", reads(...RULESETS), async (c) => {
 		const phase = parseParam(c, "phase", PHASE);
 		requirePhase(c, phase, "read");
 		return ok(unwrap(await c.var.zoneState.getEntrypoint(phase)) satisfies RulesetGetResponse);
 	})
-	.put("/phases/:phase/entrypoint", async (c) => {
+	.put("/phases/:phase/entrypoint", writes(...RULESETS), async (c) => {
 		const dryRun = dryRunOf(c);
 		const phase = parseParam(c, "phase", PHASE);
 		requirePhase(c, phase, "write");
 		const body = await parseBody(c, ENTRYPOINT_UPDATE, CODES.rulesetInvalid);
 		return written(unwrap(await c.var.zoneState.putEntrypoint(phase, body, dryRun)), dryRun);
 	})
-	.get("/:ruleset_id", async (c) => {
+	.get("/:ruleset_id", reads(...RULESETS), async (c) => {
 		const ruleset = unwrap(await c.var.zoneState.getRuleset(parseParam(c, "ruleset_id", HEX_ID)));
 		requirePhase(c, ruleset.phase, "read");
 		return ok(ruleset satisfies RulesetGetResponse);
 	})
-	.put("/:ruleset_id", async (c) => {
+	.put("/:ruleset_id", writes(...RULESETS), async (c) => {
 		const dryRun = dryRunOf(c);
 		const id = parseParam(c, "ruleset_id", HEX_ID);
 		await requireRulesetPhase(c, id, "write");
 		const body = await parseBody(c, UPDATE, CODES.rulesetInvalid);
 		return written(unwrap(await c.var.zoneState.updateRuleset(id, body, dryRun)), dryRun);
 	})
-	.delete("/:ruleset_id", async (c) => {
+	.delete("/:ruleset_id", writes(...RULESETS), async (c) => {
 		const dryRun = dryRunOf(c);
 		const id = parseParam(c, "ruleset_id", HEX_ID);
 		await requireRulesetPhase(c, id, "write");
 		unwrap(await c.var.zoneState.deleteRuleset(id, dryRun));
 		return noContent();
 	})
-	.get("/:ruleset_id/versions", async (c) => {
+	.get("/:ruleset_id/versions", reads(...RULESETS), async (c) => {
 		const id = parseParam(c, "ruleset_id", HEX_ID);
 		await requireRulesetPhase(c, id, "read");
 		return ok(unwrap(await c.var.zoneState.listRulesetVersions(id)) satisfies VersionListResponse[]);
 	})
-	.get("/:ruleset_id/versions/:version", async (c) => {
+	.get("/:ruleset_id/versions/:version", reads(...RULESETS), async (c) => {
 		const id = parseParam(c, "ruleset_id", HEX_ID);
 		const version = parseParam(c, "version", INT_ID);
 		await requireRulesetPhase(c, id, "read");

@@ -17,6 +17,7 @@ import { CODES } from "../zone/failure";
 import { zoneRef } from "./certificate-packs";
 import { ok } from "./envelope";
 import { unwrap } from "./errors";
+import { reads, writes } from "./permissions";
 import type { ApiEnv } from "./types";
 import { parseBody } from "./validate";
 
@@ -27,8 +28,10 @@ const UPDATE = z.strictObject({
 
 /** Routes under `/zones/{zone_id}/acm/total_tls`. */
 export const totalTls = new Hono<ApiEnv>()
-	.get("/", async (c) => ok(unwrap(await c.var.zoneState.totalTls(zoneRef(c))) satisfies TotalTLSGetResponse))
-	.post("/", async (c) => {
+	.get("/", reads("SSL and Certificates"), async (c) =>
+		ok(unwrap(await c.var.zoneState.totalTls(zoneRef(c))) satisfies TotalTLSGetResponse),
+	)
+	.post("/", writes("SSL and Certificates"), async (c) => {
 		const body = await parseBody(c, UPDATE, CODES.sslSettingsInvalid);
 		const settings = unwrap(await c.var.zoneState.setTotalTls(zoneRef(c), body.enabled, body.certificate_authority));
 		return ok(settings satisfies TotalTLSUpdateResponse);

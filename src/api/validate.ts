@@ -10,7 +10,7 @@ import { HEX_ID_PATTERN } from "../common/ids";
 import { fromZod } from "../zone/failure";
 import { badIdentifier, bodyTooLarge, fromFailures, malformedJson, nestedTooDeep } from "./errors";
 
-/** 32 lower-case hex: zone, ruleset and rule ids (reference §3.2). */
+/** 32 lower-case hex: zone, ruleset and rule ids (`^[0-9a-f]{32}$` in Cloudflare's OpenAPI schema, github.com/cloudflare/api-schemas). */
 export const HEX_ID = z.string().regex(HEX_ID_PATTERN);
 
 /** A decimal integer id in a path (log-push job ids, ruleset versions). */
@@ -105,3 +105,15 @@ export function parseParam<S extends z.ZodType>(c: Context, name: string, schema
 	if (!parsed.success) throw badIdentifier(new URL(c.req.url).pathname);
 	return parsed.data;
 }
+
+/** Like `parseBody`, for endpoints whose body may be absent (a DELETE): no body parses as `{}`. */
+export async function parseOptionalBody<S extends z.ZodType>(
+	c: Context,
+	schema: S,
+	code: number,
+): Promise<z.output<S>> {
+	return parseBody(c, schema, code, { whenEmpty: {} });
+}
+
+/** A boolean query parameter: `true` or `false`. */
+export const BOOLEAN_QUERY = z.enum(["true", "false"]).transform((value) => value === "true");

@@ -3,11 +3,11 @@
  * may not reach is 403 10000 (before existence, so a scoped credential learns nothing
  * about other zones), an unknown zone is 404; otherwise `c.var.zone` and
  * `c.var.zoneState` are set. After a request that may have written to the zone, this
- * isolate's edge asks the zone for its configuration again (`zone/config-checks.ts`).
+ * isolate's edge asks the zone for its configuration again (`edge/zone-view.ts`, `forgetConfigCheck`).
  */
 import { createMiddleware } from "hono/factory";
+import { forgetConfigCheck } from "../edge/zone-view";
 import { zoneRegistry, zoneState } from "../zone/addressing";
-import { forgetConfigCheck } from "../zone/config-checks";
 import { forbidden, unwrap } from "./errors";
 import type { ApiEnv } from "./types";
 import { HEX_ID, parseParam } from "./validate";

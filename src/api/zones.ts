@@ -1,6 +1,6 @@
 /**
- * `/zones`: create, list, get, edit and delete zones (cloudflare-api-v4.md §1.2, §2;
- * SDK `client.zones.*`).
+ * `/zones`: create, list, get, edit and delete zones (developers.cloudflare.com/api/resources/
+ * zones/; SDK `client.zones.*`).
  *
  * Emulates: `POST /zones` (`name`, `account.id`, `type`), `GET /zones` (filters `name`
  * with the `contains:` / `starts_with:` / `ends_with:` forms, `status`, `account.id`,
@@ -18,11 +18,12 @@
 import type { ZoneDeleteResponse, Zone as ZoneObject } from "cloudflare/resources/zones/zones";
 import { Hono } from "hono";
 import { z } from "zod";
+import { forgetZoneNames } from "../edge/zone-names";
 import { zoneRegistry } from "../zone/addressing";
 import { CODES } from "../zone/failure";
-import { forgetZoneNames } from "../zone/zone-names";
 import { ok } from "./envelope";
 import { forbidden, unwrap } from "./errors";
+import { reads, writes } from "./permissions";
 import type { ApiEnv } from "./types";
 import { HEX_ID, parseBody, parseQuery } from "./validate";
 
@@ -69,7 +70,7 @@ const LIST = z.object({
 
 /** Routes of `/zones` and `/zones/{zone_id}`; the zone routes run after `zoneAccess`. */
 export const zones = new Hono<ApiEnv>()
-	.get("/", async (c) => {
+	.get("/", reads("Zone"), async (c) => {
 		const q = parseQuery(c, LIST, CODES.zoneInvalid);
 		const { zones: page, total } = unwrap(
 			await zoneRegistry(c.env).list({
@@ -92,7 +93,8 @@ export const zones = new Hono<ApiEnv>()
 			total_pages: Math.ceil(total / q.per_page),
 		});
 	})
-	.post("/", async (c) => {
+	.post("/", writes("Zone"), async (c) => {
+		// Beyond Zone Edit, creating needs a credential reaching every zone.
 		if (c.var.caller.zones !== "*") throw forbidden();
 		const body = await parseBody(c, CREATE, CODES.zoneInvalid);
 		const zone = unwrap(
@@ -105,12 +107,12 @@ export const zones = new Hono<ApiEnv>()
 		forgetZoneNames();
 		return ok(zone satisfies ZoneObject);
 	})
-	.get("/:zone_id", (c) => ok(c.var.zone satisfies ZoneObject))
-	.patch("/:zone_id", async (c) => {
+	.get("/:zone_id", reads("Zone"), (c) => ok(c.var.zone satisfies ZoneObject))
+	.patch("/:zone_id", writes("Zone"), async (c) => {
 		const body = await parseBody(c, EDIT, CODES.zoneInvalid);
 		return ok(unwrap(await zoneRegistry(c.env).edit(c.var.zone.id, body)) satisfies ZoneObject);
 	})
-	.delete("/:zone_id", async (c) => {
+	.delete("/:zone_id", writes("Zone"), async (c) => {
 		const deleted = unwrap(await zoneRegistry(c.env).delete(c.var.zone.id));
 		forgetZoneNames();
 		// The registry no longer lists the zone; its state goes next. A failure here leaves

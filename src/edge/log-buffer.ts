@@ -18,7 +18,7 @@
  */
 import { type LogEntry, type LogRow, logRow } from "../logs/entry";
 import { zoneState } from "../zone/addressing";
-import { CONFIG_CHECK_INTERVAL_MS } from "../zone/config-checks";
+import { CONFIG_CHECK_INTERVAL_MS } from "./config-checks";
 
 /**
  * The shortest hold, in ms: twice the config check's interval, so that with traffic the check

@@ -18,16 +18,17 @@
  *      edgezone the DNS target of a zone's name never points elsewhere, and the zone keeps it.
  *      Gap: the O2O case (a customer zone pointing its name at a SaaS zone) is not emulated.
  * 2. Else the zone holding an active custom hostname that is the host, or a `*.x` one when the
- *    host is one label under `x` (`zone/custom-hostnames/routing.ts`): Cloudflare for SaaS serves a
+ *    host is one label under `x` (`custom-hostname-routing.ts`): Cloudflare for SaaS serves a
  *    custom hostname from the SaaS provider's zone.
  * 3. Else the default zone (`DEFAULT_ZONE_ID`), so `localhost` and bare IPs reach the bucket as
  *    they always have.
- * The names come from the isolate's copy (`zone/zone-names.ts`): how fast a new zone is
+ * The names come from the isolate's copy (`zone-names.ts`): how fast a new zone is
  * routed is said there.
  */
-import { customHostnameZone } from "../zone/custom-hostnames/routing";
+
 import type { ZoneName } from "../zone/registry";
-import { customHostnameZones, holdingZone, zoneNames } from "../zone/zone-names";
+import { customHostnameZone } from "./custom-hostname-routing";
+import { customHostnameZones, holdingZone, zoneNames } from "./zone-names";
 
 /**
  * The zone of `host` (lower case, no port): the zone whose name is `host` or its nearest parent

@@ -28,7 +28,7 @@ import { randomHexId } from "../common/ids";
 import { expressionError } from "./expressions";
 import { CODES, type Failure, FailureSignal, invalid } from "./failure";
 import { MAX_FILTERS } from "./limits";
-import { pageOf } from "./pages";
+import { pageOf } from "./sql-pages";
 
 /** A filter as the API answers it (SDK `FirewallFilter`). */
 export interface Filter {

@@ -48,7 +48,7 @@ import {
 	repeatedIds,
 	type UnknownIds,
 } from "./filters";
-import { pageOf } from "./pages";
+import { pageOf } from "./sql-pages";
 
 /** The actions of a firewall rule (SDK `RateLimitsAPI.Action`; firewall/cf-firewall-rules/actions docs). */
 export type FirewallAction = Action;

@@ -36,7 +36,7 @@ export class ZoneRegistry extends DurableObject<Env> {
 
 	/**
 	 * What the edge routes by: every zone's id and name, and which zone holds each custom
-	 * hostname (whether it is active is the zone's answer, `zone/custom-hostnames/routing.ts`).
+	 * hostname (whether it is active is the zone's answer, `edge/custom-hostname-routing.ts`).
 	 */
 	edgeRoutes(): EdgeRoutes {
 		return {

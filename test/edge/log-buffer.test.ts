@@ -1,7 +1,7 @@
 /** How long the isolate holds a batch of entries before handing it to the zone on its own. */
 import { describe, expect, it } from "vitest";
+import { CONFIG_CHECK_INTERVAL_MS } from "../../src/edge/config-checks";
 import { HOLD_MAX_MS, HOLD_MIN_MS, holdMs } from "../../src/edge/log-buffer";
-import { CONFIG_CHECK_INTERVAL_MS } from "../../src/zone/config-checks";
 
 describe("holdMs", () => {
 	it("is a sixth of the shortest interval of the jobs that read the entries", () => {

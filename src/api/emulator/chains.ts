@@ -17,6 +17,7 @@ import { CODES } from "../../zone/failure";
 import { UUID, zoneRef } from "../certificate-packs";
 import { ok } from "../envelope";
 import { unwrap } from "../errors";
+import { reads } from "../permissions";
 import type { ApiEnv } from "../types";
 import { HEX_ID, parseParam, parseQuery } from "../validate";
 
@@ -28,7 +29,7 @@ const QUERY = z.object({
 });
 
 /** Routes under `/zones/{zone_id}/emulator/chains`. */
-export const chains = new Hono<ApiEnv>().get("/:certificate_id", async (c) => {
+export const chains = new Hono<ApiEnv>().get("/:certificate_id", reads("Zone"), async (c) => {
 	// Packs and custom certificates have UUIDs, custom hostnames 32 hex digits.
 	const id = parseParam(c, "certificate_id", UUID.or(HEX_ID));
 	const { at } = parseQuery(c, QUERY, CODES.emulatorInvalid);

@@ -13,6 +13,7 @@ import { z } from "zod";
 import { CODES } from "../../zone/failure";
 import { ok } from "../envelope";
 import { unwrap } from "../errors";
+import { reads, writes } from "../permissions";
 import type { ApiEnv } from "../types";
 import { parseBody } from "../validate";
 
@@ -35,12 +36,12 @@ const ADVANCE = z.strictObject({
 
 /** Routes under `/zones/{zone_id}/emulator/clock`. */
 export const clock = new Hono<ApiEnv>()
-	.get("/", async (c) => ok(unwrap(await c.var.zoneState.clock())))
-	.put("/", async (c) => {
+	.get("/", reads("Zone"), async (c) => ok(unwrap(await c.var.zoneState.clock())))
+	.put("/", writes("Zone"), async (c) => {
 		const setting = await parseBody(c, SETTING, CODES.emulatorInvalid);
 		return ok(unwrap(await c.var.zoneState.setClock(setting)));
 	})
-	.post("/advance", async (c) => {
+	.post("/advance", writes("Zone"), async (c) => {
 		const { seconds } = await parseBody(c, ADVANCE, CODES.emulatorInvalid);
 		return ok(unwrap(await c.var.zoneState.advanceClock(seconds * 1000)));
 	});

@@ -24,13 +24,14 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
+import { forgetActiveHostnames } from "../../edge/custom-hostname-routing";
+import { holdingZone } from "../../edge/zone-names";
 import { zoneRegistry } from "../../zone/addressing";
 import { dnsNameProblem } from "../../zone/custom-hostnames/names";
-import { forgetActiveHostnames } from "../../zone/custom-hostnames/routing";
 import { CODES } from "../../zone/failure";
-import { holdingZone } from "../../zone/zone-names";
 import { ok } from "../envelope";
 import { ApiError, unwrap } from "../errors";
+import { reads, writes } from "../permissions";
 import type { ApiEnv } from "../types";
 import { parseBody } from "../validate";
 
@@ -87,16 +88,16 @@ async function writableNameOf(c: Context<ApiEnv>): Promise<string> {
 
 /** Routes under `/zones/{zone_id}/emulator/dns`. */
 export const dns = new Hono<ApiEnv>()
-	.get("/", async (c) => ok(unwrap(await c.var.zoneState.dnsEntries())))
-	.get("/:name", async (c) => ok(unwrap(await c.var.zoneState.dnsEntry(nameOf(c)))))
-	.put("/:name", async (c) => {
+	.get("/", reads("Zone"), async (c) => ok(unwrap(await c.var.zoneState.dnsEntries())))
+	.get("/:name", reads("Zone"), async (c) => ok(unwrap(await c.var.zoneState.dnsEntry(nameOf(c)))))
+	.put("/:name", writes("Zone"), async (c) => {
 		const name = await writableNameOf(c);
 		const records = await parseBody(c, RECORDS, CODE);
 		const entry = unwrap(await c.var.zoneState.putDnsEntry(name, records));
 		forgetActiveHostnames(c.var.zone.id);
 		return ok(entry);
 	})
-	.delete("/:name", async (c) => {
+	.delete("/:name", writes("Zone"), async (c) => {
 		const name = await writableNameOf(c);
 		const deleted = unwrap(await c.var.zoneState.deleteDnsEntry(name));
 		forgetActiveHostnames(c.var.zone.id);

@@ -14,14 +14,16 @@
 import { Hono } from "hono";
 import { flushZone, waitingCount } from "../../edge/log-buffer";
 import { ok } from "../envelope";
+import { readsLogpush, writes } from "../permissions";
 import type { ApiEnv } from "../types";
 
 /** Routes under `/zones/{zone_id}/emulator/logs`. */
 export const emulatorLogs = new Hono<ApiEnv>()
-	.get("/", async (c) =>
+	// The pending log holds request data, as jobs do: log-push's permissions.
+	.get("/", readsLogpush, async (c) =>
 		ok({ ...(await c.var.zoneState.logStatus()), waiting_in_isolate: waitingCount(c.var.zone.id) }),
 	)
-	.post("/flush", async (c) => {
+	.post("/flush", writes("Logs"), async (c) => {
 		await flushZone(c.env, c.var.zone.id);
 		return ok({ deliveries: await c.var.zoneState.flushLogs() });
 	});

@@ -12,7 +12,10 @@ import { Hono } from "hono";
 import { zoneRef } from "../certificate-packs";
 import { ok } from "../envelope";
 import { unwrap } from "../errors";
+import { reads } from "../permissions";
 import type { ApiEnv } from "../types";
 
 /** Routes under `/zones/{zone_id}/emulator/outbox`. */
-export const outbox = new Hono<ApiEnv>().get("/", async (c) => ok(unwrap(await c.var.zoneState.outbox(zoneRef(c)))));
+export const outbox = new Hono<ApiEnv>().get("/", reads("Zone"), async (c) =>
+	ok(unwrap(await c.var.zoneState.outbox(zoneRef(c)))),
+);

@@ -3,7 +3,7 @@
  * active custom hostname equal to the request's host, or else a wildcard custom hostname `*.x`
  * when the host is one label under `x` (what a `*.x` certificate covers, RFC 6125 §6.4.3). The
  * edge asks only for hosts that no zone holds by name: a zone's own names are its own
- * (`edge/zone-routing.ts` says why, after Cloudflare's hostname priority).
+ * (`zone-routing.ts` says why, after Cloudflare's hostname priority).
  *
  * Which zone holds each custom hostname comes from the registry with the zone names
  * (`zone-names.ts`, at most every ZONE_NAMES_TTL_MS). Whether it is active, which depends on the
@@ -12,17 +12,12 @@
  * the DNS in this isolate (`forgetActiveHostnames`). So no single object sits on every request's
  * path, and a host that names no custom hostname costs two map lookups.
  */
-import { zoneState } from "../addressing";
-import { CONFIG_CHECK_INTERVAL_MS } from "../config-checks";
+import { zoneState } from "../zone/addressing";
+import { CONFIG_CHECK_INTERVAL_MS } from "./config-checks";
+import { VersionedCache } from "./versioned-cache";
 
-interface ActiveView {
-	version: number;
-	active: ReadonlySet<string>;
-	checkedAt: number;
-}
-
-/** Per zone id: its active custom hostnames at a configuration version. One isolate's cache. */
-const views = new Map<string, ActiveView>();
+/** Per zone id: its active custom hostnames at a configuration version. */
+const activeHostnames = new VersionedCache<ReadonlySet<string>>(CONFIG_CHECK_INTERVAL_MS);
 
 /** The custom hostnames `host` may be, most specific first: itself, then `*.` its parent. */
 function candidates(host: string): string[] {
@@ -32,16 +27,12 @@ function candidates(host: string): string[] {
 
 /** Whether `hostname` is an active custom hostname of `zoneId` as of `now` (ms, real time). */
 async function isActive(env: Env, zoneId: string, hostname: string, now: number): Promise<boolean> {
-	let view = views.get(zoneId);
-	if (view === undefined || now - view.checkedAt >= CONFIG_CHECK_INTERVAL_MS || now < view.checkedAt) {
-		const changed = await zoneState(env, zoneId).edgeHostnamesIfChanged(view?.version ?? -1);
-		view =
-			changed === null && view !== undefined
-				? { ...view, checkedAt: now }
-				: { version: changed?.version ?? -1, active: new Set(changed?.active ?? []), checkedAt: now };
-		views.set(zoneId, view);
-	}
-	return view.active.has(hostname);
+	const active = await activeHostnames.get(zoneId, now, async (held) => {
+		const changed = await zoneState(env, zoneId).edgeHostnamesIfChanged(held?.version ?? -1);
+		if (changed === null && held !== undefined) return held;
+		return { version: changed?.version ?? -1, value: new Set(changed?.active ?? []) };
+	});
+	return active.has(hostname);
 }
 
 /**
@@ -64,6 +55,5 @@ export async function customHostnameZone(
 
 /** Makes the next request of this isolate ask `zoneId` again: call after writing its hostnames or DNS. */
 export function forgetActiveHostnames(zoneId: string): void {
-	const view = views.get(zoneId);
-	if (view !== undefined) views.set(zoneId, { ...view, checkedAt: Number.NEGATIVE_INFINITY });
+	activeHostnames.expire(zoneId);
 }

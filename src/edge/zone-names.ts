@@ -7,8 +7,9 @@
  * a zone or a custom hostname is created or deleted, so locally (one isolate) a change is seen
  * by the very next request; a deployed edge's other isolates see it within ZONE_NAMES_TTL_MS.
  */
-import { zoneRegistry } from "./addressing";
-import type { ZoneName } from "./registry";
+import { zoneRegistry } from "../zone/addressing";
+import type { ZoneName } from "../zone/registry";
+import { VersionedCache } from "./versioned-cache";
 
 /** How long an isolate keeps the zone names, in ms. */
 export const ZONE_NAMES_TTL_MS = 10_000;
@@ -17,21 +18,19 @@ interface Routes {
 	names: ZoneName[];
 	/** Custom hostname -> id of the zone holding it. */
 	customHostnames: Map<string, string>;
-	loadedAt: number;
 }
 
-let cached: Routes | undefined;
+/** The one entry: the names are the whole Worker's, not a zone's. */
+const KEY = "routes";
+const cache = new VersionedCache<Routes>(ZONE_NAMES_TTL_MS);
 
-async function routes(env: Env, now: number): Promise<Routes> {
-	if (cached === undefined || now - cached.loadedAt >= ZONE_NAMES_TTL_MS || now < cached.loadedAt) {
+function routes(env: Env, now: number): Promise<Routes> {
+	return cache.get(KEY, now, async () => {
 		const loaded = await zoneRegistry(env).edgeRoutes();
-		cached = {
-			names: loaded.zones,
-			customHostnames: new Map(loaded.customHostnames.map((route) => [route.hostname, route.zone_id])),
-			loadedAt: now,
-		};
-	}
-	return cached;
+		const customHostnames = new Map(loaded.customHostnames.map((route) => [route.hostname, route.zone_id]));
+		// The registry keeps no version of its list: every read takes it whole.
+		return { version: 0, value: { names: loaded.zones, customHostnames } };
+	});
 }
 
 /** Every zone's id and name, from the isolate's copy while it is fresh at `now` (ms since the epoch). */
@@ -45,11 +44,11 @@ export async function customHostnameZones(env: Env, now: number): Promise<Readon
 }
 
 /**
- * Drops the isolate's copy: the next request reads the registry again. Call after a zone or a
+ * Expires the isolate's copy: the next request reads the registry again. Call after a zone or a
  * custom hostname is created or deleted.
  */
 export function forgetZoneNames(): void {
-	cached = undefined;
+	cache.expire(KEY);
 }
 
 /**

@@ -1,4 +1,7 @@
-/** Page-based reads of a zone table (the filters and firewall rules lists, cloudflare-api-v4.md §1.2). */
+/**
+ * Page-based reads of a zone table: the filters and firewall rules lists, whose SDK paginator
+ * (`V4PagePaginationArray`, cloudflare-typescript `src/core/pagination.ts`) asks page after page.
+ */
 
 /** A condition of a list: an SQL clause with one `?`, and its value; undefined leaves the condition out. */
 export type Condition = [clause: string, value: SqlStorageValue | undefined];
