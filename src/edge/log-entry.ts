@@ -29,7 +29,7 @@
  * - SecurityAction / SecurityRuleID: the firewall rule that ended the request, else absent;
  *   SecurityActions / SecurityRuleIDs / SecuritySources and the older FirewallMatchesActions /
  *   FirewallMatchesRuleIDs / FirewallMatchesSources: every rule that matched, in order;
- * - ZoneName; RequestHeaders / ResponseHeaders / Cookies / ResponseFields (`logs/custom-fields.ts`), read
+ * - ZoneName; RequestHeaders / ResponseHeaders / Cookies / ResponseFields (`logs/custom-field-objects.ts`), read
  *   from one pass over each head (`log-heads.ts`).
  * Every other field is absent and formatted with its documented absent value (`logs/absent.ts`).
  */
@@ -42,9 +42,9 @@ import {
 	pickCookies,
 	pickEvery,
 	pickHeaders,
-} from "../logs/custom-fields";
+} from "../logs/custom-field-objects";
 import { CUSTOM_FIELD_OUTPUTS, type LogEntry } from "../logs/entry";
-import { intervalMs } from "../zone/delivery";
+import { intervalMs, readingJobs } from "../logs/job-limits";
 import type { EdgeConfig } from "../zone/edge-config";
 import type { LogpushJob } from "../zone/logpush";
 import type { FirewallMatch } from "./firewall";
@@ -79,7 +79,7 @@ export interface LogSettings {
 
 /** The log settings of a zone's configuration (`EdgeConfig.logpushJobs` holds the enabled jobs). */
 export function logSettings(config: EdgeConfig): LogSettings {
-	const jobs = config.logpushJobs.filter((job) => job.enabled && job.dataset === "http_requests");
+	const jobs = readingJobs(config.logpushJobs);
 	const wantsCustom =
 		config.logpullRetention ||
 		jobs.some((job) =>

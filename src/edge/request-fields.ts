@@ -13,6 +13,7 @@
  * lower-cases names, as HTTP/2 does.
  */
 
+import { forEachCookie } from "../common/cookies";
 import { type Geo, geoOfCf } from "./geo";
 
 /** Request fields by name; an absent key is a missing value (§1.8). */
@@ -276,12 +277,7 @@ function headerValues(headers: Headers): Record<string, string[]> {
 function cookieValues(header: string | null): Record<string, string[]> {
 	const cookies = valueLists();
 	if (header === null) return cookies;
-	for (const part of header.split(";")) {
-		const equals = part.indexOf("=");
-		if (equals === -1) continue;
-		const name = safeDecode(part.slice(0, equals).trim());
-		append(cookies, name, part.slice(equals + 1).trim());
-	}
+	forEachCookie(header, (name, value) => append(cookies, safeDecode(name), value));
 	return cookies;
 }
 

@@ -13,8 +13,8 @@
  * Gaps: Cloudflare's error texts for a bad filter are not public; these are edgezone's.
  */
 import { z } from "zod";
-import { HTTP_REQUESTS_FIELDS } from "../zone/datasets/http-requests";
 import { absentValue } from "./absent";
+import { HTTP_REQUESTS_FIELDS } from "./datasets/http-requests";
 import { type LogEntry, type LogValue, TIMESTAMP_FIELDS } from "./entry";
 
 /** Documented limits of a filter. */

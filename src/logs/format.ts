@@ -21,9 +21,9 @@
  *   batch samples the same records;
  * - `CVE-2021-44228`: every `${` of the generated text becomes `x{`.
  */
-import type { OutputOptions } from "../zone/logpush";
 import { absentValue } from "./absent";
 import { type LogEntry, type LogValue, TIMESTAMP_FIELDS } from "./entry";
+import type { OutputOptions } from "./output-options";
 
 /** One piece of a parsed `record_template`. */
 export type TemplatePart = { kind: "text"; text: string } | { kind: "field"; name: string };

@@ -20,9 +20,8 @@
  * logs older than 168h0m0s are not available" are Cloudflare's (cloudflare/logshare#23,
  * elastic/integrations#4414); the others are edgezone's, in the same shape.
  */
-import { HTTP_REQUESTS_DEFAULT_FIELDS } from "../zone/datasets/http-requests";
-import type { OutputOptions } from "../zone/logpush";
-import { withOutputDefaults } from "../zone/logpush";
+import { HTTP_REQUESTS_DEFAULT_FIELDS } from "./datasets/http-requests";
+import { type OutputOptions, withOutputDefaults } from "./output-options";
 
 /**
  * The fields of a record when `fields` is absent or empty: the docs' example set (the SDK's

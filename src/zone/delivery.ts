@@ -11,7 +11,7 @@
  * (`npm run dev` sets 2 s). A due batch is filtered (`filter`), sampled (`sample_rate`),
  * formatted (`output_options`), split into objects of at most `max_upload_bytes` uncompressed,
  * gzipped (CompressionStream) and put under the destination path with `{DATE}` expanded
- * (`logs/batches.ts` names the objects). One object holds at most OBJECT_RECORDS entries, a
+ * (`logs/delivered-objects.ts` names the objects). One object holds at most OBJECT_RECORDS entries, a
  * bound on the Durable Object's memory.
  * Success moves the job's cursor past the object's entries and sets `last_complete` (the newest
  * entry's time), clearing `last_error` and `error_message` (SDK `LogpushJob` docs: "On
@@ -22,19 +22,17 @@
  * retention keeps it for its window (`retention.ts`, `EdgeLogStore.trim`).
  */
 import { toHex } from "../common/encoding";
-import { objectKey, splitRecords } from "../logs/batches";
+import { objectKey, splitRecords } from "../logs/delivered-objects";
 import type { LogEntry } from "../logs/entry";
 import { parseFilter, passes } from "../logs/filter";
 import { formatRecord, formatter, frameBatch, sampled } from "../logs/format";
+import { DEFAULT_RECORDS, intervalMs } from "../logs/job-limits";
 import { bucketMap, destinationBucket, expandPath, parseDestination } from "./destinations";
 import type { Cursor, EdgeLogStore, PendingRow } from "./edge-log";
 import type { LogpushJob, LogpushStore } from "./logpush";
 
 /** Entries of one object at most (Durable Object memory; Cloudflare's own default batch is 100,000). */
 export const OBJECT_RECORDS = 10_000;
-/** Cloudflare's defaults when a limit is 0 (docs api-configuration: "30s / 100k records"). */
-export const DEFAULT_INTERVAL_S = 30;
-export const DEFAULT_RECORDS = 100_000;
 /** First retry after a failure, then doubling up to MAX_BACKOFF_MS. */
 export const BACKOFF_MS = 1_000;
 export const MAX_BACKOFF_MS = 5 * 60_000;
@@ -61,21 +59,9 @@ export interface DeliveryHost {
 	jobs: LogpushStore;
 }
 
-/** The wait before a batch is due, in ms: the job's interval, capped by LOGPUSH_MIN_INTERVAL_SECONDS. */
-export function intervalMs(job: LogpushJob, env: Env): number {
-	const seconds = job.max_upload_interval_seconds > 0 ? job.max_upload_interval_seconds : DEFAULT_INTERVAL_S;
-	const cap = Number(env.LOGPUSH_MIN_INTERVAL_SECONDS);
-	return 1000 * (Number.isFinite(cap) && cap > 0 ? Math.min(seconds, cap) : seconds);
-}
-
 /** The back-off after `failures` failures in a row, in ms. */
 export function backoffMs(failures: number): number {
 	return Math.min(MAX_BACKOFF_MS, BACKOFF_MS * 2 ** Math.max(0, failures - 1));
-}
-
-/** The enabled jobs that read the pending log. */
-export function readingJobs(jobs: readonly LogpushJob[]): LogpushJob[] {
-	return jobs.filter((job) => job.enabled && job.dataset === "http_requests");
 }
 
 /**

@@ -6,6 +6,7 @@ import type { QuotaGetResponse } from "cloudflare/resources/custom-hostnames/quo
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import type { LogEntry, LogRow } from "../logs/entry";
 import { sampled } from "../logs/format";
+import { intervalMs, readingJobs } from "../logs/job-limits";
 import { earliest, ZoneAlarm } from "./alarm";
 import {
 	type CertificatePack,
@@ -26,7 +27,7 @@ import {
 	CustomHostnameStore,
 	QUOTA_HARD_CAP,
 } from "./custom-hostnames/store";
-import { type DeliveryHost, deliverJob, dueAt, intervalMs, type JobDelivery, readingJobs } from "./delivery";
+import { type DeliveryHost, deliverJob, dueAt, type JobDelivery } from "./delivery";
 import { type Destination, destinationBucket } from "./destinations";
 import { type DnsEntry, type DnsRecords, SimulatedDns } from "./dns";
 import { ConfigVersion, type EdgeConfig } from "./edge-config";

@@ -28,8 +28,32 @@
  * joined value.
  */
 
-import type { LogCustomFieldParameters } from "../zone/phases/log-custom-fields";
-import { MAX_CUSTOM_FIELDS } from "../zone/phases/log-custom-fields";
+import { forEachCookie } from "../common/cookies";
+
+/**
+ * Custom log fields per zone, across all rules and lists together (docs custom-fields,
+ * "Limitations": 40 fields): refused past it at write (`zone/phases/log-custom-fields.ts`), and
+ * only the first 40 read here.
+ */
+export const MAX_CUSTOM_FIELDS = 40;
+
+/** A header or cookie named in a rule's list; `preserve_duplicates` only in the response lists. */
+interface NamedField {
+	readonly name: string;
+	readonly preserve_duplicates?: boolean | undefined;
+}
+
+/**
+ * The five lists of a `log_custom_field` rule's `action_parameters`, as the logs read them (the
+ * API checks them: `zone/phases/log-custom-fields.ts`).
+ */
+export interface CustomFieldLists {
+	readonly request_fields?: readonly NamedField[] | undefined;
+	readonly transformed_request_fields?: readonly NamedField[] | undefined;
+	readonly response_fields?: readonly NamedField[] | undefined;
+	readonly raw_response_fields?: readonly NamedField[] | undefined;
+	readonly cookie_fields?: readonly NamedField[] | undefined;
+}
 
 /** Bytes of values the three custom-field objects hold together (spec "Limits": 8 KB). */
 export const CUSTOM_FIELDS_MAX_BYTES = 8 * 1024;
@@ -64,7 +88,7 @@ export const NO_CUSTOM_FIELDS: CustomFieldNames = { request: [], response: [], c
  * The names of the enabled `log_custom_field` rules (`EdgeConfig.logCustomFields`), at most 40
  * in all, `range` left out of the request headers.
  */
-export function customFieldNames(rules: readonly LogCustomFieldParameters[]): CustomFieldNames {
+export function customFieldNames(rules: readonly CustomFieldLists[]): CustomFieldNames {
 	const request = new Set<string>();
 	const response = new Set<string>();
 	const cookies = new Set<string>();
@@ -125,12 +149,9 @@ export function pickCookies(cookieHeader: string | null, names: readonly string[
 	if (cookieHeader === null || names.length === 0) return [];
 	const wanted = new Set(names);
 	const found = new Map<string, string>();
-	for (const pair of cookieHeader.split(";")) {
-		const eq = pair.indexOf("=");
-		if (eq < 0) continue;
-		const name = pair.slice(0, eq).trim();
-		if (wanted.has(name) && !found.has(name)) found.set(name, pair.slice(eq + 1).trim());
-	}
+	forEachCookie(cookieHeader, (name, value) => {
+		if (wanted.has(name) && !found.has(name)) found.set(name, value);
+	});
 	return names.flatMap((name): [string, string][] => {
 		const value = found.get(name);
 		return value === undefined ? [] : [[name, value]];
