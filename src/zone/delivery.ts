@@ -1,6 +1,7 @@
 /**
  * Delivery of the pending log by the zone's log-push jobs (issue 9; cloudflare-api-v4.md §4):
- * run by `Zone.alarm()`, and at once by the emulator's flush route.
+ * run by the zone's log scheduler (`log-delivery.ts`) when its alarm fires, and at once by the
+ * emulator's flush route.
  *
  * For each enabled `http_requests` job, from its own cursor over the entries logged after it
  * started (`edge-log.ts`): a batch is due (`dueAt`) when it holds
@@ -50,8 +51,8 @@ export interface JobDelivery {
 	error?: string;
 }
 
-/** Helpers of the zone the delivery needs: its stores in a transaction, and the env. */
-export interface DeliveryHost {
+/** The zone's stores a delivery reads and writes, the transaction that wraps each step, and the env. */
+export interface DeliveryStores {
 	env: Env;
 	/** Runs `op` in one SQLite transaction. */
 	transaction<T>(op: () => T): T;
@@ -87,11 +88,11 @@ export function dueAt(
 
 /**
  * Delivers what is due (everything pending when `force`, back-off or not) for one job. Its next
- * due time is read afterwards, with every other user of the zone's alarm (`Zone`, `alarm.ts`).
+ * due time is read afterwards, with every other user of the zone's alarm (`log-delivery.ts`, `alarm.ts`).
  * @param now ms since the epoch.
  */
 export async function deliverJob(
-	host: DeliveryHost,
+	stores: DeliveryStores,
 	job: LogpushJob,
 	now: number,
 	force: boolean,
@@ -99,24 +100,24 @@ export async function deliverJob(
 	const delivery: JobDelivery = { job_id: job.id, entries: 0, records: 0, objects: [] };
 	const maxRecords = Math.min(job.max_upload_records > 0 ? job.max_upload_records : DEFAULT_RECORDS, OBJECT_RECORDS);
 	for (;;) {
-		const { cursor, pending } = host.transaction(() => {
-			const cursor = host.log.cursor(job.id, now);
-			const pending = host.log.pending(cursor);
-			if (pending.count === 0) host.log.passAll(job.id);
+		const { cursor, pending } = stores.transaction(() => {
+			const cursor = stores.log.cursor(job.id, now);
+			const pending = stores.log.pending(cursor);
+			if (pending.count === 0) stores.log.passAll(job.id);
 			return { cursor, pending };
 		});
-		const due = dueAt(job, cursor, pending, host.env, now);
+		const due = dueAt(job, cursor, pending, stores.env, now);
 		if (due === undefined || (!force && due > now)) return delivery;
-		const rows = host.transaction(() => host.log.after(cursor, maxRecords));
-		const failure = await deliverRows(host, job, rows, delivery);
+		const rows = stores.transaction(() => stores.log.after(cursor, maxRecords));
+		const failure = await deliverRows(stores, job, rows, delivery);
 		if (failure !== undefined) {
 			delivery.error = failure;
-			host.transaction(() => {
-				host.jobs.setStatus(job.id, {
+			stores.transaction(() => {
+				stores.jobs.setStatus(job.id, {
 					last_error: new Date(now).toISOString(),
 					error_message: failure,
 				});
-				host.log.failed(job.id, now, backoffMs);
+				stores.log.failed(job.id, now, backoffMs);
 			});
 			return delivery;
 		}
@@ -125,16 +126,16 @@ export async function deliverJob(
 
 /** Formats, splits, compresses and writes `rows`; moves the cursor after each object. Answers a failure message. */
 async function deliverRows(
-	host: DeliveryHost,
+	stores: DeliveryStores,
 	job: LogpushJob,
 	rows: readonly PendingRow[],
 	delivery: JobDelivery,
 ): Promise<string | undefined> {
-	const parsed = parseDestination(job.destination_conf, safeBucketMap(host.env));
+	const parsed = parseDestination(job.destination_conf, safeBucketMap(stores.env));
 	if (!parsed.ok) return `destination_conf: ${parsed.message}`;
 	let bucket: R2Bucket;
 	try {
-		bucket = destinationBucket(host.env, parsed.destination);
+		bucket = destinationBucket(stores.env, parsed.destination);
 	} catch (error) {
 		return String(error instanceof Error ? error.message : error);
 	}
@@ -168,9 +169,9 @@ async function deliverRows(
 			delivery.objects.push(key);
 			delivery.records += chunk.records.length;
 		}
-		host.transaction(() => {
-			host.log.delivered(job.id, last.seq);
-			host.jobs.setStatus(job.id, {
+		stores.transaction(() => {
+			stores.log.delivered(job.id, last.seq);
+			stores.jobs.setStatus(job.id, {
 				last_complete: new Date(Math.max(last.received_at, 0)).toISOString(),
 				last_error: null,
 				error_message: null,
