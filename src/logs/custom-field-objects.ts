@@ -1,9 +1,9 @@
 /**
  * Custom log fields: the `RequestHeaders`, `ResponseHeaders`, `Cookies` and `ResponseFields`
- * objects of an `http_requests` entry (spec area A; cloudflare-api-v4.md §3.7; docs
- * `logs/logpush/logpush-job/custom-fields`).
+ * objects of an `http_requests` entry (docs `logs/logpush/logpush-job/custom-fields`,
+ * https://developers.cloudflare.com/logs/logpush/logpush-job/custom-fields/, and its "Limitations").
  *
- * Emulates, with the spec's limits:
+ * Emulates, with the documented limits:
  * - only the names of the zone's enabled `log_custom_field` rules (all five lists; locally no
  *   transform rule changes a header, so raw and transformed values are the same);
  * - header names matched case-insensitively (the Fetch `Headers` object does) and logged in
@@ -20,8 +20,8 @@
  * - at most 40 names (`MAX_CUSTOM_FIELDS`, enforced at write; only the first 40 are read);
  * - 8 KB in all: `CUSTOM_FIELDS_MAX_BYTES` (8,192) bytes of UTF-8 *values* across the
  *   objects, names not counted, spent in the order request headers, cookies, response headers
- *   (the spec's order), then `ResponseFields`, each object in configured order. The value that crosses the limit is cut
- *   to the bytes left, at a character boundary; every later value is logged as `""` (present
+ *   (the order the docs list them in; edgezone's reading), then `ResponseFields`, each object in
+ *   configured order. The value that crosses the limit is cut to the bytes left, at a character boundary; every later value is logged as `""` (present
  *   but truncated, so an absent header still reads differently from a truncated one).
  * Gaps: headers other than `set-cookie` that repeat reach a Worker already joined with ", "
  * (Fetch standard, "combine"), so they are logged joined, and `ResponseFields` holds that one
@@ -55,7 +55,7 @@ export interface CustomFieldLists {
 	readonly cookie_fields?: readonly NamedField[] | undefined;
 }
 
-/** Bytes of values the three custom-field objects hold together (spec "Limits": 8 KB). */
+/** Bytes of values the three custom-field objects hold together (docs custom-fields, "Limitations": 8 KB). */
 export const CUSTOM_FIELDS_MAX_BYTES = 8 * 1024;
 
 /** The configured names, deduplicated, in rule and list order. */

@@ -1,6 +1,6 @@
 /**
  * The `filter` of a log-push job: which entries it delivers (docs
- * `logs/logpush/logpush-job/filters`, cloudflare-api-v4.md §4.2).
+ * `logs/logpush/logpush-job/filters`, https://developers.cloudflare.com/logs/logpush/logpush-job/filters/).
  *
  * Emulates: a JSON string `{"where": X}`, X a condition `{"key", "operator", "value"}` or
  * `{"and": [X, ...]}` / `{"or": [X, ...]}`, nested; the operators `eq`, `!eq`, `lt`, `leq`,

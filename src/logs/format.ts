@@ -1,6 +1,6 @@
 /**
  * Log entries in a job's `output_options` (docs `logs/logpush/logpush-job/log-output-options`,
- * cloudflare-api-v4.md §4.5): pure text, no I/O.
+ * https://developers.cloudflare.com/logs/logpush/logpush-job/log-output-options/): pure text, no I/O.
  *
  * Emulates:
  * - `field_names`: those fields, in that order; a field the edge had nothing for gets its

@@ -1,6 +1,9 @@
 /**
  * The query of Cloudflare's Logpull API, parsed and checked (docs `logs/logpull/requesting-logs`,
- * cloudflare-api-v4.md §10; SDK `ReceivedGetParams`, `RayIDGetParams`): pure, no I/O.
+ * https://developers.cloudflare.com/logs/logpull/requesting-logs/; cloudflare-typescript
+ * `src/resources/logs/received/received.ts` `ReceivedGetParams`, `src/resources/logs/rayid.ts`
+ * `RayIDGetParams`):
+ * pure, no I/O.
  *
  * Emulates:
  * - `start` (inclusive) and `end` (exclusive): unix seconds, unix nanoseconds (an integer of 16

@@ -6,7 +6,7 @@
  */
 import { HTTP_REQUESTS_DEFAULT_FIELDS } from "./datasets/http-requests";
 
-/** `output_options` with every default filled in (reference §4.5). */
+/** `output_options` with every default filled in. */
 export interface OutputOptions {
 	field_names: string[];
 	output_type: "ndjson" | "csv";
@@ -27,7 +27,7 @@ export interface OutputOptions {
 export type OutputOptionsInput = { [K in keyof OutputOptions]?: OutputOptions[K] | null | undefined };
 
 /**
- * `output_options` with every default filled in (docs log-output-options.mdx, reference §4.5):
+ * `output_options` with every default filled in (docs log-output-options):
  * ndjson, unixnano, sample rate 1, the dataset's default fields, fields joined by ",", no
  * batch framing or template; records framed by `{` and `}\n` for ndjson, by nothing and `\n` for csv.
  * Key order is the order the API has always answered with.

@@ -1,5 +1,6 @@
 /**
- * Delivery of the pending log by the zone's log-push jobs (issue 9; cloudflare-api-v4.md §4):
+ * Delivery of the pending log by the zone's log-push jobs (docs `logs/logpush/logpush-job/api-configuration`,
+ * https://developers.cloudflare.com/logs/logpush/logpush-job/api-configuration/):
  * run by the zone's log scheduler (`log-delivery.ts`) when its alarm fires, and at once by the
  * emulator's flush route.
  *

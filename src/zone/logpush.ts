@@ -1,10 +1,14 @@
 /**
  * Log-push jobs of one zone and their destination ownership challenges.
  *
- * Follows cloudflare-api-v4.md §4: integer job ids, `enabled` false by default,
+ * Follows the Logpush API
+ * (https://developers.cloudflare.com/api/resources/logpush/subresources/jobs/, docs
+ * `logs/logpush/logpush-job/api-configuration`): integer job ids, `enabled` false by default,
  * `dataset` and `kind` fixed after create, a job object with every field of the SDK's
- * `LogpushJob`; `s3://` destinations need a valid ownership challenge on create and
- * whenever the destination changes, `r2://` ones do not (docs r2.mdx create example).
+ * `LogpushJob` (cloudflare-typescript `src/resources/logpush/jobs.ts`); `s3://` destinations
+ * need a valid ownership challenge on create and whenever the destination changes, `r2://` ones
+ * do not (docs https://developers.cloudflare.com/logs/logpush/logpush-job/enable-destinations/r2/,
+ * its create example).
  * Tokens are random strings kept here for 7 days (the real API signs a JWT with the same
  * claims; a stored token gives the same yes/no answer without a signing key).
  * Delivery (`delivery.ts`) records its outcome in `last_complete`, `last_error` and
@@ -33,8 +37,9 @@ export interface JobSettings {
 }
 
 /**
- * Defaults of a new job besides its destination and `output_options` (reference §4.2): disabled
- * ("by default a job is not enabled", docs curl guide), no name, kind "", frequency high, and
+ * Defaults of a new job besides its destination and `output_options`: disabled (docs "Manage
+ * Logpush with cURL", https://developers.cloudflare.com/logs/logpush/examples/example-logpush-curl/,
+ * and its Python example's `enabled == False` after create), no name, kind "", frequency high, and
  * the `max_upload_*` batch limits off (0).
  */
 export const JOB_DEFAULTS = {
@@ -204,7 +209,7 @@ function toJob(row: { id: number; job: string }): LogpushJob {
 	return { id: row.id, ...(JSON.parse(row.job) as Omit<LogpushJob, "id">) };
 }
 
-/** 32 random bytes, base64url: within the token pattern `^[a-zA-Z0-9/\+\.\-_]*$` (reference §4.2). */
+/** 32 random bytes, base64url: within the token pattern `^[a-zA-Z0-9/\+\.\-_]*$` (API reference, Logpush jobs, `ownership_challenge`). */
 function randomToken(): string {
 	return toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
 }

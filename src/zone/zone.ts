@@ -79,7 +79,7 @@ import { migrate, ZONE_MIGRATIONS } from "./schema";
  * One instance per zone, addressed with `zoneState(env, zone_id)` (`addressing.ts`). Each public
  * method is one RPC call; each write runs in one SQLite transaction
  * (`ctx.storage.transactionSync`), so a failed validation leaves nothing changed
- * (ARCHITECTURE.md, "A zone is a Durable Object"). Methods answer a `Result` rather
+ * (edgezone's design: one Durable Object per zone, its state in SQLite). Methods answer a `Result` rather
  * than throw, because errors lose their fields across RPC. Helpers are `#private` so
  * RPC cannot reach them.
  */
@@ -346,7 +346,9 @@ export class Zone extends DurableObject<Env> {
 	/**
 	 * Creates firewall rules and their new filters in one transaction, all or none, except past
 	 * the zone's `quota` of rules: the new filters are then committed without their rules and the
-	 * answer is the quota failure (spec B, "Rules" 2).
+	 * answer is the quota failure (docs `firewall/api/call-sequence`,
+	 * https://developers.cloudflare.com/firewall/api/call-sequence/: a POST that creates both may
+	 * leave the filter without its rule).
 	 */
 	createFirewallRules(entries: Entry<FirewallRuleInput>[], quota: number): Result<FirewallRule[]> {
 		const outcome = this.#write(() => this.#firewall.create(entries, quota));

@@ -1,5 +1,5 @@
 /**
- * Edge logs end to end (issue 9): custom fields configured and a job created exactly as the
+ * Edge logs end to end: custom fields configured and a job created exactly as the
  * spec's flow, gateway requests with headers and cookies, a flush, and the delivered objects
  * read back from the destination bucket.
  */
