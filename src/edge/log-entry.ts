@@ -64,7 +64,7 @@ const REQUEST_HEADERS = ["cf-connecting-ip", "user-agent", "referer", "cookie"];
 const RESPONSE_HEADERS = ["content-type", "content-length"];
 
 /** What the logs need of a zone's configuration, derived once per version. */
-export interface LogSettings {
+interface LogSettings {
 	/** Whether anything reads the zone's entries: an enabled `http_requests` job, or Logpull retention. */
 	keep: boolean;
 	/** The enabled `http_requests` jobs. */
@@ -83,7 +83,7 @@ export interface LogSettings {
 }
 
 /** The log settings of a zone's configuration (`EdgeConfig.logpushJobs` holds the enabled jobs). */
-export function logSettings(config: EdgeConfig): LogSettings {
+function logSettings(config: EdgeConfig): LogSettings {
 	const jobs = readingJobs(config.logpushJobs);
 	const wantsCustom =
 		config.logpullRetention ||
@@ -105,7 +105,7 @@ export function logSettings(config: EdgeConfig): LogSettings {
  * The edge's log of one request: it sees the request on its way to the gateway, then the answer,
  * and queues the request's `http_requests` entry once the answer's body is sent.
  */
-export interface LogTap {
+interface LogTap {
 	/**
 	 * The request to hand the gateway: `request` itself, or (a body without Content-Length, when
 	 * the zone's logs are read) a copy whose body is counted as the gateway reads it.

@@ -47,7 +47,7 @@ interface NamedField {
  * The five lists of a `log_custom_field` rule's `action_parameters`, as the logs read them (the
  * API checks them: `zone/phases/log-custom-fields.ts`).
  */
-export interface CustomFieldLists {
+interface CustomFieldLists {
 	readonly request_fields?: readonly NamedField[] | undefined;
 	readonly transformed_request_fields?: readonly NamedField[] | undefined;
 	readonly response_fields?: readonly NamedField[] | undefined;

@@ -24,7 +24,7 @@ export interface OutputOptions {
 }
 
 /** `output_options` as a client sends them: every field may be missing or null, meaning "the default". */
-export type OutputOptionsInput = { [K in keyof OutputOptions]?: OutputOptions[K] | null | undefined };
+type OutputOptionsInput = { [K in keyof OutputOptions]?: OutputOptions[K] | null | undefined };
 
 /**
  * `output_options` with every default filled in (docs log-output-options):
