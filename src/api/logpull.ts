@@ -28,10 +28,10 @@ import type { FieldGetResponse } from "cloudflare/resources/logs/received/fields
 import { Hono } from "hono";
 import { z } from "zod";
 import { flushZone } from "../edge/log-buffer";
+import { HTTP_REQUESTS_FIELDS } from "../logs/datasets/http-requests";
 import type { LogEntry } from "../logs/entry";
 import { formatRecord, formatter, frameBatch } from "../logs/format";
 import { checkArgs, type LogpullQuery, parseOutput, parseReceived, RAYIDS_ARGS } from "../logs/logpull";
-import { HTTP_REQUESTS_FIELDS } from "../zone/datasets/http-requests";
 import { retentionMs } from "../zone/retention";
 import type { Zone } from "../zone/zone";
 import { ok } from "./envelope";

@@ -32,9 +32,10 @@ import type { OwnershipCreateResponse, OwnershipValidation } from "cloudflare/re
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
+import { HTTP_REQUESTS_FIELDS } from "../logs/datasets/http-requests";
 import { parseFilter } from "../logs/filter";
 import { parseTemplate } from "../logs/format";
-import { HTTP_REQUESTS_FIELDS } from "../zone/datasets/http-requests";
+import { withOutputDefaults } from "../logs/output-options";
 import {
 	bucketMap,
 	type Destination,
@@ -43,7 +44,7 @@ import {
 	zonePathRefusal,
 } from "../zone/destinations";
 import { CODES } from "../zone/failure";
-import { JOB_DEFAULTS, type JobSettings, newJobSettings, withOutputDefaults } from "../zone/logpush";
+import { JOB_DEFAULTS, type JobSettings, newJobSettings } from "../zone/logpush";
 import { ok } from "./envelope";
 import { ApiError, unwrap } from "./errors";
 import { readsLogpush, writes } from "./permissions";

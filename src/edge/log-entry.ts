@@ -1,7 +1,12 @@
 /**
- * The `http_requests` entry of one edge request (issue 9; cloudflare-api-v4.md §4.6; docs
- * `logs/logpush/logpush-job/datasets/zone/http_requests`), built after the response is known
- * and handed to the zone's pending log (`log-buffer.ts`) without delaying the response.
+ * The edge's log tap (`openLogTap`) and the `http_requests` entry it builds for one edge request
+ * (docs `logs/logpush/logpush-job/datasets/zone/http_requests`,
+ * https://developers.cloudflare.com/logs/logpush/logpush-job/datasets/zone/http_requests/). The
+ * pipeline opens the tap after the firewall; the tap sees the request on its way to the gateway,
+ * then the answer, and hands the entry to the zone's pending log (`log-buffer.ts`) once the
+ * answer's body is sent, without delaying the response. A zone whose entries nothing reads gets a
+ * tap that passes everything on as it is. One byte counter (`countBytes`, a pass-through
+ * TransformStream, nothing buffered) serves both bodies.
  *
  * Values, and where they come from:
  * - RayID: the Ray ID of `CF-Ray` (without the data-center suffix, as Logpush writes it);
@@ -17,10 +22,9 @@
  * - ClientRequest*: the request as received: host, method, URI (path and query), path,
  *   protocol (`request.cf.httpProtocol`), scheme, User-Agent, Referer; ClientRequestBytes: the
  *   request line and headers in HTTP/1.1 form plus the body: Content-Length, or a body without
- *   one (chunked) counted as the gateway reads it (`countBody`, nothing buffered);
+ *   one (chunked) counted as the gateway reads it;
  * - EdgeResponseStatus, EdgeResponseContentType; EdgeResponseBodyBytes: Content-Length when the
- *   gateway set it (0 for HEAD, 204 and 304), else counted as the body streams (a pass-through
- *   TransformStream, nothing buffered); EdgeResponseBytes: that plus the status line and the
+ *   gateway set it (0 for HEAD, 204 and 304), else counted as the body streams; EdgeResponseBytes: that plus the status line and the
  *   headers sent (CF-Ray included) in HTTP/1.1 form;
  * - CacheCacheStatus `dynamic`: edgezone has no cache, so no request is eligible for it (the
  *   docs: "dynamic means that a request is not eligible for cache ... for example that it was
@@ -29,8 +33,8 @@
  * - SecurityAction / SecurityRuleID: the firewall rule that ended the request, else absent;
  *   SecurityActions / SecurityRuleIDs / SecuritySources and the older FirewallMatchesActions /
  *   FirewallMatchesRuleIDs / FirewallMatchesSources: every rule that matched, in order;
- * - ZoneName; RequestHeaders / ResponseHeaders / Cookies / ResponseFields (`logs/custom-fields.ts`), read
- *   from one pass over each head (`log-heads.ts`).
+ * - ZoneName; RequestHeaders / ResponseHeaders / Cookies / ResponseFields
+ *   (`logs/custom-field-objects.ts`), read from one pass over each head (`log-heads.ts`).
  * Every other field is absent and formatted with its documented absent value (`logs/absent.ts`).
  */
 import {
@@ -42,24 +46,25 @@ import {
 	pickCookies,
 	pickEvery,
 	pickHeaders,
-} from "../logs/custom-fields";
+} from "../logs/custom-field-objects";
 import { CUSTOM_FIELD_OUTPUTS, type LogEntry } from "../logs/entry";
-import { intervalMs } from "../zone/delivery";
+import { intervalMs, readingJobs } from "../logs/job-limits";
 import type { EdgeConfig } from "../zone/edge-config";
 import type { LogpushJob } from "../zone/logpush";
-import type { FirewallMatch } from "./firewall";
-import type { Geo } from "./geo";
+import type { Verdict } from "./firewall";
+import { geoOfCf } from "./geo";
 import { bufferEntry, holdMs } from "./log-buffer";
 import { type Head, headBytes, headerLineBytes, scanHead } from "./log-heads";
+import type { RequestContext } from "./request-fields";
 import { derived, zoneView } from "./zone-view";
 
-/** Request headers every entry reads (ClientIP, the User-Agent and Referer fields, Cookies); the body's size is `countBody`'s. */
+/** Request headers every entry reads (ClientIP, the User-Agent and Referer fields, Cookies); the body's size is counted apart. */
 const REQUEST_HEADERS = ["cf-connecting-ip", "user-agent", "referer", "cookie"];
 /** Response headers every entry reads (EdgeResponseContentType, the body's size). */
 const RESPONSE_HEADERS = ["content-type", "content-length"];
 
 /** What the logs need of a zone's configuration, derived once per version. */
-export interface LogSettings {
+interface LogSettings {
 	/** Whether anything reads the zone's entries: an enabled `http_requests` job, or Logpull retention. */
 	keep: boolean;
 	/** The enabled `http_requests` jobs. */
@@ -78,8 +83,8 @@ export interface LogSettings {
 }
 
 /** The log settings of a zone's configuration (`EdgeConfig.logpushJobs` holds the enabled jobs). */
-export function logSettings(config: EdgeConfig): LogSettings {
-	const jobs = config.logpushJobs.filter((job) => job.enabled && job.dataset === "http_requests");
+function logSettings(config: EdgeConfig): LogSettings {
+	const jobs = readingJobs(config.logpushJobs);
 	const wantsCustom =
 		config.logpullRetention ||
 		jobs.some((job) =>
@@ -97,120 +102,239 @@ export function logSettings(config: EdgeConfig): LogSettings {
 }
 
 /**
- * The zone's log settings when something reads its entries, else undefined. The view was just
- * read by the firewall, so this is a lookup in the isolate's cache.
+ * The edge's log of one request: it sees the request on its way to the gateway, then the answer,
+ * and queues the request's `http_requests` entry once the answer's body is sent.
  */
-export async function logSettingsOf(env: Env, zoneId: string, now: number): Promise<LogSettings | undefined> {
-	const settings = derived(await zoneView(env, zoneId, now), logSettings);
-	return settings.keep ? settings : undefined;
+interface LogTap {
+	/**
+	 * The request to hand the gateway: `request` itself, or (a body without Content-Length, when
+	 * the zone's logs are read) a copy whose body is counted as the gateway reads it.
+	 * @param url the request's URL, parsed once by the caller.
+	 */
+	request(request: Request, url: URL): Request;
+	/**
+	 * The response to send: `response` itself, or one whose body is counted as it streams. Call it
+	 * with the response as the gateway (or the firewall) made it, before the edge adds CF-Ray.
+	 * @param verdict the firewall's: the rules that matched, and its answer when it ended the request.
+	 * @param cfRay the `CF-Ray` header the edge adds to the answer (EdgeResponseBytes counts it).
+	 */
+	answer(response: Response, verdict: Verdict, cfRay: string): Response;
 }
 
-/** The request to hand the gateway, and the size of its body in bytes once read. */
-export interface CountedBody {
-	request: Request;
-	bytes: () => number;
-}
+/** The tap of a zone whose logs nothing reads: it passes everything on as it is. */
+const NO_TAP: LogTap = {
+	request: (request) => request,
+	answer: (response) => response,
+};
 
 /**
- * Counts a request's body for ClientRequestBytes: Content-Length when it has one (or 0 without a
- * body), else (chunked) the bytes the gateway reads, through a pass-through stream: the request
- * to hand the gateway is then a copy whose body is that stream. Nothing is buffered.
+ * The log tap of one request to `zoneId`: a no-op when nothing reads the zone's entries (no
+ * enabled `http_requests` job, no Logpull retention). The zone's view was just read by the
+ * firewall, so this is a lookup in the isolate's cache.
+ * @param context the request's Ray ID, zone name, receipt time and trusted geo, as the firewall read them.
  */
-export function countBody(request: Request): CountedBody {
-	const length = request.body === null ? "0" : request.headers.get("content-length");
-	if (length !== null) {
-		const bytes = Number(length);
-		return { request, bytes: () => bytes };
-	}
+export async function openLogTap(
+	env: Env,
+	ctx: ExecutionContext,
+	zoneId: string,
+	context: RequestContext,
+): Promise<LogTap> {
+	const settings = derived(await zoneView(env, zoneId, context.receivedAt), logSettings);
+	return settings.keep ? new EntryTap(env, ctx, zoneId, context, settings) : NO_TAP;
+}
+
+/** A pass-through stream over `body` that counts its bytes, nothing buffered; `ended` runs once it is flushed or cancelled. */
+function countBytes(
+	body: ReadableStream<Uint8Array>,
+	ended?: () => void,
+): { body: ReadableStream<Uint8Array>; bytes: () => number } {
 	let bytes = 0;
 	const counter = new TransformStream<Uint8Array, Uint8Array>({
 		transform(chunk, controller) {
 			bytes += chunk.byteLength;
 			controller.enqueue(chunk);
 		},
+		flush: ended,
+		cancel: ended,
 	});
-	return { request: new Request(request, { body: request.body?.pipeThrough(counter) ?? null }), bytes: () => bytes };
+	return { body: body.pipeThrough(counter), bytes: () => bytes };
 }
 
-/** The request's head and the response's, as the entry reads them. */
-export interface Heads {
-	request: Head;
-	/** The response as the gateway (or the firewall) made it: before the edge adds CF-Ray (spec: original headers only). */
-	response: Head;
+/**
+ * The tap of a zone whose entries something reads: counts both bodies and builds the entry. One
+ * per request; what it learns of the request and the answer is kept on it until the entry is built.
+ */
+class EntryTap implements LogTap {
+	readonly #env: Env;
+	readonly #ctx: ExecutionContext;
+	readonly #zoneId: string;
+	readonly #context: RequestContext;
+	readonly #settings: LogSettings;
+	#request: Request | undefined;
+	#url: URL | undefined;
+	/** The request body's Content-Length (0 without a body): ClientRequestBytes' body part, unless counted. */
+	#requestBodyLength = 0;
+	/** The bytes the gateway read of a body without Content-Length, read once the answer's body is sent. */
+	#requestBodyCounted: (() => number) | undefined;
+
+	constructor(env: Env, ctx: ExecutionContext, zoneId: string, context: RequestContext, settings: LogSettings) {
+		this.#env = env;
+		this.#ctx = ctx;
+		this.#zoneId = zoneId;
+		this.#context = context;
+		this.#settings = settings;
+	}
+
+	request(request: Request, url: URL): Request {
+		this.#request = request;
+		this.#url = url;
+		const body = request.body;
+		const length = body === null ? "0" : request.headers.get("content-length");
+		if (body === null || length !== null) {
+			this.#requestBodyLength = Number(length);
+			return request;
+		}
+		const counted = countBytes(body);
+		this.#requestBodyCounted = counted.bytes;
+		return new Request(request, { body: counted.body });
+	}
+
+	answer(response: Response, verdict: Verdict, cfRay: string): Response {
+		const request = this.#request;
+		const url = this.#url;
+		if (request === undefined || url === undefined) throw new Error("LogTap.answer called before LogTap.request");
+		const respondedAt = Date.now();
+		const env = this.#env;
+		const ctx = this.#ctx;
+		const zoneId = this.#zoneId;
+		const settings = this.#settings;
+		// Both heads are read once each (`log-heads.ts`), before the edge adds anything to the response.
+		const answer: Answer = {
+			response,
+			verdict,
+			cfRay,
+			respondedAt,
+			requestHead: scanHead(request.headers, settings.requestHeaders),
+			responseHead: scanHead(response.headers, settings.responseHeaders, settings.duplicates),
+		};
+		const hold = holdMs(settings.jobs.map((job) => intervalMs(job, env)));
+		const bodyBytes = knownBodyBytes(request.method, response.status, answer.responseHead);
+		if (bodyBytes !== undefined || response.body === null) {
+			bufferEntry(env, ctx, zoneId, this.#entry(request, url, answer, respondedAt, bodyBytes ?? 0), hold);
+			return response;
+		}
+		let ended: () => void = () => {};
+		const sent = new Promise<void>((resolve) => {
+			ended = resolve;
+		});
+		const counted = countBytes(response.body, () => ended());
+		ctx.waitUntil(
+			sent.then(() =>
+				bufferEntry(env, ctx, zoneId, this.#entry(request, url, answer, Date.now(), counted.bytes()), hold),
+			),
+		);
+		// The gateway's answers all carry encodeBody "manual" (stored bytes as they are); the
+		// firewall's pages the runtime's default.
+		return new Response(counted.body, {
+			status: response.status,
+			statusText: response.statusText,
+			headers: response.headers,
+			encodeBody: verdict.answer !== undefined ? "automatic" : "manual",
+		});
+	}
+
+	/**
+	 * The request's entry (the fields listed at the top of this module).
+	 * @param endedAt when the answer's body was sent, ms since the epoch (EdgeEndTimestamp).
+	 * @param responseBodyBytes the answer's body as sent (EdgeResponseBodyBytes).
+	 */
+	#entry(request: Request, url: URL, answer: Answer, endedAt: number, responseBodyBytes: number): LogEntry {
+		const { response, verdict } = answer;
+		const { matches } = verdict;
+		const context = this.#context;
+		const sent = answer.requestHead.values;
+		const made = answer.responseHead.values;
+		const cf = (request.cf ?? {}) as { httpProtocol?: unknown; colo?: unknown };
+		const uri = url.pathname + url.search;
+		const protocol = typeof cf.httpProtocol === "string" ? cf.httpProtocol : "";
+		const requestBytes =
+			headBytes(`${request.method} ${uri} ${protocol || "HTTP/1.1"}`, answer.requestHead) +
+			(this.#requestBodyCounted?.() ?? this.#requestBodyLength);
+		const responseBytes =
+			headBytes(`HTTP/1.1 ${response.status} ${response.statusText}`, answer.responseHead) +
+			headerLineBytes("cf-ray", answer.cfRay) +
+			responseBodyBytes;
+		const answeredByFirewall = verdict.answer !== undefined;
+		const terminal = answeredByFirewall ? matches.at(-1) : undefined;
+		// The Security* and older FirewallMatches* fields hold the same lists.
+		const actions = matches.map((m) => m.action);
+		const ruleIds = matches.map((m) => m.ruleId);
+		const sources = matches.map((m) => m.source);
+		const entry: Record<string, LogEntry[string]> = {
+			RayID: context.rayId,
+			EdgeStartTimestamp: context.receivedAt,
+			EdgeEndTimestamp: endedAt,
+			EdgeTimeToFirstByteMs: Math.max(0, answer.respondedAt - context.receivedAt),
+			ClientIP: sent.get("cf-connecting-ip") ?? "",
+			ClientRequestHost: url.host,
+			ClientRequestMethod: request.method,
+			ClientRequestURI: uri,
+			ClientRequestPath: url.pathname,
+			ClientRequestProtocol: protocol,
+			ClientRequestScheme: url.protocol.slice(0, -1),
+			ClientRequestUserAgent: sent.get("user-agent") ?? "",
+			ClientRequestReferer: sent.get("referer") ?? "",
+			ClientRequestBytes: requestBytes,
+			EdgeResponseStatus: response.status,
+			EdgeResponseBytes: responseBytes,
+			EdgeResponseBodyBytes: responseBodyBytes,
+			EdgeResponseContentType: made.get("content-type") ?? "",
+			CacheCacheStatus: "dynamic",
+			OriginResponseStatus: answeredByFirewall ? 0 : response.status,
+			ZoneName: context.zoneName,
+			SecurityAction: terminal?.action ?? "",
+			SecurityRuleID: terminal?.ruleId ?? "",
+			SecurityActions: actions,
+			SecurityRuleIDs: ruleIds,
+			SecuritySources: sources,
+			FirewallMatchesActions: actions,
+			FirewallMatchesRuleIDs: ruleIds,
+			FirewallMatchesSources: sources,
+		};
+		// Where the request came from, as the firewall's geo fields saw it (`geo.ts`).
+		const geo = context.geo ?? geoOfCf(request.cf);
+		if (geo.country !== undefined) entry.ClientCountry = geo.country.toLowerCase();
+		if (geo.asn !== undefined) entry.ClientASN = geo.asn;
+		if (geo.city !== undefined) entry.ClientCity = geo.city;
+		if (geo.regionCode !== undefined) entry.ClientRegionCode = geo.regionCode;
+		if (geo.latitude !== undefined) entry.ClientLatitude = geo.latitude;
+		if (geo.longitude !== undefined) entry.ClientLongitude = geo.longitude;
+		if (typeof cf.colo === "string") entry.EdgeColoCode = cf.colo;
+		const { names } = this.#settings;
+		if (hasCustomFields(names)) {
+			const picked = {
+				request: pickHeaders(sent, names.request),
+				cookies: pickCookies(sent.get("cookie") ?? null, names.cookies),
+				response: pickHeaders(made, names.response),
+				every: names.duplicates.length > 0 ? pickEvery(answer.responseHead.every, names.duplicates) : undefined,
+			};
+			Object.assign(entry, limitCustomFields(picked));
+		}
+		return entry;
+	}
 }
 
-/** Reads both heads once each (`log-heads.ts`): call it before anything is added to the response. */
-export function readHeads(settings: LogSettings, request: Request, response: Response): Heads {
-	return {
-		request: scanHead(request.headers, settings.requestHeaders),
-		response: scanHead(response.headers, settings.responseHeaders, settings.duplicates),
-	};
-}
-
-/** What the edge knows of one request when its answer is ready. */
-export interface EdgeFacts {
-	request: Request;
-	url: URL;
-	rayId: string;
-	zoneId: string;
-	zoneName: string;
-	receivedAt: number;
-	matches: readonly FirewallMatch[];
-	answeredByFirewall: boolean;
-	heads: Heads;
-	/** The request body's bytes (`countBody`), read once the answer is known. */
-	requestBodyBytes: () => number;
-	/** The `CF-Ray` header the answer carries (not in `heads.response`). */
+/** What the tap knows of the answer when it is handed over, the heads read before CF-Ray is added. */
+interface Answer {
+	response: Response;
+	verdict: Verdict;
+	/** The `CF-Ray` header the answer carries (not in `responseHead`). */
 	cfRay: string;
-	/** The zone's log settings: the custom fields to log, the jobs that read the entry. */
-	settings: LogSettings;
-	/** Where the request came from, as the firewall's geo fields saw it. */
-	geo: Geo;
-}
-
-/**
- * Logs a request once its answer is sent: returns the response to send (the same one, or one
- * whose body is counted as it streams) and queues the entry with `ctx.waitUntil`.
- */
-export function logged(env: Env, ctx: ExecutionContext, facts: EdgeFacts, response: Response): Response {
-	const respondedAt = Date.now();
-	const hold = holdMs(facts.settings.jobs.map((job) => intervalMs(job, env)));
-	const known = knownBodyBytes(facts.request.method, response.status, facts.heads.response);
-	if (known !== undefined || response.body === null) {
-		const bytes = known ?? 0;
-		bufferEntry(env, ctx, facts.zoneId, entryOf(facts, response, respondedAt, respondedAt, bytes), hold);
-		return response;
-	}
-	let bytes = 0;
-	let done: (ended: boolean) => void = () => {};
-	const finished = new Promise<boolean>((resolve) => {
-		done = resolve;
-	});
-	const counter = new TransformStream<Uint8Array, Uint8Array>({
-		transform(chunk, controller) {
-			bytes += chunk.byteLength;
-			controller.enqueue(chunk);
-		},
-		flush() {
-			done(true);
-		},
-		cancel() {
-			done(false);
-		},
-	});
-	ctx.waitUntil(
-		finished.then(() =>
-			bufferEntry(env, ctx, facts.zoneId, entryOf(facts, response, respondedAt, Date.now(), bytes), hold),
-		),
-	);
-	// The gateway's answers all carry encodeBody "manual" (stored bytes as they are); the
-	// firewall's pages the runtime's default.
-	return new Response(response.body.pipeThrough(counter), {
-		status: response.status,
-		statusText: response.statusText,
-		headers: response.headers,
-		encodeBody: facts.answeredByFirewall ? "automatic" : "manual",
-	});
+	/** When the answer was handed over, ms since the epoch (EdgeTimeToFirstByteMs). */
+	respondedAt: number;
+	requestHead: Head;
+	/** The response as the gateway (or the firewall) made it. */
+	responseHead: Head;
 }
 
 /** Body bytes known without reading the body: none for HEAD, 204 and 304, else Content-Length. */
@@ -218,80 +342,4 @@ function knownBodyBytes(method: string, status: number, head: Head): number | un
 	if (method === "HEAD" || status === 204 || status === 304) return 0;
 	const length = head.values.get("content-length");
 	return length === undefined ? undefined : Number(length);
-}
-
-function entryOf(
-	facts: EdgeFacts,
-	response: Response,
-	respondedAt: number,
-	endedAt: number,
-	bodyBytes: number,
-): LogEntry {
-	const { request, url, matches } = facts;
-	const sent = facts.heads.request.values;
-	const made = facts.heads.response.values;
-	const cf = (request.cf ?? {}) as { httpProtocol?: unknown; colo?: unknown };
-	const uri = url.pathname + url.search;
-	const protocol = typeof cf.httpProtocol === "string" ? cf.httpProtocol : "";
-	const requestBytes =
-		headBytes(`${request.method} ${uri} ${protocol || "HTTP/1.1"}`, facts.heads.request) + facts.requestBodyBytes();
-	const responseBytes =
-		headBytes(`HTTP/1.1 ${response.status} ${response.statusText}`, facts.heads.response) +
-		headerLineBytes("cf-ray", facts.cfRay) +
-		bodyBytes;
-	const terminal = facts.answeredByFirewall ? matches.at(-1) : undefined;
-	// The Security* and older FirewallMatches* fields hold the same lists.
-	const actions = matches.map((m) => m.action);
-	const ruleIds = matches.map((m) => m.ruleId);
-	const sources = matches.map((m) => m.source);
-	const entry: Record<string, LogEntry[string]> = {
-		RayID: facts.rayId,
-		EdgeStartTimestamp: facts.receivedAt,
-		EdgeEndTimestamp: endedAt,
-		EdgeTimeToFirstByteMs: Math.max(0, respondedAt - facts.receivedAt),
-		ClientIP: sent.get("cf-connecting-ip") ?? "",
-		ClientRequestHost: url.host,
-		ClientRequestMethod: request.method,
-		ClientRequestURI: uri,
-		ClientRequestPath: url.pathname,
-		ClientRequestProtocol: protocol,
-		ClientRequestScheme: url.protocol.slice(0, -1),
-		ClientRequestUserAgent: sent.get("user-agent") ?? "",
-		ClientRequestReferer: sent.get("referer") ?? "",
-		ClientRequestBytes: requestBytes,
-		EdgeResponseStatus: response.status,
-		EdgeResponseBytes: responseBytes,
-		EdgeResponseBodyBytes: bodyBytes,
-		EdgeResponseContentType: made.get("content-type") ?? "",
-		CacheCacheStatus: "dynamic",
-		OriginResponseStatus: facts.answeredByFirewall ? 0 : response.status,
-		ZoneName: facts.zoneName,
-		SecurityAction: terminal?.action ?? "",
-		SecurityRuleID: terminal?.ruleId ?? "",
-		SecurityActions: actions,
-		SecurityRuleIDs: ruleIds,
-		SecuritySources: sources,
-		FirewallMatchesActions: actions,
-		FirewallMatchesRuleIDs: ruleIds,
-		FirewallMatchesSources: sources,
-	};
-	const { geo } = facts;
-	if (geo.country !== undefined) entry.ClientCountry = geo.country.toLowerCase();
-	if (geo.asn !== undefined) entry.ClientASN = geo.asn;
-	if (geo.city !== undefined) entry.ClientCity = geo.city;
-	if (geo.regionCode !== undefined) entry.ClientRegionCode = geo.regionCode;
-	if (geo.latitude !== undefined) entry.ClientLatitude = geo.latitude;
-	if (geo.longitude !== undefined) entry.ClientLongitude = geo.longitude;
-	if (typeof cf.colo === "string") entry.EdgeColoCode = cf.colo;
-	const { names } = facts.settings;
-	if (hasCustomFields(names)) {
-		const picked = {
-			request: pickHeaders(sent, names.request),
-			cookies: pickCookies(sent.get("cookie") ?? null, names.cookies),
-			response: pickHeaders(made, names.response),
-			every: names.duplicates.length > 0 ? pickEvery(facts.heads.response.every, names.duplicates) : undefined,
-		};
-		Object.assign(entry, limitCustomFields(picked));
-	}
-	return entry;
 }

@@ -1,6 +1,6 @@
 /**
  * What a log entry reads of a request's or a response's head, gathered in one pass over its
- * headers (issue 9): the head's size in HTTP/1.1 form (ClientRequestBytes, EdgeResponseBytes) and
+ * headers: the head's size in HTTP/1.1 form (ClientRequestBytes, EdgeResponseBytes) and
  * the values of the few headers the entry and the zone's custom fields read.
  *
  * One `forEach` instead of an iteration for the size and a `get` per header: each of those
@@ -14,8 +14,9 @@ export interface Head {
 	headerBytes: number;
 	/**
 	 * The wanted headers present, by lower-case name: a value as `Headers.get` answers it (a
-	 * repeated header joined with ", "), but only the first `set-cookie` (spec area A: "only the
-	 * first instance of a repeated header").
+	 * repeated header joined with ", "), but only the first `set-cookie` (docs custom-fields,
+	 * https://developers.cloudflare.com/logs/logpush/logpush-job/custom-fields/, "Limitations": only
+	 * the first instance of a repeated header is logged).
 	 */
 	values: ReadonlyMap<string, string>;
 	/** Every value of the headers asked for so (`preserve_duplicates`), by lower-case name. */

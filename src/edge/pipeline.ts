@@ -1,19 +1,20 @@
 /**
- * The edge: every request outside `/client/v4`, in the order Cloudflare's edge runs it
- * (ARCHITECTURE.md, "Request flow is one direction"): the zone by `Host`, its firewall, then
- * the bucket gateway; a `CF-Ray` header on every answer, the firewall's and the gateway's
- * errors and CORS preflights included (docs fundamentals/reference/cloudflare-ray-id); then the
- * request's `http_requests` log entry, when the zone has something that reads it (`log-entry.ts`).
- * Where the deployment trusts them, the emulator's geo headers set the request's location for
- * the rules and the log alike (`geo.ts`); invalid ones are refused before the firewall runs.
+ * The edge: every request outside `/client/v4`, in the order Cloudflare's edge runs it: the zone
+ * by `Host`, its firewall, the bucket gateway, then the zone's log tap (`log-entry.ts`), which
+ * counts the request's and the answer's bodies and queues the request's `http_requests` entry
+ * when something reads the zone's logs. A `CF-Ray` header on every answer, the firewall's and the
+ * gateway's errors and CORS preflights included (docs fundamentals/reference/cloudflare-ray-id,
+ * https://developers.cloudflare.com/fundamentals/reference/cloudflare-ray-id/). Where the
+ * deployment trusts them, the emulator's geo headers set the request's location for the rules and
+ * the log alike (`geo.ts`); invalid ones are refused before the firewall runs.
  */
 import { firewall, type Verdict } from "./firewall";
 import { gateway, gatewayErrorAnswer } from "./gateway/app";
 import { badRequest } from "./gateway/errors";
-import { geoOfCf, trustedGeo } from "./geo";
-import { countBody, logged, logSettingsOf, readHeads } from "./log-entry";
+import { trustedGeo } from "./geo";
+import { openLogTap } from "./log-entry";
 import { cfRayHeader, newRayId } from "./ray";
-import { requestFields } from "./request-fields";
+import { type RequestContext, requestFields } from "./request-fields";
 import { zoneForHost } from "./zone-routing";
 
 /**
@@ -26,25 +27,23 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 	const rayId = newRayId();
 	const zone = await zoneForHost(env, url.hostname, receivedAt);
 	const sent = trustedGeo(request, env);
-	const geo = sent.kind === "geo" ? sent.geo : undefined;
-	const fields = (names: readonly string[]) =>
-		requestFields(request, url, { rayId, zoneName: zone.name, receivedAt, geo }, names);
+	const context: RequestContext = {
+		rayId,
+		zoneName: zone.name,
+		receivedAt,
+		geo: sent.kind === "geo" ? sent.geo : undefined,
+	};
 	// A refused geo header answers as the firewall would have: no rule ran, the bucket is not reached.
 	const verdict: Verdict =
 		sent.kind === "invalid"
 			? { answer: gatewayErrorAnswer(badRequest(sent.message), request.method), matches: [] }
-			: await firewall(env, zone.id, fields, rayId, receivedAt);
-	const log = await logSettingsOf(env, zone.id, receivedAt);
-	const body = log && countBody(request);
-	const response = verdict.answer ?? (await gateway(body?.request ?? request, url, env));
-	// The entry reads the response as the gateway (or the firewall) made it, before CF-Ray.
-	const heads = log && readHeads(log, request, response);
+			: await firewall(env, zone.id, (names) => requestFields(request, url, context, names), rayId, receivedAt);
+	const tap = await openLogTap(env, ctx, zone.id, context);
+	const forwarded = tap.request(request, url);
+	const response = verdict.answer ?? (await gateway(forwarded, url, env));
 	const cfRay = cfRayHeader(rayId, request);
-	response.headers.set("cf-ray", cfRay);
-	if (log === undefined || heads === undefined || body === undefined) return response;
-	const answeredByFirewall = verdict.answer !== undefined;
-	const facts = { request, url, rayId, zoneId: zone.id, zoneName: zone.name, receivedAt, cfRay, heads };
-	const located = { geo: geo ?? geoOfCf(request.cf) };
-	const known = { matches: verdict.matches, answeredByFirewall, settings: log, requestBodyBytes: body.bytes };
-	return logged(env, ctx, { ...facts, ...located, ...known }, response);
+	// The tap reads the answer as the gateway (or the firewall) made it, before CF-Ray.
+	const answer = tap.answer(response, verdict, cfRay);
+	answer.headers.set("cf-ray", cfRay);
+	return answer;
 }

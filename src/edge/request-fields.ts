@@ -1,6 +1,7 @@
 /**
  * The Rules-language fields of one request, as the firewall and the custom rules read them
- * (rules-language-and-ca.md §1.3; Cloudflare docs `ruleset-engine/rules-language/fields`).
+ * (Cloudflare docs `ruleset-engine/rules-language/fields`,
+ * https://developers.cloudflare.com/ruleset-engine/rules-language/fields/).
  *
  * Emulates: the request fields of the standard and dynamic field lists that have a local
  * meaning — URI parts, method, version, headers, cookies, query arguments, the client IP
@@ -13,9 +14,14 @@
  * lower-cases names, as HTTP/2 does.
  */
 
+import { forEachCookie } from "../common/cookies";
 import { type Geo, geoOfCf } from "./geo";
 
-/** Request fields by name; an absent key is a missing value (§1.8). */
+/**
+ * Request fields by name; an absent key is a missing value (docs
+ * https://developers.cloudflare.com/ruleset-engine/rules-language/values/: "Any comparison ...
+ * where <expr> evaluates to a missing value will evaluate to false").
+ */
 export type RequestFields = {
 	readonly "http.host": string;
 	readonly "http.request.method": string;
@@ -276,12 +282,7 @@ function headerValues(headers: Headers): Record<string, string[]> {
 function cookieValues(header: string | null): Record<string, string[]> {
 	const cookies = valueLists();
 	if (header === null) return cookies;
-	for (const part of header.split(";")) {
-		const equals = part.indexOf("=");
-		if (equals === -1) continue;
-		const name = safeDecode(part.slice(0, equals).trim());
-		append(cookies, name, part.slice(equals + 1).trim());
-	}
+	forEachCookie(header, (name, value) => append(cookies, safeDecode(name), value));
 	return cookies;
 }
 

@@ -3,7 +3,7 @@
  *
  * Source: the field types of Cloudflare's generated list (docs
  * `logs/logpush/logpush-job/datasets/zone/http_requests.md`, kept as the last word of each
- * description in `zone/datasets/http-requests.ts`) and the zero values Logpush writes for a
+ * description in `datasets/http-requests.ts`) and the zero values Logpush writes for a
  * field without data: `""` for strings, `0` for numbers, `false` for booleans, `[]` for
  * arrays, `{}` for objects. Where a field's own doc names its "no data" value, that value is
  * used instead: `unknown` for ClientIPClass, ClientMTLSAuthStatus and the EdgePathing* fields
@@ -11,7 +11,7 @@
  * ("The value "none" means that SSL was not used": edgezone's edge serves plain HTTP).
  * Nothing is invented: a field with a local meaning gets its value from the edge (`edge/log-entry.ts`).
  */
-import { HTTP_REQUESTS_FIELDS } from "../zone/datasets/http-requests";
+import { HTTP_REQUESTS_FIELDS } from "./datasets/http-requests";
 import type { LogValue } from "./entry";
 
 const NAMED: Readonly<Record<string, LogValue>> = {

@@ -2,7 +2,7 @@
  * One `http_requests` log entry as edgezone keeps it between the edge and a destination.
  *
  * Keys are the dataset's field names (docs `logs/logpush/logpush-job/datasets/zone/http_requests`,
- * cloudflare-api-v4.md §4.6); only fields with a local value are stored, the rest are filled
+ * https://developers.cloudflare.com/logs/logpush/logpush-job/datasets/zone/http_requests/); only fields with a local value are stored, the rest are filled
  * with their documented "absent" value when a job formats the entry (`absent.ts`). Timestamps
  * (`EdgeStartTimestamp`, `EdgeEndTimestamp`) are stored as milliseconds since the epoch and
  * written in the job's `timestamp_format` (`format.ts`).
@@ -41,5 +41,5 @@ export function logRow(entry: LogEntry, loggedAt: number): LogRow {
 /** Fields stored as ms since the epoch and written in the job's `timestamp_format`. */
 export const TIMESTAMP_FIELDS: ReadonlySet<string> = new Set(["EdgeStartTimestamp", "EdgeEndTimestamp"]);
 
-/** The custom-field outputs (spec area A): objects of configured headers and cookies, and every value of `preserve_duplicates` headers. */
+/** The custom-field outputs (docs custom-fields, `custom-field-objects.ts`): objects of configured headers and cookies, and every value of `preserve_duplicates` headers. */
 export const CUSTOM_FIELD_OUTPUTS = ["RequestHeaders", "ResponseHeaders", "Cookies", "ResponseFields"] as const;

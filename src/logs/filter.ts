@@ -1,6 +1,6 @@
 /**
  * The `filter` of a log-push job: which entries it delivers (docs
- * `logs/logpush/logpush-job/filters`, cloudflare-api-v4.md §4.2).
+ * `logs/logpush/logpush-job/filters`, https://developers.cloudflare.com/logs/logpush/logpush-job/filters/).
  *
  * Emulates: a JSON string `{"where": X}`, X a condition `{"key", "operator", "value"}` or
  * `{"and": [X, ...]}` / `{"or": [X, ...]}`, nested; the operators `eq`, `!eq`, `lt`, `leq`,
@@ -13,8 +13,8 @@
  * Gaps: Cloudflare's error texts for a bad filter are not public; these are edgezone's.
  */
 import { z } from "zod";
-import { HTTP_REQUESTS_FIELDS } from "../zone/datasets/http-requests";
 import { absentValue } from "./absent";
+import { HTTP_REQUESTS_FIELDS } from "./datasets/http-requests";
 import { type LogEntry, type LogValue, TIMESTAMP_FIELDS } from "./entry";
 
 /** Documented limits of a filter. */

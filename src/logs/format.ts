@@ -1,6 +1,6 @@
 /**
  * Log entries in a job's `output_options` (docs `logs/logpush/logpush-job/log-output-options`,
- * cloudflare-api-v4.md §4.5): pure text, no I/O.
+ * https://developers.cloudflare.com/logs/logpush/logpush-job/log-output-options/): pure text, no I/O.
  *
  * Emulates:
  * - `field_names`: those fields, in that order; a field the edge had nothing for gets its
@@ -21,9 +21,9 @@
  *   batch samples the same records;
  * - `CVE-2021-44228`: every `${` of the generated text becomes `x{`.
  */
-import type { OutputOptions } from "../zone/logpush";
 import { absentValue } from "./absent";
 import { type LogEntry, type LogValue, TIMESTAMP_FIELDS } from "./entry";
+import type { OutputOptions } from "./output-options";
 
 /** One piece of a parsed `record_template`. */
 export type TemplatePart = { kind: "text"; text: string } | { kind: "field"; name: string };

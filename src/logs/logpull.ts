@@ -1,6 +1,9 @@
 /**
  * The query of Cloudflare's Logpull API, parsed and checked (docs `logs/logpull/requesting-logs`,
- * cloudflare-api-v4.md §10; SDK `ReceivedGetParams`, `RayIDGetParams`): pure, no I/O.
+ * https://developers.cloudflare.com/logs/logpull/requesting-logs/; cloudflare-typescript
+ * `src/resources/logs/received/received.ts` `ReceivedGetParams`, `src/resources/logs/rayid.ts`
+ * `RayIDGetParams`):
+ * pure, no I/O.
  *
  * Emulates:
  * - `start` (inclusive) and `end` (exclusive): unix seconds, unix nanoseconds (an integer of 16
@@ -20,9 +23,8 @@
  * logs older than 168h0m0s are not available" are Cloudflare's (cloudflare/logshare#23,
  * elastic/integrations#4414); the others are edgezone's, in the same shape.
  */
-import { HTTP_REQUESTS_DEFAULT_FIELDS } from "../zone/datasets/http-requests";
-import type { OutputOptions } from "../zone/logpush";
-import { withOutputDefaults } from "../zone/logpush";
+import { HTTP_REQUESTS_DEFAULT_FIELDS } from "./datasets/http-requests";
+import { type OutputOptions, withOutputDefaults } from "./output-options";
 
 /**
  * The fields of a record when `fields` is absent or empty: the docs' example set (the SDK's

@@ -17,9 +17,9 @@
  * `custom-hostnames/lifecycle.ts`, `outbox.ts`): the emulator's clock can be set back or forward,
  * which no alarm could follow.
  *
- * The alarm is always set to the earliest of those due times. `Zone` computes them in one place
- * (`Zone.#nextWake`) after every write that can change one and at the end of every delivery run;
- * an append, the hot path, works its due times out from the rows it adds. This class keeps the
+ * The alarm is always set to the earliest of those due times. The zone's log scheduler computes
+ * them in one place (`LogScheduler.#nextWake`, `log-delivery.ts`) after every write that can
+ * change one and at the end of every delivery run; an append, the hot path, works its due times out from the rows it adds. This class keeps the
  * time of the alarm that is set, so an append costs no storage read, and moves the alarm only when
  * a due time comes earlier than it (`bringForward`); a delivery run, which may make every due
  * time later, sets it to exactly what it computed (`set`).

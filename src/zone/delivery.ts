@@ -1,6 +1,8 @@
 /**
- * Delivery of the pending log by the zone's log-push jobs (issue 9; cloudflare-api-v4.md §4):
- * run by `Zone.alarm()`, and at once by the emulator's flush route.
+ * Delivery of the pending log by the zone's log-push jobs (docs `logs/logpush/logpush-job/api-configuration`,
+ * https://developers.cloudflare.com/logs/logpush/logpush-job/api-configuration/):
+ * run by the zone's log scheduler (`log-delivery.ts`) when its alarm fires, and at once by the
+ * emulator's flush route.
  *
  * For each enabled `http_requests` job, from its own cursor over the entries logged after it
  * started (`edge-log.ts`): a batch is due (`dueAt`) when it holds
@@ -11,7 +13,7 @@
  * (`npm run dev` sets 2 s). A due batch is filtered (`filter`), sampled (`sample_rate`),
  * formatted (`output_options`), split into objects of at most `max_upload_bytes` uncompressed,
  * gzipped (CompressionStream) and put under the destination path with `{DATE}` expanded
- * (`logs/batches.ts` names the objects). One object holds at most OBJECT_RECORDS entries, a
+ * (`logs/delivered-objects.ts` names the objects). One object holds at most OBJECT_RECORDS entries, a
  * bound on the Durable Object's memory.
  * Success moves the job's cursor past the object's entries and sets `last_complete` (the newest
  * entry's time), clearing `last_error` and `error_message` (SDK `LogpushJob` docs: "On
@@ -22,19 +24,17 @@
  * retention keeps it for its window (`retention.ts`, `EdgeLogStore.trim`).
  */
 import { toHex } from "../common/encoding";
-import { objectKey, splitRecords } from "../logs/batches";
+import { objectKey, splitRecords } from "../logs/delivered-objects";
 import type { LogEntry } from "../logs/entry";
 import { parseFilter, passes } from "../logs/filter";
 import { formatRecord, formatter, frameBatch, sampled } from "../logs/format";
+import { DEFAULT_RECORDS, intervalMs } from "../logs/job-limits";
 import { bucketMap, destinationBucket, expandPath, parseDestination } from "./destinations";
 import type { Cursor, EdgeLogStore, PendingRow } from "./edge-log";
 import type { LogpushJob, LogpushStore } from "./logpush";
 
 /** Entries of one object at most (Durable Object memory; Cloudflare's own default batch is 100,000). */
 export const OBJECT_RECORDS = 10_000;
-/** Cloudflare's defaults when a limit is 0 (docs api-configuration: "30s / 100k records"). */
-export const DEFAULT_INTERVAL_S = 30;
-export const DEFAULT_RECORDS = 100_000;
 /** First retry after a failure, then doubling up to MAX_BACKOFF_MS. */
 export const BACKOFF_MS = 1_000;
 export const MAX_BACKOFF_MS = 5 * 60_000;
@@ -52,8 +52,8 @@ export interface JobDelivery {
 	error?: string;
 }
 
-/** Helpers of the zone the delivery needs: its stores in a transaction, and the env. */
-export interface DeliveryHost {
+/** The zone's stores a delivery reads and writes, the transaction that wraps each step, and the env. */
+export interface DeliveryStores {
 	env: Env;
 	/** Runs `op` in one SQLite transaction. */
 	transaction<T>(op: () => T): T;
@@ -61,21 +61,9 @@ export interface DeliveryHost {
 	jobs: LogpushStore;
 }
 
-/** The wait before a batch is due, in ms: the job's interval, capped by LOGPUSH_MIN_INTERVAL_SECONDS. */
-export function intervalMs(job: LogpushJob, env: Env): number {
-	const seconds = job.max_upload_interval_seconds > 0 ? job.max_upload_interval_seconds : DEFAULT_INTERVAL_S;
-	const cap = Number(env.LOGPUSH_MIN_INTERVAL_SECONDS);
-	return 1000 * (Number.isFinite(cap) && cap > 0 ? Math.min(seconds, cap) : seconds);
-}
-
 /** The back-off after `failures` failures in a row, in ms. */
 export function backoffMs(failures: number): number {
 	return Math.min(MAX_BACKOFF_MS, BACKOFF_MS * 2 ** Math.max(0, failures - 1));
-}
-
-/** The enabled jobs that read the pending log. */
-export function readingJobs(jobs: readonly LogpushJob[]): LogpushJob[] {
-	return jobs.filter((job) => job.enabled && job.dataset === "http_requests");
 }
 
 /**
@@ -101,11 +89,11 @@ export function dueAt(
 
 /**
  * Delivers what is due (everything pending when `force`, back-off or not) for one job. Its next
- * due time is read afterwards, with every other user of the zone's alarm (`Zone`, `alarm.ts`).
+ * due time is read afterwards, with every other user of the zone's alarm (`log-delivery.ts`, `alarm.ts`).
  * @param now ms since the epoch.
  */
 export async function deliverJob(
-	host: DeliveryHost,
+	stores: DeliveryStores,
 	job: LogpushJob,
 	now: number,
 	force: boolean,
@@ -113,24 +101,24 @@ export async function deliverJob(
 	const delivery: JobDelivery = { job_id: job.id, entries: 0, records: 0, objects: [] };
 	const maxRecords = Math.min(job.max_upload_records > 0 ? job.max_upload_records : DEFAULT_RECORDS, OBJECT_RECORDS);
 	for (;;) {
-		const { cursor, pending } = host.transaction(() => {
-			const cursor = host.log.cursor(job.id, now);
-			const pending = host.log.pending(cursor);
-			if (pending.count === 0) host.log.passAll(job.id);
+		const { cursor, pending } = stores.transaction(() => {
+			const cursor = stores.log.cursor(job.id, now);
+			const pending = stores.log.pending(cursor);
+			if (pending.count === 0) stores.log.passAll(job.id);
 			return { cursor, pending };
 		});
-		const due = dueAt(job, cursor, pending, host.env, now);
+		const due = dueAt(job, cursor, pending, stores.env, now);
 		if (due === undefined || (!force && due > now)) return delivery;
-		const rows = host.transaction(() => host.log.after(cursor, maxRecords));
-		const failure = await deliverRows(host, job, rows, delivery);
+		const rows = stores.transaction(() => stores.log.after(cursor, maxRecords));
+		const failure = await deliverRows(stores, job, rows, delivery);
 		if (failure !== undefined) {
 			delivery.error = failure;
-			host.transaction(() => {
-				host.jobs.setStatus(job.id, {
+			stores.transaction(() => {
+				stores.jobs.setStatus(job.id, {
 					last_error: new Date(now).toISOString(),
 					error_message: failure,
 				});
-				host.log.failed(job.id, now, backoffMs);
+				stores.log.failed(job.id, now, backoffMs);
 			});
 			return delivery;
 		}
@@ -139,16 +127,16 @@ export async function deliverJob(
 
 /** Formats, splits, compresses and writes `rows`; moves the cursor after each object. Answers a failure message. */
 async function deliverRows(
-	host: DeliveryHost,
+	stores: DeliveryStores,
 	job: LogpushJob,
 	rows: readonly PendingRow[],
 	delivery: JobDelivery,
 ): Promise<string | undefined> {
-	const parsed = parseDestination(job.destination_conf, safeBucketMap(host.env));
+	const parsed = parseDestination(job.destination_conf, safeBucketMap(stores.env));
 	if (!parsed.ok) return `destination_conf: ${parsed.message}`;
 	let bucket: R2Bucket;
 	try {
-		bucket = destinationBucket(host.env, parsed.destination);
+		bucket = destinationBucket(stores.env, parsed.destination);
 	} catch (error) {
 		return String(error instanceof Error ? error.message : error);
 	}
@@ -182,9 +170,9 @@ async function deliverRows(
 			delivery.objects.push(key);
 			delivery.records += chunk.records.length;
 		}
-		host.transaction(() => {
-			host.log.delivered(job.id, last.seq);
-			host.jobs.setStatus(job.id, {
+		stores.transaction(() => {
+			stores.log.delivered(job.id, last.seq);
+			stores.jobs.setStatus(job.id, {
 				last_complete: new Date(Math.max(last.received_at, 0)).toISOString(),
 				last_error: null,
 				error_message: null,

@@ -1,5 +1,5 @@
 /**
- * The zone's pending log and where each log-push job stands in it (issue 9), on the zone's
+ * The zone's pending log and where each log-push job stands in it, on the zone's
  * SQLite storage. Every method runs inside the caller's transaction.
  *
  * Entries are appended in batches by the edge (`edge/log-buffer.ts`) and kept, oldest first,

@@ -1,65 +1,24 @@
 /**
  * Log-push jobs of one zone and their destination ownership challenges.
  *
- * Follows cloudflare-api-v4.md §4: integer job ids, `enabled` false by default,
+ * Follows the Logpush API
+ * (https://developers.cloudflare.com/api/resources/logpush/subresources/jobs/, docs
+ * `logs/logpush/logpush-job/api-configuration`): integer job ids, `enabled` false by default,
  * `dataset` and `kind` fixed after create, a job object with every field of the SDK's
- * `LogpushJob`; `s3://` destinations need a valid ownership challenge on create and
- * whenever the destination changes, `r2://` ones do not (docs r2.mdx create example).
+ * `LogpushJob` (cloudflare-typescript `src/resources/logpush/jobs.ts`); `s3://` destinations
+ * need a valid ownership challenge on create and whenever the destination changes, `r2://` ones
+ * do not (docs https://developers.cloudflare.com/logs/logpush/logpush-job/enable-destinations/r2/,
+ * its create example).
  * Tokens are random strings kept here for 7 days (the real API signs a JWT with the same
  * claims; a stored token gives the same yes/no answer without a signing key).
  * Delivery (`delivery.ts`) records its outcome in `last_complete`, `last_error` and
  * `error_message` (`setStatus`); `filter` is kept only when set.
  */
 import { toBase64Url } from "../common/encoding";
-import { HTTP_REQUESTS_DEFAULT_FIELDS } from "./datasets/http-requests";
+import { type OutputOptions, withOutputDefaults } from "../logs/output-options";
 import type { Destination } from "./destinations";
 import { expandPath } from "./destinations";
 import { CODES, invalid, notFound } from "./failure";
-
-/** `output_options` with every default filled in (reference §4.5). */
-export interface OutputOptions {
-	field_names: string[];
-	output_type: "ndjson" | "csv";
-	timestamp_format: "unixnano" | "unix" | "rfc3339" | "rfc3339ms" | "rfc3339ns";
-	sample_rate: number;
-	batch_prefix: string;
-	batch_suffix: string;
-	record_prefix: string;
-	record_suffix: string;
-	record_delimiter: string;
-	field_delimiter: string;
-	record_template: string;
-	"CVE-2021-44228": boolean;
-	merge_subrequests: boolean;
-}
-
-/** `output_options` as a client sends them: every field may be missing or null, meaning "the default". */
-export type OutputOptionsInput = { [K in keyof OutputOptions]?: OutputOptions[K] | null | undefined };
-
-/**
- * `output_options` with every default filled in (docs log-output-options.mdx, reference §4.5):
- * ndjson, unixnano, sample rate 1, the dataset's default fields, fields joined by ",", no
- * batch framing or template; records framed by `{` and `}\n` for ndjson, by nothing and `\n` for csv.
- * Key order is the order the API has always answered with.
- */
-export function withOutputDefaults(given: OutputOptionsInput): OutputOptions {
-	const output_type = given.output_type ?? "ndjson";
-	return {
-		output_type,
-		timestamp_format: given.timestamp_format ?? "unixnano",
-		sample_rate: given.sample_rate ?? 1,
-		batch_prefix: given.batch_prefix ?? "",
-		batch_suffix: given.batch_suffix ?? "",
-		record_delimiter: given.record_delimiter ?? "",
-		field_delimiter: given.field_delimiter ?? ",",
-		record_template: given.record_template ?? "",
-		"CVE-2021-44228": given["CVE-2021-44228"] ?? false,
-		merge_subrequests: given.merge_subrequests ?? false,
-		field_names: given.field_names ?? [...HTTP_REQUESTS_DEFAULT_FIELDS],
-		record_prefix: given.record_prefix ?? (output_type === "ndjson" ? "{" : ""),
-		record_suffix: given.record_suffix ?? (output_type === "ndjson" ? "}\n" : "\n"),
-	};
-}
 
 /** The settings of a job a client chooses (everything but id and delivery status). */
 export interface JobSettings {
@@ -78,8 +37,9 @@ export interface JobSettings {
 }
 
 /**
- * Defaults of a new job besides its destination and `output_options` (reference §4.2): disabled
- * ("by default a job is not enabled", docs curl guide), no name, kind "", frequency high, and
+ * Defaults of a new job besides its destination and `output_options`: disabled (docs "Manage
+ * Logpush with cURL", https://developers.cloudflare.com/logs/logpush/examples/example-logpush-curl/,
+ * and its Python example's `enabled == False` after create), no name, kind "", frequency high, and
  * the `max_upload_*` batch limits off (0).
  */
 export const JOB_DEFAULTS = {
@@ -249,7 +209,7 @@ function toJob(row: { id: number; job: string }): LogpushJob {
 	return { id: row.id, ...(JSON.parse(row.job) as Omit<LogpushJob, "id">) };
 }
 
-/** 32 random bytes, base64url: within the token pattern `^[a-zA-Z0-9/\+\.\-_]*$` (reference §4.2). */
+/** 32 random bytes, base64url: within the token pattern `^[a-zA-Z0-9/\+\.\-_]*$` (API reference, Logpush jobs, `ownership_challenge`). */
 function randomToken(): string {
 	return toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
 }

@@ -1,7 +1,8 @@
 /**
  * The zone's outbox: the e-mails Cloudflare would send its owner about the zone's certificates
- * (spec "Events": "E-mail notifications about certificates using the older CA are sent to the
- * customer"), kept so a user can read them (`/zones/{zone_id}/emulator/outbox`, not Cloudflare's).
+ * (docs `ssl/reference/migration-guides/lets-encrypt-chain`,
+ * https://developers.cloudflare.com/ssl/reference/migration-guides/lets-encrypt-chain/: customers
+ * whose certificates use the older CA are notified by e-mail), kept so a user can read them (`/zones/{zone_id}/emulator/outbox`, not Cloudflare's).
  *
  * A notice is keyed by what it is about (`key`), so deriving the same notice twice stores it
  * once: the moves of the clock are applied lazily, on every read, and may be derived again.

@@ -1,6 +1,6 @@
 /**
  * The zone's Logpull retention flag and window (docs `logs/logpull/enabling-log-retention`,
- * cloudflare-api-v4.md §10).
+ * https://developers.cloudflare.com/logs/logpull/enabling-log-retention/).
  *
  * Emulates: "By default, your HTTP request logs are not retained"; while the flag is on, every
  * edge request is logged and kept for the retention window (Cloudflare's "7 days", the var

@@ -6,7 +6,6 @@ import type { QuotaGetResponse } from "cloudflare/resources/custom-hostnames/quo
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import type { LogEntry, LogRow } from "../logs/entry";
 import { sampled } from "../logs/format";
-import { earliest, ZoneAlarm } from "./alarm";
 import {
 	type CertificatePack,
 	CertificateStore,
@@ -26,11 +25,11 @@ import {
 	CustomHostnameStore,
 	QUOTA_HARD_CAP,
 } from "./custom-hostnames/store";
-import { type DeliveryHost, deliverJob, dueAt, intervalMs, type JobDelivery, readingJobs } from "./delivery";
+import type { JobDelivery } from "./delivery";
 import { type Destination, destinationBucket } from "./destinations";
 import { type DnsEntry, type DnsRecords, SimulatedDns } from "./dns";
 import { ConfigVersion, type EdgeConfig } from "./edge-config";
-import { EdgeLogStore, logRows, type PendingRow } from "./edge-log";
+import { EdgeLogStore, type PendingRow } from "./edge-log";
 import { type Result, rehearse, transact } from "./failure";
 import {
 	type Entry,
@@ -51,10 +50,11 @@ import {
 	type FirewallRuleReplace,
 	FirewallRuleStore,
 } from "./firewall-rules";
+import { LogScheduler, type LogStatus } from "./log-delivery";
 import { type Challenge, type JobSettings, type JobWrite, type LogpushJob, LogpushStore } from "./logpush";
 import type { Notice } from "./outbox";
 import { enabledCustomFields } from "./phases/log-custom-fields";
-import { LogpullRetention, retentionMs } from "./retention";
+import { LogpullRetention } from "./retention";
 import {
 	type EntrypointUpdate,
 	type Position,
@@ -71,17 +71,16 @@ import { migrate, ZONE_MIGRATIONS } from "./schema";
 
 /**
  * All state of one zone, one store each: rulesets, log-push jobs and the pending edge log (with
- * its delivery by `alarm()` and Logpull retention; the alarm and its users: `alarm.ts`), filters
+ * Logpull retention; its appends, delivery and the zone's one alarm: `log-delivery.ts`), filters
  * and firewall rules, custom hostnames, certificates, and the emulator's clock, simulated DNS and
  * outbox. Writes the edge depends on bump the zone's config version in their transaction
  * (`#write`), and `edgeConfig()` answers the edge's view with that version.
  *
- * One instance per zone, addressed with `zoneState(env, zone_id)` (`addressing.ts`). Each public
- * method is one RPC call; each write runs in one SQLite transaction
- * (`ctx.storage.transactionSync`), so a failed validation leaves nothing changed
- * (ARCHITECTURE.md, "A zone is a Durable Object"). Methods answer a `Result` rather
- * than throw, because errors lose their fields across RPC. Helpers are `#private` so
- * RPC cannot reach them.
+ * One instance per zone, addressed with `zoneState(env, zone_id)` (`addressing.ts`): edgezone's
+ * design, one Durable Object per zone with its state in SQLite. Each public method is one RPC
+ * call; each write runs in one SQLite transaction (`ctx.storage.transactionSync`), so a failed
+ * validation leaves nothing changed. Methods answer a `Result` rather than throw, because errors
+ * lose their fields across RPC. Helpers are `#private` so RPC cannot reach them.
  */
 export class Zone extends DurableObject<Env> {
 	readonly #rulesets: RulesetStore;
@@ -93,17 +92,8 @@ export class Zone extends DurableObject<Env> {
 	readonly #certificates: CertificateStore;
 	readonly #log: EdgeLogStore;
 	readonly #retention: LogpullRetention;
-	/** The delivery under way, so the alarm and a flush never deliver the same entries twice. */
-	#delivering: Promise<JobDelivery[]> | undefined;
-	/** The zone's one alarm and the time it is known to be set to (saves a storage read per append). */
-	readonly #alarm: ZoneAlarm;
-	/**
-	 * What reads the pending log (the enabled `http_requests` jobs, with their intervals and
-	 * back-off, and the Logpull retention flag), kept between appends so that one costs a single
-	 * INSERT; undefined until read, and again after every write the edge depends on (`#write`, the
-	 * writes that change jobs or the flag) and every delivery run (which changes back-offs).
-	 */
-	#readers: Readers | undefined;
+	/** Appends to the pending log, its delivery and the zone's one alarm (`log-delivery.ts`). */
+	readonly #logs: LogScheduler;
 	readonly #dns: SimulatedDns;
 	readonly #hostnames: CustomHostnameStore;
 
@@ -119,7 +109,11 @@ export class Zone extends DurableObject<Env> {
 		this.#certificates = new CertificateStore(ctx.storage.sql, (name) => this.#dns.view().caa(name).records);
 		this.#log = new EdgeLogStore(ctx.storage.sql);
 		this.#retention = new LogpullRetention(ctx.storage.sql);
-		this.#alarm = new ZoneAlarm(ctx.storage);
+		this.#logs = new LogScheduler(ctx.storage, env, {
+			log: this.#log,
+			jobs: this.#logpush,
+			retention: this.#retention,
+		});
 		this.#dns = new SimulatedDns(ctx.storage.sql);
 		this.#hostnames = new CustomHostnameStore(ctx.storage.sql, this.#dns);
 		void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, ZONE_MIGRATIONS));
@@ -204,7 +198,7 @@ export class Zone extends DurableObject<Env> {
 			if (job.enabled) this.#log.start(job.id, now.getTime());
 			return job;
 		});
-		await this.#schedule(undefined);
+		await this.#logs.schedule(undefined);
 		return result;
 	}
 
@@ -227,7 +221,7 @@ export class Zone extends DurableObject<Env> {
 			return job;
 		});
 		// A job that stops reading may leave entries no other reader needs: trim them at once.
-		await this.#schedule(result.ok && stopped ? Date.now() : undefined);
+		await this.#logs.schedule(result.ok && stopped ? Date.now() : undefined);
 		return result;
 	}
 
@@ -237,41 +231,18 @@ export class Zone extends DurableObject<Env> {
 			this.#log.stop(id);
 			return this.#logpush.delete(id);
 		});
-		await this.#schedule(result.ok ? Date.now() : undefined);
+		await this.#logs.schedule(result.ok ? Date.now() : undefined);
 		return result;
 	}
 
 	/**
 	 * Appends the edge's entries to the pending log when an enabled `http_requests` job will read
-	 * them or Logpull retention is on (else drops them and trims the log), and brings the alarm
-	 * forward to when they fall due: each job's interval after the oldest of them was received
-	 * (not before the job's back-off ends), and their leaving the retention window. That costs no
-	 * storage access while the alarm is already set earlier, as it is with traffic: the alarm's time
-	 * is known (`alarm.ts`). A job's record and byte limits are checked when the alarm runs, so a
-	 * batch that reaches one is delivered at the next wake, at most the job's interval later.
+	 * them or Logpull retention is on (else drops them), and brings the alarm forward to when they
+	 * fall due (`log-delivery.ts`).
 	 * @returns how many entries were kept.
 	 */
 	async appendLog(entries: readonly (LogEntry | LogRow)[]): Promise<number> {
-		const now = Date.now();
-		this.#readers ??= this.#readReaders();
-		const { jobs, retained } = this.#readers;
-		if (jobs.length === 0 && !retained) {
-			this.ctx.storage.transactionSync(() => this.#log.trim([], now, now - retentionMs(this.env), TRIM_STEP));
-			return 0;
-		}
-		if (entries.length === 0) return 0;
-		const rows = logRows(entries, now);
-		this.ctx.storage.transactionSync(() => this.#log.append(rows, retained));
-		let received = Number.POSITIVE_INFINITY;
-		let logged = Number.POSITIVE_INFINITY;
-		for (const [receivedAt, , , loggedAt] of rows) {
-			received = Math.min(received, receivedAt);
-			logged = Math.min(logged, loggedAt);
-		}
-		const due = jobs.map((job) => Math.max(job.retryAt, received + job.intervalMs));
-		if (retained) due.push(logged + retentionMs(this.env));
-		await this.#alarm.bringForward(earliest(due));
-		return entries.length;
+		return this.#logs.append(entries);
 	}
 
 	/** The zone's Logpull retention flag (`retention.ts`). */
@@ -282,7 +253,7 @@ export class Zone extends DurableObject<Env> {
 	/** Turns Logpull retention on or off: a write the edge depends on (it logs every request while on). */
 	async setLogpullRetention(flag: boolean): Promise<Result<{ flag: boolean }>> {
 		const result = this.#write(() => ({ flag: this.#retention.set(flag) }));
-		await this.#schedule(undefined);
+		await this.#logs.schedule(undefined);
 		return result;
 	}
 
@@ -308,80 +279,20 @@ export class Zone extends DurableObject<Env> {
 
 	/** Delivers everything pending at once, for every enabled job (emulator route `.../emulator/logs/flush`). */
 	async flushLogs(): Promise<JobDelivery[]> {
-		return this.#deliver(true);
+		return this.#logs.flush();
 	}
 
 	/**
 	 * The pending log as each enabled job sees it: entries it has not delivered, the oldest
 	 * one's time, and its back-off; and the log's own size.
 	 */
-	logStatus(): {
-		entries: number;
-		oldest: string | null;
-		jobs: { job_id: number; pending: number; oldest: string | null; failures: number; retry_at: string | null }[];
-	} {
-		return this.ctx.storage.transactionSync(() => {
-			const size = this.#log.size();
-			const now = Date.now();
-			const jobs = readingJobs(this.#logpush.list()).map((job) => {
-				const cursor = this.#log.cursor(job.id, now);
-				const pending = this.#log.pending(cursor);
-				return {
-					job_id: job.id,
-					pending: pending.count,
-					oldest: iso(pending.oldest),
-					failures: cursor.failures,
-					retry_at: cursor.retry_at > 0 ? iso(cursor.retry_at) : null,
-				};
-			});
-			return { entries: size.count, oldest: iso(size.oldest), jobs };
-		});
+	logStatus(): LogStatus {
+		return this.#logs.status();
 	}
 
-	/** Delivers what is due, trims, and sets the next alarm (`delivery.ts`, `alarm.ts`). */
+	/** Delivers what is due, trims, and sets the next alarm (`log-delivery.ts`, `alarm.ts`). */
 	override async alarm(): Promise<void> {
-		// A running alarm is no longer set: appends meanwhile must not count on it.
-		this.#alarm.fired();
-		await this.#deliver(false);
-	}
-
-	/** One delivery run at a time: a flush waits for a run under way, then runs itself. */
-	async #deliver(force: boolean): Promise<JobDelivery[]> {
-		while (this.#delivering !== undefined) {
-			const running = this.#delivering;
-			await running.catch(() => []);
-			if (!force) return [];
-		}
-		const run = this.#deliverNow(force);
-		this.#delivering = run;
-		try {
-			return await run;
-		} finally {
-			this.#delivering = undefined;
-		}
-	}
-
-	async #deliverNow(force: boolean): Promise<JobDelivery[]> {
-		const host: DeliveryHost = {
-			env: this.env,
-			transaction: (op) => this.ctx.storage.transactionSync(op),
-			log: this.#log,
-			jobs: this.#logpush,
-		};
-		const now = Date.now();
-		const deliveries: JobDelivery[] = [];
-		for (const job of readingJobs(this.#logpush.list())) deliveries.push(await deliverJob(host, job, now, force));
-		// Jobs may have changed, and entries arrived, while objects were written: trim by the jobs
-		// enabled now, then set the alarm to what is due next, at once while a bounded trim step
-		// left more to delete. Back-offs changed: the appends' knowledge of them is read again.
-		const trimmedAt = Date.now();
-		const more = this.ctx.storage.transactionSync(() => {
-			const ids = readingJobs(this.#logpush.list()).map((job) => job.id);
-			return this.#log.trim(ids, trimmedAt, trimmedAt - retentionMs(this.env), TRIM_STEP) === TRIM_STEP;
-		});
-		this.#readers = undefined;
-		await this.#alarm.set(more ? trimmedAt : this.#nextWake(trimmedAt));
-		return deliveries;
+		await this.#logs.alarmFired();
 	}
 
 	/**
@@ -434,7 +345,9 @@ export class Zone extends DurableObject<Env> {
 	/**
 	 * Creates firewall rules and their new filters in one transaction, all or none, except past
 	 * the zone's `quota` of rules: the new filters are then committed without their rules and the
-	 * answer is the quota failure (spec B, "Rules" 2).
+	 * answer is the quota failure (docs `firewall/api/call-sequence`,
+	 * https://developers.cloudflare.com/firewall/api/call-sequence/: a POST that creates both may
+	 * leave the filter without its rule).
 	 */
 	createFirewallRules(entries: Entry<FirewallRuleInput>[], quota: number): Result<FirewallRule[]> {
 		const outcome = this.#write(() => this.#firewall.create(entries, quota));
@@ -671,10 +584,9 @@ export class Zone extends DurableObject<Env> {
 
 	/** Deletes everything of this zone (the zone itself was removed from the registry), leaving an empty schema. */
 	async destroy(): Promise<void> {
-		// The alarm too, through `#alarm` so what this instance knows of it stays true.
-		await this.#alarm.set(undefined);
+		await this.#logs.cancelAlarm();
 		await this.ctx.storage.deleteAll();
-		this.#readers = undefined;
+		this.#logs.forgetReaders();
 		migrate(this.ctx.storage, ZONE_MIGRATIONS);
 	}
 
@@ -736,52 +648,6 @@ export class Zone extends DurableObject<Env> {
 		return transact(this.ctx.storage, op);
 	}
 
-	/** What an append needs to know of the pending log's readers (`#readers`), in one transaction. */
-	#readReaders(): Readers {
-		return this.ctx.storage.transactionSync(() => {
-			const retry = this.#log.retryTimes();
-			return {
-				jobs: readingJobs(this.#logpush.list()).map((job) => ({
-					intervalMs: intervalMs(job, this.env),
-					retryAt: retry.get(job.id) ?? 0,
-				})),
-				retained: this.#retention.flag(),
-			};
-		});
-	}
-
-	/**
-	 * The one place that says when the zone's alarm must next run (`alarm.ts`): the earliest of
-	 * each enabled job's next batch (`dueAt`: its interval, limits and back-off, over the entries
-	 * that are its own) and the moment the oldest retained entry every job delivered leaves the
-	 * Logpull window; undefined when nothing is due. Read in one transaction.
-	 * @param now ms since the epoch.
-	 */
-	#nextWake(now: number): number | undefined {
-		return this.ctx.storage.transactionSync(() => {
-			const jobs = readingJobs(this.#logpush.list());
-			const due = jobs.map((job) => {
-				const cursor = this.#log.cursor(job.id, now);
-				return dueAt(job, cursor, this.#log.pending(cursor), this.env, now);
-			});
-			const oldest = this.#log.oldestRetainedDelivered(
-				jobs.map((job) => job.id),
-				now,
-			);
-			if (oldest !== null) due.push(oldest + retentionMs(this.env));
-			return earliest(due);
-		});
-	}
-
-	/**
-	 * After a write that may change a due time (jobs, the retention flag): brings the alarm forward
-	 * to the earliest of `#nextWake` and `also` (ms since the epoch, a trim wanted at once).
-	 */
-	async #schedule(also: number | undefined): Promise<void> {
-		const now = Date.now();
-		await this.#alarm.bringForward(earliest([this.#nextWake(now), also]));
-	}
-
 	/**
 	 * A write that changes what the edge does: `op` and a bump of the config version, in one
 	 * transaction. With `dryRun` the same transaction is rolled back at its end (`rehearse`): the
@@ -794,18 +660,7 @@ export class Zone extends DurableObject<Env> {
 			return value;
 		};
 		if (dryRun) return rehearse(this.ctx.storage, write);
-		this.#readers = undefined;
+		this.#logs.forgetReaders();
 		return transact(this.ctx.storage, write);
 	}
-}
-
-/** What an append knows of the pending log's readers: each enabled job's interval and back-off end (ms), and the retention flag. */
-type Readers = { jobs: { intervalMs: number; retryAt: number }[]; retained: boolean };
-
-/** Entries one alarm run deletes at most per step: a trim that hits it runs again at once. */
-const TRIM_STEP = 10_000;
-
-/** An ISO 8601 time, or null. */
-function iso(ms: number | null): string | null {
-	return ms === null ? null : new Date(ms).toISOString();
 }

@@ -1,5 +1,5 @@
 /**
- * Delivery of the pending log (issue 9): several jobs with their own cursors and output options,
+ * Delivery of the pending log: several jobs with their own cursors and output options,
  * disabled and newly enabled jobs, no job at all, a failed delivery retried, a restart, the
  * alarm's batch limits.
  */

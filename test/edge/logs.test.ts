@@ -1,7 +1,8 @@
 /**
- * Edge logs end to end (issue 9): custom fields configured and a job created exactly as the
- * spec's flow, gateway requests with headers and cookies, a flush, and the delivered objects
- * read back from the destination bucket.
+ * Edge logs end to end: custom fields configured and a job created as the docs' custom-fields
+ * steps do (https://developers.cloudflare.com/logs/logpush/logpush-job/custom-fields/), gateway
+ * requests with headers and cookies, a flush, and the delivered objects read back from the
+ * destination bucket.
  */
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

@@ -1,10 +1,10 @@
 /** output_options applied to entries: every option changes the output as documented. */
 import { describe, expect, it } from "vitest";
 import { absentValue } from "../../src/logs/absent";
-import { objectKey, splitRecords } from "../../src/logs/batches";
+import { objectKey, splitRecords } from "../../src/logs/delivered-objects";
 import type { LogEntry } from "../../src/logs/entry";
 import { formatRecord, formatTimestamp, formatter, frameBatch, parseTemplate, sampled } from "../../src/logs/format";
-import { type OutputOptions, withOutputDefaults } from "../../src/zone/logpush";
+import { type OutputOptions, withOutputDefaults } from "../../src/logs/output-options";
 
 const AT = Date.UTC(2024, 0, 2, 3, 4, 5, 678);
 const ENTRY: LogEntry = {

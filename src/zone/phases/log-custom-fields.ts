@@ -14,12 +14,10 @@
  * length) and their sources: `zone/limits.ts`.
  */
 import { z } from "zod";
+import { MAX_CUSTOM_FIELDS } from "../../logs/custom-field-objects";
 import { MAX_FIELD_NAME, MAX_FIELDS_PER_LIST } from "../limits";
 import type { Rule } from "./actions";
 import { actionRule, type RuleIssue } from "./rule";
-
-/** Custom log fields per zone, across all lists together (edgezone's cap, `zone/limits.ts`). */
-export const MAX_CUSTOM_FIELDS = 40;
 
 // RFC 9110 §5.6.2 token: the characters a header name (and, RFC 6265 §4.1.1, a cookie name) may hold.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

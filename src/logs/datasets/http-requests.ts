@@ -3,7 +3,8 @@
  * `GET /zones/{zone_id}/logpush/datasets/http_requests/fields` returns them.
  *
  * Names follow the generated list of Cloudflare's docs
- * (`logs/logpush/logpush-job/datasets/zone/http_requests.md`, cloudflare-api-v4.md §4.6),
+ * (`logs/logpush/logpush-job/datasets/zone/http_requests`,
+ * https://developers.cloudflare.com/logs/logpush/logpush-job/datasets/zone/http_requests/),
  * plus `ResponseFields` from the custom-fields docs and the deprecated `FirewallMatches*` of older
  * lists. Descriptions are edgezone's
  * summaries, with the value type in the docs' words.
@@ -67,7 +68,7 @@ export const HTTP_REQUESTS_FIELDS: Readonly<Record<string, string>> = {
 	EdgeStartTimestamp: "Time the edge received the request. int or string",
 	EdgeTimeToFirstByteMs: "Time to first byte from the edge, in ms. int",
 	// Older generated lists of the docs (before SecurityActions/SecurityRuleIDs/SecuritySources
-	// replaced them); kept because issue 9 and older jobs name them.
+	// replaced them); kept, an edgezone choice, because jobs written against those lists name them.
 	FirewallMatchesActions: "Actions of the firewall rules and WAF custom rules that matched (deprecated). array[string]",
 	FirewallMatchesRuleIDs: "IDs of the firewall rules and WAF custom rules that matched (deprecated). array[string]",
 	FirewallMatchesSources:
@@ -129,7 +130,8 @@ export const HTTP_REQUESTS_FIELDS: Readonly<Record<string, string>> = {
 
 /**
  * Fields of a job created without `output_options`: the list of Cloudflare's R2
- * destination example (docs `enable-destinations/r2.mdx`, reference §4.2).
+ * destination example (docs `logs/logpush/logpush-job/enable-destinations/r2`,
+ * https://developers.cloudflare.com/logs/logpush/logpush-job/enable-destinations/r2/).
  */
 export const HTTP_REQUESTS_DEFAULT_FIELDS: readonly string[] = [
 	"ClientIP",

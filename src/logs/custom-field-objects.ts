@@ -1,9 +1,9 @@
 /**
  * Custom log fields: the `RequestHeaders`, `ResponseHeaders`, `Cookies` and `ResponseFields`
- * objects of an `http_requests` entry (spec area A; cloudflare-api-v4.md §3.7; docs
- * `logs/logpush/logpush-job/custom-fields`).
+ * objects of an `http_requests` entry (docs `logs/logpush/logpush-job/custom-fields`,
+ * https://developers.cloudflare.com/logs/logpush/logpush-job/custom-fields/, and its "Limitations").
  *
- * Emulates, with the spec's limits:
+ * Emulates, with the documented limits:
  * - only the names of the zone's enabled `log_custom_field` rules (all five lists; locally no
  *   transform rule changes a header, so raw and transformed values are the same);
  * - header names matched case-insensitively (the Fetch `Headers` object does) and logged in
@@ -20,18 +20,42 @@
  * - at most 40 names (`MAX_CUSTOM_FIELDS`, enforced at write; only the first 40 are read);
  * - 8 KB in all: `CUSTOM_FIELDS_MAX_BYTES` (8,192) bytes of UTF-8 *values* across the
  *   objects, names not counted, spent in the order request headers, cookies, response headers
- *   (the spec's order), then `ResponseFields`, each object in configured order. The value that crosses the limit is cut
- *   to the bytes left, at a character boundary; every later value is logged as `""` (present
+ *   (the order the docs list them in; edgezone's reading), then `ResponseFields`, each object in
+ *   configured order. The value that crosses the limit is cut to the bytes left, at a character boundary; every later value is logged as `""` (present
  *   but truncated, so an absent header still reads differently from a truncated one).
  * Gaps: headers other than `set-cookie` that repeat reach a Worker already joined with ", "
  * (Fetch standard, "combine"), so they are logged joined, and `ResponseFields` holds that one
  * joined value.
  */
 
-import type { LogCustomFieldParameters } from "../zone/phases/log-custom-fields";
-import { MAX_CUSTOM_FIELDS } from "../zone/phases/log-custom-fields";
+import { forEachCookie } from "../common/cookies";
 
-/** Bytes of values the three custom-field objects hold together (spec "Limits": 8 KB). */
+/**
+ * Custom log fields per zone, across all rules and lists together: edgezone's cap, as Cloudflare
+ * publishes no per-zone figure (`zone/limits.ts`). Refused past it at write
+ * (`zone/phases/log-custom-fields.ts`), and only the first 40 read here.
+ */
+export const MAX_CUSTOM_FIELDS = 40;
+
+/** A header or cookie named in a rule's list; `preserve_duplicates` only in the response lists. */
+interface NamedField {
+	readonly name: string;
+	readonly preserve_duplicates?: boolean | undefined;
+}
+
+/**
+ * The five lists of a `log_custom_field` rule's `action_parameters`, as the logs read them (the
+ * API checks them: `zone/phases/log-custom-fields.ts`).
+ */
+interface CustomFieldLists {
+	readonly request_fields?: readonly NamedField[] | undefined;
+	readonly transformed_request_fields?: readonly NamedField[] | undefined;
+	readonly response_fields?: readonly NamedField[] | undefined;
+	readonly raw_response_fields?: readonly NamedField[] | undefined;
+	readonly cookie_fields?: readonly NamedField[] | undefined;
+}
+
+/** Bytes of values the three custom-field objects hold together (docs custom-fields, "Limitations": 8 KB). */
 export const CUSTOM_FIELDS_MAX_BYTES = 8 * 1024;
 
 /** The configured names, deduplicated, in rule and list order. */
@@ -64,7 +88,7 @@ export const NO_CUSTOM_FIELDS: CustomFieldNames = { request: [], response: [], c
  * The names of the enabled `log_custom_field` rules (`EdgeConfig.logCustomFields`), at most 40
  * in all, `range` left out of the request headers.
  */
-export function customFieldNames(rules: readonly LogCustomFieldParameters[]): CustomFieldNames {
+export function customFieldNames(rules: readonly CustomFieldLists[]): CustomFieldNames {
 	const request = new Set<string>();
 	const response = new Set<string>();
 	const cookies = new Set<string>();
@@ -125,12 +149,9 @@ export function pickCookies(cookieHeader: string | null, names: readonly string[
 	if (cookieHeader === null || names.length === 0) return [];
 	const wanted = new Set(names);
 	const found = new Map<string, string>();
-	for (const pair of cookieHeader.split(";")) {
-		const eq = pair.indexOf("=");
-		if (eq < 0) continue;
-		const name = pair.slice(0, eq).trim();
-		if (wanted.has(name) && !found.has(name)) found.set(name, pair.slice(eq + 1).trim());
-	}
+	forEachCookie(cookieHeader, (name, value) => {
+		if (wanted.has(name) && !found.has(name)) found.set(name, value);
+	});
 	return names.flatMap((name): [string, string][] => {
 		const value = found.get(name);
 		return value === undefined ? [] : [[name, value]];

@@ -6,7 +6,7 @@ import {
 	limitCustomFields,
 	pickCookies,
 	pickHeaders,
-} from "../../src/logs/custom-fields";
+} from "../../src/logs/custom-field-objects";
 
 describe("customFieldNames", () => {
 	it("merges the lists of every rule, lower-cases headers, keeps cookie case, drops range and duplicates", () => {

@@ -48,8 +48,9 @@ export function compactTime(ms: number): string {
 
 /**
  * The key of a delivered object: `<dir>/<start>_<end>_<random>.log.gz`, `dir` being the
- * destination path with `{DATE}` expanded. The pattern is the one cloudflare-api-v4.md §4.5
- * gives as UNVERIFIED: Cloudflare documents only gzip objects under the path.
+ * destination path with `{DATE}` expanded. The pattern is edgezone's choice: Cloudflare documents
+ * only gzip objects under the path, `{DATE}` as `YYYYMMDD` (docs `logs/logpush/logpush-job/enable-destinations/r2`,
+ * https://developers.cloudflare.com/logs/logpush/logpush-job/enable-destinations/r2/).
  */
 export function objectKey(dir: string, startMs: number, endMs: number, random: string): string {
 	const name = `${compactTime(startMs)}_${compactTime(endMs)}_${random}.log.gz`;
