@@ -42,9 +42,9 @@ import type { QuotaGetResponse } from "cloudflare/resources/custom-hostnames/quo
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
+import { zoneRegistry } from "../common/durable-objects";
 import { forgetActiveHostnames } from "../edge/custom-hostname-routing";
 import { forgetZoneNames } from "../edge/zone-names";
-import { zoneRegistry } from "../zone/addressing";
 import { hostnameProblem, normalizeHostname } from "../zone/custom-hostnames/names";
 import { CODES } from "../zone/failure";
 import { ok } from "./envelope";

@@ -6,8 +6,8 @@
  * isolate's edge asks the zone for its configuration again (`edge/zone-view.ts`, `forgetConfigCheck`).
  */
 import { createMiddleware } from "hono/factory";
+import { zoneRegistry, zoneState } from "../common/durable-objects";
 import { forgetConfigCheck } from "../edge/zone-view";
-import { zoneRegistry, zoneState } from "../zone/addressing";
 import { forbidden, unwrap } from "./errors";
 import type { ApiEnv } from "./types";
 import { HEX_ID, parseParam } from "./validate";

@@ -18,8 +18,8 @@
 import type { ZoneDeleteResponse, Zone as ZoneObject } from "cloudflare/resources/zones/zones";
 import { Hono } from "hono";
 import { z } from "zod";
+import { zoneRegistry } from "../common/durable-objects";
 import { forgetZoneNames } from "../edge/zone-names";
-import { zoneRegistry } from "../zone/addressing";
 import { CODES } from "../zone/failure";
 import { ok } from "./envelope";
 import { forbidden, unwrap } from "./errors";

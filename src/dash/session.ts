@@ -25,8 +25,8 @@
 
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
+import { zoneRegistry } from "../common/durable-objects";
 import { fromBase64Url, toBase64Url } from "../common/encoding";
-import { zoneRegistry } from "../zone/addressing";
 import type { DashEnv } from "./types";
 
 /** A credential of the API v4, as a person types it at sign-in. */

@@ -12,7 +12,7 @@
  * the DNS in this isolate (`forgetActiveHostnames`). So no single object sits on every request's
  * path, and a host that names no custom hostname costs two map lookups.
  */
-import { zoneState } from "../zone/addressing";
+import { zoneState } from "../common/durable-objects";
 import { CONFIG_CHECK_INTERVAL_MS } from "./config-checks";
 import { VersionedCache } from "./versioned-cache";
 

@@ -16,8 +16,9 @@
  * hold plus one RPC: an isolate that dies in that window loses them (the pending log itself
  * survives restarts); on Cloudflare, `waitUntil` keeps a flush alive up to 30 s after the response.
  */
+
+import { zoneState } from "../common/durable-objects";
 import { type LogEntry, type LogRow, logRow } from "../logs/entry";
-import { zoneState } from "../zone/addressing";
 import { CONFIG_CHECK_INTERVAL_MS } from "./config-checks";
 
 /**

@@ -7,7 +7,7 @@
  * a zone or a custom hostname is created or deleted, so locally (one isolate) a change is seen
  * by the very next request; a deployed edge's other isolates see it within ZONE_NAMES_TTL_MS.
  */
-import { zoneRegistry } from "../zone/addressing";
+import { zoneRegistry } from "../common/durable-objects";
 import type { ZoneName } from "../zone/registry";
 import { VersionedCache } from "./versioned-cache";
 

@@ -8,7 +8,7 @@
  * zone in this isolate (`forgetConfigCheck`): locally a rule written through the API applies to
  * the very next request. The same call hands the zone the log entries waiting in this isolate.
  */
-import { zoneState } from "../zone/addressing";
+import { zoneState } from "../common/durable-objects";
 import type { EdgeConfig } from "../zone/edge-config";
 import { CONFIG_CHECK_INTERVAL_MS } from "./config-checks";
 import { putBack, takeWaiting } from "./log-buffer";

@@ -7,7 +7,7 @@ import { migrate, REGISTRY_MIGRATIONS } from "./schema";
 
 /**
  * The list of zones behind `POST /zones` and `GET /zones`: one instance, addressed with
- * `zoneRegistry(env)` (`addressing.ts`).
+ * `zoneRegistry(env)` (`src/common/durable-objects.ts`).
  *
  * A class of its own rather than a special `Zone` instance, so each class has one
  * schema and one RPC surface. The registry holds the zone objects; each zone's

@@ -76,7 +76,7 @@ import { migrate, ZONE_MIGRATIONS } from "./schema";
  * outbox. Writes the edge depends on bump the zone's config version in their transaction
  * (`#write`), and `edgeConfig()` answers the edge's view with that version.
  *
- * One instance per zone, addressed with `zoneState(env, zone_id)` (`addressing.ts`): edgezone's
+ * One instance per zone, addressed with `zoneState(env, zone_id)` (`src/common/durable-objects.ts`): edgezone's
  * design, one Durable Object per zone with its state in SQLite. Each public method is one RPC
  * call; each write runs in one SQLite transaction (`ctx.storage.transactionSync`), so a failed
  * validation leaves nothing changed. Methods answer a `Result` rather than throw, because errors

@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { zoneState } from "../../src/zone/addressing";
+import { zoneState } from "../../src/common/durable-objects";
 import { INVALID } from "./expressions";
 import { call, freshZone } from "./http";
 

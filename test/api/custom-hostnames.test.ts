@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import patchFixture from "../../fixtures/api/13-patch-custom-hostname-default-ca.json";
-import { zoneRegistry } from "../../src/zone/addressing";
+import { zoneRegistry } from "../../src/common/durable-objects";
 import { call, freshZone } from "./http";
 
 const DAY = 86_400;

@@ -6,10 +6,10 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { zoneState } from "../../src/common/durable-objects";
 import { HOLD_MIN_MS } from "../../src/edge/log-buffer";
 import type { LogEntry } from "../../src/logs/entry";
 import { LOGPULL_DEFAULT_FIELDS } from "../../src/logs/logpull";
-import { zoneState } from "../../src/zone/addressing";
 import type { Zone } from "../../src/zone/zone";
 import { edgeRequest, flush, zoneWithHost } from "../edge/logs-helpers";
 import { LOGS_READ_TOKEN, TOKEN } from "./credentials";

@@ -1,7 +1,7 @@
 /** Zone rulesets: create, list, get, replace, delete, entrypoints and versions. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { zoneState } from "../../src/zone/addressing";
+import { zoneState } from "../../src/common/durable-objects";
 import { call, freshZone } from "./http";
 import { sdkClient } from "./sdk";
 

@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { zoneRegistry } from "../../src/zone/addressing";
+import { zoneRegistry } from "../../src/common/durable-objects";
 import { call, type Envelope } from "./http";
 import { callWithEnv } from "./with-env";
 

@@ -3,7 +3,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { zoneRegistry, zoneState } from "../../src/zone/addressing";
+import { zoneRegistry, zoneState } from "../../src/common/durable-objects";
 import { REGISTRY_MIGRATIONS, ZONE_MIGRATIONS } from "../../src/zone/schema";
 import { DEFAULT_ZONE_ID } from "./credentials";
 import { call, zonePath } from "./http";

@@ -8,7 +8,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { zoneRegistry } from "../../src/zone/addressing";
+import { zoneRegistry } from "../../src/common/durable-objects";
 import type { ZoneRegistry } from "../../src/zone/registry";
 import { EMAIL, KEY, SCOPED_TOKEN, TOKEN } from "../api/credentials";
 import { call, freshZone } from "../api/http";

@@ -4,10 +4,10 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { zoneState } from "../../src/common/durable-objects";
 import { CONFIG_CHECK_INTERVAL_MS } from "../../src/edge/config-checks";
 import { firewall } from "../../src/edge/firewall";
 import { requestFields } from "../../src/edge/request-fields";
-import { zoneState } from "../../src/zone/addressing";
 import { call } from "../api/http";
 import { sdkClient } from "../api/sdk";
 

@@ -10,9 +10,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { zoneState } from "../../src/common/durable-objects";
 import type { LogEntry } from "../../src/logs/entry";
 import { DEFAULT_INTERVAL_S } from "../../src/logs/job-limits";
-import { zoneState } from "../../src/zone/addressing";
 import { BACKOFF_MS } from "../../src/zone/delivery";
 import { retentionMs } from "../../src/zone/retention";
 import { Zone } from "../../src/zone/zone";

@@ -6,10 +6,10 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { zoneState } from "../../src/common/durable-objects";
 import { CONFIG_CHECK_INTERVAL_MS } from "../../src/edge/config-checks";
 import { HOLD_MIN_MS } from "../../src/edge/log-buffer";
 import type { LogEntry } from "../../src/logs/entry";
-import { zoneState } from "../../src/zone/addressing";
 import { Zone } from "../../src/zone/zone";
 import { call } from "../api/http";
 import { configure, edgeRequest, flush, gunzipped, records, uniquePath, zoneWithHost } from "./logs-helpers";

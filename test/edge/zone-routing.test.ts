@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { zoneRegistry } from "../../src/common/durable-objects";
 import { ZONE_NAMES_TTL_MS } from "../../src/edge/zone-names";
 import { zoneForHost } from "../../src/edge/zone-routing";
-import { zoneRegistry } from "../../src/zone/addressing";
 import { DEFAULT_ZONE_ID } from "../api/credentials";
 import { call } from "../api/http";
 

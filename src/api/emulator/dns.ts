@@ -24,9 +24,9 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
+import { zoneRegistry } from "../../common/durable-objects";
 import { forgetActiveHostnames } from "../../edge/custom-hostname-routing";
 import { holdingZone } from "../../edge/zone-names";
-import { zoneRegistry } from "../../zone/addressing";
 import { dnsNameProblem } from "../../zone/custom-hostnames/names";
 import { CODES } from "../../zone/failure";
 import { ok } from "../envelope";

@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { zoneState } from "../../../src/zone/addressing";
+import { zoneState } from "../../../src/common/durable-objects";
 import { READ_TOKEN } from "../credentials";
 import { call, freshZone } from "../http";
 

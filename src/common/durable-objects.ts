@@ -4,8 +4,8 @@
  * In one place, beside the classes, so the API, the edge pipeline and the dashboard address
  * the same instances. Names are stable: changing one would orphan every stored zone.
  */
-import type { ZoneRegistry } from "./registry";
-import type { Zone } from "./zone";
+import type { ZoneRegistry } from "../zone/registry";
+import type { Zone } from "../zone/zone";
 
 /** The registry's well-known name: one instance holds the list of all zones. */
 const REGISTRY_NAME = "registry";
