@@ -14,7 +14,7 @@ export const MATCHING_PATH = "/admin/0";
  * Expression templates, one per operator family (`i` keeps each unique). Cycled in this order,
  * so 10 rules take each template once and 100 rules ten times.
  */
-export const TEMPLATES = [
+const TEMPLATES = [
 	// eq
 	(i) => `http.request.uri.path eq "/admin/${i}"`,
 	// in, with addresses, CIDRs and an IPv6 range

@@ -21,7 +21,7 @@ import { mandelbrotPng } from "./png.mjs";
 import { prngChunks } from "./prng.mjs";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const FIXTURES_DIR = join(ROOT, "fixtures");
+const FIXTURES_DIR = join(ROOT, "fixtures");
 const SUMS = join(FIXTURES_DIR, "SHA256SUMS");
 
 export const MiB = 1024 * 1024;
@@ -30,7 +30,7 @@ export const MiB = 1024 * 1024;
  * The fixtures. `generate` makes a file from nothing (deterministically); files without it are
  * written by hand. `committed: false` files live in fixtures/generated/ (git-ignored).
  */
-export const FIXTURES = [
+const FIXTURES = [
 	{ name: "text", path: "text/edge-notes.txt", contentType: "text/plain; charset=utf-8" },
 	{ name: "json", path: "json/edge-locations.json", contentType: "application/json" },
 	{ name: "image", path: "image/mandelbrot.png", contentType: "image/png", generate: () => [mandelbrotPng()] },
@@ -51,19 +51,19 @@ export const FIXTURES = [
 	},
 ];
 
-export function fixturePath(fixture) {
+function fixturePath(fixture) {
 	return join(FIXTURES_DIR, fixture.path);
 }
 
 /** SHA-256 (hex) of a file, read as a stream. */
-export async function sha256File(path, options = {}) {
+async function sha256File(path, options = {}) {
 	const hash = createHash("sha256");
 	for await (const chunk of createReadStream(path, options)) hash.update(chunk);
 	return hash.digest("hex");
 }
 
 /** The committed hashes: fixture path -> hex. */
-export function readSums() {
+function readSums() {
 	if (!existsSync(SUMS)) return new Map();
 	const lines = readFileSync(SUMS, "utf8").split("\n").filter(Boolean);
 	return new Map(

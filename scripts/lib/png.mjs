@@ -14,7 +14,7 @@ function chunk(type, data) {
 }
 
 /** Encodes `pixel(x, y) -> [r, g, b]` as a PNG file. */
-export function encodePng(width, height, pixel) {
+function encodePng(width, height, pixel) {
 	const raw = Buffer.alloc((width * 3 + 1) * height);
 	let at = 0;
 	for (let y = 0; y < height; y++) {

@@ -47,7 +47,7 @@ const CODE = CODES.certificatePackInvalid;
 export const UUID = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
 /** A host name, or a wildcard with `*.` as its first label; lower-cased (RFC 1035 §2.3.1 labels). */
-export const HOST = z
+const HOST = z
 	.string()
 	.max(253)
 	.transform((host) => host.toLowerCase())

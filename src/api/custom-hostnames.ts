@@ -57,7 +57,7 @@ import { HEX_ID, parseBody, parseParam, parseQuery } from "./validate";
 const CODE = CODES.customHostnameInvalid;
 
 /** A custom hostname: validated, then lower-cased without a trailing dot. */
-export const HOSTNAME = z
+const HOSTNAME = z
 	.string()
 	.max(254)
 	.superRefine((name, ctx) => {

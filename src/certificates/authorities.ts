@@ -14,7 +14,7 @@
  */
 
 /** Every value of `certificate_authority` the API has known (cloudflare-typescript `Shared.CertificateCA`). */
-export const CERTIFICATE_AUTHORITIES = ["lets_encrypt", "google", "ssl_com", "digicert"] as const;
+const CERTIFICATE_AUTHORITIES = ["lets_encrypt", "google", "ssl_com", "digicert"] as const;
 export type CertificateAuthority = (typeof CERTIFICATE_AUTHORITIES)[number];
 
 /** The CAs a new certificate may name (SDK v7 list filter and cert packs; DigiCert is "deprecating soon", CA docs). */
@@ -28,7 +28,7 @@ export type CertificateType = "universal" | "advanced" | "total_tls" | "custom" 
 export type KeyType = "rsa" | "ecdsa";
 
 /** `validity_days` values of the API (certificate pack order; cloudflare-typescript `CertificatePackCreateParams`). */
-export type ValidityDays = 14 | 30 | 90 | 365;
+type ValidityDays = 14 | 30 | 90 | 365;
 
 /** One CA as Cloudflare documents it. */
 export interface Authority {
@@ -110,11 +110,6 @@ export const AUTHORITIES: Readonly<Record<CertificateAuthority, Authority>> = {
 		deprecated: true,
 	},
 };
-
-/** True when `value` is one of the API's `certificate_authority` values. */
-export function isCertificateAuthority(value: unknown): value is CertificateAuthority {
-	return typeof value === "string" && (CERTIFICATE_AUTHORITIES as readonly string[]).includes(value);
-}
 
 /** True when `value` names a CA a new certificate may be ordered from (`google`, `lets_encrypt`, `ssl_com`). */
 export function isOrderableAuthority(value: unknown): value is OrderableAuthority {

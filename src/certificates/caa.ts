@@ -101,7 +101,7 @@ export function chooseAuthority(
 }
 
 /** The validation error of a CA that CAA forbids (our wording: Cloudflare's text is not recorded). */
-export function caaRefusal(
+function caaRefusal(
 	hostname: string,
 	ca: CertificateAuthority,
 	records: readonly CaaRecord[],

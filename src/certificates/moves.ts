@@ -41,7 +41,7 @@ export interface MoveContext {
 }
 
 /** An e-mail Cloudflare sends about a certificate. */
-export interface Notification {
+interface Notification {
 	at: Date;
 	subject: string;
 	body: string;

@@ -94,7 +94,7 @@ export const SCHEDULE: readonly { at: Date; event: string; source: string }[] = 
  * Bundle methods: compatible = `ubiquitous`, modern = `optimal`, user-defined = `force`
  * (https://developers.cloudflare.com/ssl/edge-certificates/custom-certificates/bundling-methodologies/).
  */
-export type BundleMethod = "ubiquitous" | "optimal" | "force";
+type BundleMethod = "ubiquitous" | "optimal" | "force";
 
 /** A certificate as the schedule needs it; field names are the API's where it has them. */
 export interface ScheduledCertificate {

@@ -3,4 +3,4 @@
  * (docs/gateway.md), for Node 22 and Workers.
  */
 export { RemoteBucket } from "./bucket.ts";
-export { type FetchLike, RemoteBucketError, type RemoteBucketOptions } from "./transport.ts";
+export { type FetchLike, RemoteBucketError } from "./transport.ts";

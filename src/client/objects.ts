@@ -22,7 +22,7 @@ import { storageClassFromAnswer } from "../wire/storage-class.ts";
 export type ObjectFields = Omit<R2Object, "writeHttpMetadata">;
 
 /** `R2Checksums`: the digests as ArrayBuffers, `toJSON()` as lower-case hex. */
-export class RemoteChecksums implements R2Checksums {
+class RemoteChecksums implements R2Checksums {
 	declare readonly md5?: ArrayBuffer;
 	declare readonly sha1?: ArrayBuffer;
 	declare readonly sha256?: ArrayBuffer;

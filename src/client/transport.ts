@@ -198,6 +198,6 @@ export class Transport {
  * and `%`, so the gateway's single percent-decoding gives the key back and dot segments inside
  * a key cannot be collapsed by URL parsing.
  */
-export function encodeKey(key: string): string {
+function encodeKey(key: string): string {
 	return encodeURIComponent(key);
 }

@@ -93,7 +93,7 @@ dash.get("/assets/:name", async (c, next) => {
 dash.route("/", signIn);
 
 /** An error page in the frame: the messages, and the status they came with. */
-export function errorPage(c: Parameters<typeof render>[0], title: string, messages: string[], status: number) {
+function errorPage(c: Parameters<typeof render>[0], title: string, messages: string[], status: number) {
 	return render(
 		c,
 		<Layout title={title} csrf={c.get("csrf")}>

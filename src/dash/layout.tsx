@@ -7,14 +7,14 @@ import type { Child, FC } from "hono/jsx";
 import { Csrf } from "./components/form";
 
 /** A page of a zone: its path under `/zones/{zone_id}/`, its label and its navigation group. */
-export interface ZonePage {
+interface ZonePage {
 	path: string;
 	label: string;
 	group: string;
 }
 
 /** The zone's pages, in navigation order. */
-export const ZONE_PAGES: ZonePage[] = [
+const ZONE_PAGES: ZonePage[] = [
 	{ path: "logpush", label: "Logpush", group: "Analytics & Logs" },
 	{ path: "security", label: "Security rules", group: "Security" },
 	{ path: "ssl", label: "Edge Certificates", group: "SSL/TLS" },

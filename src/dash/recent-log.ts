@@ -9,7 +9,7 @@ import { callApi, callApiText, messagesOf } from "./api-call";
 import type { DashEnv } from "./types";
 
 /** How far back the pages look: one hour, Logpull's longest window. */
-export const RECENT_WINDOW_MS = 3_600_000;
+const RECENT_WINDOW_MS = 3_600_000;
 
 /** The recent records, oldest first; or that retention is off; or the API's errors. */
 export type RecentLog =

@@ -42,11 +42,11 @@ export interface Session {
 }
 
 /** Name of the session cookie. */
-export const SESSION_COOKIE = "edgezone_session";
+const SESSION_COOKIE = "edgezone_session";
 /** The request header a page script sends the session's CSRF token in (a form sends its `csrf` field). */
 export const CSRF_HEADER = "x-csrf-token";
 /** Name of the sign-in nonce cookie (CSRF of the sign-in form). */
-export const SIGN_IN_COOKIE = "edgezone_sign_in";
+const SIGN_IN_COOKIE = "edgezone_sign_in";
 /** How long a session lasts, in seconds. */
 export const SESSION_SECONDS = 8 * 60 * 60;
 const SIGN_IN_SECONDS = 30 * 60;
@@ -149,7 +149,7 @@ export async function csrfToken(binding: string, secret: string): Promise<string
  * under its own HKDF key, so the sessions table never holds a credential, and holds nothing a
  * guess could be checked against without the secret.
  */
-export async function credentialId(credential: Credential, secret: string): Promise<string> {
+async function credentialId(credential: Credential, secret: string): Promise<string> {
 	const { credential: key } = await keysFor(secret);
 	// The email in lower case: the API matches it so (`api/auth.ts`), and so one credential has one id.
 	const name =

@@ -28,7 +28,7 @@ import { type BlockResponse, blockAnswer, challengeAnswer } from "./security-pag
 import { derived, zoneView } from "./zone-view";
 
 /** One rule that matched, as the `http_requests` log records it (`FirewallMatches*`, `SecurityRuleID`). */
-export interface FirewallMatch {
+interface FirewallMatch {
 	ruleId: string;
 	/** The action in the logs' spelling: block, challenge, jschallenge, managedChallenge, log, allow, bypass, skip. */
 	action: string;

@@ -65,7 +65,7 @@ export interface Geo {
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The prefix of every emulator geo header, lower case as workerd's `Headers` gives names. */
-export const GEO_HEADER_PREFIX = "x-edgezone-geo-";
+const GEO_HEADER_PREFIX = "x-edgezone-geo-";
 
 /** EU member states (european-union.europa.eu, "EU countries"). */
 const EUROPEAN_UNION = new Set(
@@ -107,7 +107,7 @@ function name(key: "city" | "region"): Parse {
  * named after the field (`ip.src.region_code` -> `X-Edgezone-Geo-Region-Code`; `asnum` also as
  * `Asn`), each with its check. A parse returns the values it sets or what was expected.
  */
-export const GEO_HEADERS: Readonly<Record<string, Parse>> = Object.freeze({
+const GEO_HEADERS: Readonly<Record<string, Parse>> = Object.freeze({
 	country: text("country", /^([A-Za-z]{2}|T1)$/, "an ISO 3166-1 alpha-2 code such as FR (or T1)", true),
 	continent: (value) =>
 		CONTINENTS.has(value.toUpperCase()) ? { continent: value.toUpperCase() } : "one of AF, AN, AS, EU, NA, OC, SA, T1",
@@ -159,7 +159,7 @@ export type GeoHeaders = { kind: "none" } | { kind: "geo"; geo: Geo } | { kind: 
  * Reads the `X-Edgezone-Geo-*` headers of a request (the file header's rules), in one pass over
  * its headers. Call it only where `TRUST_GEO_HEADERS` is on (`trustedGeo`).
  */
-export function geoHeaders(headers: Headers): GeoHeaders {
+function geoHeaders(headers: Headers): GeoHeaders {
 	const geo: Mutable<Geo> = {};
 	let sent = false;
 	for (const [header, value] of headers) {

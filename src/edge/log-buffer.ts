@@ -31,7 +31,7 @@ export const HOLD_MIN_MS = 2 * CONFIG_CHECK_INTERVAL_MS;
 /** The longest hold, in ms: what an isolate that dies may lose, and how stale a Logpull read of another isolate's entries may be. */
 export const HOLD_MAX_MS = 5_000;
 /** A batch this large is flushed at once. */
-export const FLUSH_AT = 500;
+const FLUSH_AT = 500;
 /** Entries kept for a zone whose appends keep failing; older ones are dropped past it (and reported). */
 const MAX_WAITING = 20_000;
 

@@ -39,7 +39,7 @@ export function splitRecords(records: readonly (string | undefined)[], maxBytes:
 }
 
 /** `YYYYMMDDTHHMMSSZ` (UTC) of a time in ms since the epoch. */
-export function compactTime(ms: number): string {
+function compactTime(ms: number): string {
 	return new Date(ms)
 		.toISOString()
 		.replace(/[-:]/g, "")

@@ -18,8 +18,8 @@ import { HTTP_REQUESTS_FIELDS } from "./datasets/http-requests";
 import { type LogEntry, type LogValue, TIMESTAMP_FIELDS } from "./entry";
 
 /** Documented limits of a filter. */
-export const FILTER_MAX_BYTES = 1000;
-export const FILTER_MAX_CONDITIONS = 30;
+const FILTER_MAX_BYTES = 1000;
+const FILTER_MAX_CONDITIONS = 30;
 
 const OPERATORS = [
 	"eq",
@@ -41,7 +41,7 @@ const OPERATORS = [
 type Scalar = string | number | boolean;
 
 /** One condition of a filter. */
-export interface Condition {
+interface Condition {
 	key: string;
 	operator: (typeof OPERATORS)[number];
 	value: Scalar | Scalar[];

@@ -26,7 +26,7 @@ import { type LogEntry, type LogValue, TIMESTAMP_FIELDS } from "./entry";
 import type { OutputOptions } from "./output-options";
 
 /** One piece of a parsed `record_template`. */
-export type TemplatePart = { kind: "text"; text: string } | { kind: "field"; name: string };
+type TemplatePart = { kind: "text"; text: string } | { kind: "field"; name: string };
 
 /** Outcome of parsing a `record_template`. */
 export type ParsedTemplate = { ok: true; parts: TemplatePart[] } | { ok: false; message: string };

@@ -34,10 +34,10 @@ import { type OutputOptions, withOutputDefaults } from "./output-options";
 export const LOGPULL_DEFAULT_FIELDS: readonly string[] = HTTP_REQUESTS_DEFAULT_FIELDS;
 
 /** Longest `end - start` (docs: 1 hour). */
-export const MAX_RANGE_MS = 3_600_000;
+const MAX_RANGE_MS = 3_600_000;
 
 /** Query arguments of `logs/received` and of `logs/rayids/{ray_id}`. */
-export const RECEIVED_ARGS = ["start", "end", "fields", "count", "sample", "timestamps", "CVE-2021-44228"] as const;
+const RECEIVED_ARGS = ["start", "end", "fields", "count", "sample", "timestamps", "CVE-2021-44228"] as const;
 export const RAYIDS_ARGS = ["fields", "timestamps", "CVE-2021-44228"] as const;
 
 /** What a query asks: the window (ms, [from, to)), count, sample, and how to format each record. */

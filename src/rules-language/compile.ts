@@ -21,7 +21,7 @@ import { debugType, type FieldType, type IpValue, innerType, type Runtime } from
 import { wildcardMatches } from "./wildcard.ts";
 
 /** A value of a field as the edge supplies it (see index.ts). */
-export type Value = boolean | number | string | readonly Value[] | { readonly [key: string]: readonly string[] };
+type Value = boolean | number | string | readonly Value[] | { readonly [key: string]: readonly string[] };
 
 /** Field name -> value for one request. */
 export type FieldValues = { readonly [field: string]: Value | undefined };
@@ -37,7 +37,7 @@ const MISSING = Symbol("missing");
  * value not converted yet. One per request's `Evaluation` (index.ts), shared by every filter
  * matched against it, so 100 rules reading `http.request.headers` convert it once.
  */
-export type Converted = (Runtime | typeof MISSING | undefined)[];
+type Converted = (Runtime | typeof MISSING | undefined)[];
 
 /** What closures read while one request is evaluated. */
 export interface Ctx {
@@ -52,7 +52,7 @@ type ElementsFn = (ctx: Ctx) => readonly Runtime[] | undefined;
 type Compiled = { readonly one: (ctx: Ctx) => boolean } | { readonly vec: (ctx: Ctx) => boolean[] };
 
 /** Converts a supplied value to its runtime form; a value of the wrong shape is missing. */
-export function convert(raw: Value | undefined, type: FieldType): Runtime | undefined {
+function convert(raw: Value | undefined, type: FieldType): Runtime | undefined {
 	if (raw === undefined) return undefined;
 	if (type === "Bool") return typeof raw === "boolean" ? raw : undefined;
 	if (type === "Int") return typeof raw === "number" && Number.isInteger(raw) ? raw : undefined;

@@ -29,7 +29,7 @@ export interface Param {
 export type Expected = FieldType | "Array<_>" | "Map<_>";
 
 /** Why an argument was refused (the parser adds `invalid … of argument #i: `). */
-export type ParamError =
+type ParamError =
 	| { readonly kind: "kind"; readonly expected: Param["kind"]; readonly actual: Param["kind"] }
 	| { readonly kind: "type"; readonly expected: readonly Expected[]; readonly actual: FieldType }
 	| { readonly kind: "value"; readonly message: string };

@@ -11,17 +11,15 @@
  * unknown identifiers. The module is pure: no Workers APIs; its one runtime dependency is
  * `re2js`, the linear-time engine `matches` runs on.
  */
-import { type Ctx, compileLogical, type FieldValues, fieldsOf, type ListValues, type Value } from "./compile.ts";
+import { type Ctx, compileLogical, type FieldValues, fieldsOf, type ListValues } from "./compile.ts";
 import { type FilterError, LexError, renderError } from "./errors.ts";
 import { type ListKind, parseExpression } from "./parser.ts";
 import type { FieldType } from "./types.ts";
 
-export type { FieldValues, ListValues, Value } from "./compile.ts";
+export type { FieldValues, ListValues } from "./compile.ts";
 export type { FilterError } from "./errors.ts";
-export { FIELDS } from "./fields.ts";
-export type { ListKind } from "./parser.ts";
+
 export type { FieldType } from "./types.ts";
-export { displayType } from "./types.ts";
 
 /** Cloudflare's limit on an expression's length, in characters (cloudflare-docs max-expression-length). */
 export const MAX_EXPRESSION_LENGTH = 4096;
@@ -127,12 +125,3 @@ export function compile(
 	};
 	return { ok: true, filter };
 }
-
-/** Validates only: the error, or undefined when `expression` compiles. */
-export function validate(expression: string, options: CompileOptions = {}): FilterError | undefined {
-	const result = compile(expression, options);
-	return result.ok ? undefined : result.error;
-}
-
-/** A value as the edge supplies it, re-exported for callers building {@link FieldValues}. */
-export type EdgeValue = Value;

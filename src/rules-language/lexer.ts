@@ -54,7 +54,7 @@ function charLength(s: Src, pos: number): number {
 }
 
 /** `take`: exactly `count` characters, or `expected N characters, but found M`. */
-export function take(s: Src, pos: number, count: number): [string, number] {
+function take(s: Src, pos: number, count: number): [string, number] {
 	let p = pos;
 	for (let i = 0; i < count; i++) {
 		if (p >= s.end) fail(`expected ${count} characters, but found ${i}`, pos, s.end);
@@ -64,7 +64,7 @@ export function take(s: Src, pos: number, count: number): [string, number] {
 }
 
 /** `take_while`: one or more characters matching `test`, or `expected {name}`. */
-export function takeWhile(s: Src, pos: number, name: string, test: (c: string) => boolean): [string, number] {
+function takeWhile(s: Src, pos: number, name: string, test: (c: string) => boolean): [string, number] {
 	let p = pos;
 	while (p < s.end && test(s.text[p] ?? "")) p++;
 	if (p === pos) fail(`expected ${name}`, pos, s.end);
@@ -94,7 +94,7 @@ function fixedByte(s: Src, pos: number, digits: number, radix: number): [number,
 }
 
 /** A quoted string's body, from just after the opening `"`: escapes `\" \\ \xHH \OOO` only. */
-export function lexQuotedBody(s: Src, pos: number): [string, number] {
+function lexQuotedBody(s: Src, pos: number): [string, number] {
 	let out = "";
 	let p = pos;
 	for (;;) {
@@ -128,7 +128,7 @@ export function lexQuotedBody(s: Src, pos: number): [string, number] {
 }
 
 /** A raw string's body, from just after the `r`: `#…#"…"#…#`, no escapes, up to 255 `#`. */
-export function lexRawBody(s: Src, pos: number): [string, number] {
+function lexRawBody(s: Src, pos: number): [string, number] {
 	let hashes = 0;
 	while (at(s, pos + hashes, "#")) hashes++;
 	if (hashes > 255) fail("invalid raw string hash count, there can't be more than 255 #s", pos, s.end);

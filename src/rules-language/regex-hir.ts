@@ -29,7 +29,7 @@
 export type ByteSet = readonly boolean[];
 
 /** The look-arounds a pattern can hold (regex-syntax `hir::Look`, the ones reachable with Unicode off). */
-export type Look = "start" | "end" | "startLF" | "endLF" | "wordAscii" | "wordAsciiNegate";
+type Look = "start" | "end" | "startLF" | "endLF" | "wordAscii" | "wordAsciiNegate";
 
 export type Hir =
 	| { readonly k: "empty" }

@@ -592,7 +592,7 @@ function renderRegexError(pattern: string, e: RegexSyntaxError): string {
 }
 
 /** The engine's compiled-size limit (wirefilter `ParserSettings::default`: `regex_compiled_size_limit`). */
-export const COMPILED_SIZE_LIMIT = 10 * (1 << 20);
+const COMPILED_SIZE_LIMIT = 10 * (1 << 20);
 
 /**
  * Checks a Rust regex (the text after the filter literal's own escapes) as the engine does, and

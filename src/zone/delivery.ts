@@ -34,10 +34,10 @@ import type { Cursor, EdgeLogStore, PendingRow } from "./edge-log";
 import type { LogpushJob, LogpushStore } from "./logpush";
 
 /** Entries of one object at most (Durable Object memory; Cloudflare's own default batch is 100,000). */
-export const OBJECT_RECORDS = 10_000;
+const OBJECT_RECORDS = 10_000;
 /** First retry after a failure, then doubling up to MAX_BACKOFF_MS. */
 export const BACKOFF_MS = 1_000;
-export const MAX_BACKOFF_MS = 5 * 60_000;
+const MAX_BACKOFF_MS = 5 * 60_000;
 
 /** What one run delivered for one job. */
 export interface JobDelivery {
@@ -62,7 +62,7 @@ export interface DeliveryStores {
 }
 
 /** The back-off after `failures` failures in a row, in ms. */
-export function backoffMs(failures: number): number {
+function backoffMs(failures: number): number {
 	return Math.min(MAX_BACKOFF_MS, BACKOFF_MS * 2 ** Math.max(0, failures - 1));
 }
 
@@ -194,7 +194,7 @@ function safeBucketMap(env: Env): Record<string, string> {
 }
 
 /** `text` gzipped with the runtime's CompressionStream. */
-export async function gzip(text: string): Promise<Uint8Array> {
+async function gzip(text: string): Promise<Uint8Array> {
 	const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
 	return new Uint8Array(await new Response(stream).arrayBuffer());
 }

@@ -57,7 +57,7 @@ export interface DnsView {
 }
 
 /** The most names one zone's simulated DNS holds. */
-export const MAX_DNS_NAMES = 1000;
+const MAX_DNS_NAMES = 1000;
 
 interface DnsRow extends Record<string, SqlStorageValue> {
 	name: string;

@@ -11,7 +11,7 @@
 import type { z } from "zod";
 
 /** What went wrong, which decides the HTTP status: 400, 404, or 409 for a name already taken. */
-export type FailureKind = "invalid" | "not_found" | "conflict";
+type FailureKind = "invalid" | "not_found" | "conflict";
 
 /** One failure: a Cloudflare error code, a message and, for bad input, the JSON pointer of the field. */
 export interface Failure {

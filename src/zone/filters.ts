@@ -327,7 +327,7 @@ function lockedFailure(id: string, pointer: string, verb: "changed" | "deleted")
 const duplicateInBatch: ExpressionProblem = { kind: "duplicate", id: "" };
 
 /** 404 for an unknown filter. */
-export function notFoundFilter(id: string): Failure {
+function notFoundFilter(id: string): Failure {
 	return { kind: "not_found", code: CODES.filterNotFound, message: `filter ${id} not found` };
 }
 

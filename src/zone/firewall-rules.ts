@@ -71,7 +71,7 @@ export interface EnforcedFirewallRule extends FirewallRule {
 }
 
 /** The fields of a rule besides its filter. */
-export interface RuleFields {
+interface RuleFields {
 	action: Action;
 	description?: string;
 	paused?: boolean;
@@ -81,7 +81,7 @@ export interface RuleFields {
 }
 
 /** A rule's filter: an existing one by id, or a new one by its expression. */
-export type FilterChoice = { id: string } | FilterInput;
+type FilterChoice = { id: string } | FilterInput;
 
 /** A new rule as a client sends it. */
 export interface FirewallRuleInput extends RuleFields {

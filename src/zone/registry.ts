@@ -232,7 +232,7 @@ export type ZoneName = {
 };
 
 /** A custom hostname and the zone that holds it. */
-export type CustomHostnameRoute = {
+type CustomHostnameRoute = {
 	hostname: string;
 	zone_id: string;
 };
@@ -244,7 +244,7 @@ export type EdgeRoutes = {
 };
 
 /** Zone types (SDK `Type`). */
-export type ZoneType = "full" | "partial" | "secondary" | "internal";
+type ZoneType = "full" | "partial" | "secondary" | "internal";
 
 /** A validated `POST /zones` body. */
 export interface ZoneCreate {

@@ -12,10 +12,10 @@
  */
 
 /** Cloudflare's retention: 7 days, in hours. */
-export const DEFAULT_RETENTION_HOURS = 168;
+const DEFAULT_RETENTION_HOURS = 168;
 
 /** The retention window in hours from LOGPULL_RETENTION_HOURS (a positive number), else 168. */
-export function retentionHours(env: Env): number {
+function retentionHours(env: Env): number {
 	const hours = Number(env.LOGPULL_RETENTION_HOURS);
 	return Number.isFinite(hours) && hours > 0 ? hours : DEFAULT_RETENTION_HOURS;
 }

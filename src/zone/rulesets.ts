@@ -23,7 +23,7 @@ import { PHASE_RULES, type PhaseRules } from "./phases/table";
 export type { Rule, RuleInput, RulePatch } from "./phases/actions";
 
 /** Ruleset kinds a zone may create (docs create.mdx: `root` is account level, `managed` is Cloudflare's). */
-export type ZoneKind = "zone" | "custom";
+type ZoneKind = "zone" | "custom";
 
 /** A ruleset with its rules, as `GET /rulesets/{id}` returns it. */
 export interface Ruleset {

@@ -4,7 +4,7 @@ import { expect } from "vitest";
 import worker from "../../src/index";
 
 /** The read-write and read-only tokens vitest.config.ts binds in GATEWAY_TOKENS. */
-export const RW = "test-rw";
+const RW = "test-rw";
 export const RO = "test-ro";
 
 /** A request to the gateway through the Worker's front door, with the read-write token unless told otherwise. */

@@ -13,7 +13,7 @@
 import type { FieldType } from "../../src/rules-language/index.ts";
 
 /** A PRNG (mulberry32): the same seed gives the same expressions on every run. */
-export class Rng {
+class Rng {
 	private state: number;
 
 	constructor(seed: number) {
@@ -48,7 +48,7 @@ export class Rng {
 }
 
 /** Fields with the same name and type in Cloudflare's scheme (src/rules-language/fields.ts) and Arcjet's. */
-export const SHARED_BYTES_FIELDS = [
+const SHARED_BYTES_FIELDS = [
 	"http.host",
 	"http.request.method",
 	"http.request.uri.path",
@@ -62,13 +62,13 @@ export const SHARED_BYTES_FIELDS = [
 ] as const;
 
 /** `ip.src` is `Ip` in both. */
-export const SHARED_IP_FIELDS = ["ip.src"] as const;
+const SHARED_IP_FIELDS = ["ip.src"] as const;
 
 /**
  * Arcjet's `Bool` fields. Cloudflare's `Bool` fields (`ssl`, `cf.client.bot`, …) have other names;
  * our parser is given these names with the same type, so `Bool` grammar is compared too.
  */
-export const ADJUSTED_BOOL_FIELDS = [
+const ADJUSTED_BOOL_FIELDS = [
 	"ip.src.vpn",
 	"ip.src.tor",
 	"ip.src.proxy",
@@ -82,7 +82,7 @@ export const ADJUSTED_BOOL_FIELDS = [
  * Arcjet's maps are `Map<Bytes>` where Cloudflare's are `Map<Array<Bytes>>`; our parser is given
  * Arcjet's type for these names, so indexing and `[*]` are compared on the same type.
  */
-export const ADJUSTED_MAP_FIELDS = ["http.request.headers", "http.request.uri.args", "http.request.cookie"] as const;
+const ADJUSTED_MAP_FIELDS = ["http.request.headers", "http.request.uri.args", "http.request.cookie"] as const;
 
 /** The scheme our parser is given when compared with the oracle. */
 export const ORACLE_FIELDS: Readonly<Record<string, FieldType>> = Object.freeze(
@@ -210,7 +210,7 @@ function logical(rng: Rng, depth: number): string {
 }
 
 /** A valid expression over the shared scheme. */
-export function validExpression(rng: Rng): string {
+function validExpression(rng: Rng): string {
 	return logical(rng, 0);
 }
 
@@ -227,7 +227,7 @@ function replaceOne(expr: string, rng: Rng, pattern: RegExp, replace: (m: string
 const FIELD_PATTERN = /[a-z_]+(?:\.[a-z_0-9]+)+/g;
 
 /** Mutations that turn a valid expression into (usually) an invalid one, by name. */
-export const MUTATIONS: Readonly<Record<string, Mutation>> = {
+const MUTATIONS: Readonly<Record<string, Mutation>> = {
 	fieldTypo: (e, rng) =>
 		replaceOne(e, rng, FIELD_PATTERN, (f) => {
 			const i = rng.int(f.length);

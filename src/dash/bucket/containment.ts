@@ -25,7 +25,7 @@
  */
 
 /** The proxy's Content-Security-Policy. */
-export const OBJECT_CSP = "sandbox; default-src 'none'";
+const OBJECT_CSP = "sandbox; default-src 'none'";
 
 // Types a browser shows without running anything of the object's: raster images (not SVG, and
 // not any `+xml` type, which Chromium renders as an XML document that may hold XHTML scripts),
@@ -65,7 +65,7 @@ function essence(contentType: string | null): string {
 }
 
 /** Whether an answer of `contentType` may be shown in the browser rather than downloaded. */
-export function showsInline(contentType: string | null): boolean {
+function showsInline(contentType: string | null): boolean {
 	return INLINE.has(essence(contentType));
 }
 

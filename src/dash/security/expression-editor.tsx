@@ -22,7 +22,7 @@ export interface ExpressionEditorProps {
 }
 
 /** The ids of an editor's parts for `form`. */
-export function editorIds(form: string): { textarea: string; hint: string; check: string } {
+function editorIds(form: string): { textarea: string; hint: string; check: string } {
 	return { textarea: `${form}-expression`, hint: `${form}-expression-hint`, check: `${form}-expression-check` };
 }
 

@@ -35,7 +35,7 @@ export const CUSTOM_ACTIONS: [string, string][] = [
 	["log", "Log"],
 	["skip", "Skip the remaining custom rules"],
 ];
-export const CONTENT_TYPES: [string, string][] = [
+const CONTENT_TYPES: [string, string][] = [
 	["text/html", "text/html"],
 	["text/plain", "text/plain"],
 	["application/json", "application/json"],

@@ -25,7 +25,7 @@ export const MATCH_READ_LIMIT = 5000;
 export const MATCHES_SHOWN = 5;
 
 /** One request a rule matched. */
-export interface RuleMatch {
+interface RuleMatch {
 	rayId: string;
 	path: string;
 	clientIp: string;

@@ -13,7 +13,7 @@ import { Checkbox, Csrf, ErrorSummary, type FormErrors, NO_ERRORS, SelectField, 
 import { caName, minuteOf, shownInstant, verdictWords } from "./values";
 
 /** The mark of every section that is edgezone's, not Cloudflare's dashboard. */
-export const EmulatorMark: FC = () => <p class="emulator-mark">edgezone emulator, not Cloudflare</p>;
+const EmulatorMark: FC = () => <p class="emulator-mark">edgezone emulator, not Cloudflare</p>;
 
 /** The clock, and the form that sets it (or puts it back on real time). */
 export const ClockPanel: FC<{ clock?: ClockReading; action: string; csrf: string; errors: FormErrors }> = ({

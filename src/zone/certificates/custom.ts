@@ -46,7 +46,7 @@ export interface CustomRow extends Record<string, SqlStorageValue> {
 }
 
 /** Custom certificates a zone may hold: not public (it depends on the plan), edgezone's choice. */
-export const CUSTOM_QUOTA = 20;
+const CUSTOM_QUOTA = 20;
 
 /** The custom certificates of one zone. */
 export class CustomCertificateStore {
@@ -170,7 +170,7 @@ function customStatus(row: CustomRow, leaf: ParsedCertificate, now: number): "ac
 }
 
 /** The `issuer` string: the issuer's organisation (else CN) without spaces and punctuation (`Let's Encrypt` -> `LetsEncrypt`). */
-export function uploadedIssuerName(leaf: ParsedCertificate): string {
+function uploadedIssuerName(leaf: ParsedCertificate): string {
 	return (leaf.issuer_org ?? leaf.issuer_cn ?? "").replace(/[^A-Za-z0-9]/g, "");
 }
 

@@ -102,7 +102,7 @@ export function certificateNow(pack: ManagedPack, key: KeyType, now: number): Sc
 }
 
 /** The CA of an uploaded leaf, from its issuer's organisation; null for a CA the schedule does not know. */
-export function uploadedAuthority(leaf: ParsedCertificate): CertificateAuthority | null {
+function uploadedAuthority(leaf: ParsedCertificate): CertificateAuthority | null {
 	const org = (leaf.issuer_org ?? "").toLowerCase();
 	if (org === "let's encrypt") return "lets_encrypt";
 	if (org === "google trust services" || org === "google trust services llc") return "google";
@@ -112,7 +112,7 @@ export function uploadedAuthority(leaf: ParsedCertificate): CertificateAuthority
 }
 
 /** An uploaded certificate of the chain as the schedule names it (common names, dates). */
-export function chainEntry(certificate: ParsedCertificate): ChainCertificate {
+function chainEntry(certificate: ParsedCertificate): ChainCertificate {
 	return {
 		subject: certificate.subject_cn ?? certificate.subject,
 		issuer: certificate.issuer_cn ?? certificate.issuer,

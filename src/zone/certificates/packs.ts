@@ -87,7 +87,7 @@ interface SettingsRow extends Record<string, SqlStorageValue> {
 }
 
 /** Advanced packs a zone may hold: not public, edgezone's choice. */
-export const ADVANCED_QUOTA = 100;
+const ADVANCED_QUOTA = 100;
 
 /** The packs and SSL settings of one zone. */
 export class CertificatePackStore {

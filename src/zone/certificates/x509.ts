@@ -75,7 +75,7 @@ export interface PemRefusal {
 }
 
 /** Cloudflare's documented codes of custom certificate uploads (troubleshooting page). */
-export const UPLOAD_CODES = {
+const UPLOAD_CODES = {
 	invalidCertificate: 1002,
 	rootInBundle: 2100,
 	noLeaf: 2101,

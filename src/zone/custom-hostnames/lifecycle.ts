@@ -43,9 +43,9 @@ import { baseName } from "./names";
 const DAY_MS = 86_400_000;
 
 /** How long a new or re-triggered certificate is `initializing`, in ms. */
-export const INITIALIZING_MS = 5_000;
+const INITIALIZING_MS = 5_000;
 /** How long a validated certificate is `pending_issuance`, in ms. */
-export const ISSUANCE_MS = 30_000;
+const ISSUANCE_MS = 30_000;
 /** How long an issued certificate is `pending_deployment`, in ms. */
 export const DEPLOYMENT_MS = 30_000;
 
@@ -111,7 +111,7 @@ export interface HostnameRecord {
 }
 
 /** Certificate states edgezone's lifecycle reaches (a subset of the SDK's `ssl.status` enum). */
-export type SslStatus =
+type SslStatus =
 	| "initializing"
 	| "pending_validation"
 	| "validation_timed_out"
@@ -186,12 +186,12 @@ function caaState(hostname: string, ssl: SslRecord, dns: DnsView): { permits: bo
  * The validation error naming CAA (in the style of the API's `validation_errors[].message`; the
  * real text is not public, so this one is edgezone's): `owner` is the name whose CAA records apply.
  */
-export function caaError(hostname: string, owner: string, authority: Authority): string {
+function caaError(hostname: string, owner: string, authority: Authority): string {
 	return `caa_error: the CAA records of ${owner} do not allow ${caaDomain(authority)} (${authority}) to issue a certificate for ${hostname}`;
 }
 
 /** The moment the token validity of a request runs out. */
-export function validationDeadline(ssl: SslRecord): number {
+function validationDeadline(ssl: SslRecord): number {
 	return ssl.requested_at + tokenValidityDays(ssl.certificate_authority) * DAY_MS;
 }
 

@@ -29,7 +29,7 @@ import {
 import { baseName } from "./names";
 
 /** The observed text of a hostname whose ownership is not verified (cloudflare-docs#11874). */
-export const OWNERSHIP_PENDING =
+const OWNERSHIP_PENDING =
 	"None of the A or AAAA records are owned by this account and the pre-generated ownership verification token was not found.";
 
 const AWAITING_TOKEN: ReadonlySet<SslState["status"]> = new Set([

@@ -44,12 +44,12 @@ import { baseName } from "./names";
 import { customHostnameOf } from "./object";
 
 /** Custom hostnames included in the plan (`quota.allocated`). */
-export const QUOTA_ALLOCATED = 100;
+const QUOTA_ALLOCATED = 100;
 /** Custom hostnames a zone may hold (`quota.hard_cap`). */
 export const QUOTA_HARD_CAP = 1000;
 
 /** The `ssl` of a create or edit body, validated by the API. */
-export interface SslInput {
+interface SslInput {
 	method?: DcvMethod;
 	type?: "dv";
 	bundle_method?: BundleMethod;

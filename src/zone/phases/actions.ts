@@ -17,7 +17,7 @@ import { LOG_CUSTOM_FIELD_RULE } from "./log-custom-fields";
 import { RULE_FIELDS, type Stored } from "./rule";
 
 /** Rule schema per action name. */
-export const ACTIONS = {
+const ACTIONS = {
 	log_custom_field: LOG_CUSTOM_FIELD_RULE,
 	block: BLOCK_RULE,
 	challenge: CHALLENGE_RULE,

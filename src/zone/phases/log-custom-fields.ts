@@ -42,7 +42,7 @@ const LISTS = [
 ] as const;
 
 /** `action_parameters` of a `log_custom_field` rule, with every rule above as a zod issue at its field. */
-export const LOG_CUSTOM_FIELD_PARAMETERS = z
+const LOG_CUSTOM_FIELD_PARAMETERS = z
 	.strictObject({
 		request_fields: z.array(requestField).min(1).max(MAX_FIELDS_PER_LIST).optional(),
 		transformed_request_fields: z.array(requestField).min(1).max(MAX_FIELDS_PER_LIST).optional(),

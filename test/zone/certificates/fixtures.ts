@@ -6,7 +6,6 @@ import ecdsaValidKey from "../../../fixtures/certificates/ecdsa-valid.key?raw";
 import ecdsaValid from "../../../fixtures/certificates/ecdsa-valid.pem?raw";
 import otherZoneKey from "../../../fixtures/certificates/other-zone.key?raw";
 import otherZone from "../../../fixtures/certificates/other-zone.pem?raw";
-import r3 from "../../../fixtures/certificates/r3.pem?raw";
 import rsa1024Key from "../../../fixtures/certificates/rsa-1024.key?raw";
 import rsa1024 from "../../../fixtures/certificates/rsa-1024.pem?raw";
 import rsaExpiredKey from "../../../fixtures/certificates/rsa-expired.key?raw";
@@ -32,6 +31,3 @@ export const CERTS = {
 	/** RSA leaf for www.elsewhere.example only. */
 	otherZone: { certificate: otherZone, key: otherZoneKey },
 } as const;
-
-/** The "R3" test intermediate alone. */
-export const R3 = r3;

@@ -57,7 +57,7 @@ export function prng(seed: number): () => number {
 }
 
 /** Offsets of every length octet of the DER TLVs in `der`, walking into constructed values. */
-export function lengthOctets(der: Uint8Array): number[] {
+function lengthOctets(der: Uint8Array): number[] {
 	const offsets: number[] = [];
 	const walk = (start: number, end: number) => {
 		let i = start;
