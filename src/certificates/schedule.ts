@@ -7,10 +7,8 @@
  * Let's Encrypt's certificates and chains (https://letsencrypt.org/certificates/,
  * https://letsencrypt.org/2024/04/12/changes-to-issuance-chains/) and the intermediates Cloudflare
  * bundles from (https://github.com/cloudflare/cfssl_trust, int-bundle.crt).
- * The `rule`, `notes` and `source` strings of the answers keep the short citations the emulator
- * has always answered with ("spec Versioning" with an item number for Cloudflare's page,
- * "reference" with a section number for the Let's Encrypt and cfssl_trust facts): they are API
- * output, not comments, and stay as they were.
+ * The `rule`, `notes` and `source` strings of the answers cite the same public pages, so a user
+ * reading an answer can open its source; "edgezone's model" marks a rule derived from them.
  * Decisions where the facts leave room (each also named in a `notes` line of the answer):
  * - "June 2024" has no day; the emulator starts the switch on 2024-06-01 00:00 UTC. 2024-06-06
  *   and 2024-09-09 have no time of day; they start at 00:00 UTC.
@@ -59,34 +57,39 @@ export const SCHEDULE: readonly { at: Date; event: string; source: string }[] = 
 	{
 		at: new Date("2024-02-08T00:00:00Z"),
 		event: "Let's Encrypt stops giving the cross-signed chain by default (still an alternate chain).",
-		source: "reference §2.1",
+		source: "letsencrypt.org/2023/07/10/cross-sign-expiration/",
 	},
 	{
 		at: MILESTONES.switchStarts,
 		event: "The service starts switching the CA of managed certificates where the older CA was not explicitly chosen.",
-		source: "spec Versioning 4 (June 2024)",
+		source: "developers.cloudflare.com/ssl/reference/migration-guides/lets-encrypt-chain/ (June 2024)",
 	},
 	{
 		at: MILESTONES.leNewIntermediates,
 		event: "Let's Encrypt issues from R10/R11 and E5/E6 and removes the DST cross-sign from its API.",
-		source: "reference §2.1",
+		source: "letsencrypt.org/certificates/",
 	},
 	{
 		at: MILESTONES.crossSignDropped,
 		event:
 			"Cross-signed chain no longer used for issuance or bundling; uploaded certificates of the older CA with bundle method compatible or modern are bundled with the self-signed root chain.",
-		source: "spec Versioning 4 (September 9, 2024)",
+		source: "developers.cloudflare.com/ssl/reference/migration-guides/lets-encrypt-chain/ (September 9, 2024)",
 	},
 	{
 		at: MILESTONES.crossSignExpires,
 		event: "Cross-signed chain expires; the self-signed root chain is the only chain for RSA certificates of that CA.",
-		source: "spec Versioning 4 (September 30, 2024), reference §2.1 (18:14:03 UTC)",
+		source:
+			"developers.cloudflare.com/ssl/reference/migration-guides/lets-encrypt-chain/ (September 30, 2024); letsencrypt.org/certificates/ (18:14:03 UTC)",
 	},
-	{ at: MILESTONES.leRotation2025, event: "Let's Encrypt issues from R12/R13 and E7/E8.", source: "reference §2.1" },
+	{
+		at: MILESTONES.leRotation2025,
+		event: "Let's Encrypt issues from R12/R13 and E7/E8.",
+		source: "letsencrypt.org/certificates/",
+	},
 	{
 		at: MILESTONES.gtsCrossSignsExpire,
 		event: "The GlobalSign cross-signs of GTS Root R1 and GTS Root R4 expire.",
-		source: "reference §2.1",
+		source: "cloudflare/cfssl_trust int-bundle.crt",
 	},
 ];
 
@@ -200,10 +203,12 @@ function uploadedChain({ certificate, at }: ChainRequest): ChosenChain {
 	const crossSignAfterExpiry = uploaded.some(isCrossSign) && at.getTime() > MILESTONES.crossSignExpires.getTime();
 	return {
 		intermediates: uploaded,
-		rule: "spec Versioning 5: with the user-defined bundle method the uploaded chain is always served",
+		rule: "developers.cloudflare.com/ssl/reference/migration-guides/lets-encrypt-chain/: with the user-defined bundle method the uploaded chain is always served",
 		source: "as_uploaded",
 		notes: crossSignAfterExpiry
-			? ["Spec Versioning 5: certificates uploaded after September 30, 2024 should not use the cross-signed chain."]
+			? [
+					"developers.cloudflare.com/ssl/reference/migration-guides/lets-encrypt-chain/: certificates uploaded after September 30, 2024 should not use the cross-signed chain.",
+				]
 			: [],
 	};
 }
@@ -222,7 +227,7 @@ function letsEncryptChain({ certificate, at, bundle }: ChainRequest): ChosenChai
 	if (!intermediate) {
 		return {
 			intermediates: [],
-			rule: "reference §2.4: no recorded chain",
+			rule: "no chain recorded in cloudflare/cfssl_trust or letsencrypt.org/certificates/",
 			source: "unknown",
 			notes: [`Reference §2.4 records no Let's Encrypt intermediate named ${certificate.issuer}.`],
 		};
@@ -231,32 +236,32 @@ function letsEncryptChain({ certificate, at, bundle }: ChainRequest): ChosenChai
 		// E1 (or E5-E9 named by an upload as X2-signed): compatible bundles up to ISRG Root X1.
 		return {
 			intermediates: bundle === "ubiquitous" ? [intermediate, caCertificate("isrg_root_x2_by_x1")] : [intermediate],
-			rule: "reference §2.4: ECDSA chain to ISRG Root X2 (cross-signed by X1 for compatible)",
+			rule: "letsencrypt.org/certificates/: ECDSA chain to ISRG Root X2 (cross-signed by X1 for compatible)",
 		};
 	}
 	const rsaUnderX1 = intermediate.key_type === "rsa" && intermediate.issuer === "ISRG Root X1";
 	const dropped = MILESTONES.crossSignDropped.getTime();
-	const ecdsaRule = "reference §2.4: ECDSA Let's Encrypt chain ends at the self-signed ISRG Root X1";
+	const ecdsaRule = "letsencrypt.org/certificates/: ECDSA Let's Encrypt chain ends at the self-signed ISRG Root X1";
 	if (certificate.type === "custom") {
 		const uploaded = (certificate.uploaded_on ?? certificate.issued_on).getTime();
 		if (rsaUnderX1 && uploaded < dropped) {
 			return {
 				intermediates: [intermediate, CROSS_SIGN],
-				rule: "spec Versioning 5: custom certificates uploaded before September 9 with bundle method compatible or modern keep the cross-signed chain until they expire",
+				rule: "developers.cloudflare.com/ssl/reference/migration-guides/lets-encrypt-chain/: custom certificates uploaded before September 9 with bundle method compatible or modern keep the cross-signed chain until they expire",
 			};
 		}
 		return {
 			intermediates: [intermediate],
 			rule:
 				uploaded >= dropped
-					? "spec Versioning 4: from September 9, 2024 uploaded certificates with bundle method compatible or modern are bundled with the self-signed root chain"
+					? "developers.cloudflare.com/ssl/reference/migration-guides/lets-encrypt-chain/: from September 9, 2024 uploaded certificates with bundle method compatible or modern are bundled with the self-signed root chain"
 					: ecdsaRule,
 		};
 	}
 	if (rsaUnderX1 && at.getTime() < dropped) {
 		return {
 			intermediates: [intermediate, CROSS_SIGN],
-			rule: "spec Versioning 4: the cross-signed chain is used for issuance and bundling until September 9, 2024",
+			rule: "developers.cloudflare.com/ssl/reference/migration-guides/lets-encrypt-chain/: the cross-signed chain is used for issuance and bundling until September 9, 2024",
 			notes:
 				intermediate.subject === "R3"
 					? []
@@ -268,7 +273,7 @@ function letsEncryptChain({ certificate, at, bundle }: ChainRequest): ChosenChai
 	return {
 		intermediates: [intermediate],
 		rule: rsaUnderX1
-			? "spec Versioning 4: from September 9, 2024 the cross-signed chain is no longer used for issuance or bundling"
+			? "developers.cloudflare.com/ssl/reference/migration-guides/lets-encrypt-chain/: from September 9, 2024 the cross-signed chain is no longer used for issuance or bundling"
 			: ecdsaRule,
 	};
 }
@@ -287,7 +292,7 @@ function googleChain({ certificate, at, bundle, keyType }: ChainRequest): Chosen
 	if (bundle !== "optimal" && crossValid) {
 		return {
 			intermediates: [intermediate, cross],
-			rule: "reference §2.6 rule 3: compatible or managed, GTS root cross-signed by GlobalSign Root CA",
+			rule: "edgezone's model over cloudflare/cfssl_trust int-bundle.crt: compatible or managed, GTS root cross-signed by GlobalSign Root CA",
 			notes:
 				certificate.type === "custom"
 					? []
@@ -298,7 +303,7 @@ function googleChain({ certificate, at, bundle, keyType }: ChainRequest): Chosen
 	}
 	return {
 		intermediates: [intermediate],
-		rule: "reference §2.6 rule 3: modern (or after the GlobalSign cross-sign expired), the self-signed GTS root",
+		rule: "edgezone's model over cloudflare/cfssl_trust int-bundle.crt: modern (or after the GlobalSign cross-sign expired), the self-signed GTS root",
 	};
 }
 
@@ -315,7 +320,7 @@ function sslComChain({ certificate, keyType }: ChainRequest): ChosenChain {
 		named ?? caCertificate(rsa ? "cloudflare_tls_issuing_rsa_ca_1" : "cloudflare_tls_issuing_ecc_ca_1");
 	return {
 		intermediates: [intermediate, transit],
-		rule: "reference §2.4: SSL.com as used by Cloudflare",
+		rule: "cloudflare/cfssl_trust int-bundle.crt: SSL.com as used by Cloudflare",
 		notes: ["Reference §2.4: which SSL.com chain Cloudflare serves is UNVERIFIED."],
 	};
 }
@@ -324,7 +329,7 @@ function sslComChain({ certificate, keyType }: ChainRequest): ChosenChain {
 function digicertChain(): ChosenChain {
 	return {
 		intermediates: [],
-		rule: "reference §2.4: no recorded chain",
+		rule: "no chain recorded in cloudflare/cfssl_trust or letsencrypt.org/certificates/",
 		source: "unknown",
 		notes: ["Reference §2.4: DigiCert chains are NOT FOUND."],
 	};

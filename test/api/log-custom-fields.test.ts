@@ -1,6 +1,7 @@
 /**
- * Validation of `log_custom_field` rules in phase `http_log_custom_fields` (spec area A,
- * "Rules for action_parameters" and "Limits"): each violation is a 400 naming the field
+ * Validation of `log_custom_field` rules in phase `http_log_custom_fields` (Cloudflare's
+ * custom-fields docs, developers.cloudflare.com/logs/reference/custom-fields/, and edgezone's
+ * limits in src/zone/limits.ts): each violation is a 400 naming the field
  * and leaves the ruleset unchanged.
  */
 import { describe, expect, it } from "vitest";

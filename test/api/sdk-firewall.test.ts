@@ -1,6 +1,6 @@
 /**
  * Filters, firewall rules and custom rules driven by the official `cloudflare` SDK, unchanged,
- * over the Worker's front door (cloudflare-api-v4.md §5.5): arrays for `filters.create`, the
+ * over the Worker's front door: arrays for `filters.create`, the
  * single object with an action object that `firewall.rules.create` and `.update` send, the
  * empty body of `.edit`, page-based auto-pagination, and `rulesets.phases.update`.
  */
@@ -32,7 +32,7 @@ describe("the cloudflare SDK and filters", () => {
 			id: a?.id,
 			description: "admin",
 		});
-		// The SDK's bulk body type has no `id`, though the API needs one per filter (reference §5.2).
+		// The SDK's bulk body type has no `id`, though the API needs one per filter (developers.cloudflare.com/firewall/api/cf-filters/put/).
 		const edits = [
 			{ id: b?.id ?? "", paused: true },
 			{ id: c?.id ?? "", description: "shop" },
@@ -95,7 +95,7 @@ describe("the cloudflare SDK and firewall rules", () => {
 		const cf = client();
 		const zone_id = await freshZone();
 		const [filter] = (await cf.filters.create({ zone_id, body: [{ expression: NET }] })).result;
-		// The SDK's FirewallFilterParam has no `id`, though the API takes `{id}` (reference §5.3).
+		// The SDK's FirewallFilterParam has no `id`, though the API takes `{id}` (developers.cloudflare.com/firewall/api/cf-firewall-rules/post/).
 		const [rule] = (
 			await cf.firewall.rules.create({
 				zone_id,

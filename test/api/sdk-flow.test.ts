@@ -125,7 +125,7 @@ describe("the cloudflare SDK", () => {
 		const r = (await cf.rulesets.create({ zone_id, name: "gone", kind: "zone", phase: "http_log_custom_fields" })) as {
 			id: string;
 		};
-		// A 204 has no body: the SDK resolves to null (reference §1.4).
+		// A 204 has no body: the SDK resolves to null (cloudflare-typescript src/core.ts reads an empty body as null).
 		await expect(cf.rulesets.delete(r.id, { zone_id })).resolves.toBeNull();
 		await expect(cf.rulesets.get(r.id, { zone_id })).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
 		const job = await cf.logpush.jobs.create({ zone_id, destination_conf: `r2://edgezone-logs/${zone_id}` });

@@ -77,7 +77,7 @@ describe("moves on the clock in 2024 (Cloudflare's Let's Encrypt chain update)",
 		if (change?.kind !== "chain_changed") throw new Error("expected a chain change");
 		expect(change.before).toMatch(/^R1[01] by ISRG Root X1 > ISRG Root X1 by DST Root CA X3 > anchor DST Root CA X3$/);
 		expect(change.after).toMatch(/^R1[01] by ISRG Root X1 > anchor ISRG Root X1$/);
-		expect(change.rule).toContain("spec Versioning 4 (September 9, 2024)");
+		expect(change.rule).toContain("lets-encrypt-chain/ (September 9, 2024)");
 		const mail = events[0];
 		if (mail?.kind !== "notification") throw new Error("expected an e-mail");
 		expect(mail.email.body).toContain("explicitly set to Let's Encrypt");

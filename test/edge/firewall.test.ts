@@ -73,7 +73,7 @@ describe("firewall rules made with the cloudflare SDK", () => {
 		const cf = sdkClient();
 		const created = await cf.firewall.rules.create({
 			zone_id: zone.zone_id,
-			// @ts-expect-error The SDK types `mode` from rate limits, which have no "block"; the API takes it (reference §5.5).
+			// @ts-expect-error The SDK types `mode` from rate limits, which have no "block"; the Firewall Rules API takes it (developers.cloudflare.com/firewall/cf-firewall-rules/actions/).
 			action: { mode: "block" },
 			filter: { expression: 'http.request.uri.path wildcard "/private/*" or ip.src in {198.51.100.0/24}' },
 		});
@@ -97,7 +97,7 @@ describe("firewall rules made with the cloudflare SDK", () => {
 		const cf = sdkClient();
 		await cf.firewall.rules.create({
 			zone_id: other.zone_id,
-			// @ts-expect-error The SDK types `mode` from rate limits, which have no "block"; the API takes it (reference §5.5).
+			// @ts-expect-error The SDK types `mode` from rate limits, which have no "block"; the Firewall Rules API takes it (developers.cloudflare.com/firewall/cf-firewall-rules/actions/).
 			action: { mode: "block" },
 			filter: { expression: 'http.request.uri.path eq "/private/b"' },
 		});
