@@ -122,6 +122,20 @@ export function repetition(sub: Hir, min: number, max: number | undefined): Hir 
 	return { k: "repetition", min, max, sub };
 }
 
+/**
+ * The bytes every match of `h` begins with at the subject's first byte, when `h` is anchored
+ * there (`^` without `m`, or `\A`) and a literal follows: one char per byte, as subjects are
+ * (`bytes.ts`). A subject that does not start with them cannot match, so the engine need not
+ * run (Rust's `regex` crate likewise skips its engines on a literal prefix: regex-automata's
+ * prefilters). Undefined when `h` has no such prefix.
+ */
+export function anchoredPrefix(h: Hir): string | undefined {
+	const subs = h.k === "concat" ? h.subs : [h];
+	if (subs[0]?.k !== "look" || subs[0].look !== "start") return undefined;
+	const next = subs[1];
+	return next?.k === "literal" ? String.fromCharCode(...next.bytes) : undefined;
+}
+
 /** regex-syntax `Properties::maximum_len`: undefined for unbounded or a failure. */
 function maxLen(h: Hir): number | undefined {
 	switch (h.k) {

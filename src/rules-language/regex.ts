@@ -24,6 +24,7 @@
 import { RE2JS } from "re2js";
 import {
 	alternation,
+	anchoredPrefix,
 	compiledSize,
 	concat,
 	EDGE_PROFILE,
@@ -617,5 +618,8 @@ export function translateRegex(pattern: string, profile: NfaProfile = EDGE_PROFI
 	if (compiledSize(hir, profile) > COMPILED_SIZE_LIMIT)
 		return { ok: false, error: `Compiled regex exceeds size limit of ${COMPILED_SIZE_LIMIT} bytes.` };
 	// The HIR's RE2 text is valid RE2 within RE2's repetition limit; a failure here is a bug.
-	return { ok: true, regex: RE2JS.compile(toRe2(hir)) };
+	const engine = RE2JS.compile(toRe2(hir));
+	const prefix = anchoredPrefix(hir);
+	if (prefix === undefined) return { ok: true, regex: engine };
+	return { ok: true, regex: { test: (subject) => subject.startsWith(prefix) && engine.test(subject) } };
 }

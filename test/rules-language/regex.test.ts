@@ -153,6 +153,32 @@ describe("the compiled matcher on bytes", () => {
 	});
 });
 
+/**
+ * Patterns anchored at the start with a literal: the matcher refuses a subject without that
+ * prefix before the engine runs, and must answer exactly as the engine does.
+ * Rows: pattern, subject, is_match (the anchored ones first, then look-alikes without a prefix).
+ */
+const PREFIXED: [string, string, boolean][] = [
+	["^/api/v1/(users|orders)/[0-9]+$", "/api/v1/users/42", true],
+	["^/api/v1/(users|orders)/[0-9]+$", "/bench/1k.bin", false],
+	["^/api/v1/(users|orders)/[0-9]+$", "/api/v1/", false],
+	["\\A/x", "/xy", true],
+	["^abc", "xabc", false],
+	["(?m)^abc", "x\nabc", true],
+	["^(?i)abc", "ABC", true],
+	["^(abc)", "abc", true],
+	["^a|^b", "b", true],
+	["abc", "xabc", true],
+	["^a\\.b", "a.bc", true],
+	["^a\\.b", "axb", false],
+];
+
+describe("the anchored literal prefix checked before the engine", () => {
+	it.each(PREFIXED)("%j on %j is %s", (pattern, subject, expected) => {
+		expect(matches(pattern, subject)).toBe(expected);
+	});
+});
+
 /** Patterns a backtracking engine takes exponential time on answer on 64 KiB subjects. */
 const PATHOLOGICAL: [string, string, boolean][] = [
 	["^(a+)+$", `${"a".repeat(65536)}!`, false],
