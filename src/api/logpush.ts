@@ -10,7 +10,7 @@
  * outside it is a 400 at `/destination_conf`, a challenge outside it `valid: false` and no
  * file written, a validation outside it `valid: false`); `output_options` shape-checked
  * here, `field_names` checked against the dataset, and the documented defaults of a job and
- * its output filled in by the Zone's `newJobSettings` / `withOutputDefaults`; ownership
+ * its output filled in by `newJobSettings` (`zone/logpush.ts`) and `withOutputDefaults` (`logs/output-options.ts`); ownership
  * challenge and validation answering 200 with `valid: false` for a bad destination,
  * as the real API does (developers.cloudflare.com/logs/logpush/examples/example-logpush-curl/;
  * terraform-provider-cloudflare#726).
@@ -79,7 +79,7 @@ const FIELD_NAMES = z
 		});
 	});
 
-// Shapes only: `withOutputDefaults` (the Zone's) fills in what is missing or null.
+// Shapes only: `withOutputDefaults` (`logs/output-options.ts`) fills in what is missing or null.
 const OUTPUT_OPTIONS = z
 	.strictObject({
 		field_names: FIELD_NAMES.optional(),
