@@ -19,7 +19,7 @@ export const BUCKET = "edgezone-bucket";
 export const bucket = (): R2Bucket => env.BUCKET;
 
 /** Lower-case hex SHA-256 of a string or bytes. */
-async function sha256Hex(data: string | Uint8Array<ArrayBuffer>): Promise<string> {
+export async function sha256Hex(data: string | Uint8Array<ArrayBuffer>): Promise<string> {
 	const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
 	return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
 }
@@ -45,10 +45,10 @@ export async function clientOf(
 
 type SignInit = RequestInit & { aws?: { signQuery?: boolean; datetime?: string; allHeaders?: boolean } };
 
-/** A signed S3 request to `path` through `exports.default.fetch`. */
-export async function s3(path: string, init: SignInit = {}, client?: AwsClient): Promise<Response> {
+/** A signed S3 request to `path` (on `origin`, ORIGIN unless told) through `exports.default.fetch`. */
+export async function s3(path: string, init: SignInit = {}, client?: AwsClient, origin = ORIGIN): Promise<Response> {
 	const signer = client ?? (await clientOf());
-	const request = await signer.sign(`${ORIGIN}${path}`, init);
+	const request = await signer.sign(`${origin}${path}`, init);
 	return exports.default.fetch(request);
 }
 
