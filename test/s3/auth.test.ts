@@ -155,3 +155,27 @@ describe("the native dialect beside S3", () => {
 		expect(await anonymous.json()).toMatchObject({ error: { code: 10002 } });
 	});
 });
+
+describe("presigned URLs from a browser", () => {
+	it("answers the preflight of a presigned PUT, and the PUT with CORS headers", async () => {
+		const k = key("browser");
+		const url = await presign(`/${BUCKET}/${k}`, { method: "PUT", expires: 60 });
+		const origin = "https://app.example";
+		const preflight = await exports.default.fetch(url, {
+			method: "OPTIONS",
+			headers: { origin, "access-control-request-method": "PUT", "access-control-request-headers": "content-type" },
+		});
+		expect(preflight.status).toBe(204);
+		expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+		expect(preflight.headers.get("access-control-allow-methods")).toContain("PUT");
+		const put = await exports.default.fetch(url, {
+			method: "PUT",
+			body: "from a page",
+			headers: { origin, "content-type": "text/plain" },
+		});
+		expect(put.status).toBe(200);
+		expect(put.headers.get("access-control-allow-origin")).toBe("*");
+		expect(put.headers.get("access-control-expose-headers")).toContain("etag");
+		expect(await (await bucket().get(k))?.text()).toBe("from a page");
+	});
+});

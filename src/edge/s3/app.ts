@@ -10,10 +10,15 @@
  * (404 NoSuchBucket), the handler. Every error, thrown here, by the shared gateway helpers or by
  * the binding, becomes S3's XML error (`errors.ts`); every answer carries `x-amz-request-id`.
  *
+ * CORS: a preflight is the gateway's (`detect.ts`), and every answer gets the gateway's CORS
+ * headers (`CORS_ORIGINS`), so a page may GET or PUT a presigned URL.
+ *
  * Gaps of this first part (each answered 501 NotImplemented, never wrongly): virtual-host
- * addressing, CORS, `Expect: 100-continue`, aws-chunked bodies, multipart uploads, CopyObject,
+ * addressing, CORS for header-signed requests from browsers (x-amz-* request headers),
+ * `Expect: 100-continue`, aws-chunked bodies, multipart uploads, CopyObject,
  * DeleteObjects, ListObjects V1, the bucket configuration operations.
  */
+import { withCors } from "../gateway/cors";
 import { servedBucket } from "./buckets";
 import { notImplemented, S3Error, s3ErrorAnswer, s3ErrorOf } from "./errors";
 import { addressOf, operationOf } from "./operations";
@@ -41,6 +46,11 @@ async function dispatch(request: Request, url: URL, env: Env): Promise<Response>
  * @returns the answer; never throws.
  */
 export async function s3(request: Request, url: URL, env: Env, requestId: string): Promise<Response> {
+	return withCors(request, env, await answer(request, url, env, requestId));
+}
+
+/** The operation's answer, or the XML error of whatever it threw, with `x-amz-request-id`. */
+async function answer(request: Request, url: URL, env: Env, requestId: string): Promise<Response> {
 	try {
 		const response = await dispatch(request, url, env);
 		response.headers.set("x-amz-request-id", requestId);

@@ -12,8 +12,13 @@
 /** The SigV4 algorithm's name, as the header and the query spell it. */
 export const SIGV4_ALGORITHM = "AWS4-HMAC-SHA256";
 
-/** Whether a request is signed with SigV4: `Authorization: AWS4-HMAC-SHA256 …` or `?X-Amz-Algorithm=`. */
+/**
+ * Whether a request is signed with SigV4: `Authorization: AWS4-HMAC-SHA256 …` or `?X-Amz-Algorithm=`.
+ * A CORS preflight never is: browsers send it without credentials (Fetch standard, "CORS-preflight
+ * fetch"), so the preflight of a presigned URL is answered by the gateway's CORS, as before.
+ */
 export function isS3Request(request: Request, url: URL): boolean {
+	if (request.method === "OPTIONS" && request.headers.has("access-control-request-method")) return false;
 	const authorization = request.headers.get("authorization");
 	if (authorization !== null) return authorization.trimStart().startsWith(`${SIGV4_ALGORITHM} `);
 	return url.searchParams.has("X-Amz-Algorithm");
