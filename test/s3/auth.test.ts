@@ -7,7 +7,7 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { READ_TOKEN, SCOPED_TOKEN, SCOPED_TOKEN_ID, WAF_TOKEN } from "../api/credentials";
 import { textOf } from "../gateway/helpers";
-import { amzDate, BUCKET, bucket, clientOf, expectS3Error, ORIGIN, presign, s3, xmlOf } from "./helpers";
+import { amzDate, BUCKET, bucket, clientOf, credentialsOf, expectS3Error, ORIGIN, presign, s3, xmlOf } from "./helpers";
 
 const key = (label: string) => `s3-auth/${label}-${crypto.randomUUID()}`;
 
@@ -177,5 +177,14 @@ describe("presigned URLs from a browser", () => {
 		expect(put.headers.get("access-control-allow-origin")).toBe("*");
 		expect(put.headers.get("access-control-expose-headers")).toContain("etag");
 		expect(await (await bucket().get(k))?.text()).toBe("from a page");
+	});
+});
+
+describe("the README's local credentials", () => {
+	it("are those R2 derives from npm run dev's default API token", async () => {
+		// .dev.vars.example's first token; a change to the derivation would break every configured client.
+		const { accessKeyId, secretAccessKey } = await credentialsOf("edgezone_dev_token_000000000000000000000");
+		expect(accessKeyId).toBe("38cba963a34a25df28b6e7a6e80f828e");
+		expect(secretAccessKey).toBe("fa39b6fb4dca9fff1cdaf8d365f0346ed42b9ee1e823c0a2beadf5aa6a613a2f");
 	});
 });

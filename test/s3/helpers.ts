@@ -25,7 +25,10 @@ export async function sha256Hex(data: string | Uint8Array<ArrayBuffer>): Promise
 }
 
 /** The S3 credentials of an API token; `id` when its entry declares one. */
-async function credentialsOf(token: string, id?: string): Promise<{ accessKeyId: string; secretAccessKey: string }> {
+export async function credentialsOf(
+	token: string,
+	id?: string,
+): Promise<{ accessKeyId: string; secretAccessKey: string }> {
 	return { accessKeyId: id ?? (await apiTokenId(token, undefined)), secretAccessKey: await sha256Hex(token) };
 }
 
