@@ -2,9 +2,10 @@
  * GetObject, HeadObject, PutObject and DeleteObject through the S3 dialect, checked against what
  * `env.BUCKET` holds; the signed payload hash checked against the body; S3's errors for the rest.
  */
+import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { textOf } from "../gateway/helpers";
-import { BUCKET, bucket, expectS3Error, s3, sha256Hex } from "./helpers";
+import { BUCKET, bucket, expectS3Error, presign, s3, sha256Hex } from "./helpers";
 
 const key = (label: string) => `s3-objects/${label}-${crypto.randomUUID()}`;
 const path = (k: string) => `/${BUCKET}/${k}`;
@@ -23,6 +24,16 @@ describe("PutObject", () => {
 		expect(response.headers.get("etag")).toBe(stored?.httpEtag);
 		expect(stored?.customMetadata).toEqual({ colour: "blue" });
 		expect(stored?.httpMetadata).toMatchObject({ contentType: "text/plain", cacheControl: "max-age=60" });
+	});
+
+	it("signs and stores keys with spaces, Unicode and reserved characters", async () => {
+		const k = key("dir/ü nïcode & (x)!*'=;,$@%");
+		const response = await s3(`/${BUCKET}/${k.split("/").map(encodeURIComponent).join("/")}`, {
+			method: "PUT",
+			body: "odd",
+		});
+		expect(response.status).toBe(200);
+		expect(await (await bucket().get(k))?.text()).toBe("odd");
 	});
 
 	it("stores a body whose signed SHA-256 matches", async () => {
@@ -153,11 +164,26 @@ describe("GetObject and HeadObject", () => {
 		await expectS3Error(await s3(path(key("missing")), { method: "HEAD" }), 404, "NoSuchKey");
 	});
 
-	it("refuses response-* overrides with NotImplemented rather than ignoring them", async () => {
+	it("sets the headers response-* asks for, as a presigned download link uses them", async () => {
 		const k = key("override");
+		await bucket().put(k, "x", { httpMetadata: { contentType: "text/plain" } });
+		const url = await presign(
+			`${path(k)}?response-content-disposition=${encodeURIComponent('attachment; filename="a.txt"')}&response-content-type=application/x-download`,
+		);
+		const response = await exports.default.fetch(url);
+		expect(response.status).toBe(200);
+		expect(response.headers.get("content-disposition")).toBe('attachment; filename="a.txt"');
+		expect(response.headers.get("content-type")).toBe("application/x-download");
+		await response.arrayBuffer();
+		expect((await bucket().head(k))?.httpMetadata?.contentType).toBe("text/plain");
+	});
+
+	it("refuses a response-* parameter S3 does not have, and partNumber for now", async () => {
+		const k = key("override-unknown");
 		await bucket().put(k, "x");
-		const error = await expectS3Error(await s3(`${path(k)}?response-content-type=text/html`), 501, "NotImplemented");
-		expect(error?.Message).toContain("response-content-type");
+		await expectS3Error(await s3(`${path(k)}?response-foo=bar`), 400, "InvalidArgument");
+		const error = await expectS3Error(await s3(`${path(k)}?partNumber=1`), 501, "NotImplemented");
+		expect(error?.Message).toContain("partNumber");
 	});
 });
 

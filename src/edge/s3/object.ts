@@ -10,8 +10,7 @@
  * metadata, checksums, storage class and conditions from the gateway's header mapping, and its
  * body is checked against a signed `x-amz-content-sha256` as it streams (`payload.ts`).
  *
- * Not yet done here, and refused with 501 rather than answered wrongly: `response-*` overrides
- * and `partNumber` on reads, `versionId`, aws-chunked bodies (`STREAMING-…` payloads).
+ * Not yet done here, and refused with 501 rather than answered wrongly: `partNumber` on reads, `versionId`, aws-chunked bodies (`STREAMING-…` payloads).
  */
 import { STORED_ENCODING_HEADER } from "../../wire/http-metadata";
 import { putChunked } from "../gateway/chunked";
@@ -33,12 +32,38 @@ function gatewayContext(c: S3Context): GatewayContext {
 	return { request: c.request, url: c.url, key: c.key, bucket: c.bucket.bucket, env: c.env };
 }
 
-/** @throws S3Error 501 for the read parameters this dialect does not do yet. */
+/**
+ * The `response-*` parameters of a read and the headers they set on its answer
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html, "Overriding response
+ * header values"): what a presigned download link uses to name the file it saves.
+ */
+const OVERRIDES: Record<string, string> = {
+	"response-cache-control": "cache-control",
+	"response-content-disposition": "content-disposition",
+	"response-content-encoding": "content-encoding",
+	"response-content-language": "content-language",
+	"response-content-type": "content-type",
+	"response-expires": "expires",
+};
+
+/** @throws S3Error 501 for the read parameters this dialect does not do yet; 400 for an unknown `response-*`. */
 function refuseUnsupportedReads(url: URL): void {
 	for (const name of url.searchParams.keys()) {
-		if (name.startsWith("response-")) throw notImplemented(`GetObject with ${name}`);
+		if (name.startsWith("response-") && !(name in OVERRIDES)) {
+			throw new S3Error("InvalidArgument", `${name} is not a response header override.`, { ArgumentName: name });
+		}
 		if (name === "partNumber" || name === "versionId") throw notImplemented(`GetObject with ${name}`);
 	}
+}
+
+/** Sets the headers the `response-*` parameters ask for on a 200 or 206 answer, in place. */
+function withOverrides(url: URL, response: Response): Response {
+	if (response.status !== 200 && response.status !== 206) return response;
+	for (const [name, header] of Object.entries(OVERRIDES)) {
+		const value = url.searchParams.get(name);
+		if (value !== null) response.headers.set(header, value);
+	}
+	return response;
 }
 
 /** The gateway's answer without its own extensions (`x-r2-*`), which are not S3's. */
@@ -52,13 +77,13 @@ function withoutGatewayHeaders(response: Response): Response {
 /** `GET /<bucket>/<key>`. */
 export async function getObject(c: S3Context): Promise<Response> {
 	refuseUnsupportedReads(c.url);
-	return withoutGatewayHeaders(await gatewayGet(gatewayContext(c)));
+	return withOverrides(c.url, withoutGatewayHeaders(await gatewayGet(gatewayContext(c))));
 }
 
 /** `HEAD /<bucket>/<key>`. */
 export async function headObject(c: S3Context): Promise<Response> {
 	refuseUnsupportedReads(c.url);
-	return withoutGatewayHeaders(await gatewayHead(gatewayContext(c)));
+	return withOverrides(c.url, withoutGatewayHeaders(await gatewayHead(gatewayContext(c))));
 }
 
 /** The body to store, checked against the signed payload hash when there is one. */

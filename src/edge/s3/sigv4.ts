@@ -56,15 +56,15 @@ function canonicalUri(url: URL): string {
 		.join("/");
 }
 
-/** The canonical query string: names and values encoded, sorted by name then value. */
+/**
+ * The canonical query string: names and values decoded as a form decodes them (`+` is a space,
+ * as URLSearchParams writes one; SDKs send `%20` and `%2B`, which read the same), encoded, and
+ * sorted by name then value.
+ */
 function canonicalQuery(url: URL, excluded: readonly string[]): string {
 	const pairs: [string, string][] = [];
-	for (const part of url.search.slice(1).split("&")) {
-		if (part === "") continue;
-		const at = part.indexOf("=");
-		const name = decoded(at < 0 ? part : part.slice(0, at));
-		if (excluded.includes(name)) continue;
-		pairs.push([encodeRfc3986(name), encodeRfc3986(decoded(at < 0 ? "" : part.slice(at + 1)))]);
+	for (const [name, value] of url.searchParams) {
+		if (!excluded.includes(name)) pairs.push([encodeRfc3986(name), encodeRfc3986(value)]);
 	}
 	pairs.sort(([n1, v1], [n2, v2]) => (n1 < n2 ? -1 : n1 > n2 ? 1 : v1 < v2 ? -1 : v1 > v2 ? 1 : 0));
 	return pairs.map(([name, value]) => `${name}=${value}`).join("&");
