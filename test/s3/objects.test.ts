@@ -2,7 +2,7 @@
  * GetObject, HeadObject, PutObject and DeleteObject through the S3 dialect, checked against what
  * `env.BUCKET` holds; the signed payload hash checked against the body; S3's errors for the rest.
  */
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { textOf } from "../gateway/helpers";
 import { BUCKET, bucket, expectS3Error, presign, s3, sha256Hex } from "./helpers";
@@ -215,7 +215,6 @@ describe("buckets and operations", () => {
 	it("reaches the log-push bucket by its bucket_name", async () => {
 		const k = key("logs");
 		expect((await s3(`/edgezone-logs/${k}`, { method: "PUT", body: "log" })).status).toBe(200);
-		const { env } = await import("cloudflare:workers");
 		expect(await (await env.LOGS.get(k))?.text()).toBe("log");
 		await env.LOGS.delete(k);
 	});

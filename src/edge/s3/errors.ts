@@ -35,6 +35,10 @@ const S3_CODES = {
 		message: "The provided 'x-amz-content-sha256' header does not match what was computed.",
 	},
 	InvalidArgument: { status: 400, message: "Invalid Argument" },
+	MalformedXML: {
+		status: 400,
+		message: "The XML you provided was not well-formed or did not validate against our published schema.",
+	},
 	InvalidURI: { status: 400, message: "Couldn't parse the specified URI." },
 	InvalidBucketName: { status: 400, message: "The specified bucket is not valid." },
 	NoSuchBucket: { status: 404, message: "The specified bucket does not exist." },

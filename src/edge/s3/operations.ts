@@ -9,6 +9,7 @@
 import { assertKey } from "../gateway/keys";
 import { getBucketLocation, headBucket, listBuckets } from "./bucket-operations";
 import type { S3Context, ServiceContext } from "./context";
+import { deleteObjects } from "./delete-objects";
 import { S3Error } from "./errors";
 import { listObjectsV2 } from "./list";
 import { deleteObject, getObject, headObject, putObject } from "./object";
@@ -102,7 +103,7 @@ function bucketOperation(method: string, query: URLSearchParams): S3Operation {
 	if (method === "GET" && query.has("location")) return handled("GetBucketLocation", "read", getBucketLocation);
 	if (method === "GET" && query.has("uploads")) return unsupported("ListMultipartUploads");
 	if (method === "GET" && query.has("versions")) return unsupported("ListObjectVersions");
-	if (method === "POST" && query.has("delete")) return unsupported("DeleteObjects", "write");
+	if (method === "POST" && query.has("delete")) return handled("DeleteObjects", "write", deleteObjects);
 	const sub = [...query.keys()].find((name) => name in BUCKET_SUBRESOURCES);
 	if (sub !== undefined) {
 		return unsupported(

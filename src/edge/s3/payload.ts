@@ -8,6 +8,7 @@
  * Memory stays one chunk, whatever the body's size.
  */
 import { toHex } from "../../common/encoding";
+import { S3Error } from "./errors";
 
 /** A body being checked: the stream to store, and whether it turned out not to match. */
 export interface CheckedBody {
@@ -52,4 +53,33 @@ export function checkedBody(
 	// A failure reaches the reader of `fixed.readable` (the binding); nothing else waits on the pipe.
 	checked.pipeTo(fixed.writable).catch(() => undefined);
 	return { body: fixed.readable, mismatched: () => mismatch };
+}
+
+/**
+ * A small body read whole (an XML document of a request), checked against the signed payload
+ * hash when there is one.
+ * @param limit the most bytes taken; a longer body is refused before it is all read.
+ * @throws S3Error 400 XAmzContentSHA256Mismatch; 400 MalformedXML past `limit`.
+ */
+export async function checkedBytes(request: Request, payloadHash: string, limit: number): Promise<Uint8Array> {
+	const chunks: Uint8Array[] = [];
+	let length = 0;
+	if (request.body !== null) {
+		for await (const chunk of request.body) {
+			length += chunk.byteLength;
+			if (length > limit) throw new S3Error("MalformedXML", `The request's document is over ${limit} bytes.`);
+			chunks.push(chunk);
+		}
+	}
+	const bytes = new Uint8Array(length);
+	let offset = 0;
+	for (const chunk of chunks) {
+		bytes.set(chunk, offset);
+		offset += chunk.byteLength;
+	}
+	if (/^[0-9a-f]{64}$/.test(payloadHash)) {
+		const actual = toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
+		if (actual !== payloadHash) throw new S3Error("XAmzContentSHA256Mismatch");
+	}
+	return bytes;
 }
