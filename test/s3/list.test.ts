@@ -8,6 +8,8 @@ import { BUCKET, bucket, expectS3Error, s3, xmlOf } from "./helpers";
 interface ListBucketResult {
 	ListBucketResult: {
 		Name: string;
+		Marker?: string;
+		NextMarker?: string;
 		Prefix: string;
 		Delimiter?: string;
 		StartAfter?: string;
@@ -91,5 +93,35 @@ describe("ListObjectsV2", () => {
 
 	it("refuses a negative max-keys with InvalidArgument", async () => {
 		await expectS3Error(await s3(`/${BUCKET}?list-type=2&max-keys=-1`), 400, "InvalidArgument");
+	});
+});
+
+describe("ListObjects (V1)", () => {
+	async function listV1(query: string): Promise<ListBucketResult["ListBucketResult"]> {
+		const response = await s3(`/${BUCKET}?${query}`);
+		expect(response.status).toBe(200);
+		return (await xmlOf<ListBucketResult>(response)).ListBucketResult;
+	}
+
+	it("pages by marker through keys and common prefixes, each entry once", async () => {
+		const seen: string[] = [];
+		let marker = "";
+		for (;;) {
+			const result = await listV1(
+				`prefix=${encodeURIComponent(root)}&delimiter=/&max-keys=2&marker=${encodeURIComponent(marker)}`,
+			);
+			expect(result.Marker).toBe(marker);
+			seen.push(...keysOf(result), ...(result.CommonPrefixes ?? []).map((p) => p.Prefix));
+			if (result.IsTruncated !== "true") break;
+			marker = result.NextMarker ?? "";
+		}
+		expect(seen.sort()).toEqual([`${root}dir/`, ...keys.filter((k) => !k.includes("/dir/"))].sort());
+	});
+
+	it("starts after a marker, without KeyCount or continuation tokens", async () => {
+		const result = await listV1(`prefix=${encodeURIComponent(root)}&marker=${encodeURIComponent(`${root}dir/one`)}`);
+		expect(keysOf(result)).toEqual(keys.slice(3));
+		expect(result.KeyCount).toBeUndefined();
+		expect(result.NextContinuationToken).toBeUndefined();
 	});
 });

@@ -224,7 +224,7 @@ describe("buckets and operations", () => {
 			[path("k"), { method: "PUT", headers: { "x-amz-copy-source": `/${BUCKET}/a` } }, "CopyObject"],
 			[`${path("k")}?uploads`, { method: "POST" }, "CreateMultipartUpload"],
 			[`/${BUCKET}?cors`, {}, "GetBucketCors"],
-			[`/${BUCKET}`, {}, "ListObjects"],
+			[`/${BUCKET}?list-type=3`, {}, "ListObjectsV3"],
 		];
 		for (const [target, init, name] of cases) {
 			const error = await expectS3Error(await s3(target, init), 501, "NotImplemented");

@@ -1,9 +1,16 @@
 /**
- * ListObjectsV2 on the binding's `list()`
- * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListObjectsV2.html; R2's rules,
- * https://developers.cloudflare.com/r2/api/s3/api/): `prefix`, `delimiter`, `start-after`,
- * `continuation-token` (the binding's cursor, opaque to the client), `max-keys` and
- * `encoding-type=url`; `fetch-owner` is taken and has nothing to add (R2 lists no owner).
+ * ListObjectsV2 and ListObjects (V1) on the binding's `list()`
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListObjectsV2.html,
+ * https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListObjects.html; R2's rules,
+ * https://developers.cloudflare.com/r2/api/s3/api/): `prefix`, `delimiter`, `max-keys` and
+ * `encoding-type=url`; V2's `start-after` and `continuation-token` (the binding's cursor, opaque
+ * to the client), and `fetch-owner`, which has nothing to add (R2 lists no owner); V1's `marker`.
+ *
+ * V1 pages by key: `marker` is the binding's `startAfter`, and `NextMarker` the page's last key or
+ * common prefix. A marker that is a common prefix (it ends with the delimiter) skips every key
+ * under it, as S3 does: the binding starts after the prefix followed by U+10FFFF, the greatest
+ * UTF-8 sequence, so every key under the prefix sorts before it (edgezone's way of saying "after
+ * this prefix" to a binding that compares keys by their bytes).
  *
  * `max-keys` as R2 takes it: fractions are floored, 0 lists nothing (IsTruncated says whether
  * anything matches), values over 1000 list 1000 and are echoed as sent; anything else is
@@ -15,18 +22,21 @@ import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
 import { S3_NAMESPACE, type XmlContent, xmlAnswer } from "./xml";
 
-/** The query parameters ListObjectsV2 takes, and those of any signed request (presigned URLs, the SDK's `x-id`). */
-const TAKEN = new Set([
-	"list-type",
-	"prefix",
-	"delimiter",
-	"start-after",
-	"continuation-token",
-	"max-keys",
-	"encoding-type",
-	"fetch-owner",
-	"x-id",
-]);
+/** The query parameters each version takes, with `x-id` (the AWS SDK's) and presigned URLs' `X-Amz-*`. */
+const TAKEN = {
+	1: new Set(["prefix", "delimiter", "marker", "max-keys", "encoding-type", "x-id"]),
+	2: new Set([
+		"list-type",
+		"prefix",
+		"delimiter",
+		"start-after",
+		"continuation-token",
+		"max-keys",
+		"encoding-type",
+		"fetch-owner",
+		"x-id",
+	]),
+};
 
 /** `max-keys` as requested (echoed) and as handed to the binding. */
 function maxKeys(text: string | null): { requested: number; limit: number } {
@@ -42,11 +52,12 @@ function maxKeys(text: string | null): { requested: number; limit: number } {
 	return { requested, limit: Math.min(requested, MAX_KEYS) };
 }
 
-/** `GET /<bucket>?list-type=2&…`: one page of ListBucketResult. */
-export async function listObjectsV2(c: S3Context): Promise<Response> {
+/** One page of ListBucketResult, V1 or V2. */
+async function listPage(c: S3Context, version: 1 | 2): Promise<Response> {
 	const query = c.url.searchParams;
+	const operation = version === 2 ? "ListObjectsV2" : "ListObjects";
 	for (const name of query.keys()) {
-		if (!TAKEN.has(name) && !name.startsWith("X-Amz-")) throw notImplemented(`ListObjectsV2 with ${name}`);
+		if (!TAKEN[version].has(name) && !name.startsWith("X-Amz-")) throw notImplemented(`${operation} with ${name}`);
 	}
 	const encodingType = query.get("encoding-type");
 	if (encodingType !== null && encodingType !== "url") {
@@ -59,13 +70,14 @@ export async function listObjectsV2(c: S3Context): Promise<Response> {
 	const { requested, limit } = maxKeys(query.get("max-keys"));
 	const prefix = query.get("prefix") ?? "";
 	const delimiter = query.get("delimiter") ?? undefined;
-	const startAfter = query.get("start-after") ?? undefined;
-	const token = query.get("continuation-token") ?? undefined;
+	const startAfter = (version === 2 ? query.get("start-after") : query.get("marker")) ?? undefined;
+	const token = version === 2 ? (query.get("continuation-token") ?? undefined) : undefined;
+	const afterPrefix = delimiter !== undefined && delimiter !== "" && startAfter?.endsWith(delimiter);
 	// max-keys=0 still asks whether anything matches, for IsTruncated.
 	const page = await c.bucket.bucket.list({
 		prefix: prefix === "" ? undefined : prefix,
 		delimiter,
-		startAfter,
+		startAfter: afterPrefix ? `${startAfter}\u{10FFFF}` : startAfter,
 		cursor: token,
 		limit: Math.max(limit, 1),
 	});
@@ -77,13 +89,21 @@ export async function listObjectsV2(c: S3Context): Promise<Response> {
 		Name: c.bucket.name,
 		Prefix: encode(prefix),
 	};
+	if (version === 1) content.Marker = encode(startAfter ?? "");
 	if (delimiter !== undefined) content.Delimiter = encode(delimiter);
-	if (startAfter !== undefined) content.StartAfter = encode(startAfter);
+	if (version === 2 && startAfter !== undefined) content.StartAfter = encode(startAfter);
 	if (token !== undefined) content.ContinuationToken = token;
 	content.MaxKeys = requested;
-	content.KeyCount = objects.length + prefixes.length;
+	if (version === 2) content.KeyCount = objects.length + prefixes.length;
 	content.IsTruncated = truncated;
-	if (page.truncated && limit > 0) content.NextContinuationToken = page.cursor;
+	if (page.truncated && limit > 0) {
+		if (version === 2) content.NextContinuationToken = page.cursor;
+		else {
+			// The page's last entry, key or common prefix, whichever sorts last.
+			const last = [objects.at(-1)?.key ?? "", prefixes.at(-1) ?? ""].sort().at(-1) ?? "";
+			content.NextMarker = encode(last);
+		}
+	}
 	if (encodingType !== null) content.EncodingType = encodingType;
 	content.Contents = objects.map((object) => ({
 		Key: encode(object.key),
@@ -95,3 +115,9 @@ export async function listObjectsV2(c: S3Context): Promise<Response> {
 	content.CommonPrefixes = prefixes.map((name) => ({ Prefix: encode(name) }));
 	return xmlAnswer("ListBucketResult", content);
 }
+
+/** `GET /<bucket>?list-type=2&…`: one page of ListObjectsV2. */
+export const listObjectsV2 = (c: S3Context): Promise<Response> => listPage(c, 2);
+
+/** `GET /<bucket>?…` without `list-type`: one page of ListObjects (V1). */
+export const listObjectsV1 = (c: S3Context): Promise<Response> => listPage(c, 1);

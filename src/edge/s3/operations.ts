@@ -11,7 +11,7 @@ import { getBucketLocation, headBucket, listBuckets } from "./bucket-operations"
 import type { S3Context, ServiceContext } from "./context";
 import { deleteObjects } from "./delete-objects";
 import { S3Error } from "./errors";
-import { listObjectsV2 } from "./list";
+import { listObjectsV1, listObjectsV2 } from "./list";
 import { deleteObject, getObject, headObject, putObject } from "./object";
 import type { S3Access } from "./permissions";
 
@@ -117,7 +117,8 @@ function bucketOperation(method: string, query: URLSearchParams): S3Operation {
 		case "GET": {
 			const listType = query.get("list-type");
 			if (listType === "2") return handled("ListObjectsV2", "read", listObjectsV2);
-			return unsupported(listType === null ? "ListObjects" : `ListObjectsV${listType}`);
+			if (listType === null) return handled("ListObjects", "read", listObjectsV1);
+			return unsupported(`ListObjectsV${listType}`);
 		}
 		case "PUT":
 			return unsupported("CreateBucket", "write");
