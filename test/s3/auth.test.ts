@@ -3,9 +3,12 @@
  * SigV4 in the header and in presigned URLs, each refusal with S3's code, and nothing stored by
  * a refused write.
  */
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { READ_TOKEN, SCOPED_TOKEN, SCOPED_TOKEN_ID, WAF_TOKEN } from "../api/credentials";
+import { DEFAULT_ZONE_ID, READ_TOKEN, SCOPED_TOKEN, SCOPED_TOKEN_ID, WAF_TOKEN } from "../api/credentials";
+
+/** A zone id the scoped token does not list. */
+const OTHER_ZONE_ID = "0b1e0000000000000000000000000002";
 import { textOf } from "../gateway/helpers";
 import { amzDate, BUCKET, bucket, clientOf, credentialsOf, expectS3Error, ORIGIN, presign, s3, xmlOf } from "./helpers";
 
@@ -100,6 +103,30 @@ describe("R2 permissions of a token", () => {
 		const client = await clientOf(SCOPED_TOKEN, { id: SCOPED_TOKEN_ID });
 		await expectS3Error(await s3("/", {}, client), 403, "AccessDenied");
 		expect((await s3(`/${BUCKET}?list-type=2&max-keys=1`, {}, client)).status).toBe(200);
+	});
+
+	it("limits a token of listed zones to its zones' keys in the log buckets, which every zone shares", async () => {
+		const client = await clientOf(SCOPED_TOKEN, { id: SCOPED_TOKEN_ID });
+		const own = `${DEFAULT_ZONE_ID}/s3-scope-${crypto.randomUUID()}`;
+		const other = `${OTHER_ZONE_ID}/s3-scope-${crypto.randomUUID()}`;
+		await env.LOGS.put(other, "another zone's log");
+		expect((await s3(`/edgezone-logs/${own}`, { method: "PUT", body: "mine" }, client)).status).toBe(200);
+		expect(await textOf(await s3(`/edgezone-logs/${own}`, {}, client))).toBe("mine");
+		expect((await s3(`/edgezone-logs?list-type=2&prefix=${DEFAULT_ZONE_ID}/`, {}, client)).status).toBe(200);
+
+		await expectS3Error(await s3(`/edgezone-logs/${other}`, {}, client), 403, "AccessDenied");
+		await expectS3Error(await s3(`/edgezone-logs/${other}`, { method: "PUT", body: "x" }, client), 403, "AccessDenied");
+		await expectS3Error(await s3(`/edgezone-logs/${other}`, { method: "DELETE" }, client), 403, "AccessDenied");
+		await expectS3Error(await s3("/edgezone-logs?list-type=2", {}, client), 403, "AccessDenied");
+		await expectS3Error(await s3(`/edgezone-logs?prefix=${OTHER_ZONE_ID}`, {}, client), 403, "AccessDenied");
+		const document = `<Delete><Object><Key>${own}</Key></Object><Object><Key>${other}</Key></Object></Delete>`;
+		const deletion = await s3(`/edgezone-logs?delete`, { method: "POST", body: document }, client);
+		await expectS3Error(deletion, 403, "AccessDenied");
+		expect(await (await env.LOGS.get(other))?.text()).toBe("another zone's log");
+		expect(await (await env.LOGS.get(own))?.text()).toBe("mine");
+		// A token reaching every zone reaches every key.
+		expect(await textOf(await s3(`/edgezone-logs/${other}`))).toBe("another zone's log");
+		await env.LOGS.delete([own, other]);
 	});
 
 	it("gives a token limited to API permissions no R2 permission", async () => {

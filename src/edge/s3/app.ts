@@ -7,7 +7,7 @@
  * buckets before its signature holds): the signature (`verify.ts`: malformed 400, unknown key,
  * wrong signature, time), the operation from method, path and query (`operations.ts`: 405, or 501
  * NotImplemented naming it), the caller's R2 permission (`permissions.ts`: 403), the bucket
- * (404 NoSuchBucket), the handler. Every error, thrown here, by the shared gateway helpers or by
+ * (404 NoSuchBucket), the keys the caller reaches in it (403), the handler. Every error, thrown here, by the shared gateway helpers or by
  * the binding, becomes S3's XML error (`errors.ts`); every answer carries `x-amz-request-id`.
  *
  * CORS: a preflight is the gateway's (`detect.ts`), and every answer gets the gateway's CORS
@@ -22,7 +22,7 @@ import { withCors } from "../gateway/cors";
 import { servedBucket } from "./buckets";
 import { notImplemented, S3Error, s3ErrorAnswer, s3ErrorOf } from "./errors";
 import { addressOf, operationOf } from "./operations";
-import { authorize } from "./permissions";
+import { authorize, authorizeKey, keyScope } from "./permissions";
 import { authenticate } from "./verify";
 
 /** Runs the operation a request asks for; errors of any kind come back thrown. */
@@ -35,7 +35,10 @@ async function dispatch(request: Request, url: URL, env: Env): Promise<Response>
 	if (operation.scope === "service") return operation.handle({ request, url, env, caller });
 	if (address.kind === "service") throw new S3Error("InternalError");
 	const bucket = servedBucket(env, address.bucket);
-	return operation.handle({ request, url, env, caller, bucket, key: address.kind === "object" ? address.key : "" });
+	const scope = keyScope(caller.key, bucket.name, env);
+	const key = address.kind === "object" ? address.key : "";
+	if (address.kind === "object") authorizeKey(scope, key);
+	return operation.handle({ request, url, env, caller, bucket, key, scope });
 }
 
 /**

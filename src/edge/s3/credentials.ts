@@ -8,8 +8,9 @@
  * (src/api/auth.ts): a token reaching every zone (`"zones": "*"`) is the account's, so it is an
  * Admin token; one limited to listed zones gets Object permissions; `"access": "read"` makes
  * either read-only. A token limited to `permissions` names none of R2's groups, so it has no R2
- * permission (every operation is AccessDenied). Gaps: Object permissions scoped to listed
- * buckets, R2's permission groups in `permissions`, and temporary credentials.
+ * permission (every operation is AccessDenied). The zones a token lists also scope its keys in
+ * the log-push buckets, which hold every zone's logs (`permissions.ts`). Gaps: R2's permission
+ * groups in `permissions`, and temporary credentials.
  *
  * The API validates the secret in full; this module reads the token entries' `token`, `id`,
  * `zones`, `access` and `permissions`, and ignores everything else. The keys are derived once per
@@ -30,6 +31,8 @@ export interface AccessKey {
 	/** The Secret Access Key, as the client signs with it. */
 	secret: string;
 	permission: R2Permission;
+	/** The zones the token reaches: every zone, or the listed zone ids. */
+	zones: "*" | readonly string[];
 }
 
 const TOKEN_ENTRY = z.looseObject({
@@ -57,7 +60,12 @@ async function deriveKeys(entries: z.output<typeof ENTRIES>): Promise<Map<string
 		if (!entry.success) continue;
 		const id = await apiTokenId(entry.data.token, entry.data.id);
 		if (keys.has(id)) throw new ConfigError("API_CREDENTIALS", `two tokens have the id ${id}`);
-		keys.set(id, { id, secret: await s3SecretOf(entry.data.token), permission: permissionOf(entry.data) });
+		keys.set(id, {
+			id,
+			secret: await s3SecretOf(entry.data.token),
+			permission: permissionOf(entry.data),
+			zones: entry.data.zones,
+		});
 	}
 	return keys;
 }

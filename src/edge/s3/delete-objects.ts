@@ -2,7 +2,8 @@
  * DeleteObjects, `POST /<bucket>?delete` with `<Delete><Object><Key>…</Key></Object>…<Quiet/></Delete>`
  * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_DeleteObjects.html), on one `delete(keys)`
  * of the binding. From 1 to 1000 keys; every key is checked before any is deleted, and the body
- * against its signed hash and its Content-MD5 or `x-amz-checksum-*`, so a refused request deletes
+ * against its signed hash and its Content-MD5 or `x-amz-checksum-*`, and every key against the
+ * keys the caller reaches (one out of reach refuses the request), so a refused request deletes
  * nothing. A key that does not exist is reported deleted, as S3 and R2 report it. Quiet mode
  * answers only the errors, which a delete that went through has none of.
  */
@@ -14,6 +15,7 @@ import { assertKey } from "../gateway/keys";
 import type { S3Context } from "./context";
 import { S3Error } from "./errors";
 import { checkedBytes } from "./payload";
+import { authorizeKey } from "./permissions";
 import { S3_NAMESPACE, xmlAnswer } from "./xml";
 
 /** The largest document taken: 1000 keys of 1024 bytes, escaped, with room for the markup. */
@@ -57,7 +59,10 @@ export async function deleteObjects(c: S3Context): Promise<Response> {
 			throw new S3Error("BadDigest", `The ${label} you specified did not match what we received.`);
 	}
 	const { keys, quiet } = parseDelete(new TextDecoder().decode(bytes));
-	for (const key of keys) assertKey(key);
+	for (const key of keys) {
+		assertKey(key);
+		authorizeKey(c.scope, key);
+	}
 	await c.bucket.bucket.delete(keys);
 	return xmlAnswer("DeleteResult", {
 		"@_xmlns": S3_NAMESPACE,

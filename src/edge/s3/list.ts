@@ -20,6 +20,7 @@
 import { MAX_KEYS } from "../../wire/limits";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
+import { authorizeKey } from "./permissions";
 import { S3_NAMESPACE, type XmlContent, xmlAnswer } from "./xml";
 
 /** The query parameters each version takes, with `x-id` (the AWS SDK's) and presigned URLs' `X-Amz-*`. */
@@ -69,6 +70,7 @@ async function listPage(c: S3Context, version: 1 | 2): Promise<Response> {
 	const encode = (text: string) => (encodingType === "url" ? encodeURIComponent(text) : text);
 	const { requested, limit } = maxKeys(query.get("max-keys"));
 	const prefix = query.get("prefix") ?? "";
+	authorizeKey(c.scope, prefix);
 	const delimiter = query.get("delimiter") ?? undefined;
 	const startAfter = (version === 2 ? query.get("start-after") : query.get("marker")) ?? undefined;
 	const token = version === 2 ? (query.get("continuation-token") ?? undefined) : undefined;
