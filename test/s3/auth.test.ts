@@ -6,11 +6,11 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_ZONE_ID, READ_TOKEN, SCOPED_TOKEN, SCOPED_TOKEN_ID, WAF_TOKEN } from "../api/credentials";
+import { textOf } from "../gateway/helpers";
+import { amzDate, BUCKET, bucket, clientOf, credentialsOf, expectS3Error, ORIGIN, presign, s3, xmlOf } from "./helpers";
 
 /** A zone id the scoped token does not list. */
 const OTHER_ZONE_ID = "0b1e0000000000000000000000000002";
-import { textOf } from "../gateway/helpers";
-import { amzDate, BUCKET, bucket, clientOf, credentialsOf, expectS3Error, ORIGIN, presign, s3, xmlOf } from "./helpers";
 
 const key = (label: string) => `s3-auth/${label}-${crypto.randomUUID()}`;
 
