@@ -69,6 +69,9 @@ const callerOf = (zones: "*" | string[], access: Grant["access"], permissions?: 
 const TOKEN_CREDENTIAL = z
 	.strictObject({
 		token: secret(z.string().regex(TOKEN)),
+		// The token's id, as Cloudflare gives every token one; derived from the value when absent
+		// (src/common/api-tokens.ts). R2's S3 Access Key ID is this id.
+		id: z.string().regex(HEX_ID_PATTERN).optional(),
 		zones: ZONES,
 		access: ACCESS,
 		permissions: z.array(PERMISSION).min(1).optional(),

@@ -1,6 +1,7 @@
 /**
  * The edge: every request outside `/client/v4`, in the order Cloudflare's edge runs it: the zone
- * by `Host`, its firewall, the bucket gateway, then the zone's log tap (`log-entry.ts`), which
+ * by `Host`, its firewall, the bucket gateway (its S3 dialect for SigV4-signed requests,
+ * `s3/app.ts`), then the zone's log tap (`log-entry.ts`), which
  * counts the request's and the answer's bodies and queues the request's `http_requests` entry
  * when something reads the zone's logs. A `CF-Ray` header on every answer, the firewall's and the
  * gateway's errors and CORS preflights included (docs fundamentals/reference/cloudflare-ray-id,
@@ -15,6 +16,8 @@ import { trustedGeo } from "./geo";
 import { openLogTap } from "./log-entry";
 import { cfRayHeader, newRayId } from "./ray";
 import { type RequestContext, requestFields } from "./request-fields";
+import { s3 } from "./s3/app";
+import { isS3Request } from "./s3/detect";
 import { zoneForHost } from "./zone-routing";
 
 /**
@@ -40,7 +43,10 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 			: await firewall(env, zone.id, (names) => requestFields(request, url, context, names), rayId, receivedAt);
 	const tap = await openLogTap(env, ctx, zone.id, context);
 	const forwarded = tap.request(request, url);
-	const response = verdict.answer ?? (await gateway(forwarded, url, env));
+	// A SigV4-signed request speaks S3 (s3/detect.ts); every other one the gateway's own dialect.
+	const response =
+		verdict.answer ??
+		(isS3Request(request, url) ? await s3(forwarded, url, env, rayId) : await gateway(forwarded, url, env));
 	const cfRay = cfRayHeader(rayId, request);
 	// The tap reads the answer as the gateway (or the firewall) made it, before CF-Ray.
 	const answer = tap.answer(response, verdict, cfRay);

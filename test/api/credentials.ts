@@ -10,6 +10,8 @@ export const DEFAULT_ZONE_ID = "023e105f4ecef8ad9ca31a8372d0c353";
 export const TOKEN = "test_token_all_zones_0000000000000000000";
 /** A bearer token reaching only the default zone. */
 export const SCOPED_TOKEN = "test_token_default_zone_only_00000000000";
+/** The id SCOPED_TOKEN's entry declares (every other token's id is derived from its value). */
+export const SCOPED_TOKEN_ID = "5c0be1d0000000000000000000000001";
 /** A bearer token reaching every zone that only reads (`"access": "read"`). */
 export const READ_TOKEN = "test_token_read_only_all_zones_000000000";
 /** A bearer token with the permissions "Zone Read" and "Zone WAF Edit", every zone. */
@@ -33,7 +35,7 @@ export const READ_KEY = "fedcba9876543210fedcba9876543210fedcb";
 /** The `API_CREDENTIALS` document the tests run with. */
 export const API_CREDENTIALS = [
 	{ token: TOKEN, zones: "*" },
-	{ token: SCOPED_TOKEN, zones: [DEFAULT_ZONE_ID] },
+	{ token: SCOPED_TOKEN, id: SCOPED_TOKEN_ID, zones: [DEFAULT_ZONE_ID] },
 	{ email: EMAIL, key: KEY, zones: "*" },
 	{ email: OTHER_EMAIL, key: OTHER_KEY, zones: [DEFAULT_ZONE_ID] },
 	{ token: READ_TOKEN, zones: "*", access: "read" },

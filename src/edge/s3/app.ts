@@ -1,0 +1,67 @@
+/**
+ * The S3 dialect of the bucket gateway: R2's S3-compatible API over the R2 bindings, on the same
+ * address as the native dialect, for requests signed with SigV4 (`detect.ts`); the edge pipeline
+ * calls it where it calls the gateway, after the zone's firewall and before its log tap.
+ *
+ * Order per request (edgezone's, following S3's: a caller learns nothing of the operations or the
+ * buckets before its signature holds): the signature (`verify.ts`: malformed 400, unknown key,
+ * wrong signature, time), the operation from method, path and query (`operations.ts`: 405, or 501
+ * NotImplemented naming it), the caller's R2 permission (`permissions.ts`: 403), the bucket
+ * (404 NoSuchBucket), the keys the caller reaches in it (403), the handler. Every error, thrown here, by the shared gateway helpers or by
+ * the binding, becomes S3's XML error (`errors.ts`); every answer carries `x-amz-request-id`.
+ *
+ * CORS: a preflight is the gateway's (`detect.ts`), and every answer gets the gateway's CORS
+ * headers (`CORS_ORIGINS`), so a page may GET or PUT a presigned URL.
+ *
+ * Gaps of this first part (each answered 501 NotImplemented, never wrongly): virtual-host
+ * addressing, CORS for header-signed requests from browsers (x-amz-* request headers),
+ * `Expect: 100-continue`, aws-chunked bodies, multipart uploads, CopyObject,
+ * the bucket configuration operations.
+ */
+import { withCors } from "../gateway/cors";
+import { servedBucket } from "./buckets";
+import { notImplemented, S3Error, s3ErrorAnswer, s3ErrorOf } from "./errors";
+import { addressOf, operationOf } from "./operations";
+import { authorize, authorizeKey, keyScope } from "./permissions";
+import { authenticate } from "./verify";
+
+/** Runs the operation a request asks for; errors of any kind come back thrown. */
+async function dispatch(request: Request, url: URL, env: Env): Promise<Response> {
+	const caller = await authenticate(request, url, env, Date.now());
+	const address = addressOf(url);
+	const operation = operationOf(request, url, address);
+	if (operation.handle === undefined) throw notImplemented(operation.name);
+	authorize(caller.key.permission, operation.access);
+	if (operation.scope === "service") return operation.handle({ request, url, env, caller });
+	if (address.kind === "service") throw new S3Error("InternalError");
+	const bucket = servedBucket(env, address.bucket);
+	const scope = keyScope(caller.key, bucket.name, env);
+	const key = address.kind === "object" ? address.key : "";
+	if (address.kind === "object") authorizeKey(scope, key);
+	return operation.handle({ request, url, env, caller, bucket, key, scope });
+}
+
+/**
+ * Answers one S3 request.
+ * @param url the request's URL, parsed once by the caller.
+ * @param requestId the request's id for `x-amz-request-id` (the edge's ray id, so an answer can
+ * be found in the zone's logs).
+ * @returns the answer; never throws.
+ */
+export async function s3(request: Request, url: URL, env: Env, requestId: string): Promise<Response> {
+	return withCors(request, env, await answer(request, url, env, requestId));
+}
+
+/** The operation's answer, or the XML error of whatever it threw, with `x-amz-request-id`. */
+async function answer(request: Request, url: URL, env: Env, requestId: string): Promise<Response> {
+	try {
+		const response = await dispatch(request, url, env);
+		response.headers.set("x-amz-request-id", requestId);
+		return response;
+	} catch (error) {
+		const known = s3ErrorOf(error);
+		if (known) return s3ErrorAnswer(known, request.method, requestId);
+		console.error("s3: unexpected error", error);
+		return s3ErrorAnswer(new S3Error("InternalError"), request.method, requestId);
+	}
+}

@@ -1,0 +1,59 @@
+/**
+ * The buckets the S3 dialect serves: every `[[r2_buckets]]` of wrangler.toml, by its
+ * `bucket_name`. A Worker sees its bindings but not their bucket names, so the var `R2_BUCKETS`
+ * says them again (bucket_name -> binding), parsed once per value (edgezone's choice).
+ */
+import { z } from "zod";
+import { ConfigError, jsonVar } from "../../common/config";
+import { S3Error } from "./errors";
+
+// S3's bucket naming rules, which R2 follows: 3-63 lower-case letters, digits, dots and hyphens
+// (https://developers.cloudflare.com/r2/buckets/create-buckets/, "Bucket level operations").
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+const BUCKETS = z.record(z.string().regex(BUCKET_NAME), z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/));
+
+/** A served bucket: its name and its binding. */
+export interface NamedBucket {
+	name: string;
+	bucket: R2Bucket;
+}
+
+/**
+ * Every served bucket, in the order `R2_BUCKETS` lists them.
+ * @throws S3Error 500 InternalError when `R2_BUCKETS` is not valid or names a binding that is no R2 bucket.
+ */
+export function servedBuckets(env: Env): NamedBucket[] {
+	let map: Record<string, string>;
+	try {
+		map = jsonVar("R2_BUCKETS", env.R2_BUCKETS, BUCKETS);
+	} catch (error) {
+		if (!(error instanceof ConfigError)) throw error;
+		throw new S3Error("InternalError", error.message);
+	}
+	return Object.entries(map).map(([name, binding]) => {
+		const bucket = (env as unknown as Record<string, unknown>)[binding];
+		// Every R2 binding has `createMultipartUpload`; no other binding type does.
+		if (typeof bucket !== "object" || bucket === null || !("createMultipartUpload" in bucket)) {
+			throw new S3Error("InternalError", `R2_BUCKETS names ${binding} for ${name}, which is not an R2 binding.`);
+		}
+		return { name, bucket: bucket as R2Bucket };
+	});
+}
+
+/**
+ * The served bucket called `name`.
+ * @throws S3Error 404 NoSuchBucket naming it, 400 InvalidBucketName for a name S3 would not take.
+ */
+export function servedBucket(env: Env, name: string): NamedBucket {
+	if (!BUCKET_NAME.test(name)) throw new S3Error("InvalidBucketName", undefined, { BucketName: name });
+	const found = servedBuckets(env).find((bucket) => bucket.name === name);
+	if (found === undefined) {
+		throw new S3Error(
+			"NoSuchBucket",
+			"The specified bucket does not exist: buckets are declared in wrangler.toml ([[r2_buckets]] and R2_BUCKETS).",
+			{ BucketName: name },
+		);
+	}
+	return found;
+}

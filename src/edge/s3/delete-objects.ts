@@ -1,0 +1,71 @@
+/**
+ * DeleteObjects, `POST /<bucket>?delete` with `<Delete><Object><Key>…</Key></Object>…<Quiet/></Delete>`
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_DeleteObjects.html), on one `delete(keys)`
+ * of the binding. From 1 to 1000 keys; every key is checked before any is deleted, and the body
+ * against its signed hash and its Content-MD5 or `x-amz-checksum-*`, and every key against the
+ * keys the caller reaches (one out of reach refuses the request), so a refused request deletes
+ * nothing. A key that does not exist is reported deleted, as S3 and R2 report it. Quiet mode
+ * answers only the errors, which a delete that went through has none of.
+ */
+import { XMLParser } from "fast-xml-parser";
+import { toHex } from "../../common/encoding";
+import { MAX_KEYS } from "../../wire/limits";
+import { requestedChecksums } from "../gateway/headers";
+import { assertKey } from "../gateway/keys";
+import type { S3Context } from "./context";
+import { S3Error } from "./errors";
+import { checkedBytes } from "./payload";
+import { authorizeKey } from "./permissions";
+import { S3_NAMESPACE, xmlAnswer } from "./xml";
+
+/** The largest document taken: 1000 keys of 1024 bytes, escaped, with room for the markup. */
+const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
+
+const parser = new XMLParser({
+	parseTagValue: false,
+	trimValues: false,
+	isArray: (name, path) => path === "Delete.Object" && name === "Object",
+});
+
+interface DeleteDocument {
+	Delete?: { Object?: { Key?: unknown }[]; Quiet?: unknown };
+}
+
+/** The keys and the Quiet flag of a `<Delete>` document. @throws S3Error 400 MalformedXML. */
+function parseDelete(text: string): { keys: string[]; quiet: boolean } {
+	let document: DeleteDocument;
+	try {
+		document = parser.parse(text, true) as DeleteDocument;
+	} catch {
+		throw new S3Error("MalformedXML");
+	}
+	const objects = document.Delete?.Object ?? [];
+	const keys = objects.map((object) => object.Key);
+	if (keys.length === 0 || keys.length > MAX_KEYS || !keys.every((key): key is string => typeof key === "string")) {
+		throw new S3Error("MalformedXML", `Send 1 to ${MAX_KEYS} <Object><Key>…</Key></Object> in <Delete>.`);
+	}
+	const quiet = document.Delete?.Quiet;
+	if (quiet !== undefined && quiet !== "true" && quiet !== "false") throw new S3Error("MalformedXML");
+	return { keys, quiet: quiet === "true" };
+}
+
+/** `POST /<bucket>?delete`: DeleteResult listing each key deleted (none when Quiet). */
+export async function deleteObjects(c: S3Context): Promise<Response> {
+	const checksums = requestedChecksums(c.request.headers);
+	const bytes = await checkedBytes(c.request, c.caller.payloadHash, MAX_DOCUMENT_BYTES);
+	for (const { algorithm, label, digest } of checksums) {
+		const actual = toHex(new Uint8Array(await crypto.subtle.digest(algorithm, bytes)));
+		if (actual !== toHex(digest))
+			throw new S3Error("BadDigest", `The ${label} you specified did not match what we received.`);
+	}
+	const { keys, quiet } = parseDelete(new TextDecoder().decode(bytes));
+	for (const key of keys) {
+		assertKey(key);
+		authorizeKey(c.scope, key);
+	}
+	await c.bucket.bucket.delete(keys);
+	return xmlAnswer("DeleteResult", {
+		"@_xmlns": S3_NAMESPACE,
+		Deleted: quiet ? [] : [...new Set(keys)].map((key) => ({ Key: key })),
+	});
+}

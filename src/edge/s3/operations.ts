@@ -1,0 +1,178 @@
+/**
+ * Which S3 operation a request asks for, from its method, its path (path-style addressing:
+ * `/<bucket>/<key>`) and its sub-resource query parameter, with the access it needs and its
+ * handler (https://docs.aws.amazon.com/AmazonS3/latest/API/API_Operations_Amazon_Simple_Storage_Service.html).
+ * An operation without a handler is answered 501 NotImplemented naming it: those R2 does not
+ * implement (https://developers.cloudflare.com/r2/api/s3/api/), and those this dialect does not
+ * do yet.
+ */
+import { assertKey } from "../gateway/keys";
+import { getBucketLocation, headBucket, listBuckets } from "./bucket-operations";
+import type { S3Context, ServiceContext } from "./context";
+import { deleteObjects } from "./delete-objects";
+import { S3Error } from "./errors";
+import { listObjectsV1, listObjectsV2 } from "./list";
+import { deleteObject, getObject, headObject, putObject } from "./object";
+import type { S3Access } from "./permissions";
+
+/** One operation: S3's name, the access it needs, and its handler when this dialect does it. */
+export type S3Operation =
+	| { scope: "service"; name: string; access: S3Access; handle: (c: ServiceContext) => Promise<Response> }
+	| { scope: "bucket"; name: string; access: S3Access; handle?: (c: S3Context) => Promise<Response> };
+
+/** What a path names: the service (`/`), a bucket, or an object of a bucket. */
+export type S3Address =
+	| { kind: "service" }
+	| { kind: "bucket"; bucket: string }
+	| { kind: "object"; bucket: string; key: string };
+
+/** Sub-resources of a bucket (S3's query flags), by the name S3 gives their operations. */
+const BUCKET_SUBRESOURCES: Record<string, string> = {
+	accelerate: "Accelerate",
+	acl: "Acl",
+	analytics: "AnalyticsConfiguration",
+	cors: "Cors",
+	encryption: "Encryption",
+	"intelligent-tiering": "IntelligentTieringConfiguration",
+	inventory: "InventoryConfiguration",
+	lifecycle: "Lifecycle",
+	logging: "Logging",
+	metrics: "MetricsConfiguration",
+	notification: "NotificationConfiguration",
+	"object-lock": "ObjectLockConfiguration",
+	ownershipControls: "OwnershipControls",
+	policy: "Policy",
+	policyStatus: "PolicyStatus",
+	publicAccessBlock: "PublicAccessBlock",
+	replication: "Replication",
+	requestPayment: "RequestPayment",
+	tagging: "Tagging",
+	versioning: "Versioning",
+	website: "Website",
+};
+
+/** Sub-resources of an object. */
+const OBJECT_SUBRESOURCES: Record<string, string> = {
+	acl: "Acl",
+	attributes: "Attributes",
+	"legal-hold": "LegalHold",
+	restore: "Restore",
+	retention: "Retention",
+	select: "Content",
+	tagging: "Tagging",
+	torrent: "Torrent",
+};
+
+const VERBS: Record<string, string> = { GET: "Get", HEAD: "Get", PUT: "Put", DELETE: "Delete", POST: "Post" };
+
+const unsupported = (name: string, access: S3Access = "read"): S3Operation => ({ scope: "bucket", name, access });
+const handled = (name: string, access: S3Access, handle: (c: S3Context) => Promise<Response>): S3Operation => ({
+	scope: "bucket",
+	name,
+	access,
+	handle,
+});
+
+/**
+ * The bucket and key of a path-style URL; the key percent-decoded once.
+ * @throws S3Error 400 InvalidURI for a malformed escape; the gateway's 400 InvalidObjectName for
+ * a key over R2's 1024 bytes.
+ */
+export function addressOf(url: URL): S3Address {
+	const path = url.pathname.slice(1);
+	if (path === "") return { kind: "service" };
+	const slash = path.indexOf("/");
+	const rawBucket = slash < 0 ? path : path.slice(0, slash);
+	const rawKey = slash < 0 ? "" : path.slice(slash + 1);
+	let bucket: string;
+	let key: string;
+	try {
+		bucket = decodeURIComponent(rawBucket);
+		key = decodeURIComponent(rawKey);
+	} catch {
+		throw new S3Error("InvalidURI", `Couldn't parse the specified URI: ${url.pathname}`);
+	}
+	if (key === "") return { kind: "bucket", bucket };
+	assertKey(key);
+	return { kind: "object", bucket, key };
+}
+
+/** The operation on a bucket. */
+function bucketOperation(method: string, query: URLSearchParams): S3Operation {
+	const verb = VERBS[method] ?? method;
+	if (method === "GET" && query.has("location")) return handled("GetBucketLocation", "read", getBucketLocation);
+	if (method === "GET" && query.has("uploads")) return unsupported("ListMultipartUploads");
+	if (method === "GET" && query.has("versions")) return unsupported("ListObjectVersions");
+	if (method === "POST" && query.has("delete")) return handled("DeleteObjects", "write", deleteObjects);
+	const sub = [...query.keys()].find((name) => name in BUCKET_SUBRESOURCES);
+	if (sub !== undefined) {
+		return unsupported(
+			`${verb}Bucket${BUCKET_SUBRESOURCES[sub]}`,
+			method === "GET" || method === "HEAD" ? "read" : "write",
+		);
+	}
+	switch (method) {
+		case "HEAD":
+			return handled("HeadBucket", "read", headBucket);
+		case "GET": {
+			const listType = query.get("list-type");
+			if (listType === "2") return handled("ListObjectsV2", "read", listObjectsV2);
+			if (listType === null) return handled("ListObjects", "read", listObjectsV1);
+			return unsupported(`ListObjectsV${listType}`);
+		}
+		case "PUT":
+			return unsupported("CreateBucket", "write");
+		case "DELETE":
+			return unsupported("DeleteBucket", "write");
+		default:
+			throw new S3Error("MethodNotAllowed", undefined, { Method: method, ResourceType: "BUCKET" });
+	}
+}
+
+/** The operation on an object. */
+function objectOperation(request: Request, query: URLSearchParams): S3Operation {
+	const method = request.method;
+	const verb = VERBS[method] ?? method;
+	if (query.has("uploadId")) {
+		if (method === "GET") return unsupported("ListParts");
+		if (method === "POST") return unsupported("CompleteMultipartUpload", "write");
+		if (method === "DELETE") return unsupported("AbortMultipartUpload", "write");
+		if (method === "PUT" && query.has("partNumber")) {
+			return unsupported(request.headers.has("x-amz-copy-source") ? "UploadPartCopy" : "UploadPart", "write");
+		}
+	}
+	if (method === "POST" && query.has("uploads")) return unsupported("CreateMultipartUpload", "write");
+	const sub = [...query.keys()].find((name) => name in OBJECT_SUBRESOURCES);
+	if (sub !== undefined) {
+		const name = sub === "select" ? "SelectObjectContent" : `${verb}Object${OBJECT_SUBRESOURCES[sub]}`;
+		return unsupported(name, method === "GET" || method === "HEAD" ? "read" : "write");
+	}
+	switch (method) {
+		case "GET":
+			return handled("GetObject", "read", getObject);
+		case "HEAD":
+			return handled("HeadObject", "read", headObject);
+		case "PUT":
+			if (request.headers.has("x-amz-copy-source")) return unsupported("CopyObject", "write");
+			return handled("PutObject", "write", putObject);
+		case "DELETE":
+			return handled("DeleteObject", "write", deleteObject);
+		default:
+			throw new S3Error("MethodNotAllowed", undefined, { Method: method, ResourceType: "OBJECT" });
+	}
+}
+
+/**
+ * The operation a request asks for at `address`.
+ * @throws S3Error 405 MethodNotAllowed for a method S3 has no operation for there.
+ */
+export function operationOf(request: Request, url: URL, address: S3Address): S3Operation {
+	if (address.kind === "service") {
+		if (request.method === "GET") {
+			return { scope: "service", name: "ListBuckets", access: "list-buckets", handle: listBuckets };
+		}
+		throw new S3Error("MethodNotAllowed", undefined, { Method: request.method, ResourceType: "SERVICE" });
+	}
+	if (address.kind === "bucket") return bucketOperation(request.method, url.searchParams);
+	return objectOperation(request, url.searchParams);
+}

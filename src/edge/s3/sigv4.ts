@@ -1,0 +1,136 @@
+/**
+ * The computation of AWS Signature Version 4 for S3: the canonical request, the string to sign,
+ * the signing key and the signature, with WebCrypto's HMAC-SHA256
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/sig-v4-header-based-auth.html, "Signature
+ * Calculations for the Authorization Header", and
+ * https://docs.aws.amazon.com/IAM/latest/UserGuide/create-signed-request.html).
+ *
+ * S3's canonical URI encodes each path segment once (other services encode twice); the query's
+ * names and values are RFC 3986 encoded and sorted by name, then value; each signed header is its
+ * lower-case name, a colon and its value trimmed with inner runs of spaces made one.
+ */
+import { toHex } from "../../common/encoding";
+
+/** The credential scope a signature names: `<date>/<region>/<service>/aws4_request`. */
+export interface Scope {
+	/** YYYYMMDD. */
+	date: string;
+	region: string;
+	service: string;
+}
+
+/** What a signature covers beyond the request itself. */
+export interface SignatureInput {
+	/** X-Amz-Date, `YYYYMMDDTHHMMSSZ`. */
+	amzDate: string;
+	scope: Scope;
+	/** Lower-case header names, in the order the client listed them. */
+	signedHeaders: string[];
+	/** The payload's hash as signed: 64 hex, `UNSIGNED-PAYLOAD`, or a `STREAMING-…` value. */
+	payloadHash: string;
+	/** Query parameters left out of the canonical query: `X-Amz-Signature` of a presigned URL. */
+	excludedParams?: string[];
+}
+
+const encoder = new TextEncoder();
+
+/** RFC 3986 percent-encoding of a string's UTF-8 bytes: everything but `A-Za-z0-9-._~`. */
+function encodeRfc3986(text: string): string {
+	return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** A URL component decoded, or as it is when it is not valid percent-encoding. */
+function decoded(text: string): string {
+	try {
+		return decodeURIComponent(text);
+	} catch {
+		return text;
+	}
+}
+
+/** S3's canonical URI: each segment of the path decoded, then encoded once. */
+function canonicalUri(url: URL): string {
+	return url.pathname
+		.split("/")
+		.map((segment) => encodeRfc3986(decoded(segment)))
+		.join("/");
+}
+
+/**
+ * The canonical query string: names and values decoded as a form decodes them (`+` is a space,
+ * as URLSearchParams writes one; SDKs send `%20` and `%2B`, which read the same), encoded, and
+ * sorted by name then value.
+ */
+function canonicalQuery(url: URL, excluded: readonly string[]): string {
+	const pairs: [string, string][] = [];
+	for (const [name, value] of url.searchParams) {
+		if (!excluded.includes(name)) pairs.push([encodeRfc3986(name), encodeRfc3986(value)]);
+	}
+	pairs.sort(([n1, v1], [n2, v2]) => (n1 < n2 ? -1 : n1 > n2 ? 1 : v1 < v2 ? -1 : v1 > v2 ? 1 : 0));
+	return pairs.map(([name, value]) => `${name}=${value}`).join("&");
+}
+
+/** One signed header's canonical value; `host` from the URL when the request has no Host header. */
+function headerValue(request: Request, url: URL, name: string): string {
+	const value = request.headers.get(name) ?? (name === "host" ? url.host : "");
+	return value.trim().replace(/\s+/g, " ");
+}
+
+/** The canonical request of a request under `input`. */
+function canonicalRequest(request: Request, url: URL, input: SignatureInput): string {
+	const headers = input.signedHeaders.map((name) => `${name}:${headerValue(request, url, name)}\n`).join("");
+	return [
+		request.method,
+		canonicalUri(url),
+		canonicalQuery(url, input.excludedParams ?? []),
+		headers,
+		input.signedHeaders.join(";"),
+		input.payloadHash,
+	].join("\n");
+}
+
+async function sha256Hex(text: string): Promise<string> {
+	return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text))));
+}
+
+async function hmac(key: Uint8Array<ArrayBuffer> | ArrayBuffer, data: string): Promise<ArrayBuffer> {
+	const imported = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+	return crypto.subtle.sign("HMAC", imported, encoder.encode(data));
+}
+
+/** Signing keys by secret and scope: one per key and day, so a day's requests derive it once. */
+const signingKeys = new Map<string, ArrayBuffer>();
+const MAX_SIGNING_KEYS = 256;
+
+/** `kSigning` = HMAC(HMAC(HMAC(HMAC("AWS4" + secret, date), region), service), "aws4_request"). */
+async function signingKey(secret: string, scope: Scope): Promise<ArrayBuffer> {
+	const cacheKey = [secret, scope.date, scope.region, scope.service].join("\n");
+	const cached = signingKeys.get(cacheKey);
+	if (cached !== undefined) return cached;
+	const kDate = await hmac(new Uint8Array(encoder.encode(`AWS4${secret}`)), scope.date);
+	const kRegion = await hmac(kDate, scope.region);
+	const kService = await hmac(kRegion, scope.service);
+	const kSigning = await hmac(kService, "aws4_request");
+	if (signingKeys.size >= MAX_SIGNING_KEYS) signingKeys.clear();
+	signingKeys.set(cacheKey, kSigning);
+	return kSigning;
+}
+
+/** The scope as the string to sign and the credential spell it. */
+function scopeString(scope: Scope): string {
+	return `${scope.date}/${scope.region}/${scope.service}/aws4_request`;
+}
+
+/**
+ * The signature (64 lower-case hex) a holder of `secret` computes for this request.
+ * @param url the request's URL, parsed once by the caller.
+ */
+export async function signatureOf(request: Request, url: URL, input: SignatureInput, secret: string): Promise<string> {
+	const stringToSign = [
+		"AWS4-HMAC-SHA256",
+		input.amzDate,
+		scopeString(input.scope),
+		await sha256Hex(canonicalRequest(request, url, input)),
+	].join("\n");
+	return toHex(new Uint8Array(await hmac(await signingKey(secret, input.scope), stringToSign)));
+}

@@ -1,0 +1,217 @@
+/**
+ * Who may speak S3: credentials as R2 derives them from the API tokens of API_CREDENTIALS,
+ * SigV4 in the header and in presigned URLs, each refusal with S3's code, and nothing stored by
+ * a refused write.
+ */
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_ZONE_ID, READ_TOKEN, SCOPED_TOKEN, SCOPED_TOKEN_ID, WAF_TOKEN } from "../api/credentials";
+import { textOf } from "../gateway/helpers";
+import { amzDate, BUCKET, bucket, clientOf, credentialsOf, expectS3Error, ORIGIN, presign, s3, xmlOf } from "./helpers";
+
+/** A zone id the scoped token does not list. */
+const OTHER_ZONE_ID = "0b1e0000000000000000000000000002";
+
+const key = (label: string) => `s3-auth/${label}-${crypto.randomUUID()}`;
+
+describe("S3 credentials", () => {
+	it("lets a token reaching every zone list the buckets declared in wrangler.toml, by their bucket_name", async () => {
+		const response = await s3("/");
+		expect(response.status).toBe(200);
+		expect(response.headers.get("x-amz-request-id")).toMatch(/^[0-9a-f]{16}$/);
+		const { ListAllMyBucketsResult: result } = await xmlOf<{
+			ListAllMyBucketsResult: { "@_xmlns": string; Buckets: { Bucket: { Name: string }[] } };
+		}>(response);
+		expect(result["@_xmlns"]).toBe("http://s3.amazonaws.com/doc/2006-03-01/");
+		expect(result.Buckets.Bucket.map((b) => b.Name)).toEqual(["edgezone-bucket", "edgezone-logs"]);
+	});
+
+	it("takes the id a token's entry declares as its Access Key ID", async () => {
+		const client = await clientOf(SCOPED_TOKEN, { id: SCOPED_TOKEN_ID });
+		const k = key("declared");
+		expect((await s3(`/${BUCKET}/${k}`, { method: "PUT", body: "declared" }, client)).status).toBe(200);
+		expect(await (await bucket().get(k))?.text()).toBe("declared");
+	});
+
+	it("refuses an unknown Access Key ID with InvalidAccessKeyId and stores nothing", async () => {
+		const client = await clientOf(undefined, { accessKeyId: "0123456789abcdef0123456789abcdef" });
+		const k = key("unknown-key");
+		const error = await expectS3Error(
+			await s3(`/${BUCKET}/${k}`, { method: "PUT", body: "x" }, client),
+			403,
+			"InvalidAccessKeyId",
+		);
+		expect(error?.AWSAccessKeyId).toBe("0123456789abcdef0123456789abcdef");
+		expect(await bucket().head(k)).toBeNull();
+	});
+
+	it("refuses a signature made with another secret with SignatureDoesNotMatch and stores nothing", async () => {
+		const client = await clientOf(undefined, { secretAccessKey: "0".repeat(64) });
+		const k = key("wrong-secret");
+		await expectS3Error(
+			await s3(`/${BUCKET}/${k}`, { method: "PUT", body: "x" }, client),
+			403,
+			"SignatureDoesNotMatch",
+		);
+		expect(await bucket().head(k)).toBeNull();
+	});
+
+	it("refuses a request changed after signing", async () => {
+		const client = await clientOf();
+		const signed = await client.sign(`${ORIGIN}/${BUCKET}/${key("changed")}`, { method: "GET" });
+		const url = new URL(signed.url);
+		url.pathname = `/${BUCKET}/another-key`;
+		await expectS3Error(await exports.default.fetch(new Request(url, signed)), 403, "SignatureDoesNotMatch");
+	});
+
+	it("refuses a header-signed request more than 15 minutes from the server's clock with RequestTimeTooSkewed", async () => {
+		const error = await expectS3Error(
+			await s3("/", { aws: { datetime: amzDate(-16 * 60_000) } }),
+			403,
+			"RequestTimeTooSkewed",
+		);
+		expect(error?.MaxAllowedSkewMilliseconds).toBe("900000");
+		expect((await s3("/", { aws: { datetime: amzDate(-14 * 60_000) } })).status).toBe(200);
+	});
+
+	it("refuses a malformed Authorization header with AuthorizationHeaderMalformed", async () => {
+		const response = await exports.default.fetch(`${ORIGIN}/`, {
+			headers: {
+				authorization: "AWS4-HMAC-SHA256 Credential=abc",
+				"x-amz-date": amzDate(),
+				"x-amz-content-sha256": "UNSIGNED-PAYLOAD",
+			},
+		});
+		await expectS3Error(response, 400, "AuthorizationHeaderMalformed");
+	});
+});
+
+describe("R2 permissions of a token", () => {
+	it("refuses a write by a read-only token with AccessDenied and stores nothing", async () => {
+		const k = key("read-only");
+		await expectS3Error(
+			await s3(`/${BUCKET}/${k}`, { method: "PUT", body: "x" }, await clientOf(READ_TOKEN)),
+			403,
+			"AccessDenied",
+		);
+		expect(await bucket().head(k)).toBeNull();
+		// It still reads and lists the buckets (Admin Read only).
+		expect((await s3("/", {}, await clientOf(READ_TOKEN))).status).toBe(200);
+	});
+
+	it("gives a token limited to listed zones Object permissions: objects, not the bucket list", async () => {
+		const client = await clientOf(SCOPED_TOKEN, { id: SCOPED_TOKEN_ID });
+		await expectS3Error(await s3("/", {}, client), 403, "AccessDenied");
+		expect((await s3(`/${BUCKET}?list-type=2&max-keys=1`, {}, client)).status).toBe(200);
+	});
+
+	it("limits a token of listed zones to its zones' keys in the log buckets, which every zone shares", async () => {
+		const client = await clientOf(SCOPED_TOKEN, { id: SCOPED_TOKEN_ID });
+		const own = `${DEFAULT_ZONE_ID}/s3-scope-${crypto.randomUUID()}`;
+		const other = `${OTHER_ZONE_ID}/s3-scope-${crypto.randomUUID()}`;
+		await env.LOGS.put(other, "another zone's log");
+		expect((await s3(`/edgezone-logs/${own}`, { method: "PUT", body: "mine" }, client)).status).toBe(200);
+		expect(await textOf(await s3(`/edgezone-logs/${own}`, {}, client))).toBe("mine");
+		expect((await s3(`/edgezone-logs?list-type=2&prefix=${DEFAULT_ZONE_ID}/`, {}, client)).status).toBe(200);
+
+		await expectS3Error(await s3(`/edgezone-logs/${other}`, {}, client), 403, "AccessDenied");
+		await expectS3Error(await s3(`/edgezone-logs/${other}`, { method: "PUT", body: "x" }, client), 403, "AccessDenied");
+		await expectS3Error(await s3(`/edgezone-logs/${other}`, { method: "DELETE" }, client), 403, "AccessDenied");
+		await expectS3Error(await s3("/edgezone-logs?list-type=2", {}, client), 403, "AccessDenied");
+		await expectS3Error(await s3(`/edgezone-logs?prefix=${OTHER_ZONE_ID}`, {}, client), 403, "AccessDenied");
+		const document = `<Delete><Object><Key>${own}</Key></Object><Object><Key>${other}</Key></Object></Delete>`;
+		const deletion = await s3(`/edgezone-logs?delete`, { method: "POST", body: document }, client);
+		await expectS3Error(deletion, 403, "AccessDenied");
+		expect(await (await env.LOGS.get(other))?.text()).toBe("another zone's log");
+		expect(await (await env.LOGS.get(own))?.text()).toBe("mine");
+		// A token reaching every zone reaches every key.
+		expect(await textOf(await s3(`/edgezone-logs/${other}`))).toBe("another zone's log");
+		await env.LOGS.delete([own, other]);
+	});
+
+	it("gives a token limited to API permissions no R2 permission", async () => {
+		await expectS3Error(await s3(`/${BUCKET}?list-type=2`, {}, await clientOf(WAF_TOKEN)), 403, "AccessDenied");
+	});
+});
+
+describe("presigned URLs", () => {
+	it("serves a presigned GET to a client holding no credentials", async () => {
+		const k = key("presigned");
+		await bucket().put(k, "shared");
+		const response = await exports.default.fetch(await presign(`/${BUCKET}/${k}`, { expires: 60 }));
+		expect(response.status).toBe(200);
+		expect(await textOf(response)).toBe("shared");
+	});
+
+	it("refuses a presigned URL past its X-Amz-Expires with AccessDenied", async () => {
+		const url = await presign(`/${BUCKET}/${key("expired")}`, { expires: 60, datetime: amzDate(-61_000) });
+		const error = await expectS3Error(await exports.default.fetch(url), 403, "AccessDenied");
+		expect(error?.Message).toBe("Request has expired");
+	});
+
+	it("refuses an X-Amz-Expires over 7 days", async () => {
+		const url = await presign(`/${BUCKET}/${key("too-long")}`, { expires: 604_801 });
+		await expectS3Error(await exports.default.fetch(url), 400, "AuthorizationQueryParametersError");
+		expect((await exports.default.fetch(await presign(`/${BUCKET}/${key("week")}`, { expires: 604_800 }))).status).toBe(
+			404,
+		);
+	});
+
+	it("refuses a presigned URL whose signature was altered", async () => {
+		const url = new URL(await presign(`/${BUCKET}/${key("altered")}`, { method: "PUT" }));
+		url.searchParams.set("X-Amz-Signature", "f".repeat(64));
+		const k = new URL(url).pathname.slice(BUCKET.length + 2);
+		await expectS3Error(await exports.default.fetch(url, { method: "PUT", body: "x" }), 403, "SignatureDoesNotMatch");
+		expect(await bucket().head(k)).toBeNull();
+	});
+});
+
+describe("the native dialect beside S3", () => {
+	it("still answers bearer-token requests and unsigned ones in its own JSON", async () => {
+		const k = key("native");
+		const put = await exports.default.fetch(`${ORIGIN}/${k}`, {
+			method: "PUT",
+			body: "native",
+			headers: { authorization: "Bearer test-rw" },
+		});
+		expect(put.status).toBe(200);
+		expect((await put.json<{ key: string }>()).key).toBe(k);
+		const anonymous = await exports.default.fetch(`${ORIGIN}/${k}`);
+		expect(anonymous.status).toBe(401);
+		expect(anonymous.headers.get("x-amz-request-id")).toBeNull();
+		expect(await anonymous.json()).toMatchObject({ error: { code: 10002 } });
+	});
+});
+
+describe("presigned URLs from a browser", () => {
+	it("answers the preflight of a presigned PUT, and the PUT with CORS headers", async () => {
+		const k = key("browser");
+		const url = await presign(`/${BUCKET}/${k}`, { method: "PUT", expires: 60 });
+		const origin = "https://app.example";
+		const preflight = await exports.default.fetch(url, {
+			method: "OPTIONS",
+			headers: { origin, "access-control-request-method": "PUT", "access-control-request-headers": "content-type" },
+		});
+		expect(preflight.status).toBe(204);
+		expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+		expect(preflight.headers.get("access-control-allow-methods")).toContain("PUT");
+		const put = await exports.default.fetch(url, {
+			method: "PUT",
+			body: "from a page",
+			headers: { origin, "content-type": "text/plain" },
+		});
+		expect(put.status).toBe(200);
+		expect(put.headers.get("access-control-allow-origin")).toBe("*");
+		expect(put.headers.get("access-control-expose-headers")).toContain("etag");
+		expect(await (await bucket().get(k))?.text()).toBe("from a page");
+	});
+});
+
+describe("the README's local credentials", () => {
+	it("are those R2 derives from npm run dev's default API token", async () => {
+		// .dev.vars.example's first token; a change to the derivation would break every configured client.
+		const { accessKeyId, secretAccessKey } = await credentialsOf("edgezone_dev_token_000000000000000000000");
+		expect(accessKeyId).toBe("38cba963a34a25df28b6e7a6e80f828e");
+		expect(secretAccessKey).toBe("fa39b6fb4dca9fff1cdaf8d365f0346ed42b9ee1e823c0a2beadf5aa6a613a2f");
+	});
+});

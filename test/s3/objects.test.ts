@@ -1,0 +1,234 @@
+/**
+ * GetObject, HeadObject, PutObject and DeleteObject through the S3 dialect, checked against what
+ * `env.BUCKET` holds; the signed payload hash checked against the body; S3's errors for the rest.
+ */
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { textOf } from "../gateway/helpers";
+import { BUCKET, bucket, expectS3Error, presign, s3, sha256Hex } from "./helpers";
+
+const key = (label: string) => `s3-objects/${label}-${crypto.randomUUID()}`;
+const path = (k: string) => `/${BUCKET}/${k}`;
+
+describe("PutObject", () => {
+	it("stores the body with its x-amz-meta-* and Content-Type, and answers its ETag", async () => {
+		const k = key("put");
+		const response = await s3(path(k), {
+			method: "PUT",
+			body: "hello s3",
+			headers: { "content-type": "text/plain", "x-amz-meta-colour": "blue", "cache-control": "max-age=60" },
+		});
+		expect(response.status).toBe(200);
+		const stored = await bucket().get(k);
+		expect(await stored?.text()).toBe("hello s3");
+		expect(response.headers.get("etag")).toBe(stored?.httpEtag);
+		expect(stored?.customMetadata).toEqual({ colour: "blue" });
+		expect(stored?.httpMetadata).toMatchObject({ contentType: "text/plain", cacheControl: "max-age=60" });
+	});
+
+	it("signs and stores keys with spaces, Unicode and reserved characters", async () => {
+		const k = key("dir/ü nïcode & (x)!*'=;,$@%");
+		const response = await s3(`/${BUCKET}/${k.split("/").map(encodeURIComponent).join("/")}`, {
+			method: "PUT",
+			body: "odd",
+		});
+		expect(response.status).toBe(200);
+		expect(await (await bucket().get(k))?.text()).toBe("odd");
+	});
+
+	it("stores a body whose signed SHA-256 matches", async () => {
+		const k = key("signed");
+		const response = await s3(path(k), {
+			method: "PUT",
+			body: "signed body",
+			headers: { "x-amz-content-sha256": await sha256Hex("signed body") },
+		});
+		expect(response.status).toBe(200);
+		expect(await (await bucket().get(k))?.text()).toBe("signed body");
+	});
+
+	it("refuses a body that is not the one signed with XAmzContentSHA256Mismatch and stores nothing", async () => {
+		const k = key("tampered");
+		const response = await s3(path(k), {
+			method: "PUT",
+			body: "tampered body",
+			headers: { "x-amz-content-sha256": await sha256Hex("signed body") },
+		});
+		await expectS3Error(response, 400, "XAmzContentSHA256Mismatch");
+		expect(await bucket().head(k)).toBeNull();
+	});
+
+	it("refuses a body of unknown length that is not the one signed, and stores nothing", async () => {
+		const k = key("tampered-stream");
+		const body = new ReadableStream({
+			start(controller) {
+				controller.enqueue(new TextEncoder().encode("tampered "));
+				controller.enqueue(new TextEncoder().encode("stream"));
+				controller.close();
+			},
+		});
+		const response = await s3(path(k), {
+			method: "PUT",
+			body,
+			headers: { "x-amz-content-sha256": await sha256Hex("signed stream") },
+		});
+		await expectS3Error(response, 400, "XAmzContentSHA256Mismatch");
+		expect(await bucket().head(k)).toBeNull();
+	});
+
+	it("refuses a Content-MD5 that is not the body's with BadDigest and stores nothing", async () => {
+		const k = key("md5");
+		const response = await s3(path(k), {
+			method: "PUT",
+			body: "md5 body",
+			headers: { "content-md5": btoa("0123456789abcdef") },
+		});
+		await expectS3Error(response, 400, "BadDigest");
+		expect(await bucket().head(k)).toBeNull();
+	});
+
+	it("refuses an aws-chunked body with NotImplemented rather than storing its framing", async () => {
+		const k = key("chunked");
+		const response = await s3(path(k), {
+			method: "PUT",
+			body: "0;chunk-signature=x\r\n\r\n",
+			headers: { "x-amz-content-sha256": "STREAMING-UNSIGNED-PAYLOAD-TRAILER", "content-encoding": "aws-chunked" },
+		});
+		const error = await expectS3Error(response, 501, "NotImplemented");
+		expect(error?.Message).toContain("aws-chunked");
+		expect(await bucket().head(k)).toBeNull();
+	});
+
+	it("answers a failed If-None-Match: * with PreconditionFailed and keeps the object", async () => {
+		const k = key("if-none-match");
+		await bucket().put(k, "first");
+		const response = await s3(path(k), { method: "PUT", body: "second", headers: { "if-none-match": "*" } });
+		await expectS3Error(response, 412, "PreconditionFailed");
+		expect(await (await bucket().get(k))?.text()).toBe("first");
+	});
+});
+
+describe("GetObject and HeadObject", () => {
+	it("answers the object with its metadata headers and no gateway extensions", async () => {
+		const k = key("get");
+		const stored = await bucket().put(k, "the body", {
+			httpMetadata: { contentType: "text/plain" },
+			customMetadata: { colour: "blue" },
+		});
+		const response = await s3(path(k));
+		expect(response.status).toBe(200);
+		expect(await textOf(response)).toBe("the body");
+		expect(response.headers.get("etag")).toBe(stored?.httpEtag);
+		expect(response.headers.get("content-type")).toBe("text/plain");
+		expect(response.headers.get("x-amz-meta-colour")).toBe("blue");
+		expect(response.headers.get("x-amz-request-id")).toMatch(/^[0-9a-f]{16}$/);
+		expect([...response.headers.keys()].filter((name) => name.startsWith("x-r2-"))).toEqual([]);
+	});
+
+	it("serves a Range with 206 and Content-Range", async () => {
+		const k = key("range");
+		await bucket().put(k, "0123456789");
+		const response = await s3(path(k), { headers: { range: "bytes=2-4" } });
+		expect(response.status).toBe(206);
+		expect(response.headers.get("content-range")).toBe("bytes 2-4/10");
+		expect(await textOf(response)).toBe("234");
+	});
+
+	it("refuses a range past the end with InvalidRange", async () => {
+		const k = key("range-past");
+		await bucket().put(k, "0123");
+		const response = await s3(path(k), { headers: { range: "bytes=10-" } });
+		await expectS3Error(response, 416, "InvalidRange");
+		expect(response.headers.get("content-range")).toBe("bytes */4");
+	});
+
+	it("answers 304 to a matching If-None-Match and PreconditionFailed to a failing If-Match", async () => {
+		const k = key("conditional");
+		const stored = await bucket().put(k, "conditional");
+		const notModified = await s3(path(k), { headers: { "if-none-match": stored?.httpEtag ?? "" } });
+		expect(notModified.status).toBe(304);
+		await expectS3Error(await s3(path(k), { headers: { "if-match": '"other"' } }), 412, "PreconditionFailed");
+	});
+
+	it("answers HEAD with the object's headers and no body", async () => {
+		const k = key("head");
+		await bucket().put(k, "twelve bytes");
+		const response = await s3(path(k), { method: "HEAD" });
+		expect(response.status).toBe(200);
+		expect(response.headers.get("content-length")).toBe("12");
+		expect(response.body).toBeNull();
+	});
+
+	it("refuses a missing key with NoSuchKey, and a HEAD of one with a bare 404", async () => {
+		await expectS3Error(await s3(path(key("missing"))), 404, "NoSuchKey");
+		await expectS3Error(await s3(path(key("missing")), { method: "HEAD" }), 404, "NoSuchKey");
+	});
+
+	it("sets the headers response-* asks for, as a presigned download link uses them", async () => {
+		const k = key("override");
+		await bucket().put(k, "x", { httpMetadata: { contentType: "text/plain" } });
+		const url = await presign(
+			`${path(k)}?response-content-disposition=${encodeURIComponent('attachment; filename="a.txt"')}&response-content-type=application/x-download`,
+		);
+		const response = await exports.default.fetch(url);
+		expect(response.status).toBe(200);
+		expect(response.headers.get("content-disposition")).toBe('attachment; filename="a.txt"');
+		expect(response.headers.get("content-type")).toBe("application/x-download");
+		await response.arrayBuffer();
+		expect((await bucket().head(k))?.httpMetadata?.contentType).toBe("text/plain");
+	});
+
+	it("refuses a response-* parameter S3 does not have, and partNumber for now", async () => {
+		const k = key("override-unknown");
+		await bucket().put(k, "x");
+		await expectS3Error(await s3(`${path(k)}?response-foo=bar`), 400, "InvalidArgument");
+		const error = await expectS3Error(await s3(`${path(k)}?partNumber=1`), 501, "NotImplemented");
+		expect(error?.Message).toContain("partNumber");
+	});
+});
+
+describe("DeleteObject", () => {
+	it("deletes the key and answers 204, and 204 again for a key that is gone", async () => {
+		const k = key("delete");
+		await bucket().put(k, "x");
+		expect((await s3(path(k), { method: "DELETE" })).status).toBe(204);
+		expect(await bucket().head(k)).toBeNull();
+		expect((await s3(path(k), { method: "DELETE" })).status).toBe(204);
+	});
+});
+
+describe("buckets and operations", () => {
+	it("answers HeadBucket and GetBucketLocation (auto) for a declared bucket", async () => {
+		expect((await s3(`/${BUCKET}`, { method: "HEAD" })).status).toBe(200);
+		const location = await s3(`/${BUCKET}?location`);
+		expect(location.status).toBe(200);
+		expect(await location.text()).toContain(">auto</LocationConstraint>");
+	});
+
+	it("refuses a bucket wrangler.toml does not declare with NoSuchBucket naming it, and stores nothing", async () => {
+		const response = await s3("/no-such-bucket/k", { method: "PUT", body: "x" });
+		const error = await expectS3Error(response, 404, "NoSuchBucket");
+		expect(error?.BucketName).toBe("no-such-bucket");
+		expect(error?.Message).toContain("wrangler.toml");
+	});
+
+	it("reaches the log-push bucket by its bucket_name", async () => {
+		const k = key("logs");
+		expect((await s3(`/edgezone-logs/${k}`, { method: "PUT", body: "log" })).status).toBe(200);
+		expect(await (await env.LOGS.get(k))?.text()).toBe("log");
+		await env.LOGS.delete(k);
+	});
+
+	it("answers operations it does not do with NotImplemented naming each", async () => {
+		const cases: [string, RequestInit, string][] = [
+			[path("k"), { method: "PUT", headers: { "x-amz-copy-source": `/${BUCKET}/a` } }, "CopyObject"],
+			[`${path("k")}?uploads`, { method: "POST" }, "CreateMultipartUpload"],
+			[`/${BUCKET}?cors`, {}, "GetBucketCors"],
+			[`/${BUCKET}?list-type=3`, {}, "ListObjectsV3"],
+		];
+		for (const [target, init, name] of cases) {
+			const error = await expectS3Error(await s3(target, init), 501, "NotImplemented");
+			expect(error?.Message).toContain(name);
+		}
+	});
+});
