@@ -1,6 +1,7 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { API_CREDENTIALS } from "./test/api/credentials.ts";
+import { dropExpectedRuntimeLines } from "./test/expected-runtime-lines.ts";
 
 /** Tokens the tests authenticate with; `npm run dev` uses .dev.vars instead. */
 export const TEST_BINDINGS = {
@@ -11,7 +12,11 @@ export const TEST_BINDINGS = {
 };
 
 /** Node's environment: this file runs in Node, while the project's types are the Worker's. */
-declare const process: { env: Record<string, string | undefined> };
+declare const process: {
+	env: Record<string, string | undefined>;
+	stdout: { write(chunk: unknown, ...rest: unknown[]): boolean };
+	stderr: { write(chunk: unknown, ...rest: unknown[]): boolean };
+};
 
 // wrangler.toml declares these secrets as required, and the plugin reads the config as
 // `wrangler dev` does: without them in the environment it warns once per test file. The tests'
@@ -21,6 +26,10 @@ Object.assign(process.env, TEST_BINDINGS);
 // Wrangler's informational lines ("Using secrets defined in process.env", once per file) are
 // left out; its warnings and errors still print.
 process.env.WRANGLER_LOG ??= "warn";
+// workerd's lines for what the tests do on purpose (a refused body left unread, a cancelled
+// object body, the SDK reading ndjson as text) are dropped, so an unexpected one stands out.
+dropExpectedRuntimeLines(process.stdout);
+dropExpectedRuntimeLines(process.stderr);
 
 // Three projects, all run by `npm test`: "workers", every *.test.ts inside workerd; "e2e", the
 // dashboard's browser tests in Node, driving Chromium against a wrangler dev the global setup

@@ -1,0 +1,54 @@
+/**
+ * What workerd prints, unasked, for things the tests do on purpose; `vitest.config.ts` drops
+ * these lines from the test output so that a line nobody expected stands out. The plugin drops
+ * lines of the same kind itself (`ignoreMessages` in @cloudflare/vitest-plugin's pool:
+ * "disconnected: operation canceled", "disconnected: WebSocket was aborted", …) but takes no list
+ * of ours, so the filter sits on the streams the pool writes workerd's logs to (stdout for
+ * workerd's own exception lines, stderr for warnings).
+ *
+ * Each entry is a fragment of one line workerd logs, with the tests that cause it:
+ * - `read end of pipe was aborted`: the gateway refuses an upload whose body streams (no
+ *   Content-Length) before reading it, as it should (a refusal does not wait for a body it will
+ *   not store); the test's side of the body's pipe is then aborted (test/gateway/errors.test.ts,
+ *   chunked.test.ts).
+ * - `reader canceled` in workerd's identity-transform-stream: the gateway cancels the body of an
+ *   object it will not send, when a range proves unsatisfiable after the `get` (416), and
+ *   Miniflare's R2 simulator, still writing that body, logs the cancel (test/gateway/ranges,
+ *   test/s3/objects).
+ * - `Called .text() … "application/x-ndjson`: the `cloudflare` SDK reads Logpull's ndjson answer
+ *   with `.text()`, and workerd's text heuristic (src/workerd/util/mimetype.c++, `isText`) counts
+ *   only text/*, JSON, XML and JavaScript types as text (test/api/logpull-sdk.test.ts).
+ */
+
+/** Fragments of the expected lines; a line containing one is dropped, with its `stack:` line. */
+const EXPECTED_RUNTIME_LINES = [
+	"disconnected: read end of pipe was aborted",
+	"identity-transform-stream.c++:291: disconnected: reader canceled",
+	"Called .text() on an HTTP body which does not appear to be text. The body's Content-Type is \"application/x-ndjson",
+] as const;
+
+/** A stream as Node's `process.stderr` is, as far as the filter needs it. */
+interface Writable {
+	write(chunk: unknown, ...rest: unknown[]): boolean;
+}
+
+/**
+ * Drops the expected lines from what is written to `stream` from now on: a write whose text
+ * contains one of EXPECTED_RUNTIME_LINES, and the `stack:` write that follows it when workerd
+ * sends the stack apart. Everything else is written unchanged.
+ */
+export function dropExpectedRuntimeLines(stream: Writable): void {
+	const write = stream.write.bind(stream);
+	let dropped = false;
+	stream.write = (chunk: unknown, ...rest: unknown[]): boolean => {
+		const text = typeof chunk === "string" ? chunk : chunk instanceof Uint8Array ? new TextDecoder().decode(chunk) : "";
+		const expected =
+			EXPECTED_RUNTIME_LINES.some((line) => text.includes(line)) || (dropped && text.startsWith("stack: "));
+		dropped = expected;
+		if (!expected) return write(chunk, ...rest);
+		// Node calls a write's callback, the last argument, once the chunk is flushed; a dropped chunk is done at once.
+		const callback = rest.at(-1);
+		if (typeof callback === "function") callback();
+		return true;
+	};
+}
