@@ -3,8 +3,10 @@
 // scripts/bench/floor.ts), interleaving the contenders round by round, it measures
 //   (a) requests/s for GET of a 1 KiB object,
 //   (b) MB/s (10^6 bytes/s) for GET of a 64 MiB object of random bytes,
-// through the gateway (`GET /{key}` with the dev token), Miniflare's public bucket endpoint
-// (`/cdn-cgi/local/r2/public/edgezone-bucket/{key}`) and the floor (`/__floor/{key}`), then
+// through the gateway (`GET /{key}` with the dev token), its S3 dialect (a presigned
+// `GET /edgezone-bucket/{key}`), Miniflare's public bucket endpoint
+// (`/cdn-cgi/local/r2/public/edgezone-bucket/{key}`), Miniflare's S3 endpoint (a presigned
+// `GET /cdn-cgi/local/r2/s3/edgezone-bucket/{key}`) and the floor (`/__floor/{key}`), then
 //   (c) the workerd processes' RSS during a 1 GiB multipart upload through the gateway,
 // and checks on the wire (Accept-Encoding: gzip, br) that no contender's answer is compressed
 // or re-framed by the runtime. Loopback only; bounded loops; stops by itself. Prints a table and
@@ -18,7 +20,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { writeBenchConfig } from "./bench/config.mjs";
+import { AwsClient } from "aws4fetch";
+import { MINIFLARE_S3_CREDENTIALS, writeBenchConfig } from "./bench/config.mjs";
 import {
 	fmt,
 	machine as machineSummary,
@@ -55,17 +58,48 @@ const UPLOAD_BYTES = Number(opts["upload-mib"]) * MiB;
 const UPLOAD_CONCURRENCY = Number(opts["upload-concurrency"]);
 const PART = 8 * MiB;
 const TOKEN = process.env.EDGEZONE_TOKEN ?? "dev-token";
+/** The API token whose S3 credentials sign the S3 dialect's requests (.dev.vars.example's). */
+const API_TOKEN = process.env.EDGEZONE_API_TOKEN ?? "edgezone_dev_token_000000000000000000000";
 const BUCKET = "edgezone-bucket";
 const SMALL = { key: "bench/1k.bin", size: 1024, seed: "bench/1k" };
 const LARGE = { key: "bench/64m.bin", size: 64 * MiB, seed: "bench/64m" };
 
 const log = (text) => console.log(text);
 
-/** Each contender: how to GET a key. The gateway is the only one that needs a token. */
-function contenders(base, variants) {
+/**
+ * Presigned GET URLs (SigV4 in the query, signed with aws4fetch as an S3 client signs them) for
+ * `keys` under `prefix`, valid for a day: the S3 contenders' requests, signed once before the
+ * rounds so the client's signing costs nothing per request while the server verifies each one.
+ */
+async function presignedUrls(prefix, credentials, keys) {
+	const client = new AwsClient({ ...credentials, service: "s3", region: "auto" });
+	const urls = {};
+	for (const key of keys) {
+		const url = new URL(`${prefix}/${key}`);
+		url.searchParams.set("X-Amz-Expires", "86400");
+		urls[key] = (await client.sign(url.toString(), { method: "GET", aws: { signQuery: true } })).url;
+	}
+	return urls;
+}
+
+/** The S3 credentials R2 derives from an API token (src/common/api-tokens.ts): its id, and the hex SHA-256 of its value. */
+function s3CredentialsOf(token) {
+	const sha256 = (text) => createHash("sha256").update(text).digest("hex");
+	return { accessKeyId: sha256(`edgezone api token id\n${token}`).slice(0, 32), secretAccessKey: sha256(token) };
+}
+
+/**
+ * Each contender: how to GET a key. The gateway needs a token; the S3 dialect ("s3") and
+ * Miniflare's S3 endpoint ("miniflare-s3") a presigned URL for each key of `keys`.
+ */
+async function contenders(base, variants, keys) {
+	const s3 = await presignedUrls(`${base}/${BUCKET}`, s3CredentialsOf(API_TOKEN), keys);
+	const miniflareS3 = await presignedUrls(`${base}/cdn-cgi/local/r2/s3/${BUCKET}`, MINIFLARE_S3_CREDENTIALS, keys);
 	const list = [
 		{ name: "gateway", url: (key) => `${base}/${key}`, headers: { authorization: `Bearer ${TOKEN}` } },
+		{ name: "s3", url: (key) => s3[key], headers: {} },
 		{ name: "miniflare", url: (key) => `${base}/cdn-cgi/local/r2/public/${BUCKET}/${key}`, headers: {} },
+		{ name: "miniflare-s3", url: (key) => miniflareS3[key], headers: {} },
 		{ name: "floor", url: (key) => `${base}/__floor/${key}`, headers: {} },
 	];
 	if (variants) {
@@ -285,6 +319,19 @@ function missedTargets(results, memory) {
 			missed.push(`gateway / floor, ${label}: ${fmt(value, 2)}x (target ≥ ${TARGET_RATIO}x)`);
 		}
 	}
+	for (const [kind, label] of [
+		["small", "1 KiB GET"],
+		["large", "64 MiB GET"],
+	]) {
+		const value = pairRatio(results, "s3", "gateway", kind);
+		if (!(value >= TARGET_RATIO)) {
+			missed.push(`S3 dialect / gateway, ${label}: ${fmt(value, 2)}x (target ≥ ${TARGET_RATIO}x)`);
+		}
+		const miniflare = pairRatio(results, "s3", "miniflare-s3", kind);
+		if (!(miniflare > 1)) {
+			missed.push(`S3 dialect / Miniflare's S3 endpoint, ${label}: ${fmt(miniflare, 2)}x (target > 1x)`);
+		}
+	}
 	for (const run of memory.filter((r) => r.via === "gateway")) {
 		for (const p of run.processes) {
 			const growth = p.peak - p.baseline;
@@ -328,6 +375,9 @@ function report({ results, wire, memory, machine, vers, date }) {
 	lines.push("");
 	lines.push(
 		`**gateway / floor: ${ratio("gateway", "floor", "small")} (1 KiB), ${ratio("gateway", "floor", "large")} (64 MiB)** (target ≥ 0.95x). gateway / Miniflare's endpoint: ${ratio("gateway", "miniflare", "small")} (1 KiB), ${ratio("gateway", "miniflare", "large")} (64 MiB). floor / Miniflare's endpoint: ${ratio("floor", "miniflare", "small")} (1 KiB), ${ratio("floor", "miniflare", "large")} (64 MiB).`,
+	);
+	lines.push(
+		`**S3 dialect (presigned GETs) / gateway: ${ratio("s3", "gateway", "small")} (1 KiB), ${ratio("s3", "gateway", "large")} (64 MiB)** (target ≥ 0.95x); S3 dialect / Miniflare's S3 endpoint: ${ratio("s3", "miniflare-s3", "small")} (1 KiB), ${ratio("s3", "miniflare-s3", "large")} (64 MiB) (target > 1x); S3 dialect / floor: ${ratio("s3", "floor", "small")} (1 KiB), ${ratio("s3", "floor", "large")} (64 MiB). SigV4 verification, CPU per 1 KiB GET, s3 / gateway: ${ratio("s3", "gateway", "smallCpu")}.`,
 	);
 	lines.push(
 		`CPU cost, floor / gateway (CPU of wrangler dev's three processes per request; 1.00x = the gateway costs no more than the floor): ${ratio("floor", "gateway", "smallCpu")} (1 KiB), ${ratio("floor", "gateway", "largeCpu")} (64 MiB).`,
@@ -382,7 +432,7 @@ async function reads() {
 			`seeded ${SMALL.key} (sha256 ${smallSha.slice(0, 16)}…), ${LARGE.key} (sha256 ${largeSha.slice(0, 16)}…), ${untyped.key} (no Content-Type), ${text.key} (text/plain)`,
 		);
 
-		const all = contenders(dev.url, opts.variants);
+		const all = await contenders(dev.url, opts.variants, [SMALL.key, LARGE.key, untyped.key, text.key]);
 		const wireVariants = ["bare", "length", "manual", "identity", "type", "metadata"].map((name) => ({
 			name: `floor:${name}`,
 			url: (key) => `${dev.url}/__variant/${name}/${key}`,

@@ -1,5 +1,6 @@
 // The bench-only wrangler config: the project's wrangler.toml with two lines changed, `name` and
-// `main` (scripts/bench/floor.ts, which re-exports all of edgezone and adds the floor routes).
+// `main` (scripts/bench/floor.ts, which re-exports all of edgezone and adds the floor routes),
+// and S3 credentials for Miniflare's own S3 endpoint on the BUCKET binding.
 // It is derived at run time rather than committed, so its bindings are edgezone's by
 // construction: the same `bucket_name` (local R2 data is keyed by bucket name under
 // --persist-to, so it is the same bucket), the same Durable Objects, migrations, vars and
@@ -7,6 +8,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../lib/fixtures.mjs";
+
+/** The keys of Miniflare's S3 endpoint in the bench config (any values; local only). */
+export const MINIFLARE_S3_CREDENTIALS = { accessKeyId: "bench-miniflare", secretAccessKey: "bench-miniflare-secret" };
 
 /** Writes `dir/wrangler.toml` for the bench and returns its path. */
 export function writeBenchConfig(dir) {
@@ -21,7 +25,14 @@ export function writeBenchConfig(dir) {
 			: `main = ${JSON.stringify(join(ROOT, "scripts/bench/floor.ts"))}`;
 	});
 	if (replaced !== 2) throw new Error("wrangler.toml: expected one top-level name and one main line");
-	const text = top + source.slice(tables);
+	// Miniflare's own S3 endpoint on the gateway's bucket, a contender of the S3 dialect
+	// (`local_dev.experimental_s3_credentials`, workers-sdk PR #14280).
+	const binding = 'binding = "BUCKET"\n';
+	if (!source.includes(binding)) throw new Error('wrangler.toml: expected the binding = "BUCKET" line');
+	const text = (top + source.slice(tables)).replace(
+		binding,
+		`${binding}local_dev = { experimental_s3_credentials = { accessKeyId = "${MINIFLARE_S3_CREDENTIALS.accessKeyId}", secretAccessKey = "${MINIFLARE_S3_CREDENTIALS.secretAccessKey}" } }\n`,
+	);
 	const path = join(dir, "wrangler.toml");
 	writeFileSync(
 		path,
