@@ -25,7 +25,7 @@ const PERMISSION_NAMES: Record<R2Permission, string> = {
 };
 
 /** What the section shows. */
-export type S3Access =
+type S3Access =
 	| { kind: "key"; endpoint: string; key: AccessKey; buckets: string[] }
 	| { kind: "no-token"; endpoint: string; buckets: string[] }
 	| { kind: "error"; message: string };
@@ -36,7 +36,7 @@ export type S3Access =
  * `localhost` when DASHBOARD_HOST has a single label (edgezone's choice: the dashboard's host is
  * its own, so S3 cannot share it).
  */
-export function s3Endpoint(pageUrl: string, dashboardHost: string): string {
+function s3Endpoint(pageUrl: string, dashboardHost: string): string {
 	const url = new URL(pageUrl);
 	const dot = dashboardHost.indexOf(".");
 	url.hostname = dot < 0 ? "localhost" : dashboardHost.slice(dot + 1);

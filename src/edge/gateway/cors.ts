@@ -77,7 +77,7 @@ const EXPOSED_HEADERS = [
 const MAX_AGE = 86_400;
 
 /** The CORS the gateway applies, as a bucket's CORS rule would say it (S3's `CORSRule`). */
-export interface CorsPolicy {
+interface CorsPolicy {
 	/** `*`, or the listed origins. */
 	origins: string[];
 	/** Request headers a preflight allows; `x-amz-meta-*` for any custom metadata name. */
