@@ -223,7 +223,7 @@ describe("buckets and operations", () => {
 		const cases: [string, RequestInit, string][] = [
 			[path("k"), { method: "PUT", headers: { "x-amz-copy-source": `/${BUCKET}/a` } }, "CopyObject"],
 			[`${path("k")}?uploads`, { method: "POST" }, "CreateMultipartUpload"],
-			[`/${BUCKET}?cors`, {}, "GetBucketCors"],
+			[`/${BUCKET}?website`, {}, "GetBucketWebsite"],
 			[`/${BUCKET}?list-type=3`, {}, "ListObjectsV3"],
 		];
 		for (const [target, init, name] of cases) {

@@ -6,7 +6,8 @@
  * class), download, previews (text: the first 64 KiB by Range; images by Range; audio and video
  * from the proxy, whose ranges the browser asks itself); delete one or many (the gateway's
  * `POST /?delete`); upload many files with progress, large ones as resumable multipart uploads
- * (the script, `assets/bucket.js`).
+ * (the script, `assets/bucket.js`). Its S3 section shows the S3 endpoint and the signed-in token's
+ * S3 credentials (`bucket/s3-access.tsx`).
  *
  * Every read and write is a gateway request with the gateway token the person gave the page
  * (`bucket/gateway-call.ts`); the page asks for it once and keeps it sealed in the session.
@@ -36,6 +37,7 @@ import {
 } from "../bucket/browse";
 import { contain } from "../bucket/containment";
 import { callGateway, errorMessage, forward, gatewayJson } from "../bucket/gateway-call";
+import { S3AccessCard, s3AccessOf } from "../bucket/s3-access";
 import {
 	Csrf,
 	ErrorSummary,
@@ -116,7 +118,8 @@ const TokenForm: FC<{ action: string; csrf: string; errors: FormErrors }> = ({ a
 );
 
 /** The page without a token (or with one the gateway refused): the token form alone. */
-function tokenPage(c: Ctx, errors: FormErrors = NO_ERRORS, status: ContentfulStatusCode = 200) {
+async function tokenPage(c: Ctx, errors: FormErrors = NO_ERRORS, status: ContentfulStatusCode = 200) {
+	const s3Access = await s3AccessOf(c);
 	return render(
 		c,
 		<Layout title="Bucket" csrf={c.var.csrf} zone={frame(c)}>
@@ -124,6 +127,7 @@ function tokenPage(c: Ctx, errors: FormErrors = NO_ERRORS, status: ContentfulSta
 			<h1>Bucket</h1>
 			<Notice text={DONE[c.req.query("done") ?? ""]} />
 			<TokenForm action={pageUrl(c.var.zone.id, "/token", {})} csrf={c.var.csrf} errors={errors} />
+			<S3AccessCard access={s3Access} />
 		</Layout>,
 		status,
 	);
@@ -281,6 +285,7 @@ async function listingPage(c: Ctx, place: Place, state: { errors?: string[]; not
 		// The token changed or was revoked since it was given: ask again, saying why.
 		return tokenPage(c, { fields: { token: [answer.message] }, form: [] }, 401);
 	}
+	const s3Access = await s3AccessOf(c);
 	return render(
 		c,
 		<Layout title="Bucket" csrf={c.var.csrf} zone={frame(c)} scripts={SCRIPTS}>
@@ -335,6 +340,7 @@ async function listingPage(c: Ctx, place: Place, state: { errors?: string[]; not
 					</button>
 				</PostForm>
 			</section>
+			<S3AccessCard access={s3Access} />
 		</Layout>,
 		answer.ok ? 200 : statusOf(answer),
 	);

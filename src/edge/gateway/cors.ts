@@ -76,6 +76,30 @@ const EXPOSED_HEADERS = [
 /** How long a browser may keep a preflight's answer, in seconds (R2's `MaxAgeSeconds` tops out at a day). */
 const MAX_AGE = 86_400;
 
+/** The CORS the gateway applies, as a bucket's CORS rule would say it (S3's `CORSRule`). */
+interface CorsPolicy {
+	/** `*`, or the listed origins. */
+	origins: string[];
+	/** Request headers a preflight allows; `x-amz-meta-*` for any custom metadata name. */
+	allowedHeaders: string[];
+	/** Answer headers a script may read; `x-amz-meta-*` for the answer's own metadata names. */
+	exposedHeaders: string[];
+	maxAgeSeconds: number;
+}
+
+/** The CORS of `CORS_ORIGINS`, or undefined when it allows no origin (no CORS headers are sent). */
+export function corsPolicy(env: Env): CorsPolicy | undefined {
+	const setting = env.CORS_ORIGINS.trim();
+	const origins = setting === "*" ? ["*"] : setting.split(",").flatMap((origin) => origin.trim() || []);
+	if (origins.length === 0) return undefined;
+	return {
+		origins,
+		allowedHeaders: [...REQUEST_HEADERS, `${META_PREFIX}*`],
+		exposedHeaders: [...EXPOSED_HEADERS, `${META_PREFIX}*`],
+		maxAgeSeconds: MAX_AGE,
+	};
+}
+
 /** The `Access-Control-Allow-Origin` value for `origin`, or null when it is not allowed. */
 function allowedOrigin(origin: string, setting: string): string | null {
 	if (setting.trim() === "*") return "*";

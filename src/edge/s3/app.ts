@@ -5,7 +5,7 @@
  *
  * Order per request (edgezone's, following S3's: a caller learns nothing of the operations or the
  * buckets before its signature holds): the signature (`verify.ts`: malformed 400, unknown key,
- * wrong signature, time), the operation from method, path and query (`operations.ts`: 405, or 501
+ * wrong signature, time), the bucket and key from Host and path (`virtual-host.ts`), the operation from method, path and query (`operations.ts`: 405, or 501
  * NotImplemented naming it), the caller's R2 permission (`permissions.ts`: 403), the bucket
  * (404 NoSuchBucket), the keys the caller reaches in it (403), the handler. Every error, thrown here, by the shared gateway helpers or by
  * the binding, becomes S3's XML error (`errors.ts`); every answer carries `x-amz-request-id`.
@@ -13,8 +13,8 @@
  * CORS: a preflight is the gateway's (`detect.ts`), and every answer gets the gateway's CORS
  * headers (`CORS_ORIGINS`), so a page may GET or PUT a presigned URL.
  *
- * Gaps of this first part (each answered 501 NotImplemented, never wrongly): virtual-host
- * addressing, CORS for header-signed requests from browsers (x-amz-* request headers),
+ * Gaps of this first part (each answered 501 NotImplemented, never wrongly):
+ * CORS for header-signed requests from browsers (x-amz-* request headers),
  * `Expect: 100-continue`, aws-chunked bodies, multipart uploads, CopyObject,
  * the bucket configuration operations.
  */
@@ -24,16 +24,20 @@ import { notImplemented, S3Error, s3ErrorAnswer, s3ErrorOf } from "./errors";
 import { addressOf, operationOf } from "./operations";
 import { authorize, authorizeKey, keyScope } from "./permissions";
 import { authenticate } from "./verify";
+import { virtualHostBucket } from "./virtual-host";
 
 /** Runs the operation a request asks for; errors of any kind come back thrown. */
 async function dispatch(request: Request, url: URL, env: Env): Promise<Response> {
-	const caller = await authenticate(request, url, env, Date.now());
-	const address = addressOf(url);
+	const now = Date.now();
+	const caller = await authenticate(request, url, env, now);
+	const address = addressOf(url, await virtualHostBucket(env, url.hostname, now));
 	const operation = operationOf(request, url, address);
 	if (operation.handle === undefined) throw notImplemented(operation.name);
 	authorize(caller.key.permission, operation.access);
 	if (operation.scope === "service") return operation.handle({ request, url, env, caller });
 	if (address.kind === "service") throw new S3Error("InternalError");
+	if (operation.scope === "bucket-name")
+		return operation.handle({ request, url, env, caller, bucketName: address.bucket });
 	const bucket = servedBucket(env, address.bucket);
 	const scope = keyScope(caller.key, bucket.name, env);
 	const key = address.kind === "object" ? address.key : "";

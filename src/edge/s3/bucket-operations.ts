@@ -6,10 +6,24 @@
  * A binding tells no creation date, so ListBuckets answers the Unix epoch for every bucket
  * (edgezone's choice: clients such as `aws s3 ls` print the date and need one); the owner is
  * the deployment's account (`DEFAULT_ACCOUNT_ID`), as R2 names the account.
+ *
+ * CreateBucket and DeleteBucket: a Worker's buckets are its bindings, declared in wrangler.toml,
+ * and a binding can neither create nor delete one. So CreateBucket of a declared name answers as
+ * S3 answers for a bucket you already own, 409 BucketAlreadyOwnedByYou
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateBucket.html; R2 documents 409 for a
+ * name that exists, its code 10073, https://developers.cloudflare.com/r2/api/error-codes/), which
+ * clients that create the bucket they write to (rclone) take as "already there". Of any other
+ * name, and DeleteBucket of an empty declared bucket, 501 NotImplemented saying where buckets
+ * are declared; DeleteBucket of a bucket holding objects, S3's 409 BucketNotEmpty, as R2 answers
+ * (error-codes, 10008). Edgezone's choice: nothing here changes a bucket.
  */
-import { servedBuckets } from "./buckets";
-import type { S3Context, ServiceContext } from "./context";
+import { declaredBucket, servedBuckets } from "./buckets";
+import type { BucketNameContext, S3Context, ServiceContext } from "./context";
+import { S3Error } from "./errors";
 import { S3_NAMESPACE, xmlAnswer } from "./xml";
+
+/** Where a Worker's buckets come from, for the messages of the operations that would change them. */
+const DECLARED_IN = "buckets are declared in wrangler.toml ([[r2_buckets]], and their names in R2_BUCKETS)";
 
 const UNKNOWN_CREATION_DATE = new Date(0).toISOString();
 
@@ -31,4 +45,44 @@ export async function headBucket(_c: S3Context): Promise<Response> {
 /** `GET /<bucket>?location`: `<LocationConstraint>auto</LocationConstraint>`. */
 export async function getBucketLocation(_c: S3Context): Promise<Response> {
 	return xmlAnswer("LocationConstraint", { "@_xmlns": S3_NAMESPACE, "#text": "auto" });
+}
+
+/**
+ * `PUT /<bucket>`: 409 BucketAlreadyOwnedByYou for a declared bucket, 501 NotImplemented for
+ * any other name; 400 InvalidBucketName for a name S3 would not take. Nothing is created.
+ */
+export async function createBucket(c: BucketNameContext): Promise<Response> {
+	const bucket = declaredBucket(c.env, c.bucketName);
+	if (bucket !== undefined) {
+		throw new S3Error(
+			"BucketAlreadyOwnedByYou",
+			`Your previous request to create the named bucket succeeded and you already own it: ${bucket.name} is declared in wrangler.toml.`,
+			{ BucketName: bucket.name },
+		);
+	}
+	throw new S3Error(
+		"NotImplemented",
+		`CreateBucket is not implemented by this endpoint: ${DECLARED_IN}. Declare ${c.bucketName} there to serve it.`,
+		{ BucketName: c.bucketName },
+	);
+}
+
+/**
+ * `DELETE /<bucket>`: 409 BucketNotEmpty while the bucket holds an object, else 501
+ * NotImplemented; the bucket stays either way.
+ */
+export async function deleteBucket(c: S3Context): Promise<Response> {
+	const listed = await c.bucket.bucket.list({ limit: 1 });
+	if (listed.objects.length > 0) {
+		throw new S3Error(
+			"BucketNotEmpty",
+			`The bucket you tried to delete is not empty; and even empty, it could not be deleted here: ${DECLARED_IN}.`,
+			{ BucketName: c.bucket.name },
+		);
+	}
+	throw new S3Error(
+		"NotImplemented",
+		`DeleteBucket is not implemented by this endpoint: ${DECLARED_IN}. Remove ${c.bucket.name} there to stop serving it.`,
+		{ BucketName: c.bucket.name },
+	);
 }

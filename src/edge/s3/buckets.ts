@@ -19,19 +19,30 @@ export interface NamedBucket {
 	bucket: R2Bucket;
 }
 
+/** `R2_BUCKETS`, validated. @throws S3Error 500 InternalError when it is not valid. */
+function bucketBindings(env: Env): Record<string, string> {
+	try {
+		return jsonVar("R2_BUCKETS", env.R2_BUCKETS, BUCKETS);
+	} catch (error) {
+		if (!(error instanceof ConfigError)) throw error;
+		throw new S3Error("InternalError", error.message);
+	}
+}
+
+/**
+ * The names of the served buckets, without looking their bindings up.
+ * @throws S3Error 500 InternalError when `R2_BUCKETS` is not valid.
+ */
+export function servedBucketNames(env: Env): string[] {
+	return Object.keys(bucketBindings(env));
+}
+
 /**
  * Every served bucket, in the order `R2_BUCKETS` lists them.
  * @throws S3Error 500 InternalError when `R2_BUCKETS` is not valid or names a binding that is no R2 bucket.
  */
 export function servedBuckets(env: Env): NamedBucket[] {
-	let map: Record<string, string>;
-	try {
-		map = jsonVar("R2_BUCKETS", env.R2_BUCKETS, BUCKETS);
-	} catch (error) {
-		if (!(error instanceof ConfigError)) throw error;
-		throw new S3Error("InternalError", error.message);
-	}
-	return Object.entries(map).map(([name, binding]) => {
+	return Object.entries(bucketBindings(env)).map(([name, binding]) => {
 		const bucket = (env as unknown as Record<string, unknown>)[binding];
 		// Every R2 binding has `createMultipartUpload`; no other binding type does.
 		if (typeof bucket !== "object" || bucket === null || !("createMultipartUpload" in bucket)) {
@@ -42,12 +53,20 @@ export function servedBuckets(env: Env): NamedBucket[] {
 }
 
 /**
+ * The served bucket called `name`, or undefined when wrangler.toml declares none of that name.
+ * @throws S3Error 400 InvalidBucketName for a name S3 would not take.
+ */
+export function declaredBucket(env: Env, name: string): NamedBucket | undefined {
+	if (!BUCKET_NAME.test(name)) throw new S3Error("InvalidBucketName", undefined, { BucketName: name });
+	return servedBuckets(env).find((bucket) => bucket.name === name);
+}
+
+/**
  * The served bucket called `name`.
  * @throws S3Error 404 NoSuchBucket naming it, 400 InvalidBucketName for a name S3 would not take.
  */
 export function servedBucket(env: Env, name: string): NamedBucket {
-	if (!BUCKET_NAME.test(name)) throw new S3Error("InvalidBucketName", undefined, { BucketName: name });
-	const found = servedBuckets(env).find((bucket) => bucket.name === name);
+	const found = declaredBucket(env, name);
 	if (found === undefined) {
 		throw new S3Error(
 			"NoSuchBucket",

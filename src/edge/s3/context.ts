@@ -11,6 +11,12 @@ export interface ServiceContext {
 	caller: S3Caller;
 }
 
+/** The context of an operation on a bucket name that need not be served (CreateBucket). */
+export interface BucketNameContext extends ServiceContext {
+	/** The bucket name the address gives, as sent. */
+	bucketName: string;
+}
+
 /** The context of an operation on a bucket or one of its objects. */
 export interface S3Context extends ServiceContext {
 	/** The bucket the path names, looked up after the caller's permission is checked. */

@@ -82,6 +82,22 @@ function misconfigured(error: unknown): unknown {
  * @throws S3Error 500 InternalError when `API_CREDENTIALS` is unset or not valid.
  */
 export async function accessKey(env: Env, id: string): Promise<AccessKey | undefined> {
+	return (await accessKeys(env)).get(id);
+}
+
+/**
+ * The access key R2 derives from an API token's value (the dashboard shows a signed-in token's),
+ * or undefined when no token of `API_CREDENTIALS` has that value. Linear in the tokens.
+ * @throws S3Error 500 InternalError when `API_CREDENTIALS` is unset or not valid.
+ */
+export async function accessKeyOfToken(env: Env, token: string): Promise<AccessKey | undefined> {
+	const secret = await s3SecretOf(token);
+	for (const key of (await accessKeys(env)).values()) if (key.secret === secret) return key;
+	return undefined;
+}
+
+/** Every access key, by id, derived once per value of `API_CREDENTIALS`. */
+async function accessKeys(env: Env): Promise<Map<string, AccessKey>> {
 	const raw = env.API_CREDENTIALS;
 	if (raw === undefined || raw === "") throw new S3Error("InternalError", `${notConfigured("API_CREDENTIALS")}.`);
 	if (cache?.raw !== raw) {
@@ -92,7 +108,7 @@ export async function accessKey(env: Env, id: string): Promise<AccessKey | undef
 		}
 	}
 	try {
-		return (await cache.keys).get(id);
+		return await cache.keys;
 	} catch (error) {
 		cache = undefined;
 		throw misconfigured(error);

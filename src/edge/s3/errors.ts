@@ -42,6 +42,12 @@ const S3_CODES = {
 	InvalidURI: { status: 400, message: "Couldn't parse the specified URI." },
 	InvalidBucketName: { status: 400, message: "The specified bucket is not valid." },
 	NoSuchBucket: { status: 404, message: "The specified bucket does not exist." },
+	BucketAlreadyOwnedByYou: {
+		status: 409,
+		message: "Your previous request to create the named bucket succeeded and you already own it.",
+	},
+	BucketNotEmpty: { status: 409, message: "The bucket you tried to delete is not empty." },
+	NoSuchCORSConfiguration: { status: 404, message: "The CORS configuration does not exist." },
 	NotImplemented: { status: 501, message: "A header you provided implies functionality that is not implemented." },
 	MethodNotAllowed: { status: 405, message: "The specified method is not allowed against this resource." },
 } as const;

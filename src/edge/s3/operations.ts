@@ -7,8 +7,9 @@
  * do yet.
  */
 import { assertKey } from "../gateway/keys";
-import { getBucketLocation, headBucket, listBuckets } from "./bucket-operations";
-import type { S3Context, ServiceContext } from "./context";
+import { deleteBucketCors, getBucketCors, putBucketCors } from "./bucket-cors";
+import { createBucket, deleteBucket, getBucketLocation, headBucket, listBuckets } from "./bucket-operations";
+import type { BucketNameContext, S3Context, ServiceContext } from "./context";
 import { deleteObjects } from "./delete-objects";
 import { S3Error } from "./errors";
 import { listObjectsV1, listObjectsV2 } from "./list";
@@ -18,6 +19,7 @@ import type { S3Access } from "./permissions";
 /** One operation: S3's name, the access it needs, and its handler when this dialect does it. */
 export type S3Operation =
 	| { scope: "service"; name: string; access: S3Access; handle: (c: ServiceContext) => Promise<Response> }
+	| { scope: "bucket-name"; name: string; access: S3Access; handle: (c: BucketNameContext) => Promise<Response> }
 	| { scope: "bucket"; name: string; access: S3Access; handle?: (c: S3Context) => Promise<Response> };
 
 /** What a path names: the service (`/`), a bucket, or an object of a bucket. */
@@ -74,16 +76,18 @@ const handled = (name: string, access: S3Access, handle: (c: S3Context) => Promi
 });
 
 /**
- * The bucket and key of a path-style URL; the key percent-decoded once.
+ * The bucket and key of a URL, the key percent-decoded once: path-style (`/<bucket>/<key>`), or
+ * virtual-host style when the Host named `virtualBucket` (`virtual-host.ts`), the whole path then
+ * being the key.
  * @throws S3Error 400 InvalidURI for a malformed escape; the gateway's 400 InvalidObjectName for
  * a key over R2's 1024 bytes.
  */
-export function addressOf(url: URL): S3Address {
+export function addressOf(url: URL, virtualBucket?: string): S3Address {
 	const path = url.pathname.slice(1);
-	if (path === "") return { kind: "service" };
-	const slash = path.indexOf("/");
-	const rawBucket = slash < 0 ? path : path.slice(0, slash);
-	const rawKey = slash < 0 ? "" : path.slice(slash + 1);
+	if (path === "" && virtualBucket === undefined) return { kind: "service" };
+	const slash = virtualBucket === undefined ? path.indexOf("/") : -1;
+	const rawBucket = virtualBucket ?? (slash < 0 ? path : path.slice(0, slash));
+	const rawKey = virtualBucket !== undefined ? path : slash < 0 ? "" : path.slice(slash + 1);
 	let bucket: string;
 	let key: string;
 	try {
@@ -104,6 +108,11 @@ function bucketOperation(method: string, query: URLSearchParams): S3Operation {
 	if (method === "GET" && query.has("uploads")) return unsupported("ListMultipartUploads");
 	if (method === "GET" && query.has("versions")) return unsupported("ListObjectVersions");
 	if (method === "POST" && query.has("delete")) return handled("DeleteObjects", "write", deleteObjects);
+	if (query.has("cors")) {
+		if (method === "GET") return handled("GetBucketCors", "read-bucket-config", getBucketCors);
+		if (method === "PUT") return handled("PutBucketCors", "manage-buckets", putBucketCors);
+		if (method === "DELETE") return handled("DeleteBucketCors", "manage-buckets", deleteBucketCors);
+	}
 	const sub = [...query.keys()].find((name) => name in BUCKET_SUBRESOURCES);
 	if (sub !== undefined) {
 		return unsupported(
@@ -121,9 +130,9 @@ function bucketOperation(method: string, query: URLSearchParams): S3Operation {
 			return unsupported(`ListObjectsV${listType}`);
 		}
 		case "PUT":
-			return unsupported("CreateBucket", "write");
+			return { scope: "bucket-name", name: "CreateBucket", access: "manage-buckets", handle: createBucket };
 		case "DELETE":
-			return unsupported("DeleteBucket", "write");
+			return handled("DeleteBucket", "manage-buckets", deleteBucket);
 		default:
 			throw new S3Error("MethodNotAllowed", undefined, { Method: method, ResourceType: "BUCKET" });
 	}

@@ -2,7 +2,8 @@
  * What each of R2's permissions allows (https://developers.cloudflare.com/r2/api/tokens/,
  * "Permissions"): Admin Read & Write lists, reads and writes everything; Admin Read only lists
  * buckets and reads; Object Read & Write reads and writes objects; Object Read only reads them.
- * Listing the account's buckets needs an Admin permission.
+ * Listing the account's buckets and viewing a bucket's configuration need an Admin permission;
+ * creating and deleting buckets and editing their configuration, Admin Read & Write.
  *
  * The keys a caller reaches in a bucket: all of them, except in a log-push bucket
  * (`LOGPUSH_BUCKETS`) for a token limited to listed zones. Those buckets hold every zone's logs
@@ -14,12 +15,16 @@ import { bucketMap } from "../../zone/destinations";
 import type { AccessKey, R2Permission } from "./credentials";
 import { accessDenied } from "./errors";
 
-/** What an operation needs: listing the account's buckets, reading, or writing. */
-export type S3Access = "list-buckets" | "read" | "write";
+/**
+ * What an operation needs: listing the account's buckets, reading, writing, viewing a bucket's
+ * configuration (an Admin permission), or creating, deleting and configuring buckets (Admin
+ * Read & Write).
+ */
+export type S3Access = "list-buckets" | "read" | "write" | "read-bucket-config" | "manage-buckets";
 
 const ALLOWED: Record<R2Permission, readonly S3Access[]> = {
-	"admin-read-write": ["list-buckets", "read", "write"],
-	"admin-read": ["list-buckets", "read"],
+	"admin-read-write": ["list-buckets", "read", "write", "read-bucket-config", "manage-buckets"],
+	"admin-read": ["list-buckets", "read", "read-bucket-config"],
 	"object-read-write": ["read", "write"],
 	"object-read": ["read"],
 	none: [],

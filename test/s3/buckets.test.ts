@@ -1,0 +1,169 @@
+/**
+ * The bucket operations that would change buckets, and the bucket's CORS, as an S3 client sees
+ * them: CreateBucket of a declared name is "already yours", of any other name refused saying where
+ * buckets are declared; DeleteBucket never deletes; GetBucketCors tells the CORS the gateway
+ * applies, and Put/DeleteBucketCors are refused saying where it is set. Each needs R2's Admin
+ * permission, and a refused one changes nothing.
+ */
+import { createExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import worker from "../../src/index";
+import { READ_TOKEN, SCOPED_TOKEN, SCOPED_TOKEN_ID } from "../api/credentials";
+import { BUCKET, bucket, clientOf, expectS3Error, ORIGIN, s3, xmlOf } from "./helpers";
+
+const LOGS_BUCKET = "edgezone-logs";
+
+/** The names ListBuckets answers. */
+async function listedBuckets(): Promise<string[]> {
+	const { ListAllMyBucketsResult: result } = await xmlOf<{
+		ListAllMyBucketsResult: { Buckets: { Bucket: { Name: string }[] } };
+	}>(await s3("/"));
+	return result.Buckets.Bucket.map((b) => b.Name);
+}
+
+const CREATE_BODY =
+	'<CreateBucketConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><LocationConstraint>auto</LocationConstraint></CreateBucketConfiguration>';
+
+describe("CreateBucket", () => {
+	it("answers a declared bucket as one you already own", async () => {
+		const error = await expectS3Error(
+			await s3(`/${BUCKET}`, { method: "PUT", body: CREATE_BODY }),
+			409,
+			"BucketAlreadyOwnedByYou",
+		);
+		expect(error?.BucketName).toBe(BUCKET);
+		expect(error?.Message).toContain("wrangler.toml");
+	});
+
+	it("refuses an undeclared name, saying buckets are declared in wrangler.toml, and creates nothing", async () => {
+		const error = await expectS3Error(await s3("/not-declared-here", { method: "PUT" }), 501, "NotImplemented");
+		expect(error?.Message).toContain("wrangler.toml");
+		expect(error?.Message).toContain("[[r2_buckets]]");
+		expect(error?.Message).toContain("R2_BUCKETS");
+		expect(error?.BucketName).toBe("not-declared-here");
+		expect(await listedBuckets()).toEqual([BUCKET, LOGS_BUCKET]);
+		await expectS3Error(await s3("/not-declared-here", { method: "HEAD" }), 404, "NoSuchBucket");
+	});
+
+	it("refuses a name S3 would not take with InvalidBucketName", async () => {
+		await expectS3Error(await s3("/Upper_Case", { method: "PUT" }), 400, "InvalidBucketName");
+	});
+
+	it("needs Admin Read & Write: Admin Read only and Object Read & Write are AccessDenied", async () => {
+		await expectS3Error(await s3(`/${BUCKET}`, { method: "PUT" }, await clientOf(READ_TOKEN)), 403, "AccessDenied");
+		const objectWriter = await clientOf(SCOPED_TOKEN, { id: SCOPED_TOKEN_ID });
+		await expectS3Error(await s3("/another-bucket", { method: "PUT" }, objectWriter), 403, "AccessDenied");
+	});
+});
+
+describe("DeleteBucket", () => {
+	it("refuses a bucket holding objects with BucketNotEmpty, and its objects stay", async () => {
+		const key = `buckets/${crypto.randomUUID()}`;
+		await bucket().put(key, "stays");
+		const error = await expectS3Error(await s3(`/${BUCKET}`, { method: "DELETE" }), 409, "BucketNotEmpty");
+		expect(error?.BucketName).toBe(BUCKET);
+		expect(await (await bucket().get(key))?.text()).toBe("stays");
+	});
+
+	it("refuses an empty declared bucket, saying it is declared in wrangler.toml, and it is still served", async () => {
+		expect((await env.LOGS.list({ limit: 1 })).objects).toEqual([]);
+		const error = await expectS3Error(await s3(`/${LOGS_BUCKET}`, { method: "DELETE" }), 501, "NotImplemented");
+		expect(error?.Message).toContain("wrangler.toml");
+		expect(await listedBuckets()).toContain(LOGS_BUCKET);
+		expect((await s3(`/${LOGS_BUCKET}`, { method: "HEAD" })).status).toBe(200);
+	});
+
+	it("answers NoSuchBucket for an undeclared bucket", async () => {
+		await expectS3Error(await s3("/not-declared-here", { method: "DELETE" }), 404, "NoSuchBucket");
+	});
+
+	it("needs Admin Read & Write", async () => {
+		await expectS3Error(await s3(`/${BUCKET}`, { method: "DELETE" }, await clientOf(READ_TOKEN)), 403, "AccessDenied");
+	});
+});
+
+interface CorsXml {
+	CORSConfiguration: {
+		"@_xmlns": string;
+		CORSRule: {
+			AllowedOrigin: string | string[];
+			AllowedMethod: string[];
+			AllowedHeader: string[];
+			ExposeHeader: string[];
+			MaxAgeSeconds: string;
+		};
+	};
+}
+
+/** A signed S3 request answered by the Worker with some vars changed. */
+async function s3WithVars(vars: Partial<Env>, path: string, init: RequestInit = {}): Promise<Response> {
+	const signed = await (await clientOf()).sign(`${ORIGIN}${path}`, init);
+	return worker.fetch(
+		signed as Request<unknown, IncomingRequestCfProperties>,
+		{ ...env, ...vars },
+		createExecutionContext(),
+	);
+}
+
+describe("bucket CORS", () => {
+	it("GetBucketCors answers the CORS the gateway applies from CORS_ORIGINS", async () => {
+		const response = await s3(`/${BUCKET}?cors`);
+		expect(response.status).toBe(200);
+		const { CORSConfiguration: config } = await xmlOf<CorsXml>(response);
+		expect(config["@_xmlns"]).toBe("http://s3.amazonaws.com/doc/2006-03-01/");
+		expect(config.CORSRule.AllowedOrigin).toBe("*");
+		expect(config.CORSRule.AllowedMethod).toEqual(expect.arrayContaining(["GET", "HEAD", "PUT", "POST", "DELETE"]));
+		expect(config.CORSRule.AllowedHeader).toEqual(expect.arrayContaining(["authorization", "range", "x-amz-meta-*"]));
+		expect(config.CORSRule.ExposeHeader).toEqual(expect.arrayContaining(["etag", "content-length"]));
+		expect(config.CORSRule.MaxAgeSeconds).toBe("86400");
+	});
+
+	it("tells each configured origin, and what a preflight from one of them is answered agrees", async () => {
+		const vars = { CORS_ORIGINS: "https://a.example, https://b.example" };
+		const response = await s3WithVars(vars, `/${BUCKET}?cors`);
+		expect(response.status).toBe(200);
+		const { CORSConfiguration: config } = await xmlOf<CorsXml>(response);
+		expect(config.CORSRule.AllowedOrigin).toEqual(["https://a.example", "https://b.example"]);
+		const preflight = await worker.fetch(
+			new Request(`${ORIGIN}/${BUCKET}/k`, {
+				method: "OPTIONS",
+				headers: { origin: "https://b.example", "access-control-request-method": "PUT" },
+			}) as Request<unknown, IncomingRequestCfProperties>,
+			{ ...env, ...vars },
+			createExecutionContext(),
+		);
+		expect(preflight.headers.get("access-control-allow-origin")).toBe("https://b.example");
+		expect(preflight.headers.get("access-control-max-age")).toBe(config.CORSRule.MaxAgeSeconds);
+	});
+
+	it("GetBucketCors answers NoSuchCORSConfiguration when CORS_ORIGINS allows no origin", async () => {
+		await expectS3Error(await s3WithVars({ CORS_ORIGINS: "" }, `/${BUCKET}?cors`), 404, "NoSuchCORSConfiguration");
+	});
+
+	it("PutBucketCors and DeleteBucketCors are refused, saying CORS is set by CORS_ORIGINS", async () => {
+		const body =
+			"<CORSConfiguration><CORSRule><AllowedOrigin>https://x.example</AllowedOrigin><AllowedMethod>GET</AllowedMethod></CORSRule></CORSConfiguration>";
+		const put = await expectS3Error(await s3(`/${BUCKET}?cors`, { method: "PUT", body }), 501, "NotImplemented");
+		expect(put?.Message).toContain("CORS_ORIGINS");
+		const deleted = await expectS3Error(await s3(`/${BUCKET}?cors`, { method: "DELETE" }), 501, "NotImplemented");
+		expect(deleted?.Message).toContain("CORS_ORIGINS");
+		const { CORSConfiguration: config } = await xmlOf<CorsXml>(await s3(`/${BUCKET}?cors`));
+		expect(config.CORSRule.AllowedOrigin).toBe("*");
+	});
+
+	it("GetBucketCors needs an Admin permission; Put needs Admin Read & Write", async () => {
+		const objectWriter = await clientOf(SCOPED_TOKEN, { id: SCOPED_TOKEN_ID });
+		await expectS3Error(await s3(`/${BUCKET}?cors`, {}, objectWriter), 403, "AccessDenied");
+		expect((await s3(`/${BUCKET}?cors`, {}, await clientOf(READ_TOKEN))).status).toBe(200);
+		await expectS3Error(
+			await s3(`/${BUCKET}?cors`, { method: "PUT", body: "<CORSConfiguration/>" }, await clientOf(READ_TOKEN)),
+			403,
+			"AccessDenied",
+		);
+	});
+
+	it("GetBucketCors of an undeclared bucket is NoSuchBucket", async () => {
+		await expectS3Error(await s3("/not-declared-here?cors"), 404, "NoSuchBucket");
+	});
+});
