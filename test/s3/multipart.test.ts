@@ -110,7 +110,9 @@ describe("a multipart upload through S3", () => {
 		]);
 		expect(listed.StorageClass).toBe("STANDARD_IA");
 		const open = await listUploads(`prefix=${encodeURIComponent(k)}`);
-		expect(open.uploads).toEqual([expect.objectContaining({ Key: k, UploadId: uploadId, StorageClass: "STANDARD_IA" })]);
+		expect(open.uploads).toEqual([
+			expect.objectContaining({ Key: k, UploadId: uploadId, StorageClass: "STANDARD_IA" }),
+		]);
 
 		const response = await complete(k, uploadId, [
 			[1, etag1],
@@ -238,7 +240,9 @@ describe("UploadPart's body", () => {
 			"x-amz-content-sha256": await sha256Hex("the signed part"),
 		});
 		await expectS3Error(tampered, 400, "XAmzContentSHA256Mismatch");
-		const md5 = btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("MD5", new TextEncoder().encode("x")))));
+		const md5 = btoa(
+			String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("MD5", new TextEncoder().encode("x")))),
+		);
 		await expectS3Error(await putPart(k, uploadId, 1, "not x", { "content-md5": md5 }), 400, "BadDigest");
 		expect((await listParts(k, uploadId)).parts).toEqual([expect.objectContaining({ PartNumber: "1", ETag: etag })]);
 		expect((await complete(k, uploadId, [[1, etag]])).status).toBe(200);
@@ -249,7 +253,9 @@ describe("UploadPart's body", () => {
 		const k = key("md5");
 		const uploadId = await create(k);
 		const body = "checked part";
-		const md5 = btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("MD5", new TextEncoder().encode(body)))));
+		const md5 = btoa(
+			String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("MD5", new TextEncoder().encode(body)))),
+		);
 		const response = await putPart(k, uploadId, 1, body, {
 			"content-md5": md5,
 			"x-amz-content-sha256": await sha256Hex(body),
@@ -301,9 +307,19 @@ describe("an unknown or aborted upload", () => {
 describe("ListMultipartUploads", () => {
 	it("lists open uploads by key under a prefix, rolls keys up under a delimiter, and pages", async () => {
 		const base = key("list");
-		const ids = [await create(`${base}/a`), await create(`${base}/b`), await create(`${base}/dir/c`), await create(`${base}/dir/d`)];
+		const ids = [
+			await create(`${base}/a`),
+			await create(`${base}/b`),
+			await create(`${base}/dir/c`),
+			await create(`${base}/dir/d`),
+		];
 		const all = await listUploads(`prefix=${encodeURIComponent(`${base}/`)}`);
-		expect(all.uploads.map((upload) => upload.Key)).toEqual([`${base}/a`, `${base}/b`, `${base}/dir/c`, `${base}/dir/d`]);
+		expect(all.uploads.map((upload) => upload.Key)).toEqual([
+			`${base}/a`,
+			`${base}/b`,
+			`${base}/dir/c`,
+			`${base}/dir/d`,
+		]);
 		expect(all.uploads.map((upload) => upload.UploadId)).toEqual(ids);
 
 		const rolled = await listUploads(`prefix=${encodeURIComponent(`${base}/`)}&delimiter=/`);
