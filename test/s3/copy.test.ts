@@ -80,12 +80,13 @@ describe("CopyObject", () => {
 		const seeded = await seed(from);
 		const later = new Date(seeded.uploaded.getTime() + 60_000).toUTCString();
 		const earlier = new Date(seeded.uploaded.getTime() - 60_000).toUTCString();
-		for (const headers of [
+		const conditions: Record<string, string>[] = [
 			{ "x-amz-copy-source-if-match": '"0123"' },
 			{ "x-amz-copy-source-if-none-match": seeded.httpEtag },
 			{ "x-amz-copy-source-if-modified-since": later },
 			{ "x-amz-copy-source-if-unmodified-since": earlier },
-		]) {
+		];
+		for (const headers of conditions) {
 			await expectS3Error(await copy(to, source(from), headers), 412, "PreconditionFailed");
 			expect(await bucket().head(to)).toBeNull();
 		}
