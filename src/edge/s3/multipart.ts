@@ -44,7 +44,7 @@ const CHECKSUM_ALGORITHMS = new Set(["CRC32", "CRC32C", "CRC64NVME", "SHA1", "SH
 export const ledgerOf = (c: S3Context) => multipartLedger(c.env, c.bucket.binding);
 
 /** S3's name of a binding storage class. */
-export const s3StorageClass = (storageClass: string) => storageClassToHeader(storageClass) ?? "STANDARD";
+const s3StorageClass = (storageClass: string) => storageClassToHeader(storageClass) ?? "STANDARD";
 
 /** The upload id of the query. @throws S3Error 404 NoSuchUpload when it is empty. */
 export function uploadIdOf(url: URL): string {
@@ -160,7 +160,7 @@ function badDigest(checksum: RequestedChecksum): S3Error {
  * hash and its digests as it streams.
  * @returns the stream, and the S3 error for the body once it turned out not to be the one sent.
  */
-export function checkedPart(
+function checkedPart(
 	request: Request,
 	payloadHash: string,
 	length: number,
