@@ -9,6 +9,18 @@ import { bucketBinding, bucketMap } from "../../zone/destinations";
 import { noSuchBucket } from "./errors";
 
 /**
+ * The name (in wrangler.toml) of the R2 binding of the request's bucket.
+ * @throws GatewayError 404 (10006) for a name that is no bound bucket.
+ */
+export function bindingNameOf(request: Request, env: Env): string {
+	const name = request.headers.get(BUCKET_HEADER);
+	if (name === null) return "BUCKET";
+	const binding = bucketMap(env)[name.trim()];
+	if (binding === undefined) throw noSuchBucket(name);
+	return binding;
+}
+
+/**
  * The R2 binding of the request's bucket.
  * @throws GatewayError 404 (10006) for a name that is no bound bucket; ConfigError for a
  * `LOGPUSH_BUCKETS` that is not valid (answered as a 500).

@@ -10,15 +10,23 @@
  * upload's (Miniflare `completeMultipartUpload` / `abortMultipartUpload` find no upload row and
  * throw `InternalError`). An upload that was completed or aborted is 10024 to complete, and
  * abort of it succeeds.
+ *
+ * Each operation the binding did is recorded in the edge's multipart ledger
+ * (src/edge/s3/multipart-ledger.ts), so the S3 dialect lists these uploads and their parts.
  */
 import { z } from "zod";
 import { isPartNumber, MAX_PART_NUMBER, MIN_PART_NUMBER } from "../../wire/limits";
 import { objectToJson } from "../../wire/object-json";
+import { multipartLedger } from "../s3/multipart-ledger";
+import { bindingNameOf } from "./buckets";
 import type { GatewayContext } from "./context";
 import { badRequest, missingContentLength } from "./errors";
 import { writeMetadataFromHeaders } from "./headers";
 import { jsonAnswer } from "./json-answer";
 import { readJsonBody } from "./json-body";
+
+/** The ledger of the request's bucket. */
+const ledger = (c: GatewayContext) => multipartLedger(c.env, bindingNameOf(c.request, c.env));
 
 /** The upload a request names with `?uploadId=`. */
 function upload(c: GatewayContext): R2MultipartUpload {
@@ -29,7 +37,14 @@ function upload(c: GatewayContext): R2MultipartUpload {
 
 /** `POST /{key}?uploads`: starts an upload with the metadata and storage class of the headers. */
 export async function createMultipartUpload(c: GatewayContext): Promise<Response> {
-	const created = await c.bucket.createMultipartUpload(c.key, writeMetadataFromHeaders(c.request.headers));
+	const options = writeMetadataFromHeaders(c.request.headers);
+	const created = await c.bucket.createMultipartUpload(c.key, options);
+	await ledger(c).created({
+		uploadId: created.uploadId,
+		key: created.key,
+		initiated: Date.now(),
+		storageClass: options.storageClass ?? "Standard",
+	});
 	return jsonAnswer({ key: created.key, uploadId: created.uploadId });
 }
 
@@ -46,7 +61,14 @@ export async function uploadPart(c: GatewayContext): Promise<Response> {
 	if (request.body !== null && request.headers.get("content-length") === null) {
 		throw missingContentLength("A part must be sent with Content-Length.");
 	}
-	const part = await upload(c).uploadPart(partNumber, request.body ?? "");
+	const handle = upload(c);
+	const part = await handle.uploadPart(partNumber, request.body ?? "");
+	await ledger(c).partUploaded(handle.uploadId, c.key, {
+		partNumber,
+		etag: part.etag,
+		size: Number(request.headers.get("content-length") ?? 0),
+		uploaded: Date.now(),
+	});
 	return jsonAnswer({ partNumber: part.partNumber, etag: part.etag });
 }
 
@@ -65,12 +87,16 @@ const CompleteRequest = z.object({
 /** `POST /{key}?uploadId=` with `{"parts": [{partNumber, etag}]}`: completes; answers the object as JSON. */
 export async function completeMultipartUpload(c: GatewayContext): Promise<Response> {
 	const { parts } = await readJsonBody(c.request, CompleteRequest, '{"parts": [{"partNumber": 1, "etag": "…"}]}');
-	const object = await upload(c).complete(parts);
+	const handle = upload(c);
+	const object = await handle.complete(parts);
+	await ledger(c).finished(handle.uploadId, c.key, "completed", Date.now());
 	return jsonAnswer(objectToJson(object), { headers: { etag: object.httpEtag } });
 }
 
 /** `DELETE /{key}?uploadId=`: aborts the upload; 204. */
 export async function abortMultipartUpload(c: GatewayContext): Promise<Response> {
-	await upload(c).abort();
+	const handle = upload(c);
+	await handle.abort();
+	await ledger(c).finished(handle.uploadId, c.key, "aborted", Date.now());
 	return new Response(null, { status: 204 });
 }

@@ -15,7 +15,7 @@
  *
  * Gaps of this first part (each answered 501 NotImplemented, never wrongly):
  * CORS for header-signed requests from browsers (x-amz-* request headers),
- * `Expect: 100-continue`, aws-chunked bodies, multipart uploads, CopyObject,
+ * `Expect: 100-continue`, aws-chunked bodies,
  * the bucket configuration operations.
  */
 import { withCors } from "../gateway/cors";

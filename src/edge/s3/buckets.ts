@@ -13,10 +13,11 @@ const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
 const BUCKETS = z.record(z.string().regex(BUCKET_NAME), z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/));
 
-/** A served bucket: its name and its binding. */
+/** A served bucket: its name, its binding and the binding's name in wrangler.toml. */
 export interface NamedBucket {
 	name: string;
 	bucket: R2Bucket;
+	binding: string;
 }
 
 /** `R2_BUCKETS`, validated. @throws S3Error 500 InternalError when it is not valid. */
@@ -48,7 +49,7 @@ export function servedBuckets(env: Env): NamedBucket[] {
 		if (typeof bucket !== "object" || bucket === null || !("createMultipartUpload" in bucket)) {
 			throw new S3Error("InternalError", `R2_BUCKETS names ${binding} for ${name}, which is not an R2 binding.`);
 		}
-		return { name, bucket: bucket as R2Bucket };
+		return { name, bucket: bucket as R2Bucket, binding };
 	});
 }
 

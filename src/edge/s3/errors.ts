@@ -50,6 +50,7 @@ const S3_CODES = {
 	NoSuchCORSConfiguration: { status: 404, message: "The CORS configuration does not exist." },
 	NotImplemented: { status: 501, message: "A header you provided implies functionality that is not implemented." },
 	MethodNotAllowed: { status: 405, message: "The specified method is not allowed against this resource." },
+	InvalidPartOrder: { status: 400, message: "The list of parts was not in ascending order." },
 } as const;
 
 type S3Code = keyof typeof S3_CODES | keyof typeof R2_ERRORS;

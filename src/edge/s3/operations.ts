@@ -10,9 +10,18 @@ import { assertKey } from "../gateway/keys";
 import { deleteBucketCors, getBucketCors, putBucketCors } from "./bucket-cors";
 import { createBucket, deleteBucket, getBucketLocation, headBucket, listBuckets } from "./bucket-operations";
 import type { BucketNameContext, S3Context, ServiceContext } from "./context";
+import { copyObject, uploadPartCopy } from "./copy";
 import { deleteObjects } from "./delete-objects";
 import { S3Error } from "./errors";
 import { listObjectsV1, listObjectsV2 } from "./list";
+import {
+	abortMultipartUpload,
+	completeMultipartUpload,
+	createMultipartUpload,
+	listMultipartUploads,
+	listParts,
+	uploadPart,
+} from "./multipart";
 import { deleteObject, getObject, headObject, putObject } from "./object";
 import type { S3Access } from "./permissions";
 
@@ -105,7 +114,7 @@ export function addressOf(url: URL, virtualBucket?: string): S3Address {
 function bucketOperation(method: string, query: URLSearchParams): S3Operation {
 	const verb = VERBS[method] ?? method;
 	if (method === "GET" && query.has("location")) return handled("GetBucketLocation", "read", getBucketLocation);
-	if (method === "GET" && query.has("uploads")) return unsupported("ListMultipartUploads");
+	if (method === "GET" && query.has("uploads")) return handled("ListMultipartUploads", "read", listMultipartUploads);
 	if (method === "GET" && query.has("versions")) return unsupported("ListObjectVersions");
 	if (method === "POST" && query.has("delete")) return handled("DeleteObjects", "write", deleteObjects);
 	if (query.has("cors")) {
@@ -143,14 +152,18 @@ function objectOperation(request: Request, query: URLSearchParams): S3Operation 
 	const method = request.method;
 	const verb = VERBS[method] ?? method;
 	if (query.has("uploadId")) {
-		if (method === "GET") return unsupported("ListParts");
-		if (method === "POST") return unsupported("CompleteMultipartUpload", "write");
-		if (method === "DELETE") return unsupported("AbortMultipartUpload", "write");
+		if (method === "GET") return handled("ListParts", "read", listParts);
+		if (method === "POST") return handled("CompleteMultipartUpload", "write", completeMultipartUpload);
+		if (method === "DELETE") return handled("AbortMultipartUpload", "write", abortMultipartUpload);
 		if (method === "PUT" && query.has("partNumber")) {
-			return unsupported(request.headers.has("x-amz-copy-source") ? "UploadPartCopy" : "UploadPart", "write");
+			return request.headers.has("x-amz-copy-source")
+				? handled("UploadPartCopy", "write", uploadPartCopy)
+				: handled("UploadPart", "write", uploadPart);
 		}
 	}
-	if (method === "POST" && query.has("uploads")) return unsupported("CreateMultipartUpload", "write");
+	if (method === "POST" && query.has("uploads")) {
+		return handled("CreateMultipartUpload", "write", createMultipartUpload);
+	}
 	const sub = [...query.keys()].find((name) => name in OBJECT_SUBRESOURCES);
 	if (sub !== undefined) {
 		const name = sub === "select" ? "SelectObjectContent" : `${verb}Object${OBJECT_SUBRESOURCES[sub]}`;
@@ -162,7 +175,7 @@ function objectOperation(request: Request, query: URLSearchParams): S3Operation 
 		case "HEAD":
 			return handled("HeadObject", "read", headObject);
 		case "PUT":
-			if (request.headers.has("x-amz-copy-source")) return unsupported("CopyObject", "write");
+			if (request.headers.has("x-amz-copy-source")) return handled("CopyObject", "write", copyObject);
 			return handled("PutObject", "write", putObject);
 		case "DELETE":
 			return handled("DeleteObject", "write", deleteObject);

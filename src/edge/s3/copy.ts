@@ -1,0 +1,189 @@
+/**
+ * CopyObject and UploadPartCopy (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CopyObject.html,
+ * https://docs.aws.amazon.com/AmazonS3/latest/API/API_UploadPartCopy.html): the source named by
+ * `x-amz-copy-source` (`/bucket/key` or `bucket/key`, percent-encoded, in any served bucket the
+ * caller reaches) is read with one `get` under the four `x-amz-copy-source-if-*` conditions, and
+ * its body streams into `put` or `uploadPart` of the destination: never held whole, so a copy of
+ * any size takes one chunk of memory.
+ *
+ * CopyObject's `x-amz-metadata-directive` is COPY (the source's httpMetadata and customMetadata,
+ * the default) or REPLACE (the request's headers, as PutObject reads them). The storage class is
+ * the request's `x-amz-storage-class`, or the bucket's default, as S3 sets it. The copy of a
+ * single-part object is put with the source's MD5, so R2 verifies the bytes it stored. A copy
+ * onto itself that changes nothing is refused, as S3 refuses it.
+ *
+ * Refused with 501, rather than answered wrongly: a `versionId` in the copy source (R2 keeps no
+ * versions), and the `MERGE` directive R2 adds (its meaning is R2's own;
+ * https://developers.cloudflare.com/r2/api/s3/extensions/).
+ */
+import { parseConditionals, toOnlyIf } from "../gateway/conditionals";
+import { writeMetadataFromHeaders } from "../gateway/headers";
+import { assertKey } from "../gateway/keys";
+import type { NamedBucket } from "./buckets";
+import { servedBucket } from "./buckets";
+import type { S3Context } from "./context";
+import { notImplemented, S3Error } from "./errors";
+import { ledgerOf, partNumberOf, uploadError, uploadIdOf } from "./multipart";
+import { authorizeKey, keyScope } from "./permissions";
+import { S3_NAMESPACE, xmlAnswer } from "./xml";
+
+/** The source of a copy: its bucket and key. */
+interface CopySource {
+	bucket: NamedBucket;
+	key: string;
+}
+
+/**
+ * The bucket and key `x-amz-copy-source` names, checked against what the caller reaches.
+ * @throws S3Error 400 InvalidArgument for a value that names no bucket and key or does not decode;
+ * 404 NoSuchBucket; 403 AccessDenied; 501 for a versionId.
+ */
+function copySource(c: S3Context): CopySource {
+	const value = c.request.headers.get("x-amz-copy-source") ?? "";
+	const [path = "", query] = value.split("?", 2);
+	if (query !== undefined && new URLSearchParams(query).has("versionId")) {
+		throw notImplemented("x-amz-copy-source with a versionId");
+	}
+	const invalid = () =>
+		new S3Error("InvalidArgument", "Copy Source must mention the source bucket and key: sourcebucket/sourcekey", {
+			ArgumentName: "x-amz-copy-source",
+			ArgumentValue: value,
+		});
+	let decoded: string;
+	try {
+		decoded = decodeURIComponent(path.startsWith("/") ? path.slice(1) : path);
+	} catch {
+		throw invalid();
+	}
+	const slash = decoded.indexOf("/");
+	if (slash <= 0 || slash === decoded.length - 1) throw invalid();
+	const bucket = servedBucket(c.env, decoded.slice(0, slash));
+	const key = decoded.slice(slash + 1);
+	assertKey(key);
+	authorizeKey(keyScope(c.caller.key, bucket.name, c.env), key);
+	return { bucket, key };
+}
+
+/** The `onlyIf` of the four `x-amz-copy-source-if-*` headers, read as their plain counterparts. */
+function sourceConditions(headers: Headers): Headers | undefined {
+	const plain = new Headers();
+	for (const name of ["if-match", "if-none-match", "if-modified-since", "if-unmodified-since"]) {
+		const value = headers.get(`x-amz-copy-source-${name}`);
+		if (value !== null) plain.set(name, value);
+	}
+	return toOnlyIf(parseConditionals(plain));
+}
+
+/**
+ * Reads the source under its conditions (and a range, for a part).
+ * @throws S3Error 404 NoSuchKey; 412 PreconditionFailed when a condition does not hold (S3
+ * answers 412 for each of the four, If-None-Match and If-Modified-Since included).
+ */
+async function readSource(c: S3Context, source: CopySource, range?: Headers): Promise<R2ObjectBody> {
+	const object = await source.bucket.bucket.get(source.key, { onlyIf: sourceConditions(c.request.headers), range });
+	if (object === null) throw new S3Error("NoSuchKey", undefined, { Key: source.key });
+	if (!("body" in object)) throw new S3Error("PreconditionFailed");
+	return object;
+}
+
+/**
+ * `PUT /<bucket>/<key>` with `x-amz-copy-source`: the source's body streams into `put`, with the
+ * metadata the directive says and the destination's own conditionals; answers CopyObjectResult.
+ * @throws S3Error 400 InvalidArgument for another directive, InvalidRequest for a copy onto
+ * itself changing nothing; the source's 404 and 412; the destination's 412.
+ */
+export async function copyObject(c: S3Context): Promise<Response> {
+	const { headers } = c.request;
+	const directive = (headers.get("x-amz-metadata-directive") ?? "COPY").toUpperCase();
+	if (directive === "MERGE") throw notImplemented("x-amz-metadata-directive MERGE");
+	if (directive !== "COPY" && directive !== "REPLACE") {
+		throw new S3Error("InvalidArgument", "Unknown metadata directive.", {
+			ArgumentName: "x-amz-metadata-directive",
+			ArgumentValue: directive,
+		});
+	}
+	const source = copySource(c);
+	if (
+		source.bucket.binding === c.bucket.binding &&
+		source.key === c.key &&
+		directive === "COPY" &&
+		!headers.has("x-amz-storage-class")
+	) {
+		throw new S3Error(
+			"InvalidRequest",
+			"This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.",
+		);
+	}
+	const written = writeMetadataFromHeaders(headers);
+	const onlyIf = toOnlyIf(parseConditionals(headers));
+	const object = await readSource(c, source);
+	const options: R2PutOptions =
+		directive === "REPLACE"
+			? { ...written, onlyIf }
+			: {
+					httpMetadata: object.httpMetadata,
+					customMetadata: object.customMetadata,
+					storageClass: written.storageClass,
+					onlyIf,
+				};
+	if (options.storageClass === undefined) delete options.storageClass;
+	if (object.checksums.md5 !== undefined) options.md5 = object.checksums.md5;
+	const body = object.body.pipeThrough(new FixedLengthStream(object.size));
+	const copied = await c.bucket.bucket.put(c.key, body, options);
+	if (copied === null) throw new S3Error("PreconditionFailed");
+	return xmlAnswer("CopyObjectResult", {
+		"@_xmlns": S3_NAMESPACE,
+		LastModified: copied.uploaded.toISOString(),
+		ETag: copied.httpEtag,
+	});
+}
+
+const COPY_RANGE = /^bytes=(\d+)-(\d+)$/;
+
+/**
+ * `PUT /<bucket>/<key>?partNumber=N&uploadId=…` with `x-amz-copy-source`: the source, or the
+ * bytes `x-amz-copy-source-range: bytes=first-last` names (both inclusive, within the object),
+ * streams into `uploadPart`; answers CopyPartResult with the part's ETag.
+ * @throws S3Error 400 InvalidArgument for a malformed range or one past the object's end; the
+ * source's 404 and 412; 404 NoSuchUpload.
+ */
+export async function uploadPartCopy(c: S3Context): Promise<Response> {
+	const partNumber = partNumberOf(c.url);
+	const uploadId = uploadIdOf(c.url);
+	const rangeText = c.request.headers.get("x-amz-copy-source-range");
+	const match = rangeText === null ? null : COPY_RANGE.exec(rangeText.trim());
+	const invalidRange = (detail: string) =>
+		new S3Error("InvalidArgument", detail, { ArgumentName: "x-amz-copy-source-range", ArgumentValue: rangeText ?? "" });
+	if (rangeText !== null && (match === null || Number(match[1]) > Number(match[2]))) {
+		throw invalidRange(
+			"The x-amz-copy-source-range value must be of the form bytes=first-last where first and last are the zero-based offsets of the first and last bytes to copy",
+		);
+	}
+	const source = copySource(c);
+	// A Range header rather than an R2Range: R2 then serves the whole object for a range past its
+	// end instead of failing, so the refusal below can name the object's size.
+	const object = await readSource(c, source, rangeText === null ? undefined : new Headers({ range: rangeText.trim() }));
+	let length = object.size;
+	if (match !== null) {
+		const [first, last] = [Number(match[1]), Number(match[2])];
+		if (last >= object.size) {
+			await object.body.cancel();
+			throw invalidRange(`Range specified is not valid for source object of size: ${object.size}`);
+		}
+		length = last - first + 1;
+	}
+	const body = object.body.pipeThrough(new FixedLengthStream(length));
+	let part: R2UploadedPart;
+	try {
+		part = await c.bucket.bucket.resumeMultipartUpload(c.key, uploadId).uploadPart(partNumber, body);
+	} catch (error) {
+		throw uploadError(error);
+	}
+	const uploaded = Date.now();
+	await ledgerOf(c).partUploaded(uploadId, c.key, { partNumber, etag: part.etag, size: length, uploaded });
+	return xmlAnswer("CopyPartResult", {
+		"@_xmlns": S3_NAMESPACE,
+		LastModified: new Date(uploaded).toISOString(),
+		ETag: `"${part.etag}"`,
+	});
+}

@@ -1,0 +1,250 @@
+/**
+ * The edge's record of multipart uploads, for S3's ListMultipartUploads and ListParts
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListMultipartUploads.html,
+ * https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListParts.html). R2 answers both through
+ * its S3 API (https://developers.cloudflare.com/r2/api/s3/api/), but the binding has no way to
+ * list uploads or parts (workerd `r2-bucket.h`, `r2-multipart.h`), so the edge keeps what it sees:
+ * one SQLite Durable Object per R2 binding, which outlives isolates and restarts.
+ *
+ * Both dialects write it, after the binding has done the operation: the S3 dialect
+ * (`multipart.ts`, `copy.ts`) and the native gateway (src/edge/gateway/multipart.ts), which
+ * RemoteBucket speaks; so an upload begun through one is listed through the other. An upload the
+ * edge learns of only by one of its parts (begun by Worker code on the binding itself) is
+ * recorded from that part on, its initiation time that of the part. Uploads Worker code drives on
+ * the binding alone never reach it: that gap is said in docs/gateway.md.
+ *
+ * A finished (completed or aborted) upload keeps its row, without parts, so the S3 dialect can
+ * answer NoSuchUpload for it; finished rows go after 7 days, the time R2 keeps an abandoned
+ * upload (https://developers.cloudflare.com/r2/objects/multipart-objects/) — edgezone's choice.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { migrate } from "../../zone/schema";
+
+/** How long a finished upload's row is kept, in ms. */
+const FINISHED_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+const MIGRATIONS = [
+	{
+		id: 1,
+		name: "uploads_and_parts",
+		sql: `
+			-- One row per upload the edge saw; state 'open', 'completed' or 'aborted'. Times in ms.
+			CREATE TABLE uploads (
+				upload_id TEXT PRIMARY KEY,
+				key TEXT NOT NULL,
+				initiated INTEGER NOT NULL,
+				storage_class TEXT NOT NULL,
+				state TEXT NOT NULL,
+				finished INTEGER
+			);
+			-- ListMultipartUploads pages by (key, upload_id), UTF-8 byte order as S3 sorts keys.
+			CREATE INDEX uploads_by_key ON uploads (state, key, upload_id);
+			CREATE TABLE parts (
+				upload_id TEXT NOT NULL,
+				part_number INTEGER NOT NULL,
+				etag TEXT NOT NULL,
+				size INTEGER NOT NULL,
+				uploaded INTEGER NOT NULL,
+				PRIMARY KEY (upload_id, part_number)
+			);
+		`,
+	},
+];
+
+/** An upload as recorded. */
+export interface UploadRecord {
+	uploadId: string;
+	key: string;
+	/** ms since the epoch. */
+	initiated: number;
+	/** The binding's storage class (`Standard`, `InfrequentAccess`). */
+	storageClass: string;
+	state: "open" | "completed" | "aborted";
+}
+
+/** A part as recorded: its number, the binding's etag (unquoted), size in bytes, time in ms. */
+export interface PartRecord {
+	partNumber: number;
+	etag: string;
+	size: number;
+	uploaded: number;
+}
+
+/** One page of the open uploads of a bucket, in (key, uploadId) order. */
+export interface UploadsPage {
+	uploads: UploadRecord[];
+	/** Common prefixes under the delimiter, each counted once, in order. */
+	prefixes: string[];
+	truncated: boolean;
+	/** The last key and upload id (or common prefix) of the page, for the next page's markers. */
+	nextKeyMarker?: string;
+	nextUploadIdMarker?: string;
+}
+
+/** What ListMultipartUploads asks for. */
+export interface UploadsQuery {
+	prefix: string;
+	delimiter?: string;
+	keyMarker?: string;
+	uploadIdMarker?: string;
+	/** 1 to 1000. */
+	maxUploads: number;
+}
+
+type UploadRow = {
+	upload_id: string;
+	key: string;
+	initiated: number;
+	storage_class: string;
+	state: UploadRecord["state"];
+};
+
+const toUpload = (row: UploadRow): UploadRecord => ({
+	uploadId: row.upload_id,
+	key: row.key,
+	initiated: row.initiated,
+	storageClass: row.storage_class,
+	state: row.state,
+});
+
+/** The record of one R2 binding's multipart uploads (see the module comment). */
+export class MultipartLedger extends DurableObject<Env> {
+	constructor(ctx: DurableObjectState, env: Env) {
+		super(ctx, env);
+		void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, MIGRATIONS));
+	}
+
+	/** Records a new upload; prunes finished rows past their time. */
+	created(upload: Omit<UploadRecord, "state">): void {
+		const sql = this.ctx.storage.sql;
+		sql.exec("DELETE FROM uploads WHERE state != 'open' AND finished < ?", upload.initiated - FINISHED_TTL_MS);
+		sql.exec(
+			"INSERT OR REPLACE INTO uploads (upload_id, key, initiated, storage_class, state) VALUES (?, ?, ?, ?, 'open')",
+			upload.uploadId,
+			upload.key,
+			upload.initiated,
+			upload.storageClass,
+		);
+	}
+
+	/**
+	 * Records a part the binding took (replacing one of the same number, as R2 does). The binding
+	 * took it, so the upload is open: one the ledger did not know is recorded from now on.
+	 */
+	partUploaded(uploadId: string, key: string, part: PartRecord): void {
+		const sql = this.ctx.storage.sql;
+		this.ctx.storage.transactionSync(() => {
+			sql.exec(
+				"INSERT OR IGNORE INTO uploads (upload_id, key, initiated, storage_class, state) VALUES (?, ?, ?, 'Standard', 'open')",
+				uploadId,
+				key,
+				part.uploaded,
+			);
+			sql.exec(
+				"INSERT OR REPLACE INTO parts (upload_id, part_number, etag, size, uploaded) VALUES (?, ?, ?, ?, ?)",
+				uploadId,
+				part.partNumber,
+				part.etag,
+				part.size,
+				part.uploaded,
+			);
+		});
+	}
+
+	/** Records that an upload was completed or aborted, and forgets its parts. */
+	finished(uploadId: string, key: string, state: "completed" | "aborted", at: number): void {
+		const sql = this.ctx.storage.sql;
+		this.ctx.storage.transactionSync(() => {
+			sql.exec(
+				`INSERT INTO uploads (upload_id, key, initiated, storage_class, state, finished) VALUES (?, ?, ?, 'Standard', ?, ?)
+				 ON CONFLICT (upload_id) DO UPDATE SET state = excluded.state, finished = excluded.finished`,
+				uploadId,
+				key,
+				at,
+				state,
+				at,
+			);
+			sql.exec("DELETE FROM parts WHERE upload_id = ?", uploadId);
+		});
+	}
+
+	/** The upload recorded under `uploadId`, open or finished; null when the edge never saw it. */
+	upload(uploadId: string): UploadRecord | null {
+		const [row] = this.ctx.storage.sql
+			.exec<UploadRow>(
+				"SELECT upload_id, key, initiated, storage_class, state FROM uploads WHERE upload_id = ?",
+				uploadId,
+			)
+			.toArray();
+		return row === undefined ? null : toUpload(row);
+	}
+
+	/**
+	 * One page of an open upload's parts, by part number, after `marker`.
+	 * @param max 1 to 1000.
+	 * @returns the parts and whether more follow.
+	 */
+	parts(uploadId: string, marker: number, max: number): { parts: PartRecord[]; truncated: boolean } {
+		const rows = this.ctx.storage.sql
+			.exec<{ part_number: number; etag: string; size: number; uploaded: number }>(
+				"SELECT part_number, etag, size, uploaded FROM parts WHERE upload_id = ? AND part_number > ? ORDER BY part_number LIMIT ?",
+				uploadId,
+				marker,
+				max + 1,
+			)
+			.toArray();
+		return {
+			parts: rows
+				.slice(0, max)
+				.map((row) => ({ partNumber: row.part_number, etag: row.etag, size: row.size, uploaded: row.uploaded })),
+			truncated: rows.length > max,
+		};
+	}
+
+	/**
+	 * One page of the open uploads, S3's way: keys after `keyMarker` (and, for the marker's own
+	 * key, upload ids after `uploadIdMarker`), under `prefix`; with a delimiter, the keys holding
+	 * it past the prefix roll up into one common prefix, which counts once toward `maxUploads`.
+	 * Reads each row of the page once, and the rolled-up rows it passes over.
+	 */
+	uploads(query: UploadsQuery): UploadsPage {
+		const { prefix, delimiter, keyMarker = "", uploadIdMarker = "", maxUploads } = query;
+		const cursor = this.ctx.storage.sql.exec<UploadRow>(
+			`SELECT upload_id, key, initiated, storage_class, state FROM uploads
+			 WHERE state = 'open' AND substr(key, 1, length(?1)) = ?1
+			   AND (key > ?2 OR (key = ?2 AND ?3 != '' AND upload_id > ?3))
+			 ORDER BY key, upload_id`,
+			prefix,
+			keyMarker,
+			uploadIdMarker,
+		);
+		const page: UploadsPage = { uploads: [], prefixes: [], truncated: false };
+		// A key marker that is a common prefix skips every key under it, as S3 does.
+		const skipped = delimiter && keyMarker.endsWith(delimiter) ? keyMarker : undefined;
+		for (const row of cursor) {
+			if (skipped !== undefined && row.key.startsWith(skipped)) continue;
+			const at = delimiter ? row.key.indexOf(delimiter, prefix.length) : -1;
+			const rolled = delimiter && at >= 0 ? row.key.slice(0, at + delimiter.length) : undefined;
+			if (rolled !== undefined && page.prefixes.at(-1) === rolled) continue;
+			if (page.uploads.length + page.prefixes.length === maxUploads) {
+				page.truncated = true;
+				break;
+			}
+			if (rolled !== undefined) {
+				page.prefixes.push(rolled);
+				page.nextKeyMarker = rolled;
+				page.nextUploadIdMarker = undefined;
+			} else {
+				page.uploads.push(toUpload(row));
+				page.nextKeyMarker = row.key;
+				page.nextUploadIdMarker = row.upload_id;
+			}
+		}
+		return page;
+	}
+}
+
+/** The ledger of the R2 binding named `binding` (its name in wrangler.toml, e.g. `BUCKET`). */
+export function multipartLedger(env: Env, binding: string): DurableObjectStub<MultipartLedger> {
+	return env.MULTIPART_UPLOADS.get(env.MULTIPART_UPLOADS.idFromName(binding));
+}

@@ -1,0 +1,444 @@
+/**
+ * S3's multipart uploads on the binding's `createMultipartUpload` and `resumeMultipartUpload`
+ * (`uploadPart`, `complete`, `abort`): CreateMultipartUpload, UploadPart, CompleteMultipartUpload,
+ * AbortMultipartUpload (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateMultipartUpload.html
+ * and its siblings), and ListParts and ListMultipartUploads from the edge's multipart ledger
+ * (`multipart-ledger.ts`), which both dialects write.
+ *
+ * R2's rules on parts are the binding's, checked by `complete` (every part but the last at least
+ * 5 MiB, all but the last the same size, the last no larger;
+ * https://developers.cloudflare.com/r2/objects/multipart-objects/), answered with the codes R2's
+ * S3 API gives: EntityTooSmall, and InvalidPart "All non-trailing parts must have the same length."
+ * for unequal parts (R2's answer as clients report it: github.com/apache/opendal/issues/2904).
+ * The parts list must ascend (InvalidPartOrder, as S3); a number named twice is InvalidPart, as R2.
+ *
+ * NoSuchUpload for an upload id that is unknown, finished, or of another key: the binding says so
+ * for a part (10024) and for completing a finished upload, but fails completing or aborting an
+ * unknown one with an internal error (10001; Miniflare `bucket.worker.ts` finds no upload row),
+ * which is answered NoSuchUpload here; aborting a finished upload succeeds on the binding, and the
+ * ledger's record of it is what answers NoSuchUpload.
+ */
+import { XMLParser } from "fast-xml-parser";
+import { toHex } from "../../common/encoding";
+import type { RequestedChecksum } from "../../wire/checksums";
+import { isPartNumber, MAX_PART_NUMBER } from "../../wire/limits";
+import { storageClassToHeader } from "../../wire/storage-class";
+import { hasConditionals, parseConditionals } from "../gateway/conditionals";
+import { requestedChecksums, writeMetadataFromHeaders } from "../gateway/headers";
+import type { S3Context } from "./context";
+import { notImplemented, S3Error, s3ErrorOf } from "./errors";
+import { multipartLedger } from "./multipart-ledger";
+import { checkedBody, checkedBytes } from "./payload";
+import { authorizeKey } from "./permissions";
+import { S3_NAMESPACE, type XmlContent, xmlAnswer } from "./xml";
+
+const SIGNED_HASH = /^[0-9a-f]{64}$/;
+
+/** The SHA-256 of no bytes: the signed hash of an empty body. */
+const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
+/** The flexible checksum algorithms S3 names in `x-amz-checksum-algorithm` (API_CreateMultipartUpload). */
+const CHECKSUM_ALGORITHMS = new Set(["CRC32", "CRC32C", "CRC64NVME", "SHA1", "SHA256"]);
+
+/** The ledger of the request's bucket. */
+export const ledgerOf = (c: S3Context) => multipartLedger(c.env, c.bucket.binding);
+
+/** S3's name of a binding storage class. */
+const s3StorageClass = (storageClass: string) => storageClassToHeader(storageClass) ?? "STANDARD";
+
+/** The upload id of the query. @throws S3Error 404 NoSuchUpload when it is empty. */
+export function uploadIdOf(url: URL): string {
+	const uploadId = url.searchParams.get("uploadId");
+	if (!uploadId) throw new S3Error("NoSuchUpload");
+	return uploadId;
+}
+
+/**
+ * The part number of the query, as R2 takes it (an integer from 1 to 10000; `01` is 1).
+ * @throws S3Error 400 InvalidArgument otherwise.
+ */
+export function partNumberOf(url: URL): number {
+	const text = url.searchParams.get("partNumber") ?? "";
+	const partNumber = Number(text);
+	if (!/^\s*\d+$/.test(text) || !isPartNumber(partNumber)) {
+		throw new S3Error("InvalidArgument", "Part number must be an integer between 1 and 10000, inclusive", {
+			ArgumentName: "partNumber",
+			ArgumentValue: text,
+		});
+	}
+	return partNumber;
+}
+
+/**
+ * The S3 error of a failed `uploadPart`, `complete` or `abort`: the binding's internal error
+ * there means the upload is unknown (see the module comment); its BadUpload is R2's InvalidPart.
+ */
+export function uploadError(error: unknown): unknown {
+	const known = s3ErrorOf(error);
+	if (known?.code === "InternalError") return new S3Error("NoSuchUpload");
+	if (known?.code === "BadUpload")
+		return new S3Error("InvalidPart", "All non-trailing parts must have the same length.");
+	return known ?? error;
+}
+
+/**
+ * `POST /<bucket>/<key>?uploads`: the metadata headers, `x-amz-meta-*` and `x-amz-storage-class`
+ * as PutObject takes them. `x-amz-checksum-algorithm` is taken and each part's checksum of it is
+ * verified when sent, but the completed object has no composite checksum: the binding stores none
+ * for a multipart object (edgezone's answer; R2 keeps none either, docs/gateway.md).
+ */
+export async function createMultipartUpload(c: S3Context): Promise<Response> {
+	const algorithm = c.request.headers.get("x-amz-checksum-algorithm");
+	if (algorithm !== null && !CHECKSUM_ALGORITHMS.has(algorithm.toUpperCase())) {
+		throw new S3Error("InvalidRequest", `Checksum algorithm ${algorithm} is not one S3 names.`);
+	}
+	const options = writeMetadataFromHeaders(c.request.headers);
+	const upload = await c.bucket.bucket.createMultipartUpload(c.key, options);
+	await ledgerOf(c).created({
+		uploadId: upload.uploadId,
+		key: upload.key,
+		initiated: Date.now(),
+		storageClass: options.storageClass ?? "Standard",
+	});
+	return xmlAnswer("InitiateMultipartUploadResult", {
+		"@_xmlns": S3_NAMESPACE,
+		Bucket: c.bucket.name,
+		Key: upload.key,
+		UploadId: upload.uploadId,
+	});
+}
+
+/** A part's body checked as it streams against the digests sent with it; the last chunk is held back until they are known. */
+interface DigestCheck {
+	stream: ReadableStream<Uint8Array>;
+	/** The first digest that did not match, once the body was read. */
+	mismatch(): RequestedChecksum | undefined;
+}
+
+/**
+ * Checks `body` against `checksums` (Content-MD5 and `x-amz-checksum-*`), which the binding's
+ * `uploadPart` does not take, in the way `payload.ts` checks the signed hash: a body that does
+ * not match ends with an error instead of its last chunk, so the binding stores no part.
+ */
+function digestChecked(body: ReadableStream<Uint8Array>, checksums: RequestedChecksum[]): DigestCheck {
+	const digests = checksums.map((checksum) => {
+		const stream = new crypto.DigestStream(checksum.algorithm);
+		return { checksum, stream, writer: stream.getWriter() };
+	});
+	let held: Uint8Array | undefined;
+	let failed: RequestedChecksum | undefined;
+	const check = new TransformStream<Uint8Array, Uint8Array>({
+		async transform(chunk, controller) {
+			for (const { writer } of digests) await writer.write(chunk);
+			if (held !== undefined) controller.enqueue(held);
+			held = chunk;
+		},
+		async flush(controller) {
+			for (const { checksum, stream, writer } of digests) {
+				await writer.close();
+				if (toHex(new Uint8Array(await stream.digest)) !== toHex(checksum.digest)) {
+					failed = checksum;
+					controller.error(new Error(`the body does not match its ${checksum.label}`));
+					return;
+				}
+			}
+			if (held !== undefined) controller.enqueue(held);
+		},
+	});
+	return { stream: body.pipeThrough(check), mismatch: () => failed };
+}
+
+/** The BadDigest of a part that does not match its Content-MD5 or checksum. */
+function badDigest(checksum: RequestedChecksum): S3Error {
+	return checksum.name === "md5"
+		? new S3Error("BadDigest", "The Content-MD5 you specified did not match what we received.")
+		: new S3Error("BadDigest", `The ${checksum.label} you specified did not match what we received.`);
+}
+
+/**
+ * A part's body as `uploadPart` takes it (a stream of known length), checked against its signed
+ * hash and its digests as it streams.
+ * @returns the stream, and the S3 error for the body once it turned out not to be the one sent.
+ */
+function checkedPart(
+	request: Request,
+	payloadHash: string,
+	length: number,
+): { body: ReadableStream<Uint8Array> | string; refusal(): S3Error | undefined } {
+	const checksums = requestedChecksums(request.headers);
+	if (request.body === null || length === 0) {
+		return { body: "", refusal: () => undefined };
+	}
+	const digests = digestChecked(request.body, checksums);
+	const signed = SIGNED_HASH.test(payloadHash) ? checkedBody(digests.stream, length, payloadHash) : undefined;
+	let body = signed?.body;
+	if (body === undefined) {
+		const fixed = new FixedLengthStream(length);
+		digests.stream.pipeTo(fixed.writable).catch(() => undefined);
+		body = fixed.readable;
+	}
+	return {
+		body,
+		refusal() {
+			const failed = digests.mismatch();
+			if (failed) return badDigest(failed);
+			return signed?.mismatched() ? new S3Error("XAmzContentSHA256Mismatch") : undefined;
+		},
+	};
+}
+
+/**
+ * `PUT /<bucket>/<key>?partNumber=N&uploadId=…`: streams the part into `uploadPart`, its body
+ * checked against its signed hash, Content-MD5 and `x-amz-checksum-*`; answers its ETag.
+ * @throws S3Error 411 MissingContentLength; 400 XAmzContentSHA256Mismatch or BadDigest with no
+ * part stored; 404 NoSuchUpload; 501 for an aws-chunked body.
+ */
+export async function uploadPart(c: S3Context): Promise<Response> {
+	const { request } = c;
+	const { payloadHash } = c.caller;
+	const partNumber = partNumberOf(c.url);
+	const uploadId = uploadIdOf(c.url);
+	const encoding = request.headers.get("content-encoding") ?? "";
+	if (payloadHash.startsWith("STREAMING-") || /(^|,)\s*aws-chunked\s*(,|$)/i.test(encoding)) {
+		throw notImplemented(`UploadPart with an aws-chunked body (x-amz-content-sha256: ${payloadHash})`);
+	}
+	const lengthHeader = request.headers.get("content-length");
+	const length = Number(lengthHeader);
+	if (lengthHeader === null || !Number.isSafeInteger(length) || length < 0) {
+		if (request.body !== null) throw new S3Error("MissingContentLength");
+	}
+	if (request.body === null && SIGNED_HASH.test(payloadHash) && payloadHash !== EMPTY_SHA256) {
+		throw new S3Error("XAmzContentSHA256Mismatch");
+	}
+	const checked = checkedPart(request, payloadHash, request.body === null ? 0 : length);
+	let part: R2UploadedPart;
+	try {
+		part = await c.bucket.bucket.resumeMultipartUpload(c.key, uploadId).uploadPart(partNumber, checked.body);
+	} catch (error) {
+		throw checked.refusal() ?? uploadError(error);
+	}
+	await ledgerOf(c).partUploaded(uploadId, c.key, {
+		partNumber,
+		etag: part.etag,
+		size: request.body === null ? 0 : length,
+		uploaded: Date.now(),
+	});
+	const headers = new Headers({ etag: `"${part.etag}"` });
+	for (const { name } of requestedChecksums(request.headers)) {
+		if (name !== "md5") headers.set(`x-amz-checksum-${name}`, request.headers.get(`x-amz-checksum-${name}`) ?? "");
+	}
+	return new Response(null, { status: 200, headers });
+}
+
+/** The largest CompleteMultipartUpload document taken: 10000 parts with room for their checksums. */
+const MAX_COMPLETE_BYTES = 4 * 1024 * 1024;
+
+const parser = new XMLParser({
+	parseTagValue: false,
+	isArray: (name, path) => path === "CompleteMultipartUpload.Part" && name === "Part",
+});
+
+interface CompleteDocument {
+	CompleteMultipartUpload?: { Part?: { PartNumber?: unknown; ETag?: unknown }[] } | string;
+}
+
+/**
+ * The parts of a `<CompleteMultipartUpload>` document, as R2 reads it (ETag quotes stripped).
+ * @throws S3Error 400 MalformedXML for a document that does not parse, names no part, or a part
+ * without an integer PartNumber or an ETag; InvalidPart for a number outside 1 to 10000 or named
+ * twice (R2's answers); InvalidPartOrder for numbers that do not ascend (S3's).
+ */
+function parseComplete(text: string): R2UploadedPart[] {
+	let document: CompleteDocument;
+	try {
+		document = parser.parse(text, true) as CompleteDocument;
+	} catch {
+		throw new S3Error("MalformedXML");
+	}
+	const root = document.CompleteMultipartUpload;
+	const raw = typeof root === "object" ? (root.Part ?? []) : [];
+	if (raw.length === 0 || raw.length > MAX_PART_NUMBER) {
+		throw new S3Error("MalformedXML", `Send 1 to ${MAX_PART_NUMBER} <Part> in <CompleteMultipartUpload>.`);
+	}
+	const parts = raw.map(({ PartNumber, ETag }) => {
+		if (typeof PartNumber !== "string" || !/^\s*\d+\s*$/.test(PartNumber) || typeof ETag !== "string") {
+			throw new S3Error("MalformedXML", "Each <Part> needs an integer <PartNumber> and an <ETag>.");
+		}
+		const partNumber = Number(PartNumber);
+		if (!isPartNumber(partNumber))
+			throw new S3Error("InvalidPart", `Part number ${partNumber} is not from 1 to 10000.`);
+		return { partNumber, etag: ETag.trim().replace(/^"(.*)"$/, "$1") };
+	});
+	for (let i = 1; i < parts.length; i++) {
+		const [previous, part] = [parts[i - 1], parts[i]];
+		if (previous === undefined || part === undefined) continue;
+		if (part.partNumber === previous.partNumber) {
+			throw new S3Error("InvalidPart", "There was a problem with the multipart upload.");
+		}
+		if (part.partNumber < previous.partNumber) {
+			throw new S3Error(
+				"InvalidPartOrder",
+				"The list of parts was not in ascending order. The parts list must be specified in order by part number.",
+			);
+		}
+	}
+	return parts;
+}
+
+/**
+ * `POST /<bucket>/<key>?uploadId=…` with `<CompleteMultipartUpload>`: the document checked
+ * against its signed hash and Content-MD5 before anything is done, then `complete(parts)`.
+ * Answers CompleteMultipartUploadResult with the object's ETag as R2 gives it (the MD5 of the
+ * parts' MD5s, a hyphen, the number of parts). Conditional headers are refused with 501: the
+ * binding's `complete` takes no condition, and checking one first could not be atomic.
+ */
+export async function completeMultipartUpload(c: S3Context): Promise<Response> {
+	const uploadId = uploadIdOf(c.url);
+	if (hasConditionals(parseConditionals(c.request.headers))) {
+		throw notImplemented("CompleteMultipartUpload with a conditional header");
+	}
+	const checksums = requestedChecksums(c.request.headers);
+	const bytes = await checkedBytes(c.request, c.caller.payloadHash, MAX_COMPLETE_BYTES);
+	for (const checksum of checksums) {
+		const actual = toHex(new Uint8Array(await crypto.subtle.digest(checksum.algorithm, bytes)));
+		if (actual !== toHex(checksum.digest)) throw badDigest(checksum);
+	}
+	const parts = parseComplete(new TextDecoder().decode(bytes));
+	let object: R2Object;
+	try {
+		object = await c.bucket.bucket.resumeMultipartUpload(c.key, uploadId).complete(parts);
+	} catch (error) {
+		throw uploadError(error);
+	}
+	await ledgerOf(c).finished(uploadId, c.key, "completed", Date.now());
+	const location = `${c.url.origin}/${encodeURIComponent(c.bucket.name)}/${c.key.split("/").map(encodeURIComponent).join("/")}`;
+	return xmlAnswer("CompleteMultipartUploadResult", {
+		"@_xmlns": S3_NAMESPACE,
+		Location: location,
+		Bucket: c.bucket.name,
+		Key: object.key,
+		ETag: object.httpEtag,
+	});
+}
+
+/** `DELETE /<bucket>/<key>?uploadId=…`: 204; NoSuchUpload for an unknown or finished upload. */
+export async function abortMultipartUpload(c: S3Context): Promise<Response> {
+	const uploadId = uploadIdOf(c.url);
+	const ledger = ledgerOf(c);
+	const record = await ledger.upload(uploadId);
+	if (record !== null && (record.state !== "open" || record.key !== c.key)) throw new S3Error("NoSuchUpload");
+	try {
+		await c.bucket.bucket.resumeMultipartUpload(c.key, uploadId).abort();
+	} catch (error) {
+		throw uploadError(error);
+	}
+	await ledger.finished(uploadId, c.key, "aborted", Date.now());
+	return new Response(null, { status: 204 });
+}
+
+/**
+ * A count parameter (`max-parts`, `max-uploads`): 1000 when absent, at most 1000.
+ * @throws S3Error 400 InvalidArgument for anything but a non-negative integer.
+ */
+function maxCount(url: URL, name: string): number {
+	const text = url.searchParams.get(name);
+	if (text === null) return 1000;
+	if (!/^\d+$/.test(text)) {
+		throw new S3Error("InvalidArgument", `Provided ${name} not an integer or within integer range`, {
+			ArgumentName: name,
+			ArgumentValue: text,
+		});
+	}
+	return Math.min(Number(text), 1000);
+}
+
+/**
+ * `GET /<bucket>/<key>?uploadId=…`: one page of the upload's parts from the ledger
+ * (`max-parts`, `part-number-marker`). An upload the edge has no record of, a finished one or one
+ * of another key is NoSuchUpload.
+ */
+export async function listParts(c: S3Context): Promise<Response> {
+	const uploadId = uploadIdOf(c.url);
+	const max = maxCount(c.url, "max-parts");
+	const markerText = c.url.searchParams.get("part-number-marker") ?? "0";
+	const marker = Number(markerText);
+	if (!/^\d+$/.test(markerText)) {
+		throw new S3Error("InvalidArgument", "Provided part-number-marker not an integer", {
+			ArgumentName: "part-number-marker",
+			ArgumentValue: markerText,
+		});
+	}
+	const ledger = ledgerOf(c);
+	const record = await ledger.upload(uploadId);
+	if (record === null || record.state !== "open" || record.key !== c.key) throw new S3Error("NoSuchUpload");
+	const page = max === 0 ? { parts: [], truncated: false } : await ledger.parts(uploadId, marker, max);
+	const content: XmlContent = {
+		"@_xmlns": S3_NAMESPACE,
+		Bucket: c.bucket.name,
+		Key: c.key,
+		UploadId: uploadId,
+		PartNumberMarker: marker,
+	};
+	const last = page.parts.at(-1);
+	if (last !== undefined) content.NextPartNumberMarker = last.partNumber;
+	content.MaxParts = max;
+	content.IsTruncated = page.truncated;
+	content.StorageClass = s3StorageClass(record.storageClass);
+	content.Part = page.parts.map((part) => ({
+		PartNumber: part.partNumber,
+		LastModified: new Date(part.uploaded).toISOString(),
+		ETag: `"${part.etag}"`,
+		Size: part.size,
+	}));
+	return xmlAnswer("ListPartsResult", content);
+}
+
+/**
+ * `GET /<bucket>?uploads`: one page of the bucket's open uploads from the ledger (`prefix`,
+ * `delimiter`, `key-marker`, `upload-id-marker`, `max-uploads`, `encoding-type=url`), in key
+ * order, then upload id.
+ */
+export async function listMultipartUploads(c: S3Context): Promise<Response> {
+	const query = c.url.searchParams;
+	const encodingType = query.get("encoding-type");
+	if (encodingType !== null && encodingType !== "url") {
+		throw new S3Error("InvalidArgument", `Invalid Encoding Method specified in Request: ${encodingType}`, {
+			ArgumentName: "encoding-type",
+			ArgumentValue: encodingType,
+		});
+	}
+	const encode = (text: string) => (encodingType === "url" ? encodeURIComponent(text) : text);
+	const max = maxCount(c.url, "max-uploads");
+	const prefix = query.get("prefix") ?? "";
+	authorizeKey(c.scope, prefix);
+	const delimiter = query.get("delimiter") || undefined;
+	const keyMarker = query.get("key-marker") ?? "";
+	const uploadIdMarker = query.get("upload-id-marker") ?? "";
+	const page =
+		max === 0
+			? { uploads: [], prefixes: [], truncated: false, nextKeyMarker: undefined, nextUploadIdMarker: undefined }
+			: await ledgerOf(c).uploads({ prefix, delimiter, keyMarker, uploadIdMarker, maxUploads: max });
+	const content: XmlContent = {
+		"@_xmlns": S3_NAMESPACE,
+		Bucket: c.bucket.name,
+		KeyMarker: encode(keyMarker),
+		UploadIdMarker: uploadIdMarker,
+	};
+	if (page.truncated) {
+		content.NextKeyMarker = encode(page.nextKeyMarker ?? "");
+		content.NextUploadIdMarker = page.nextUploadIdMarker ?? "";
+	}
+	content.Prefix = encode(prefix);
+	if (delimiter !== undefined) content.Delimiter = encode(delimiter);
+	content.MaxUploads = max;
+	content.IsTruncated = page.truncated;
+	if (encodingType !== null) content.EncodingType = encodingType;
+	content.Upload = page.uploads.map((upload) => ({
+		Key: encode(upload.key),
+		UploadId: upload.uploadId,
+		StorageClass: s3StorageClass(upload.storageClass),
+		Initiated: new Date(upload.initiated).toISOString(),
+	}));
+	content.CommonPrefixes = page.prefixes.map((name) => ({ Prefix: encode(name) }));
+	return xmlAnswer("ListMultipartUploadsResult", content);
+}
