@@ -134,3 +134,35 @@ export async function signatureOf(request: Request, url: URL, input: SignatureIn
 	].join("\n");
 	return toHex(new Uint8Array(await hmac(await signingKey(secret, input.scope), stringToSign)));
 }
+
+/** The algorithm of a streaming upload's chunk signatures, and of its trailer's. */
+export type ChainedAlgorithm = "AWS4-HMAC-SHA256-PAYLOAD" | "AWS4-HMAC-SHA256-TRAILER";
+
+/** What a streaming upload's chunk signatures chain from: the request's own signature and scope. */
+export interface SignatureSeed {
+	/** The request's signature (the seed signature), 64 hex. */
+	signature: string;
+	amzDate: string;
+	scope: Scope;
+}
+
+/**
+ * The signature of one chunk (or of the trailer) of a streaming upload: HMAC with the request's
+ * signing key of `<algorithm>\n<date>\n<scope>\n<previous signature>\n<hashes…>`, where the
+ * hashes are, for a chunk, the SHA-256 of no bytes and of the chunk's data and, for the trailer,
+ * the SHA-256 of its canonical headers
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/sigv4-streaming.html,
+ * https://docs.aws.amazon.com/AmazonS3/latest/API/sigv4-streaming-trailers.html).
+ * @param previous the previous chunk's signature; the seed's for the first chunk.
+ * @param hashes lower-case hex SHA-256s, in order.
+ */
+export async function chainedSignature(
+	secret: string,
+	seed: SignatureSeed,
+	algorithm: ChainedAlgorithm,
+	previous: string,
+	hashes: string[],
+): Promise<string> {
+	const stringToSign = [algorithm, seed.amzDate, scopeString(seed.scope), previous, ...hashes].join("\n");
+	return toHex(new Uint8Array(await hmac(await signingKey(secret, seed.scope), stringToSign)));
+}
