@@ -58,7 +58,7 @@ export class ChunkSigner {
 }
 
 /** The three payloads of an aws-chunked body. */
-export type StreamingPayload =
+type StreamingPayload =
 	| "STREAMING-AWS4-HMAC-SHA256-PAYLOAD"
 	| "STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER"
 	| "STREAMING-UNSIGNED-PAYLOAD-TRAILER";

@@ -15,8 +15,8 @@
  *
  * Gaps of this first part (each answered 501 NotImplemented, never wrongly): virtual-host
  * addressing, CORS for header-signed requests from browsers (x-amz-* request headers),
- * `Expect: 100-continue`, aws-chunked bodies, multipart uploads, CopyObject,
- * the bucket configuration operations.
+ * multipart uploads, CopyObject, the bucket configuration operations.
+ * `Expect: 100-continue` is workerd's: its HTTP server answers `100 Continue` before the Worker runs.
  */
 import { withCors } from "../gateway/cors";
 import { servedBucket } from "./buckets";

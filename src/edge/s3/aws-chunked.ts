@@ -29,7 +29,7 @@ import { S3Error } from "./errors";
 import { chainedSignature, type SignatureSeed } from "./sigv4";
 
 /** How the chunks of a body are signed: with the caller's secret, chained from the seed. */
-export interface ChunkSigning {
+interface ChunkSigning {
 	secret: string;
 	seed: SignatureSeed;
 }

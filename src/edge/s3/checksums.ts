@@ -73,7 +73,7 @@ export function parseChecksumValue(checksum: FlexibleChecksum, value: string): s
 }
 
 /** 400 BadDigest naming the algorithm, as S3 words it. */
-export const checksumMismatch = (checksum: FlexibleChecksum) =>
+const checksumMismatch = (checksum: FlexibleChecksum) =>
 	new S3Error("BadDigest", `The ${checksum.name} you specified did not match the calculated checksum.`);
 
 /** A body being checked: the stream to read, its digest once read, and why it failed, if it did. */
