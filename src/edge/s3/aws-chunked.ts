@@ -26,7 +26,7 @@
  */
 import { toHex } from "../../common/encoding";
 import { S3Error } from "./errors";
-import { chainedSignature, type SignatureSeed } from "./sigv4";
+import { type ChainedAlgorithm, type ChainedSigner, chainedSigner, type SignatureSeed } from "./sigv4";
 
 /** How the chunks of a body are signed: with the caller's secret, chained from the seed. */
 interface ChunkSigning {
@@ -98,14 +98,18 @@ export function decodeAwsChunked(body: ReadableStream<Uint8Array>, options: AwsC
 	let digest: DigestStream | undefined;
 	let writer: WritableStreamDefaultWriter<ArrayBuffer | ArrayBufferView> | undefined;
 	let held: Uint8Array | undefined;
+	let signer: ChainedSigner | undefined;
+
+	/** The signature of `algorithm` over `hashes`, chained from the previous one. */
+	async function sign(chunking: ChunkSigning, algorithm: ChainedAlgorithm, hashes: string[]): Promise<string> {
+		signer ??= await chainedSigner(chunking.secret, chunking.seed);
+		return signer(algorithm, previous, hashes);
+	}
 
 	/** Checks the signature of a chunk whose data hashed to `dataHash`. */
 	async function checkChunk(dataHash: string): Promise<void> {
 		if (signing === undefined) return;
-		const expected = await chainedSignature(signing.secret, signing.seed, "AWS4-HMAC-SHA256-PAYLOAD", previous, [
-			EMPTY_SHA256,
-			dataHash,
-		]);
+		const expected = await sign(signing, "AWS4-HMAC-SHA256-PAYLOAD", [EMPTY_SHA256, dataHash]);
 		if (expected !== claimed) throw badSignature();
 		previous = expected;
 	}
@@ -158,9 +162,7 @@ export function decodeAwsChunked(body: ReadableStream<Uint8Array>, options: AwsC
 		if (name === TRAILER_SIGNATURE && signing !== undefined) {
 			const canonical = options.trailer.map((declared) => `${declared}:${trailers.get(declared) ?? ""}\n`).join("");
 			const hash = toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(canonical))));
-			const expected = await chainedSignature(signing.secret, signing.seed, "AWS4-HMAC-SHA256-TRAILER", previous, [
-				hash,
-			]);
+			const expected = await sign(signing, "AWS4-HMAC-SHA256-TRAILER", [hash]);
 			if (expected !== value) throw badSignature();
 		} else if (!options.trailer.includes(name) || trailers.has(name)) {
 			throw malformedTrailer(`${name} is not declared in x-amz-trailer, or comes twice`);
