@@ -4,9 +4,13 @@
  * parts, AbortMultipartUpload, ListParts, ListMultipartUploads, and uploads that cross between the
  * S3 and native dialects.
  */
+
+import { Crc32 } from "@aws-sdk/checksums/crc";
 import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
+import { toBase64 } from "../../src/common/encoding";
 import { bytesOf, gw, sha256Hex as hexOf } from "../gateway/helpers";
+import { chunkedPut, patterned } from "./aws-chunked-helpers";
 import { BUCKET, bucket, expectS3Error, s3, sha256Hex } from "./helpers";
 
 const parser = new XMLParser({
@@ -247,6 +251,31 @@ describe("UploadPart's body", () => {
 		expect((await listParts(k, uploadId)).parts).toEqual([expect.objectContaining({ PartNumber: "1", ETag: etag })]);
 		expect((await complete(k, uploadId, [[1, etag]])).status).toBe(200);
 		expect(await (await bucket().get(k))?.text()).toBe("the real part");
+	});
+
+	it("takes an aws-chunked part with a CRC32 trailer, as the SDKs send it, and refuses one whose trailer is wrong", async () => {
+		const k = key("chunked");
+		const uploadId = await create(k);
+		const data = patterned(100_000);
+		const crc = new Crc32();
+		crc.update(data);
+		const value = toBase64(await crc.digest());
+		const partPath = `${path(k)}?partNumber=1&${q(uploadId)}`;
+		const send = (trailer: string) =>
+			chunkedPut(partPath, {
+				payload: "STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER",
+				data,
+				headers: { "x-amz-sdk-checksum-algorithm": "CRC32" },
+				trailer: { name: "x-amz-checksum-crc32", value: trailer },
+			});
+		await expectS3Error(await send("AAAAAA=="), 400, "BadDigest");
+		expect((await listParts(k, uploadId)).parts).toEqual([]);
+		const response = await send(value);
+		expect(response.status).toBe(200);
+		expect(response.headers.get("x-amz-checksum-crc32")).toBe(value);
+		expect((await complete(k, uploadId, [[1, response.headers.get("etag") ?? ""]])).status).toBe(200);
+		const stored = await bucket().get(k);
+		expect(await sha256Hex(new Uint8Array(await (stored as R2ObjectBody).arrayBuffer()))).toBe(await sha256Hex(data));
 	});
 
 	it("takes a part whose Content-MD5 and signed hash match", async () => {

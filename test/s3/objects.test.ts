@@ -87,15 +87,19 @@ describe("PutObject", () => {
 		expect(await bucket().head(k)).toBeNull();
 	});
 
-	it("refuses an aws-chunked body with NotImplemented rather than storing its framing", async () => {
+	it("refuses an aws-chunked body signed with SigV4a with NotImplemented rather than storing its framing", async () => {
 		const k = key("chunked");
 		const response = await s3(path(k), {
 			method: "PUT",
 			body: "0;chunk-signature=x\r\n\r\n",
-			headers: { "x-amz-content-sha256": "STREAMING-UNSIGNED-PAYLOAD-TRAILER", "content-encoding": "aws-chunked" },
+			headers: {
+				"x-amz-content-sha256": "STREAMING-AWS4-ECDSA-P256-SHA256-PAYLOAD",
+				"content-encoding": "aws-chunked",
+				"x-amz-decoded-content-length": "0",
+			},
 		});
 		const error = await expectS3Error(response, 501, "NotImplemented");
-		expect(error?.Message).toContain("aws-chunked");
+		expect(error?.Message).toContain("STREAMING-AWS4-ECDSA-P256-SHA256-PAYLOAD");
 		expect(await bucket().head(k)).toBeNull();
 	});
 

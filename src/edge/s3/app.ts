@@ -13,10 +13,9 @@
  * CORS: a preflight is the gateway's (`detect.ts`), and every answer gets the gateway's CORS
  * headers (`CORS_ORIGINS`), so a page may GET or PUT a presigned URL.
  *
- * Gaps of this first part (each answered 501 NotImplemented, never wrongly):
- * CORS for header-signed requests from browsers (x-amz-* request headers),
- * `Expect: 100-continue`, aws-chunked bodies,
- * the bucket configuration operations.
+ * Gaps (each answered 501 NotImplemented, never wrongly): CORS for header-signed requests from
+ * browsers (x-amz-* request headers), the bucket configuration operations R2 does not implement.
+ * `Expect: 100-continue` is workerd's: its HTTP server answers `100 Continue` before the Worker runs.
  */
 import { withCors } from "../gateway/cors";
 import { servedBucket } from "./buckets";

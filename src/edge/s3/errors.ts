@@ -35,6 +35,14 @@ const S3_CODES = {
 		message: "The provided 'x-amz-content-sha256' header does not match what was computed.",
 	},
 	InvalidArgument: { status: 400, message: "Invalid Argument" },
+	IncompleteBody: {
+		status: 400,
+		message: "You did not provide the number of bytes specified by the Content-Length HTTP header.",
+	},
+	MalformedTrailerError: {
+		status: 400,
+		message: "The request contained trailing data that was not well-formed or did not conform to our published schema.",
+	},
 	MalformedXML: {
 		status: 400,
 		message: "The XML you provided was not well-formed or did not validate against our published schema.",

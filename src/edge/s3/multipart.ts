@@ -25,17 +25,13 @@ import { isPartNumber, MAX_PART_NUMBER } from "../../wire/limits";
 import { storageClassToHeader } from "../../wire/storage-class";
 import { hasConditionals, parseConditionals } from "../gateway/conditionals";
 import { requestedChecksums, writeMetadataFromHeaders } from "../gateway/headers";
+import { type RequestBody, requestBody } from "./body";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error, s3ErrorOf } from "./errors";
 import { multipartLedger } from "./multipart-ledger";
-import { checkedBody, checkedBytes } from "./payload";
+import { checkedBytes } from "./payload";
 import { authorizeKey } from "./permissions";
 import { S3_NAMESPACE, type XmlContent, xmlAnswer } from "./xml";
-
-const SIGNED_HASH = /^[0-9a-f]{64}$/;
-
-/** The SHA-256 of no bytes: the signed hash of an empty body. */
-const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
 /** The flexible checksum algorithms S3 names in `x-amz-checksum-algorithm` (API_CreateMultipartUpload). */
 const CHECKSUM_ALGORITHMS = new Set(["CRC32", "CRC32C", "CRC64NVME", "SHA1", "SHA256"]);
@@ -156,77 +152,59 @@ function badDigest(checksum: RequestedChecksum): S3Error {
 }
 
 /**
- * A part's body as `uploadPart` takes it (a stream of known length), checked against its signed
- * hash and its digests as it streams.
- * @returns the stream, and the S3 error for the body once it turned out not to be the one sent.
+ * A part's body checked against its Content-MD5 as it streams (the binding's `uploadPart` takes
+ * no digest), as a stream of known length; the flexible checksums are `requestBody`'s.
  */
-function checkedPart(
-	request: Request,
-	payloadHash: string,
-	length: number,
-): { body: ReadableStream<Uint8Array> | string; refusal(): S3Error | undefined } {
-	const checksums = requestedChecksums(request.headers);
-	if (request.body === null || length === 0) {
-		return { body: "", refusal: () => undefined };
-	}
-	const digests = digestChecked(request.body, checksums);
-	const signed = SIGNED_HASH.test(payloadHash) ? checkedBody(digests.stream, length, payloadHash) : undefined;
-	let body = signed?.body;
-	if (body === undefined) {
-		const fixed = new FixedLengthStream(length);
-		digests.stream.pipeTo(fixed.writable).catch(() => undefined);
-		body = fixed.readable;
-	}
+function md5Checked(body: RequestBody): {
+	stream: ReadableStream<Uint8Array> | string;
+	mismatch(): S3Error | undefined;
+} {
+	const md5 = requestedChecksums(body.headers).filter(({ name }) => name === "md5");
+	if (body.stream === null) return { stream: "", mismatch: () => undefined };
+	if (md5.length === 0 || body.length === undefined) return { stream: body.stream, mismatch: () => undefined };
+	const digests = digestChecked(body.stream, md5);
+	const fixed = new FixedLengthStream(body.length);
+	// A failure reaches the reader of `fixed.readable` (the binding); nothing else waits on the pipe.
+	digests.stream.pipeTo(fixed.writable).catch(() => undefined);
 	return {
-		body,
-		refusal() {
+		stream: fixed.readable,
+		mismatch() {
 			const failed = digests.mismatch();
-			if (failed) return badDigest(failed);
-			return signed?.mismatched() ? new S3Error("XAmzContentSHA256Mismatch") : undefined;
+			return failed === undefined ? undefined : badDigest(failed);
 		},
 	};
 }
 
 /**
  * `PUT /<bucket>/<key>?partNumber=N&uploadId=…`: streams the part into `uploadPart`, its body
- * checked against its signed hash, Content-MD5 and `x-amz-checksum-*`; answers its ETag.
- * @throws S3Error 411 MissingContentLength; 400 XAmzContentSHA256Mismatch or BadDigest with no
- * part stored; 404 NoSuchUpload; 501 for an aws-chunked body.
+ * decoded and verified as PutObject's is (`body.ts`: aws-chunked framing and chunk signatures,
+ * the signed hash, a flexible checksum) and checked against its Content-MD5; answers its ETag
+ * and the checksum it verified.
+ * @throws S3Error 411 MissingContentLength; those of `requestBody`, and the stream's own refusal
+ * (BadDigest, SignatureDoesNotMatch, IncompleteBody, XAmzContentSHA256Mismatch, …) with no part
+ * stored; 404 NoSuchUpload.
  */
 export async function uploadPart(c: S3Context): Promise<Response> {
-	const { request } = c;
-	const { payloadHash } = c.caller;
 	const partNumber = partNumberOf(c.url);
 	const uploadId = uploadIdOf(c.url);
-	const encoding = request.headers.get("content-encoding") ?? "";
-	if (payloadHash.startsWith("STREAMING-") || /(^|,)\s*aws-chunked\s*(,|$)/i.test(encoding)) {
-		throw notImplemented(`UploadPart with an aws-chunked body (x-amz-content-sha256: ${payloadHash})`);
-	}
-	const lengthHeader = request.headers.get("content-length");
-	const length = Number(lengthHeader);
-	if (lengthHeader === null || !Number.isSafeInteger(length) || length < 0) {
-		if (request.body !== null) throw new S3Error("MissingContentLength");
-	}
-	if (request.body === null && SIGNED_HASH.test(payloadHash) && payloadHash !== EMPTY_SHA256) {
-		throw new S3Error("XAmzContentSHA256Mismatch");
-	}
-	const checked = checkedPart(request, payloadHash, request.body === null ? 0 : length);
+	const body = requestBody(c);
+	if (body.stream !== null && body.length === undefined) throw new S3Error("MissingContentLength");
+	const checked = md5Checked(body);
 	let part: R2UploadedPart;
 	try {
-		part = await c.bucket.bucket.resumeMultipartUpload(c.key, uploadId).uploadPart(partNumber, checked.body);
+		part = await c.bucket.bucket.resumeMultipartUpload(c.key, uploadId).uploadPart(partNumber, checked.stream);
 	} catch (error) {
-		throw checked.refusal() ?? uploadError(error);
+		throw body.failure() ?? checked.mismatch() ?? uploadError(error);
 	}
 	await ledgerOf(c).partUploaded(uploadId, c.key, {
 		partNumber,
 		etag: part.etag,
-		size: request.body === null ? 0 : length,
+		size: body.length ?? 0,
 		uploaded: Date.now(),
 	});
 	const headers = new Headers({ etag: `"${part.etag}"` });
-	for (const { name } of requestedChecksums(request.headers)) {
-		if (name !== "md5") headers.set(`x-amz-checksum-${name}`, request.headers.get(`x-amz-checksum-${name}`) ?? "");
-	}
+	const value = body.checksumValue();
+	if (body.checksum !== undefined && value !== undefined) headers.set(body.checksum.header, value);
 	return new Response(null, { status: 200, headers });
 }
 

@@ -8,9 +8,9 @@
  * headers (`x-amz-meta-*`, Content-Type and the other httpMetadata, `x-amz-checksum-*` under
  * `x-amz-checksum-mode: ENABLED`), without the gateway's `x-r2-*` extensions. A write takes its
  * metadata, checksums, storage class and conditions from the gateway's header mapping, and its
- * body is checked against a signed `x-amz-content-sha256` as it streams (`payload.ts`).
+ * body is decoded and verified as it streams (`body.ts`).
  *
- * Not yet done here, and refused with 501 rather than answered wrongly: `partNumber` on reads, `versionId`, aws-chunked bodies (`STREAMING-…` payloads).
+ * Not yet done here, and refused with 501 rather than answered wrongly: `partNumber` on reads, `versionId`.
  */
 import { STORED_ENCODING_HEADER } from "../../wire/http-metadata";
 import { putChunked } from "../gateway/chunked";
@@ -18,14 +18,9 @@ import { hasConditionals, parseConditionals, toOnlyIf } from "../gateway/conditi
 import type { GatewayContext } from "../gateway/context";
 import { requestedChecksums, withChecksums, writeMetadataFromHeaders } from "../gateway/headers";
 import { getObject as gatewayGet, headObject as gatewayHead } from "../gateway/object";
+import { requestBody } from "./body";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
-import { type CheckedBody, checkedBody } from "./payload";
-
-/** The SHA-256 of no bytes: the signed hash of an empty body. */
-const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
-
-const SIGNED_HASH = /^[0-9a-f]{64}$/;
 
 /** The gateway's context for the same request. */
 function gatewayContext(c: S3Context): GatewayContext {
@@ -74,10 +69,24 @@ function withoutGatewayHeaders(response: Response): Response {
 	return response;
 }
 
+/**
+ * A partial answer without the whole object's checksums: a client validating the answer under
+ * `x-amz-checksum-mode: ENABLED` (the AWS SDKs do by default) would check the part it got against
+ * them and fail; S3 sends none on a range
+ * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/checking-object-integrity.html).
+ */
+function withoutWholeChecksums(response: Response): Response {
+	if (response.status !== 206) return response;
+	for (const name of [...response.headers.keys()]) {
+		if (name.startsWith("x-amz-checksum-")) response.headers.delete(name);
+	}
+	return response;
+}
+
 /** `GET /<bucket>/<key>`. */
 export async function getObject(c: S3Context): Promise<Response> {
 	refuseUnsupportedReads(c.url);
-	return withOverrides(c.url, withoutGatewayHeaders(await gatewayGet(gatewayContext(c))));
+	return withOverrides(c.url, withoutWholeChecksums(withoutGatewayHeaders(await gatewayGet(gatewayContext(c)))));
 }
 
 /** `HEAD /<bucket>/<key>`. */
@@ -86,58 +95,41 @@ export async function headObject(c: S3Context): Promise<Response> {
 	return withOverrides(c.url, withoutGatewayHeaders(await gatewayHead(gatewayContext(c))));
 }
 
-/** The body to store, checked against the signed payload hash when there is one. */
-function bodyToStore(request: Request, payloadHash: string, length: number | undefined): CheckedBody | undefined {
-	if (!SIGNED_HASH.test(payloadHash)) return undefined;
-	if (request.body === null) {
-		if (payloadHash !== EMPTY_SHA256) throw new S3Error("XAmzContentSHA256Mismatch");
-		return undefined;
-	}
-	return checkedBody(request.body, length, payloadHash);
-}
-
 /**
- * `PUT /<bucket>/<key>`: streams the body into `put()` (or, without Content-Length, into the
- * gateway's chunked upload), with `x-amz-meta-*`, the six httpMetadata headers, Content-MD5 or
- * one `x-amz-checksum-*`, `x-amz-storage-class` and the conditionals. Answers 200 with the ETag.
- * @throws S3Error 400 XAmzContentSHA256Mismatch (nothing stored) when the body is not the one
- * signed; 501 for an aws-chunked body; 412 PreconditionFailed; the binding's BadDigest.
+ * `PUT /<bucket>/<key>`: streams the body (`body.ts`: aws-chunked decoded, the signed payload
+ * hash and the flexible checksum verified) into `put()` (or, without a length, into the
+ * gateway's chunked upload), with `x-amz-meta-*`, the six httpMetadata headers, Content-MD5,
+ * `x-amz-storage-class` and the conditionals. A SHA1 or SHA256 sent in a header is also given to
+ * `put()`, which stores it for `x-amz-checksum-mode` reads. Answers 200 with the ETag and the
+ * verified checksum.
+ * @throws S3Error, with nothing stored: those of `requestBody`, and the stream's own refusal
+ * (BadDigest, SignatureDoesNotMatch, IncompleteBody, XAmzContentSHA256Mismatch, …) when the body
+ * turned out not to be the one sent; 412 PreconditionFailed; the binding's BadDigest (Content-MD5).
  */
 export async function putObject(c: S3Context): Promise<Response> {
-	const { request } = c;
-	const { payloadHash } = c.caller;
-	const encoding = request.headers.get("content-encoding") ?? "";
-	if (payloadHash.startsWith("STREAMING-") || /(^|,)\s*aws-chunked\s*(,|$)/i.test(encoding)) {
-		throw notImplemented(`PutObject with an aws-chunked body (x-amz-content-sha256: ${payloadHash})`);
-	}
-	const conditions = parseConditionals(request.headers);
-	const checksums = requestedChecksums(request.headers);
-	const options: R2PutOptions = writeMetadataFromHeaders(request.headers);
+	const body = requestBody(c);
+	const conditions = parseConditionals(body.headers);
+	const checksums = requestedChecksums(body.headers);
+	const options: R2PutOptions = writeMetadataFromHeaders(body.headers);
 	if (checksums.length > 1) throw new S3Error("InvalidRequest", "Send one checksum per PutObject: R2 verifies one.");
-	const lengthHeader = request.headers.get("content-length");
-	const length = lengthHeader === null ? undefined : Number(lengthHeader);
-	const checked = bodyToStore(request, payloadHash, length);
-	const body = checked?.body ?? request.body;
 	let object: R2Object | null;
 	try {
-		if (body !== null && length === undefined) {
+		if (body.stream !== null && body.length === undefined) {
 			if (hasConditionals(conditions))
 				throw new S3Error("MissingContentLength", "A conditional PutObject must send Content-Length.");
-			object = await putChunked(c.bucket.bucket, c.key, body, options, checksums);
+			object = await putChunked(c.bucket.bucket, c.key, body.stream, options, checksums);
 		} else {
 			withChecksums(options, checksums);
 			options.onlyIf = toOnlyIf(conditions);
-			object = await c.bucket.bucket.put(c.key, body ?? "", options);
+			object = await c.bucket.bucket.put(c.key, body.stream ?? "", options);
 		}
 	} catch (error) {
-		if (checked?.mismatched()) throw new S3Error("XAmzContentSHA256Mismatch");
-		throw error;
+		throw body.failure() ?? error;
 	}
 	if (object === null) throw new S3Error("PreconditionFailed");
 	const headers = new Headers({ etag: object.httpEtag });
-	for (const { name } of checksums) {
-		if (name !== "md5") headers.set(`x-amz-checksum-${name}`, request.headers.get(`x-amz-checksum-${name}`) ?? "");
-	}
+	const value = body.checksumValue();
+	if (body.checksum !== undefined && value !== undefined) headers.set(body.checksum.header, value);
 	return new Response(null, { status: 200, headers });
 }
 

@@ -18,15 +18,10 @@ export interface CheckedBody {
 }
 
 /**
- * Checks `body` against `expectedHex` as it streams.
- * @param length the body's Content-Length, so the result is a stream of known length (what
- * `R2Bucket.put` needs); undefined for a body of unknown length.
+ * Checks `body` against `expectedHex` as it streams. The result has no length of its own: a
+ * caller storing it gives it one (`body.ts`).
  */
-export function checkedBody(
-	body: ReadableStream<Uint8Array>,
-	length: number | undefined,
-	expectedHex: string,
-): CheckedBody {
+export function checkedBody(body: ReadableStream<Uint8Array>, expectedHex: string): CheckedBody {
 	const digest = new crypto.DigestStream("SHA-256");
 	const writer = digest.getWriter();
 	let held: Uint8Array | undefined;
@@ -47,12 +42,7 @@ export function checkedBody(
 			if (held !== undefined) controller.enqueue(held);
 		},
 	});
-	const checked = body.pipeThrough(check);
-	if (length === undefined) return { body: checked, mismatched: () => mismatch };
-	const fixed = new FixedLengthStream(length);
-	// A failure reaches the reader of `fixed.readable` (the binding); nothing else waits on the pipe.
-	checked.pipeTo(fixed.writable).catch(() => undefined);
-	return { body: fixed.readable, mismatched: () => mismatch };
+	return { body: body.pipeThrough(check), mismatched: () => mismatch };
 }
 
 /**

@@ -134,3 +134,42 @@ export async function signatureOf(request: Request, url: URL, input: SignatureIn
 	].join("\n");
 	return toHex(new Uint8Array(await hmac(await signingKey(secret, input.scope), stringToSign)));
 }
+
+/** The algorithm of a streaming upload's chunk signatures, and of its trailer's. */
+export type ChainedAlgorithm = "AWS4-HMAC-SHA256-PAYLOAD" | "AWS4-HMAC-SHA256-TRAILER";
+
+/** What a streaming upload's chunk signatures chain from: the request's own signature and scope. */
+export interface SignatureSeed {
+	/** The request's signature (the seed signature), 64 hex. */
+	signature: string;
+	amzDate: string;
+	scope: Scope;
+}
+
+/** Signs one chunk (or the trailer) of a streaming upload, chained from `previous`. */
+export type ChainedSigner = (algorithm: ChainedAlgorithm, previous: string, hashes: string[]) => Promise<string>;
+
+/**
+ * The signer of a streaming upload's chunks and trailer: HMAC with the request's signing key of
+ * `<algorithm>\n<date>\n<scope>\n<previous signature>\n<hashes…>`, where the hashes are, for a
+ * chunk, the SHA-256 of no bytes and of the chunk's data and, for the trailer, the SHA-256 of its
+ * canonical headers (https://docs.aws.amazon.com/AmazonS3/latest/API/sigv4-streaming.html,
+ * https://docs.aws.amazon.com/AmazonS3/latest/API/sigv4-streaming-trailers.html). The key is
+ * imported once per upload, not once per chunk.
+ * @returns a function of the algorithm, the previous signature (the seed's for the first chunk)
+ * and the hashes (lower-case hex, in order), giving the signature in lower-case hex.
+ */
+export async function chainedSigner(secret: string, seed: SignatureSeed): Promise<ChainedSigner> {
+	const key = await crypto.subtle.importKey(
+		"raw",
+		await signingKey(secret, seed.scope),
+		{ name: "HMAC", hash: "SHA-256" },
+		false,
+		["sign"],
+	);
+	const scope = scopeString(seed.scope);
+	return async (algorithm, previous, hashes) => {
+		const stringToSign = [algorithm, seed.amzDate, scope, previous, ...hashes].join("\n");
+		return toHex(new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(stringToSign))));
+	};
+}

@@ -16,7 +16,7 @@ import { fixedSecret, sameSecret } from "../../common/secrets";
 import { signatureClaim } from "./authorization";
 import { type AccessKey, accessKey } from "./credentials";
 import { S3Error } from "./errors";
-import { signatureOf } from "./sigv4";
+import { type SignatureSeed, signatureOf } from "./sigv4";
 
 /** The skew S3 allows between a request's time and the server's, in ms (15 minutes). */
 const MAX_SKEW_MS = 15 * 60 * 1000;
@@ -26,6 +26,8 @@ export interface S3Caller {
 	key: AccessKey;
 	/** 64 hex (checked against the body as it streams), `UNSIGNED-PAYLOAD` or `STREAMING-…`. */
 	payloadHash: string;
+	/** The request's verified signature and scope: what the chunk signatures of a `STREAMING-…` body chain from. */
+	seed: SignatureSeed;
 }
 
 const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -62,5 +64,9 @@ export async function authenticate(request: Request, url: URL, env: Env, now: nu
 			ServerTime: isoSeconds(now),
 		});
 	}
-	return { key, payloadHash: claim.input.payloadHash };
+	return {
+		key,
+		payloadHash: claim.input.payloadHash,
+		seed: { signature: claim.signature, amzDate: claim.input.amzDate, scope: claim.input.scope },
+	};
 }

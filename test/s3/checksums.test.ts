@@ -1,0 +1,134 @@
+/**
+ * Flexible checksums on PutObject through the S3 dialect (CRC32, CRC32C, CRC64NVME, SHA1,
+ * SHA256 in `x-amz-checksum-*` headers), each validated against the body as it streams, and the
+ * stored checksums read back with `x-amz-checksum-mode: ENABLED`.
+ */
+import { describe, expect, it } from "vitest";
+import { BUCKET, bucket, expectS3Error, s3 } from "./helpers";
+
+const key = (label: string) => `s3-checksums/${label}-${crypto.randomUUID()}`;
+const path = (k: string) => `/${BUCKET}/${k}`;
+
+/** The check values of "123456789" (the CRC catalogue's), and its SHA-1 and SHA-256, base64. */
+const BODY = "123456789";
+const CHECKSUMS = {
+	"x-amz-checksum-crc32": "y/Q5Jg==",
+	"x-amz-checksum-crc32c": "4waSgw==",
+	"x-amz-checksum-crc64nvme": "rosUhgp5mIg=",
+	"x-amz-checksum-sha1": "98O8HYCOBHMq32eZZczDTKeuNEE=",
+	"x-amz-checksum-sha256": "FeKw08M4keuw8e9gnsQZQgwg4yDOlMZfvIwzEkSOsiU=",
+};
+/** The same lengths, other values. */
+const WRONG = {
+	"x-amz-checksum-crc32": "AAAAAA==",
+	"x-amz-checksum-crc32c": "AAAAAA==",
+	"x-amz-checksum-crc64nvme": "AAAAAAAAAAA=",
+	"x-amz-checksum-sha1": "AAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+	"x-amz-checksum-sha256": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+};
+
+describe("PutObject with a flexible checksum header", () => {
+	for (const [header, value] of Object.entries(CHECKSUMS)) {
+		const name = header.slice("x-amz-checksum-".length).toUpperCase();
+
+		it(`stores a body whose ${name} matches, and answers the checksum`, async () => {
+			const k = key(name);
+			const response = await s3(path(k), {
+				method: "PUT",
+				body: BODY,
+				headers: { [header]: value, "x-amz-sdk-checksum-algorithm": name },
+			});
+			expect(response.status).toBe(200);
+			expect(response.headers.get(header)).toBe(value);
+			expect(await (await bucket().get(k))?.text()).toBe(BODY);
+		});
+
+		it(`refuses a body whose ${name} does not match with BadDigest and stores nothing`, async () => {
+			const k = key(`${name}-wrong`);
+			const response = await s3(path(k), {
+				method: "PUT",
+				body: BODY,
+				headers: { [header]: WRONG[header as keyof typeof WRONG] },
+			});
+			await expectS3Error(response, 400, "BadDigest");
+			expect(await bucket().head(k)).toBeNull();
+		});
+	}
+
+	it("refuses a CRC32 that is not the body's for a body of unknown length, and stores nothing", async () => {
+		const k = key("stream");
+		const body = new ReadableStream({
+			start(controller) {
+				controller.enqueue(new TextEncoder().encode("12345"));
+				controller.enqueue(new TextEncoder().encode("6789x"));
+				controller.close();
+			},
+		});
+		const response = await s3(path(k), {
+			method: "PUT",
+			body,
+			headers: { "x-amz-checksum-crc32": CHECKSUMS["x-amz-checksum-crc32"] },
+		});
+		await expectS3Error(response, 400, "BadDigest");
+		expect(await bucket().head(k)).toBeNull();
+	});
+
+	it("refuses a checksum that is not base64 of its length with InvalidRequest", async () => {
+		const k = key("malformed");
+		const response = await s3(path(k), {
+			method: "PUT",
+			body: BODY,
+			headers: { "x-amz-checksum-crc32": "AAAAAAAA" },
+		});
+		await expectS3Error(response, 400, "InvalidRequest");
+		expect(await bucket().head(k)).toBeNull();
+	});
+
+	it("refuses two checksums, and an algorithm named without its checksum, with InvalidRequest", async () => {
+		const cases: Record<string, string>[] = [
+			{
+				"x-amz-checksum-crc32": CHECKSUMS["x-amz-checksum-crc32"],
+				"x-amz-checksum-crc32c": CHECKSUMS["x-amz-checksum-crc32c"],
+			},
+			{ "x-amz-sdk-checksum-algorithm": "CRC32" },
+			{ "x-amz-sdk-checksum-algorithm": "MD4", "x-amz-checksum-crc32": CHECKSUMS["x-amz-checksum-crc32"] },
+		];
+		for (const headers of cases) {
+			const k = key("invalid");
+			const response = await s3(path(k), { method: "PUT", body: BODY, headers });
+			await expectS3Error(response, 400, "InvalidRequest");
+			expect(await bucket().head(k)).toBeNull();
+		}
+	});
+});
+
+describe("GetObject and HeadObject with x-amz-checksum-mode: ENABLED", () => {
+	it("answer the SHA-256 and SHA-1 stored with the object", async () => {
+		for (const header of ["x-amz-checksum-sha256", "x-amz-checksum-sha1"] as const) {
+			const k = key("mode");
+			await s3(path(k), { method: "PUT", body: BODY, headers: { [header]: CHECKSUMS[header] } });
+			for (const method of ["GET", "HEAD"]) {
+				const response = await s3(path(k), { method, headers: { "x-amz-checksum-mode": "ENABLED" } });
+				expect(response.status).toBe(200);
+				expect(response.headers.get(header)).toBe(CHECKSUMS[header]);
+				await response.body?.cancel();
+			}
+			const plain = await s3(path(k));
+			expect(plain.headers.get(header)).toBeNull();
+			await plain.body?.cancel();
+		}
+	});
+
+	it("answer no whole-object checksum on a range, which a client would check against the part it got", async () => {
+		const k = key("range");
+		await s3(path(k), {
+			method: "PUT",
+			body: BODY,
+			headers: { "x-amz-checksum-sha256": CHECKSUMS["x-amz-checksum-sha256"] },
+		});
+		const response = await s3(path(k), { headers: { "x-amz-checksum-mode": "ENABLED", range: "bytes=0-3" } });
+		expect(response.status).toBe(206);
+		expect(await response.text()).toBe("1234");
+		expect(response.headers.get("x-amz-checksum-sha256")).toBeNull();
+	});
+});
