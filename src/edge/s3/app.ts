@@ -31,7 +31,7 @@ async function dispatch(request: Request, url: URL, env: Env): Promise<Response>
 	const address = addressOf(url);
 	const operation = operationOf(request, url, address);
 	if (operation.handle === undefined) throw notImplemented(operation.name);
-	authorize(caller.key.permission, operation.access);
+	authorize(caller.key, operation.access);
 	if (operation.scope === "service") return operation.handle({ request, url, env, caller });
 	if (address.kind === "service") throw new S3Error("InternalError");
 	const bucket = servedBucket(env, address.bucket);
