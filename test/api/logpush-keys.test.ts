@@ -71,6 +71,11 @@ describe("log-push destination keys", () => {
 			"AccessDenied",
 		);
 		expect((await call("GET", jobsPath(zone_id))).body.result).toEqual([]);
+		// ... and are accepted under the default zone's id, which the token reaches.
+		const own = await withKeys(uniquePath(DEFAULT_ZONE_ID, "scoped"), SCOPED_TOKEN, { id: SCOPED_TOKEN_ID });
+		const res = await call("POST", jobsPath(DEFAULT_ZONE_ID), { destination_conf: own });
+		expect(res.status, JSON.stringify(res.body)).toBe(200);
+		await call("DELETE", `${jobsPath(DEFAULT_ZONE_ID)}/${(res.body.result as { id: number }).id}`);
 	});
 
 	it("refuse one key without the other", async () => {
@@ -80,13 +85,6 @@ describe("log-push destination keys", () => {
 		});
 		expect(res.status).toBe(400);
 		expect(res.body.errors?.[0]?.message).toContain("access-key-id and secret-access-key go together");
-	});
-
-	it("accept a zone's token for its own zone's path", async () => {
-		const conf = await withKeys(uniquePath(DEFAULT_ZONE_ID, "scoped"), SCOPED_TOKEN, { id: SCOPED_TOKEN_ID });
-		const res = await call("POST", jobsPath(DEFAULT_ZONE_ID), { destination_conf: conf });
-		expect(res.status, JSON.stringify(res.body)).toBe(200);
-		await call("DELETE", `${jobsPath(DEFAULT_ZONE_ID)}/${(res.body.result as { id: number }).id}`);
 	});
 
 	it("refuse an update to keys that may not write, leaving the job as it was", async () => {
@@ -113,19 +111,25 @@ describe("log-push destination keys", () => {
 		expect((await env.LOGS.list({ prefix: path })).objects).toEqual([]);
 	});
 
-	it("deliver a job whose keys may write", async () => {
+	it("deliver a job whose keys may write, and none of a job whose keys may not", async () => {
 		const { zone_id, host } = await zoneWithHost("keys");
 		const path = uniquePath(zone_id, "deliver");
-		const res = await call("POST", jobsPath(zone_id), {
-			destination_conf: await withKeys(path, TOKEN),
-			enabled: true,
-			output_options: { field_names: ["RayID", "ClientRequestPath"] },
-		});
+		const job = { enabled: true, output_options: { field_names: ["RayID", "ClientRequestPath"] } };
+		const res = await call("POST", jobsPath(zone_id), { destination_conf: await withKeys(path, TOKEN), ...job });
 		expect(res.status, JSON.stringify(res.body)).toBe(200);
+		const readOnly = uniquePath(zone_id, "read-only");
+		const refused = await call("POST", jobsPath(zone_id), {
+			destination_conf: await withKeys(readOnly, READ_TOKEN),
+			...job,
+		});
+		expect(refused.status).toBe(400);
 		const { ray } = await edgeRequest(host, "/keys/delivered");
-		const [delivery] = await flush(zone_id);
+		const deliveries = await flush(zone_id);
+		expect(deliveries).toHaveLength(1);
+		const [delivery] = deliveries;
 		expect(delivery?.error).toBeUndefined();
 		expect(delivery?.objects.every((key) => key.startsWith(`${path}/`))).toBe(true);
 		expect(await records(delivery?.objects ?? [])).toContainEqual({ RayID: ray, ClientRequestPath: "/keys/delivered" });
+		expect((await env.LOGS.list({ prefix: readOnly })).objects).toEqual([]);
 	});
 });
