@@ -60,13 +60,16 @@ export interface Caller extends Grant {
 	tokenId?: () => Promise<string>;
 }
 
-/** A secret of the configuration as the fixed-size buffer it is compared in. */
-const secret = (format: z.ZodType<string>) =>
+/** A secret of the configuration: its value, and the fixed-size buffer it is compared in. */
+const secretAndValue = (format: z.ZodType<string>) =>
 	format.transform((value, ctx) => {
 		const fixed = fixedSecret(value);
 		if (fixed === undefined) ctx.addIssue({ code: "custom", message: `longer than ${MAX_SECRET_BYTES} bytes` });
-		return fixed ?? z.NEVER;
+		return fixed === undefined ? z.NEVER : { value, fixed };
 	});
+
+/** A secret of the configuration as the fixed-size buffer it is compared in. */
+const secret = (format: z.ZodType<string>) => secretAndValue(format).transform(({ fixed }) => fixed);
 
 const ZONES = z.union([z.literal("*"), z.array(z.string().regex(HEX_ID_PATTERN))]);
 const ACCESS = z.enum(["read", "write"]).default("write");
@@ -79,7 +82,8 @@ const callerOf = (zones: "*" | string[], access: Grant["access"], permissions?: 
 
 const TOKEN_CREDENTIAL = z
 	.strictObject({
-		token: z.string().regex(TOKEN),
+		// The value is kept to derive the token's id (`tokenId`) when it is asked for.
+		token: secretAndValue(z.string().regex(TOKEN)),
 		// The token's id, as Cloudflare gives every token one; derived from the value when absent
 		// (src/common/api-tokens.ts). R2's S3 Access Key ID is this id.
 		id: z.string().regex(HEX_ID_PATTERN).optional(),
@@ -91,10 +95,9 @@ const TOKEN_CREDENTIAL = z
 		let tokenId: Promise<string> | undefined;
 		const caller: Caller = {
 			...callerOf(zones, access, permissions),
-			tokenId: () => (tokenId ??= apiTokenId(token, id)),
+			tokenId: () => (tokenId ??= apiTokenId(token.value, id)),
 		};
-		// A token is 40 characters (TOKEN), so it always fits a fixed-size secret.
-		return { token: fixedSecret(token) ?? new Uint8Array(), caller };
+		return { token: token.fixed, caller };
 	});
 const KEY_CREDENTIAL = z
 	.strictObject({
