@@ -28,12 +28,14 @@ import { filters } from "./filters";
 import { firewallRules } from "./firewall-rules";
 import { logpull } from "./logpull";
 import { logpush } from "./logpush";
+import { r2TemporaryCredentials } from "./r2-temporary-credentials";
 import { routeGuard } from "./routing";
 import { rulesetRules } from "./ruleset-rules";
 import { rulesets } from "./rulesets";
 import { totalTls } from "./total-tls";
 import type { ApiEnv } from "./types";
 import { universalSsl } from "./universal-ssl";
+import { userTokens } from "./user-tokens";
 import { zoneAccess } from "./zone-access";
 import { zones } from "./zones";
 
@@ -46,6 +48,8 @@ api.use("/zones/:zone_id", zoneAccess);
 api.use("/zones/:zone_id/*", zoneAccess);
 
 api.route("/zones", zones);
+api.route("/user/tokens", userTokens);
+api.route("/accounts/:account_id/r2", r2TemporaryCredentials);
 api.route("/zones/:zone_id/rulesets", rulesets);
 api.route("/zones/:zone_id/rulesets/:ruleset_id/rules", rulesetRules);
 api.route("/zones/:zone_id/logpush", logpush);

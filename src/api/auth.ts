@@ -28,11 +28,20 @@
  */
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
+import { apiTokenId } from "../common/api-tokens";
 import { ConfigError, jsonVar } from "../common/config";
 import { HEX_ID_PATTERN } from "../common/ids";
 import { fixedSecret, MAX_SECRET_BYTES, sameSecret } from "../common/secrets";
 import { notConfigured } from "../startup";
-import { ApiError, forbidden, invalidHeaders, invalidToken, missingCredentials, unknownKey } from "./errors";
+import {
+	ApiError,
+	forbidden,
+	invalidApiToken,
+	invalidHeaders,
+	invalidToken,
+	missingCredentials,
+	unknownKey,
+} from "./errors";
 import { type Grant, PERMISSION, permits, requirementOf } from "./permissions";
 import type { ApiEnv } from "./types";
 
@@ -47,15 +56,20 @@ export interface Caller extends Grant {
 	zones: "*" | string[];
 	/** Whether the credential may reach this zone id. */
 	canReach(zoneId: string): boolean;
+	/** For an API token, its id (src/common/api-tokens.ts), derived once; undefined for a key pair. */
+	tokenId?: () => Promise<string>;
 }
 
-/** A secret of the configuration as the fixed-size buffer it is compared in. */
-const secret = (format: z.ZodType<string>) =>
+/** A secret of the configuration: its value, and the fixed-size buffer it is compared in. */
+const secretAndValue = (format: z.ZodType<string>) =>
 	format.transform((value, ctx) => {
 		const fixed = fixedSecret(value);
 		if (fixed === undefined) ctx.addIssue({ code: "custom", message: `longer than ${MAX_SECRET_BYTES} bytes` });
-		return fixed ?? z.NEVER;
+		return fixed === undefined ? z.NEVER : { value, fixed };
 	});
+
+/** A secret of the configuration as the fixed-size buffer it is compared in. */
+const secret = (format: z.ZodType<string>) => secretAndValue(format).transform(({ fixed }) => fixed);
 
 const ZONES = z.union([z.literal("*"), z.array(z.string().regex(HEX_ID_PATTERN))]);
 const ACCESS = z.enum(["read", "write"]).default("write");
@@ -68,7 +82,8 @@ const callerOf = (zones: "*" | string[], access: Grant["access"], permissions?: 
 
 const TOKEN_CREDENTIAL = z
 	.strictObject({
-		token: secret(z.string().regex(TOKEN)),
+		// The value is kept to derive the token's id (`tokenId`) when it is asked for.
+		token: secretAndValue(z.string().regex(TOKEN)),
 		// The token's id, as Cloudflare gives every token one; derived from the value when absent
 		// (src/common/api-tokens.ts). R2's S3 Access Key ID is this id.
 		id: z.string().regex(HEX_ID_PATTERN).optional(),
@@ -76,7 +91,14 @@ const TOKEN_CREDENTIAL = z
 		access: ACCESS,
 		permissions: z.array(PERMISSION).min(1).optional(),
 	})
-	.transform(({ token, zones, access, permissions }) => ({ token, caller: callerOf(zones, access, permissions) }));
+	.transform(({ token, id, zones, access, permissions }) => {
+		let tokenId: Promise<string> | undefined;
+		const caller: Caller = {
+			...callerOf(zones, access, permissions),
+			tokenId: () => (tokenId ??= apiTokenId(token.value, id)),
+		};
+		return { token: token.fixed, caller };
+	});
 const KEY_CREDENTIAL = z
 	.strictObject({
 		// Emails match whatever their case, so both sides are compared in lower case.
@@ -168,12 +190,32 @@ export function authenticate(headers: Headers, secret: string | undefined): Call
 }
 
 /**
+ * Authenticates a request to an endpoint about the bearer token itself (`/user/tokens/verify`):
+ * as `authenticate`, but a token that matches no credential, or a key pair (which is no token),
+ * is 401 1000 "Invalid API Token", as that endpoint answers (`invalidApiToken`).
+ */
+function ownToken(headers: Headers, secret: string | undefined): Caller {
+	let caller: Caller;
+	try {
+		caller = authenticate(headers, secret);
+	} catch (error) {
+		if (error instanceof ApiError && error.errors[0]?.code === 9109) throw invalidApiToken();
+		throw error;
+	}
+	if (caller.tokenId === undefined) throw invalidApiToken();
+	return caller;
+}
+
+/**
  * Hono middleware: authenticates, refuses an endpoint the credential may not call (403 10000,
  * by what the matched route asks, `permissions.ts`), and stores the Caller in `c.var.caller`.
  */
 export const auth = createMiddleware<ApiEnv>(async (c, next) => {
-	const caller = authenticate(c.req.raw.headers, c.env.API_CREDENTIALS);
-	if (!permits(caller, requirementOf(c))) throw forbidden();
+	const needs = requirementOf(c);
+	const caller = needs.ownToken
+		? ownToken(c.req.raw.headers, c.env.API_CREDENTIALS)
+		: authenticate(c.req.raw.headers, c.env.API_CREDENTIALS);
+	if (!permits(caller, needs)) throw forbidden();
 	c.set("caller", caller);
 	await next();
 });

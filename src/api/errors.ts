@@ -11,7 +11,7 @@ import { failure, type ResponseInfo } from "./envelope";
 /** An error that already knows its HTTP status and its envelope entries. */
 export class ApiError extends Error {
 	constructor(
-		readonly status: 400 | 403 | 404 | 405 | 409 | 413 | 500,
+		readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 500,
 		readonly errors: ResponseInfo[],
 		/** Leave `result` and `messages` out, as the real API does for 9106 and 10000. */
 		readonly bare = false,
@@ -38,6 +38,14 @@ export const unknownKey = () => new ApiError(403, [{ code: 9103, message: "Unkno
 
 /** 403 9109: a well-formed bearer token that matches no credential. */
 export const invalidToken = () => new ApiError(403, [{ code: 9109, message: "Invalid access token" }]);
+
+/**
+ * 401 1000 "Invalid API Token": what `GET /user/tokens/verify` answers for a token it does not
+ * know (the real API's code and message as third-party clients quote them, e.g.
+ * putyourlightson/craft-cloudflare#88). No public source shows its status; edgezone answers 401,
+ * the status of a credential that is not valid.
+ */
+export const invalidApiToken = () => new ApiError(401, [{ code: 1000, message: "Invalid API Token" }]);
 
 /** 403 10000: the credential may not reach this zone (or create zones). */
 export const forbidden = () => new ApiError(403, [{ code: 10000, message: "Authentication error" }], true);

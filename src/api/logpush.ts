@@ -8,7 +8,9 @@
  * (`src/zone/destinations.ts`, an unknown bucket is a 400) and confined to the zone's own prefix
  * of them, `<zone_id>/` (`zonePathRefusal`, edgezone's rule: the buckets are shared; a job
  * outside it is a 400 at `/destination_conf`, a challenge outside it `valid: false` and no
- * file written, a validation outside it `valid: false`); `output_options` shape-checked
+ * file written, a validation outside it `valid: false`); the S3 keys a destination carries
+ * checked as an S3 client's (`accessRefusal`: the key exists, the secret matches, it may write
+ * the path), refused the same ways, with Cloudflare's "error validating destination" message; `output_options` shape-checked
  * here, `field_names` checked against the dataset, and the documented defaults of a job and
  * its output filled in by `newJobSettings` (`zone/logpush.ts`) and `withOutputDefaults` (`logs/output-options.ts`); ownership
  * challenge and validation answering 200 with `valid: false` for a bad destination,
@@ -37,6 +39,7 @@ import { parseFilter } from "../logs/filter";
 import { parseTemplate } from "../logs/format";
 import { withOutputDefaults } from "../logs/output-options";
 import {
+	accessRefusal,
 	bucketMap,
 	type Destination,
 	type ParsedDestination,
@@ -151,16 +154,24 @@ const VALIDATION = z.strictObject({
 	ownership_challenge: z.string().max(4096),
 });
 
-/** Parses `destination_conf` for the path's zone: a known bucket, under the zone's own prefix. */
-function zoneDestination(c: Context<ApiEnv>, conf: string): ParsedDestination {
+/**
+ * Parses `destination_conf` for the path's zone: a known bucket, under the zone's own prefix,
+ * and keys, when it carries any, that may write there (`accessRefusal`).
+ */
+async function zoneDestination(c: Context<ApiEnv>, conf: string): Promise<ParsedDestination> {
 	const parsed = parseDestination(conf, bucketMap(c.env));
-	const refusal = parsed.ok ? zonePathRefusal(parsed.destination, c.var.zone.id) : undefined;
+	if (!parsed.ok) return parsed;
+	const refusal =
+		zonePathRefusal(parsed.destination, c.var.zone.id) ?? (await accessRefusal(c.env, parsed.destination));
 	return refusal === undefined ? parsed : { ok: false, message: refusal };
 }
 
-/** Parses `destination_conf`; an invalid one, or one outside the zone's prefix, is a 400 at `/destination_conf`. */
-function destinationOf(c: Context<ApiEnv>, conf: string): Destination {
-	const parsed = zoneDestination(c, conf);
+/**
+ * Parses `destination_conf`; an invalid one, one outside the zone's prefix, or one its keys may
+ * not write, is a 400 1002 at `/destination_conf`, and nothing is stored.
+ */
+async function destinationOf(c: Context<ApiEnv>, conf: string): Promise<Destination> {
+	const parsed = await zoneDestination(c, conf);
 	if (!parsed.ok)
 		throw new ApiError(400, [
 			{ code: CODES.logpushInvalid, message: parsed.message, source: { pointer: "/destination_conf" } },
@@ -185,7 +196,7 @@ export const logpush = new Hono<ApiEnv>()
 	.get("/jobs", readsLogpush, async (c) => ok(unwrap(await c.var.zoneState.listJobs()) satisfies SdkLogpushJob[]))
 	.post("/jobs", writes("Logs"), async (c) => {
 		const body = await parseBody(c, JOB_FIELDS.required({ destination_conf: true }), CODES.logpushInvalid);
-		const destination = destinationOf(c, body.destination_conf);
+		const destination = await destinationOf(c, body.destination_conf);
 		const settings = newJobSettings({ ...settingsOf(body), destination_conf: body.destination_conf });
 		const job = unwrap(
 			await c.var.zoneState.createJob({ settings, destination, ownership_challenge: body.ownership_challenge }),
@@ -198,7 +209,7 @@ export const logpush = new Hono<ApiEnv>()
 	.put("/jobs/:job_id", writes("Logs"), async (c) => {
 		const id = parseParam(c, "job_id", INT_ID);
 		const body = await parseBody(c, JOB_FIELDS, CODES.logpushInvalid);
-		const destination = body.destination_conf === undefined ? undefined : destinationOf(c, body.destination_conf);
+		const destination = body.destination_conf === undefined ? undefined : await destinationOf(c, body.destination_conf);
 		const job = unwrap(
 			await c.var.zoneState.updateJob(id, {
 				settings: settingsOf(body),
@@ -214,7 +225,7 @@ export const logpush = new Hono<ApiEnv>()
 	// Writes: puts a challenge file into the destination bucket.
 	.post("/ownership", writes("Logs"), async (c) => {
 		const { destination_conf } = await parseBody(c, DESTINATION, CODES.logpushInvalid);
-		const parsed = zoneDestination(c, destination_conf);
+		const parsed = await zoneDestination(c, destination_conf);
 		if (!parsed.ok)
 			return ok({ filename: "", valid: false, message: parsed.message } satisfies OwnershipCreateResponse);
 		const { filename } = unwrap(await c.var.zoneState.createOwnershipChallenge(parsed.destination));
@@ -223,7 +234,7 @@ export const logpush = new Hono<ApiEnv>()
 	// A POST that only reads: compares a token with the challenge file, changes nothing.
 	.post("/ownership/validate", readsLogpush, async (c) => {
 		const body = await parseBody(c, VALIDATION, CODES.logpushInvalid);
-		const parsed = zoneDestination(c, body.destination_conf);
+		const parsed = await zoneDestination(c, body.destination_conf);
 		const valid =
 			parsed.ok &&
 			unwrap(await c.var.zoneState.validateOwnershipChallenge(parsed.destination, body.ownership_challenge));

@@ -20,7 +20,10 @@
  * (/logs/logpush/permissions/), while Logpull and its retention flag are read with Logs Read
  * (their API reference pages); filters and firewall rules need Firewall Services, the group
  * their API reference pages accept; custom hostnames, certificate packs, Universal SSL, Total TLS
- * and custom certificates need "SSL and Certificates", the group their API reference pages accept.
+ * and custom certificates need "SSL and Certificates", the group their API reference pages accept;
+ * R2's temporary credentials need "Workers R2 Storage" (Write; the dashboard's "Edit"), as their
+ * API reference page says. `GET /user/tokens/verify` is answered to any token, whatever its
+ * permissions (`verifiesToken`): it asks nothing but the token itself.
  * A ruleset is then checked by its phase (`permitsPhase`): a "Logs Edit" token may not write a
  * WAF ruleset, nor a "Zone WAF Edit" token the log fields. Gap: the list of rulesets shows every
  * phase's (without rules) to any ruleset family; whether the real API narrows it is not documented.
@@ -39,7 +42,7 @@ import { z } from "zod";
 import type { ApiEnv } from "./types";
 
 /** The permission groups edgezone's endpoints use. */
-const GROUPS = ["Zone", "Zone WAF", "Firewall Services", "Logs", "SSL and Certificates"] as const;
+const GROUPS = ["Zone", "Zone WAF", "Firewall Services", "Logs", "SSL and Certificates", "Workers R2 Storage"] as const;
 type Group = (typeof GROUPS)[number];
 
 /** A permission of an API token: a group and "Read" or "Edit". */
@@ -59,7 +62,10 @@ export interface Grant {
 /** What an endpoint asks: whether it writes, and the permissions of which any one grants it. */
 export interface Requirement {
 	access: "read" | "write";
-	accepted: readonly Permission[];
+	/** `"any"`: every token may call it, whatever its permissions. */
+	accepted: readonly Permission[] | "any";
+	/** An endpoint about the bearer token itself: a key pair or an unknown token is 401 1000 (`auth.ts`). */
+	ownToken?: true;
 }
 
 /**
@@ -88,6 +94,9 @@ export const writes = (...groups: Group[]): MiddlewareHandler<ApiEnv> =>
 
 /** The first handler of a log-push endpoint that reads: no write, yet Logs Edit (/logs/logpush/permissions/). */
 export const readsLogpush: MiddlewareHandler<ApiEnv> = asking({ access: "read", accepted: ["Logs Edit"] });
+
+/** The first handler of `GET /user/tokens/verify`: any token, about itself. */
+export const verifiesToken: MiddlewareHandler<ApiEnv> = asking({ access: "read", accepted: "any", ownToken: true });
 
 /** The groups of the rulesets' endpoints: their phase families edgezone knows. */
 export const RULESETS = ["Zone WAF", "Logs"] as const;
@@ -137,5 +146,6 @@ export function permitsPhase(grant: Grant, phase: Phase, access: "read" | "write
 /** Whether `grant` allows calling an endpoint that asks `needs` (`requirementOf`). */
 export function permits(grant: Grant, needs: Requirement): boolean {
 	if (needs.access === "write" && grant.access === "read") return false;
-	return grant.permissions === undefined || grant.permissions.some((p) => needs.accepted.includes(p));
+	const accepted = needs.accepted;
+	return accepted === "any" || grant.permissions === undefined || grant.permissions.some((p) => accepted.includes(p));
 }

@@ -18,7 +18,8 @@
  * Success moves the job's cursor past the object's entries and sets `last_complete` (the newest
  * entry's time), clearing `last_error` and `error_message` (SDK `LogpushJob` docs: "On
  * successful execution of a job the error_message and last_error are set to null"). A failure
- * (bucket not bound, a put that throws) sets `last_error` and `error_message`, leaves the
+ * (bucket not bound, keys of the destination that may no longer write it, `accessRefusal`: the
+ * token was removed or narrowed since the job was made, a put that throws) sets `last_error` and `error_message`, leaves the
  * cursor, and retries with exponential back-off (BACKOFF_MS doubling, at most MAX_BACKOFF_MS):
  * nothing is lost. An entry is trimmed once every enabled job has delivered it, unless Logpull
  * retention keeps it for its window (`retention.ts`, `EdgeLogStore.trim`).
@@ -29,7 +30,7 @@ import type { LogEntry } from "../logs/entry";
 import { parseFilter, passes } from "../logs/filter";
 import { formatRecord, formatter, frameBatch, sampled } from "../logs/format";
 import { DEFAULT_RECORDS, intervalMs } from "../logs/job-limits";
-import { bucketMap, destinationBucket, expandPath, parseDestination } from "./destinations";
+import { accessRefusal, bucketMap, destinationBucket, expandPath, parseDestination } from "./destinations";
 import type { Cursor, EdgeLogStore, PendingRow } from "./edge-log";
 import type { LogpushJob, LogpushStore } from "./logpush";
 
@@ -136,6 +137,8 @@ async function deliverRows(
 	if (!parsed.ok) return `destination_conf: ${parsed.message}`;
 	let bucket: R2Bucket;
 	try {
+		const refusal = await accessRefusal(stores.env, parsed.destination);
+		if (refusal !== undefined) return refusal;
 		bucket = destinationBucket(stores.env, parsed.destination);
 	} catch (error) {
 		return String(error instanceof Error ? error.message : error);

@@ -5,8 +5,16 @@
  * `r2://<bucket>/<path>?account-id=..&access-key-id=..&secret-access-key=..` and
  * `s3://<bucket>/<path>?region=<region>[&sse=AES256]`; `{DATE}` in the path becomes `YYYYMMDD`.
  * Locally every destination bucket is a bound R2 bucket: the vars entry `LOGPUSH_BUCKETS` maps
- * destination bucket names to R2 bindings (by default `edgezone-logs` -> `LOGS`). Credentials in
- * the query are accepted and not used.
+ * destination bucket names to R2 bindings (by default `edgezone-logs` -> `LOGS`).
+ * Keys in the query (`access-key-id` and `secret-access-key`, of r2:// as the R2 page shows
+ * them, https://developers.cloudflare.com/logs/logpush/logpush-job/enable-destinations/r2/, and
+ * of s3:// as S3-compatible destinations carry them,
+ * https://developers.cloudflare.com/logs/logpush/logpush-job/enable-destinations/s3-compatible-endpoints/)
+ * are checked as an S3 client's would be (`accessRefusal`): an S3 Access Key ID of a token of
+ * `API_CREDENTIALS` (src/common/s3-keys.ts), its secret, and a permission that writes the bucket
+ * at the destination's path. Edgezone's choice: keys stay optional, so a job without them writes
+ * under its zone's prefix as before (README, "API v4"); `account-id`, when given, must be the
+ * deployment's account (`DEFAULT_ACCOUNT_ID`), which holds the buckets.
  * Other schemes (gs, azure, https, ...) are refused: nothing local could receive them.
  * Edgezone's own rule, as every zone writes into the same local buckets: a zone's destinations
  * (jobs and ownership challenges) lie under its own id, `r2://edgezone-logs/<zone_id>/...`
@@ -15,6 +23,8 @@
  */
 import { z } from "zod";
 import { ConfigError, jsonVar } from "../common/config";
+import { allows, keyPrefixes, s3AccessKey } from "../common/s3-keys";
+import { fixedSecret, sameSecret } from "../common/secrets";
 
 /** A parsed destination; `fingerprint` names bucket and path without the query (ownership challenge docs). */
 export interface Destination {
@@ -24,6 +34,10 @@ export interface Destination {
 	/** The path inside the bucket, no leading or trailing slash, `{DATE}` kept. */
 	path: string;
 	fingerprint: string;
+	/** The S3 keys the query carries, if any. */
+	keys?: { accessKeyId: string; secretAccessKey: string };
+	/** The query's `account-id` (r2:// only), if any. */
+	accountId?: string;
 }
 
 /** Outcome of parsing a `destination_conf`. */
@@ -33,7 +47,10 @@ const SHAPE = /^(r2|s3):\/\/([^/?#]+)(\/[^?#]*)?(?:\?([^#]*))?$/;
 // S3 bucket naming rules (which R2 follows): 3-63 of lower-case letters, digits, dots and hyphens.
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const PATH = /^[A-Za-z0-9!_.*'()\-/]*$/;
-const QUERY_KEYS = { r2: ["account-id", "access-key-id", "secret-access-key"], s3: ["region", "sse"] } as const;
+const QUERY_KEYS = {
+	r2: ["account-id", "access-key-id", "secret-access-key"],
+	s3: ["region", "sse", "access-key-id", "secret-access-key"],
+} as const;
 
 const BUCKET_MAP = z.record(
 	z.string().regex(BUCKET),
@@ -81,7 +98,23 @@ export function parseDestination(conf: string, buckets: Record<string, string>):
 	if (scheme === "s3" && !params.get("region"))
 		return { ok: false, message: "s3:// destinations need ?region=<region>" };
 	if (params.has("sse") && params.get("sse") !== "AES256") return { ok: false, message: "sse must be AES256" };
-	return { ok: true, destination: { scheme, bucket, binding, path, fingerprint: `${scheme}://${bucket}/${path}` } };
+	const accessKeyId = params.get("access-key-id");
+	const secretAccessKey = params.get("secret-access-key");
+	if ((accessKeyId === null) !== (secretAccessKey === null))
+		return { ok: false, message: "access-key-id and secret-access-key go together: give both or neither" };
+	const accountId = params.get("account-id");
+	return {
+		ok: true,
+		destination: {
+			scheme,
+			bucket,
+			binding,
+			path,
+			fingerprint: `${scheme}://${bucket}/${path}`,
+			...(accessKeyId === null || secretAccessKey === null ? {} : { keys: { accessKeyId, secretAccessKey } }),
+			...(accountId === null ? {} : { accountId }),
+		},
+	};
 }
 
 /**
@@ -94,6 +127,40 @@ export function zonePathRefusal(destination: Destination, zoneId: string): strin
 	const { path, scheme, bucket } = destination;
 	if (path === zoneId || path.startsWith(`${zoneId}/`)) return undefined;
 	return `the path of a destination must start with the zone's id: edgezone's log buckets are shared by every zone, and a zone writes under its own id only (${scheme}://${bucket}/${zoneId}/<path>)`;
+}
+
+/**
+ * Why the keys of `destination` may not write it, or undefined when they may (or it has none):
+ * checked as R2 checks an S3 client's PutObject (https://developers.cloudflare.com/r2/api/tokens/):
+ * the Access Key ID must be a token's (InvalidAccessKeyId), the secret its secret
+ * (SignatureDoesNotMatch, compared in constant time), its permission must write objects, and
+ * its keys reach the destination's path (a token of listed zones reaches only `<zone_id>/` in
+ * the log-push buckets, `keyPrefixes`) (AccessDenied). The message begins as Cloudflare's does
+ * for a destination it cannot write, "error validating destination: error writing object: "
+ * (cloudflare-docs PR #8865); the secret is never echoed.
+ * @throws ConfigError when `API_CREDENTIALS` is unset or not valid.
+ */
+export async function accessRefusal(env: Env, destination: Destination): Promise<string | undefined> {
+	const refused = (why: string) => `error validating destination: error writing object: ${why}`;
+	const { keys, accountId, scheme, bucket, path } = destination;
+	if (accountId !== undefined && accountId !== env.DEFAULT_ACCOUNT_ID) {
+		return refused(
+			`NoSuchBucket: the account ${accountId} has no bucket ${bucket}; edgezone's buckets are in the account ${env.DEFAULT_ACCOUNT_ID}`,
+		);
+	}
+	if (keys === undefined) return undefined;
+	const key = await s3AccessKey(env.API_CREDENTIALS, keys.accessKeyId);
+	const presented = fixedSecret(keys.secretAccessKey);
+	if (key === undefined) return refused(`InvalidAccessKeyId: no API token has the access key id ${keys.accessKeyId}`);
+	const secret = fixedSecret(key.secret);
+	if (secret === undefined || !sameSecret(presented, secret)) {
+		return refused(`SignatureDoesNotMatch: the secret access key is not the one of ${keys.accessKeyId}`);
+	}
+	const prefixes = keyPrefixes(key, true);
+	if (!allows(key.permission, "write") || (prefixes !== undefined && !prefixes.some((p) => `${path}/`.startsWith(p)))) {
+		return refused(`AccessDenied: the access key ${keys.accessKeyId} may not write ${scheme}://${bucket}/${path}`);
+	}
+	return undefined;
 }
 
 /** The path with `{DATE}` expanded to the UTC date `YYYYMMDD`. */

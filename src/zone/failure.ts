@@ -104,6 +104,8 @@ export const CODES = {
 	fallbackOriginNotFound: 1414,
 	/** Chosen: the zone's hard cap of custom hostnames (`quota`) is reached. */
 	customHostnameQuota: 1415,
+	/** Chosen (the real code is not public): an invalid R2 temporary credentials request. */
+	r2TemporaryCredentialsInvalid: 10040,
 } as const;
 
 /**

@@ -1,7 +1,8 @@
 /** Log-push jobs, destinations, ownership challenges and the http_requests field list. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { DEFAULT_ZONE_ID, SCOPED_TOKEN } from "./credentials";
+import { credentialsOf } from "../s3/helpers";
+import { DEFAULT_ZONE_ID, SCOPED_TOKEN, TOKEN } from "./credentials";
 import { call, freshZone } from "./http";
 import { callWithEnv } from "./with-env";
 
@@ -112,13 +113,16 @@ describe("POST .../logpush/jobs", () => {
 
 	it.each([
 		{
-			name: "r2 with its credentials in the query",
-			conf: (zone: string) => `r2://edgezone-logs/${zone}/a/b?account-id=x&access-key-id=y&secret-access-key=z`,
+			name: "r2 with its account and the S3 keys of a token in the query",
+			conf: async (zone: string) => {
+				const { accessKeyId, secretAccessKey } = await credentialsOf(TOKEN);
+				return `r2://edgezone-logs/${zone}/a/b?account-id=${env.DEFAULT_ACCOUNT_ID}&access-key-id=${accessKeyId}&secret-access-key=${secretAccessKey}`;
+			},
 		},
-		{ name: "r2 with the zone's id as its whole path", conf: (zone: string) => `r2://edgezone-logs/${zone}` },
+		{ name: "r2 with the zone's id as its whole path", conf: async (zone: string) => `r2://edgezone-logs/${zone}` },
 	])("accepts the destination $name", async ({ conf }) => {
 		const { zone, jobs } = await jobsOf();
-		expect((await call("POST", jobs, { destination_conf: conf(zone) })).status).toBe(200);
+		expect((await call("POST", jobs, { destination_conf: await conf(zone) })).status).toBe(200);
 	});
 
 	const invalid: { name: string; body: Record<string, unknown>; pointer: string }[] = [

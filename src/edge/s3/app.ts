@@ -32,7 +32,7 @@ async function dispatch(request: Request, url: URL, env: Env): Promise<Response>
 	const address = addressOf(url, await virtualHostBucket(env, url.hostname, now));
 	const operation = operationOf(request, url, address);
 	if (operation.handle === undefined) throw notImplemented(operation.name);
-	authorize(caller.key.permission, operation.access);
+	authorize(caller.key, operation.access);
 	if (operation.scope === "service") return operation.handle({ request, url, env, caller });
 	if (address.kind === "service") throw new S3Error("InternalError");
 	if (operation.scope === "bucket-name")

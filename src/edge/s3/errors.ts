@@ -30,6 +30,8 @@ const S3_CODES = {
 		status: 403,
 		message: "The difference between the request time and the current time is too large.",
 	},
+	InvalidToken: { status: 400, message: "The provided token is malformed or otherwise invalid." },
+	ExpiredToken: { status: 400, message: "The provided token has expired." },
 	XAmzContentSHA256Mismatch: {
 		status: 400,
 		message: "The provided 'x-amz-content-sha256' header does not match what was computed.",

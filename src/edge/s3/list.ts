@@ -70,7 +70,7 @@ async function listPage(c: S3Context, version: 1 | 2): Promise<Response> {
 	const encode = (text: string) => (encodingType === "url" ? encodeURIComponent(text) : text);
 	const { requested, limit } = maxKeys(query.get("max-keys"));
 	const prefix = query.get("prefix") ?? "";
-	authorizeKey(c.scope, prefix);
+	authorizeKey(c.scope, prefix, true);
 	const delimiter = query.get("delimiter") ?? undefined;
 	const startAfter = (version === 2 ? query.get("start-after") : query.get("marker")) ?? undefined;
 	const token = version === 2 ? (query.get("continuation-token") ?? undefined) : undefined;

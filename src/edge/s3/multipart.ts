@@ -388,7 +388,7 @@ export async function listMultipartUploads(c: S3Context): Promise<Response> {
 	const encode = (text: string) => (encodingType === "url" ? encodeURIComponent(text) : text);
 	const max = maxCount(c.url, "max-uploads");
 	const prefix = query.get("prefix") ?? "";
-	authorizeKey(c.scope, prefix);
+	authorizeKey(c.scope, prefix, true);
 	const delimiter = query.get("delimiter") || undefined;
 	const keyMarker = query.get("key-marker") ?? "";
 	const uploadIdMarker = query.get("upload-id-marker") ?? "";

@@ -1,62 +1,69 @@
 /**
  * What each of R2's permissions allows (https://developers.cloudflare.com/r2/api/tokens/,
- * "Permissions"): Admin Read & Write lists, reads and writes everything; Admin Read only lists
- * buckets and reads; Object Read & Write reads and writes objects; Object Read only reads them.
- * Listing the account's buckets and viewing a bucket's configuration need an Admin permission;
- * creating and deleting buckets and editing their configuration, Admin Read & Write.
+ * "Permissions", the table in src/common/s3-keys.ts): Admin Read & Write lists, reads and writes
+ * everything; Admin Read only lists buckets and reads; Object Read & Write reads and writes
+ * objects; Object Read only reads them. Listing the account's buckets and viewing a bucket's
+ * configuration need an Admin permission; creating and deleting buckets and editing their
+ * configuration, Admin Read & Write.
  *
  * The keys a caller reaches in a bucket: all of them, except in a log-push bucket
- * (`LOGPUSH_BUCKETS`) for a token limited to listed zones. Those buckets hold every zone's logs
- * and ownership challenges, each zone's under `<zone_id>/` (docs/logs.md), so such a token reaches
- * only the keys under its own zones' ids there (edgezone's rule; R2 scopes Object permissions to
- * buckets, and these buckets are edgezone's shared stand-ins for each zone's destination).
+ * (`LOGPUSH_BUCKETS`) for a token limited to listed zones, which reaches only the keys under its
+ * own zones' ids there (`keyPrefixes`, src/common/s3-keys.ts). Temporary credentials reach one
+ * bucket, and in it only their objects and prefixes when they list any
+ * (https://developers.cloudflare.com/r2/api/tokens/, "Temporary access credentials"), within
+ * what their parent key reaches; they never list the account's buckets (edgezone's choice: they
+ * are for one bucket).
  */
+import { type AccessKey, allows, keyPrefixes, type S3Access } from "../../common/s3-keys";
 import { bucketMap } from "../../zone/destinations";
-import type { AccessKey, R2Permission } from "./credentials";
 import { accessDenied } from "./errors";
 
-/**
- * What an operation needs: listing the account's buckets, reading, writing, viewing a bucket's
- * configuration (an Admin permission), or creating, deleting and configuring buckets (Admin
- * Read & Write).
- */
-export type S3Access = "list-buckets" | "read" | "write" | "read-bucket-config" | "manage-buckets";
+export type { S3Access } from "../../common/s3-keys";
 
-const ALLOWED: Record<R2Permission, readonly S3Access[]> = {
-	"admin-read-write": ["list-buckets", "read", "write", "read-bucket-config", "manage-buckets"],
-	"admin-read": ["list-buckets", "read", "read-bucket-config"],
-	"object-read-write": ["read", "write"],
-	"object-read": ["read"],
-	none: [],
-};
-
-/** @throws S3Error 403 AccessDenied when `permission` does not allow `access`. */
-export function authorize(permission: R2Permission, access: S3Access): void {
-	if (!ALLOWED[permission].includes(access)) throw accessDenied();
+/** @throws S3Error 403 AccessDenied when `key`'s permission does not allow `access`. */
+export function authorize(key: AccessKey, access: S3Access): void {
+	if (!allows(key.permission, access)) throw accessDenied();
+	if (key.temporary !== undefined && access === "list-buckets") throw accessDenied();
 }
 
-/** The keys of one bucket a caller reaches: every key, or those starting with one of `prefixes`. */
+/** The keys of one bucket a caller reaches. */
 export interface KeyScope {
-	/** undefined for every key. */
+	/** The prefixes of a token's zones in a log-push bucket; undefined for every key. */
 	prefixes: readonly string[] | undefined;
+	/** Temporary credentials scoped to objects or prefixes: a key must also be one of these. */
+	temporary?: { prefixes: readonly string[]; objects: readonly string[] };
 }
 
 /**
  * The keys of the bucket `bucketName` that `key` reaches.
- * @throws ConfigError when `LOGPUSH_BUCKETS` is not valid.
+ * @throws S3Error 403 AccessDenied for temporary credentials of another bucket; ConfigError when
+ * `LOGPUSH_BUCKETS` is not valid.
  */
 export function keyScope(key: AccessKey, bucketName: string, env: Env): KeyScope {
-	if (key.zones === "*" || !Object.hasOwn(bucketMap(env), bucketName)) return { prefixes: undefined };
-	return { prefixes: key.zones.map((zone) => `${zone}/`) };
+	const prefixes = keyPrefixes(key, Object.hasOwn(bucketMap(env), bucketName));
+	const temporary = key.temporary;
+	if (temporary === undefined) return { prefixes };
+	if (temporary.bucket !== bucketName) throw accessDenied();
+	if (temporary.prefixes.length === 0 && temporary.objects.length === 0) return { prefixes };
+	return { prefixes, temporary: { prefixes: temporary.prefixes, objects: temporary.objects } };
 }
 
 /**
  * Checks that a key, or every key under a listing prefix, is in `scope`.
  * @param key an object key, or a list's prefix (every key it lists must be in scope).
+ * @param isPrefix whether `key` is a list's prefix: a temporary credential's objects do not
+ * cover the keys under it.
  * @throws S3Error 403 AccessDenied otherwise.
  */
-export function authorizeKey(scope: KeyScope, key: string): void {
+export function authorizeKey(scope: KeyScope, key: string, isPrefix = false): void {
 	if (scope.prefixes !== undefined && !scope.prefixes.some((prefix) => key.startsWith(prefix))) {
+		throw accessDenied();
+	}
+	const temporary = scope.temporary;
+	if (
+		temporary !== undefined &&
+		!(temporary.prefixes.some((prefix) => key.startsWith(prefix)) || (!isPrefix && temporary.objects.includes(key)))
+	) {
 		throw accessDenied();
 	}
 }

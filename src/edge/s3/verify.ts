@@ -11,12 +11,19 @@
  * nothing but that its signature is wrong; a client whose clock is off still gets
  * RequestTimeTooSkewed with the server's time, which AWS SDKs use to correct their clock.
  * Signatures are compared in constant time (src/common/secrets.ts).
+ *
+ * A request with a session token (`X-Amz-Security-Token`) is signed with temporary credentials
+ * (`temporary-credentials.ts`): the token is checked where the key is looked up (400
+ * InvalidToken), and its expiry after the time, 400 ExpiredToken as S3 answers it
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html), for a request received
+ * or signed after it.
  */
 import { fixedSecret, sameSecret } from "../../common/secrets";
 import { signatureClaim } from "./authorization";
 import { type AccessKey, accessKey } from "./credentials";
 import { S3Error } from "./errors";
 import { type SignatureSeed, signatureOf } from "./sigv4";
+import { sessionTokenOf, temporaryKey } from "./temporary-credentials";
 
 /** The skew S3 allows between a request's time and the server's, in ms (15 minutes). */
 const MAX_SKEW_MS = 15 * 60 * 1000;
@@ -40,7 +47,11 @@ const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$
  */
 export async function authenticate(request: Request, url: URL, env: Env, now: number): Promise<S3Caller> {
 	const claim = signatureClaim(request, url);
-	const key = await accessKey(env, claim.accessKeyId);
+	const sessionToken = sessionTokenOf(request, url, claim.input.signedHeaders);
+	const key =
+		sessionToken === undefined
+			? await accessKey(env, claim.accessKeyId)
+			: await temporaryKey(env, claim.accessKeyId, sessionToken);
 	if (key === undefined) throw new S3Error("InvalidAccessKeyId", undefined, { AWSAccessKeyId: claim.accessKeyId });
 	const expected = await signatureOf(request, url, claim.input, key.secret);
 	const computed = fixedSecret(expected);
@@ -64,6 +75,8 @@ export async function authenticate(request: Request, url: URL, env: Env, now: nu
 			ServerTime: isoSeconds(now),
 		});
 	}
+	const expiresAt = key.temporary?.expiresAt;
+	if (expiresAt !== undefined && Math.max(now, claim.signedAt) >= expiresAt) throw new S3Error("ExpiredToken");
 	return {
 		key,
 		payloadHash: claim.input.payloadHash,
