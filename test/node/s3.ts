@@ -15,7 +15,7 @@ import { apiTokenId, s3SecretOf } from "../../src/common/api-tokens.ts";
 export const BUCKET = "edgezone-bucket";
 
 /** API tokens of .dev.vars.example: every zone (R2 Admin Read & Write), read-only, one zone (Object). */
-export const DEV_TOKEN = "edgezone_dev_token_000000000000000000000";
+const DEV_TOKEN = "edgezone_dev_token_000000000000000000000";
 export const READ_TOKEN = "edgezone_dev_read_token_0000000000000000";
 export const SCOPED_TOKEN = "edgezone_dev_scoped_token_00000000000000";
 
@@ -40,7 +40,7 @@ export function s3Client(endpoint: string, credentials: Credentials, config: S3C
  * which this Node-typed project does not load, so the module is imported by a computed name (as
  * test/node/remote-bucket.node.ts does) and read through this shape.
  */
-export interface NativeObject {
+interface NativeObject {
 	key: string;
 	size: number;
 	etag: string;
@@ -50,7 +50,7 @@ export interface NativeObject {
 	checksums: { toJSON(): Record<string, string> };
 	arrayBuffer(): Promise<ArrayBuffer>;
 }
-export interface NativeUpload {
+interface NativeUpload {
 	uploadId: string;
 	uploadPart(partNumber: number, body: unknown): Promise<{ partNumber: number; etag: string }>;
 	complete(parts: { partNumber: number; etag: string }[]): Promise<NativeObject>;
