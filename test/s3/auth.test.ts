@@ -74,6 +74,20 @@ describe("S3 credentials", () => {
 		expect((await s3("/", { aws: { datetime: amzDate(-14 * 60_000) } })).status).toBe(200);
 	});
 
+	it("dates every answer, so a client whose clock is off can correct it from a RequestTimeTooSkewed", async () => {
+		// The AWS SDKs take the server's time from the Date header of the refusal, then sign again.
+		const before = Date.now() - 1000;
+		const refused = await s3("/", { aws: { datetime: amzDate(-60 * 60_000) } });
+		await expectS3Error(refused, 403, "RequestTimeTooSkewed");
+		const served = await s3("/");
+		await served.arrayBuffer();
+		for (const response of [refused, served]) {
+			const date = Date.parse(response.headers.get("date") ?? "");
+			expect(date).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+			expect(date).toBeLessThanOrEqual(Date.now());
+		}
+	});
+
 	it("refuses a malformed Authorization header with AuthorizationHeaderMalformed", async () => {
 		const response = await exports.default.fetch(`${ORIGIN}/`, {
 			headers: {

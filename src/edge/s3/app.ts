@@ -55,16 +55,22 @@ export async function s3(request: Request, url: URL, env: Env, requestId: string
 	return withCors(request, env, await answer(request, url, env, requestId));
 }
 
-/** The operation's answer, or the XML error of whatever it threw, with `x-amz-request-id`. */
+/**
+ * The operation's answer, or the XML error of whatever it threw, with `x-amz-request-id` and
+ * `Date`, which S3 sends on every answer
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/RESTCommonResponseHeaders.html) and workerd
+ * does not add: the AWS SDKs correct a skewed clock from it after a RequestTimeTooSkewed.
+ */
 async function answer(request: Request, url: URL, env: Env, requestId: string): Promise<Response> {
+	let response: Response;
 	try {
-		const response = await dispatch(request, url, env);
+		response = await dispatch(request, url, env);
 		response.headers.set("x-amz-request-id", requestId);
-		return response;
 	} catch (error) {
 		const known = s3ErrorOf(error);
-		if (known) return s3ErrorAnswer(known, request.method, requestId);
-		console.error("s3: unexpected error", error);
-		return s3ErrorAnswer(new S3Error("InternalError"), request.method, requestId);
+		if (!known) console.error("s3: unexpected error", error);
+		response = s3ErrorAnswer(known ?? new S3Error("InternalError"), request.method, requestId);
 	}
+	response.headers.set("date", new Date().toUTCString());
+	return response;
 }
