@@ -15,6 +15,14 @@
  *   object it will not send, when a range proves unsatisfiable after the `get` (416), and
  *   Miniflare's R2 simulator, still writing that body, logs the cancel (test/gateway/ranges,
  *   test/s3/objects).
+ * - `fixed-length pipe ended prematurely`, then `Error: Network connection lost.` twice as
+ *   uncaught (in promise), and `Can't read from request stream because client disconnected.` when
+ *   the body came from the request: a body refused as it streams (a wrong signed hash, checksum,
+ *   chunk signature or length) ends with an error instead of its last bytes, so that `R2Bucket.put`
+ *   or `uploadPart` reading it fails and stores nothing (src/edge/s3/body.ts); the runtime and
+ *   Miniflare's R2 simulator log the aborted upload. A bare `env.BUCKET.put` of a FixedLengthStream
+ *   that errors logs the same three lines, no edgezone code involved (test/s3/checksums,
+ *   aws-chunked, objects, multipart).
  * - `Called .text() … "application/x-ndjson`: the `cloudflare` SDK reads Logpull's ndjson answer
  *   with `.text()`, and workerd's text heuristic (src/workerd/util/mimetype.c++, `isText`) counts
  *   only text/*, JSON, XML and JavaScript types as text (test/api/logpull-sdk.test.ts).
@@ -24,6 +32,9 @@
 const EXPECTED_RUNTIME_LINES = [
 	"disconnected: read end of pipe was aborted",
 	"identity-transform-stream.c++:291: disconnected: reader canceled",
+	"disconnected: fixed-length pipe ended prematurely",
+	"Uncaught (in promise); stack = Error: Network connection lost.",
+	"Uncaught (in promise); stack = TypeError: Can't read from request stream because client disconnected.",
 	"Called .text() on an HTTP body which does not appear to be text. The body's Content-Type is \"application/x-ndjson",
 ] as const;
 
