@@ -1,7 +1,8 @@
 /**
  * Flexible checksums on PutObject through the S3 dialect (CRC32, CRC32C, CRC64NVME, SHA1,
  * SHA256 in `x-amz-checksum-*` headers), each validated against the body as it streams, and the
- * stored checksums read back with `x-amz-checksum-mode: ENABLED`.
+ * stored checksums read back with `x-amz-checksum-mode: ENABLED`: the SHAs from the binding, the
+ * CRCs from the bucket's ledger.
  */
 import { describe, expect, it } from "vitest";
 import { BUCKET, bucket, expectS3Error, s3 } from "./helpers";
@@ -117,6 +118,36 @@ describe("GetObject and HeadObject with x-amz-checksum-mode: ENABLED", () => {
 			expect(plain.headers.get(header)).toBeNull();
 			await plain.body?.cancel();
 		}
+	});
+
+	it("answer the CRC an object was uploaded with, which the binding cannot store, until the object changes", async () => {
+		for (const header of ["x-amz-checksum-crc32", "x-amz-checksum-crc32c", "x-amz-checksum-crc64nvme"] as const) {
+			const k = key("crc-mode");
+			expect((await s3(path(k), { method: "PUT", body: BODY, headers: { [header]: CHECKSUMS[header] } })).status).toBe(
+				200,
+			);
+			for (const method of ["GET", "HEAD"]) {
+				const response = await s3(path(k), { method, headers: { "x-amz-checksum-mode": "ENABLED" } });
+				expect(response.headers.get(header)).toBe(CHECKSUMS[header]);
+				await response.body?.cancel();
+			}
+			// Written again by Worker code with other bytes: the CRC no longer describes it.
+			await bucket().put(k, "other bytes");
+			const changed = await s3(path(k), { headers: { "x-amz-checksum-mode": "ENABLED" } });
+			expect(await changed.text()).toBe("other bytes");
+			expect(changed.headers.get(header)).toBeNull();
+		}
+	});
+
+	it("forget a deleted object's CRC: the same key written again with other bytes answers none", async () => {
+		const k = key("crc-deleted");
+		const header = "x-amz-checksum-crc32";
+		await s3(path(k), { method: "PUT", body: BODY, headers: { [header]: CHECKSUMS[header] } });
+		expect((await s3(path(k), { method: "DELETE" })).status).toBe(204);
+		await s3(path(k), { method: "PUT", body: "fresh" });
+		const response = await s3(path(k), { method: "HEAD", headers: { "x-amz-checksum-mode": "ENABLED" } });
+		expect(response.status).toBe(200);
+		expect(response.headers.get(header)).toBeNull();
 	});
 
 	it("answer no whole-object checksum on a range, which a client would check against the part it got", async () => {

@@ -11,13 +11,13 @@
  * throw `InternalError`). An upload that was completed or aborted is 10024 to complete, and
  * abort of it succeeds.
  *
- * Each operation the binding did is recorded in the edge's multipart ledger
- * (src/edge/s3/multipart-ledger.ts), so the S3 dialect lists these uploads and their parts.
+ * Each operation the binding did is recorded in the bucket's ledger
+ * (src/edge/s3/bucket-ledger.ts), so the S3 dialect lists these uploads and their parts.
  */
 import { z } from "zod";
 import { isPartNumber, MAX_PART_NUMBER, MIN_PART_NUMBER } from "../../wire/limits";
 import { objectToJson } from "../../wire/object-json";
-import { multipartLedger } from "../s3/multipart-ledger";
+import { bucketLedger } from "../s3/bucket-ledger";
 import { bindingNameOf } from "./buckets";
 import type { GatewayContext } from "./context";
 import { badRequest, missingContentLength } from "./errors";
@@ -26,7 +26,7 @@ import { jsonAnswer } from "./json-answer";
 import { readJsonBody } from "./json-body";
 
 /** The ledger of the request's bucket. */
-const ledger = (c: GatewayContext) => multipartLedger(c.env, bindingNameOf(c.request, c.env));
+const ledger = (c: GatewayContext) => bucketLedger(c.env, bindingNameOf(c.request, c.env));
 
 /** The upload a request names with `?uploadId=`. */
 function upload(c: GatewayContext): R2MultipartUpload {

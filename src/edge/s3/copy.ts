@@ -19,11 +19,12 @@
 import { parseConditionals, toOnlyIf } from "../gateway/conditionals";
 import { writeMetadataFromHeaders } from "../gateway/headers";
 import { assertKey } from "../gateway/keys";
+import { ledgerOf } from "./bucket-ledger";
 import type { NamedBucket } from "./buckets";
 import { servedBucket } from "./buckets";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
-import { ledgerOf, partNumberOf, uploadError, uploadIdOf } from "./multipart";
+import { partNumberOf, uploadError, uploadIdOf } from "./multipart";
 import { authorizeKey, keyScope } from "./permissions";
 import { S3_NAMESPACE, xmlAnswer } from "./xml";
 

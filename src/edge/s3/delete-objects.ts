@@ -12,6 +12,7 @@ import { toHex } from "../../common/encoding";
 import { MAX_KEYS } from "../../wire/limits";
 import { requestedChecksums } from "../gateway/headers";
 import { assertKey } from "../gateway/keys";
+import { ledgerOf } from "./bucket-ledger";
 import type { S3Context } from "./context";
 import { S3Error } from "./errors";
 import { checkedBytes } from "./payload";
@@ -64,6 +65,7 @@ export async function deleteObjects(c: S3Context): Promise<Response> {
 		authorizeKey(c.scope, key);
 	}
 	await c.bucket.bucket.delete(keys);
+	await ledgerOf(c).checksumsDeleted(keys);
 	return xmlAnswer("DeleteResult", {
 		"@_xmlns": S3_NAMESPACE,
 		Deleted: quiet ? [] : [...new Set(keys)].map((key) => ({ Key: key })),

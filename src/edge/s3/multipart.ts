@@ -2,8 +2,8 @@
  * S3's multipart uploads on the binding's `createMultipartUpload` and `resumeMultipartUpload`
  * (`uploadPart`, `complete`, `abort`): CreateMultipartUpload, UploadPart, CompleteMultipartUpload,
  * AbortMultipartUpload (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateMultipartUpload.html
- * and its siblings), and ListParts and ListMultipartUploads from the edge's multipart ledger
- * (`multipart-ledger.ts`), which both dialects write.
+ * and its siblings), and ListParts and ListMultipartUploads from the bucket's ledger
+ * (`bucket-ledger.ts`), which both dialects write.
  *
  * R2's rules on parts are the binding's, checked by `complete` (every part but the last at least
  * 5 MiB, all but the last the same size, the last no larger;
@@ -26,18 +26,15 @@ import { storageClassToHeader } from "../../wire/storage-class";
 import { hasConditionals, parseConditionals } from "../gateway/conditionals";
 import { requestedChecksums, writeMetadataFromHeaders } from "../gateway/headers";
 import { type RequestBody, requestBody } from "./body";
+import { ledgerOf } from "./bucket-ledger";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error, s3ErrorOf } from "./errors";
-import { multipartLedger } from "./multipart-ledger";
 import { checkedBytes } from "./payload";
 import { authorizeKey } from "./permissions";
 import { S3_NAMESPACE, type XmlContent, xmlAnswer } from "./xml";
 
 /** The flexible checksum algorithms S3 names in `x-amz-checksum-algorithm` (API_CreateMultipartUpload). */
 const CHECKSUM_ALGORITHMS = new Set(["CRC32", "CRC32C", "CRC64NVME", "SHA1", "SHA256"]);
-
-/** The ledger of the request's bucket. */
-export const ledgerOf = (c: S3Context) => multipartLedger(c.env, c.bucket.binding);
 
 /** S3's name of a binding storage class. */
 const s3StorageClass = (storageClass: string) => storageClassToHeader(storageClass) ?? "STANDARD";

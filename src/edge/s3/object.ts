@@ -12,6 +12,7 @@
  *
  * Not yet done here, and refused with 501 rather than answered wrongly: `partNumber` on reads, `versionId`.
  */
+import { checksumsToHeaders, wantsChecksums } from "../../wire/checksums";
 import { STORED_ENCODING_HEADER } from "../../wire/http-metadata";
 import { putChunked } from "../gateway/chunked";
 import { hasConditionals, parseConditionals, toOnlyIf } from "../gateway/conditionals";
@@ -19,6 +20,7 @@ import type { GatewayContext } from "../gateway/context";
 import { requestedChecksums, withChecksums, writeMetadataFromHeaders } from "../gateway/headers";
 import { getObject as gatewayGet, headObject as gatewayHead } from "../gateway/object";
 import { requestBody } from "./body";
+import { ledgerOf } from "./bucket-ledger";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
 
@@ -83,16 +85,31 @@ function withoutWholeChecksums(response: Response): Response {
 	return response;
 }
 
+/**
+ * A whole-object answer to a read under `x-amz-checksum-mode: ENABLED` with the flexible checksum
+ * the bucket's ledger holds for it (a CRC the binding cannot store), beside the binding's own.
+ */
+async function withLedgerChecksum(c: S3Context, response: Response): Promise<Response> {
+	if (response.status !== 200 || !wantsChecksums(c.request.headers)) return response;
+	const etag = response.headers.get("etag");
+	if (etag === null) return response;
+	const stored = await ledgerOf(c).storedChecksum(c.key, etag.replace(/^"|"$/g, ""));
+	if (stored !== null && !response.headers.has(stored.header)) response.headers.set(stored.header, stored.value);
+	return response;
+}
+
 /** `GET /<bucket>/<key>`. */
 export async function getObject(c: S3Context): Promise<Response> {
 	refuseUnsupportedReads(c.url);
-	return withOverrides(c.url, withoutWholeChecksums(withoutGatewayHeaders(await gatewayGet(gatewayContext(c)))));
+	const response = withoutWholeChecksums(withoutGatewayHeaders(await gatewayGet(gatewayContext(c))));
+	return withOverrides(c.url, await withLedgerChecksum(c, response));
 }
 
 /** `HEAD /<bucket>/<key>`. */
 export async function headObject(c: S3Context): Promise<Response> {
 	refuseUnsupportedReads(c.url);
-	return withOverrides(c.url, withoutGatewayHeaders(await gatewayHead(gatewayContext(c))));
+	const response = withoutGatewayHeaders(await gatewayHead(gatewayContext(c)));
+	return withOverrides(c.url, await withLedgerChecksum(c, response));
 }
 
 /**
@@ -129,12 +146,21 @@ export async function putObject(c: S3Context): Promise<Response> {
 	if (object === null) throw new S3Error("PreconditionFailed");
 	const headers = new Headers({ etag: object.httpEtag });
 	const value = body.checksumValue();
-	if (body.checksum !== undefined && value !== undefined) headers.set(body.checksum.header, value);
+	if (body.checksum !== undefined && value !== undefined) {
+		headers.set(body.checksum.header, value);
+		// The binding stored the SHAs it was given up front; anything else the ledger keeps.
+		const stored = new Headers();
+		checksumsToHeaders(object.checksums, stored);
+		if (!stored.has(body.checksum.header)) {
+			await ledgerOf(c).checksumStored(c.key, object.etag, { header: body.checksum.header, value });
+		}
+	}
 	return new Response(null, { status: 200, headers });
 }
 
 /** `DELETE /<bucket>/<key>`: 204 whether or not the key existed, as S3 and R2 answer. */
 export async function deleteObject(c: S3Context): Promise<Response> {
 	await c.bucket.bucket.delete(c.key);
+	await ledgerOf(c).checksumsDeleted([c.key]);
 	return new Response(null, { status: 204 });
 }

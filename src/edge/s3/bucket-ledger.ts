@@ -1,24 +1,34 @@
 /**
- * The edge's record of multipart uploads, for S3's ListMultipartUploads and ListParts
- * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListMultipartUploads.html,
- * https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListParts.html). R2 answers both through
- * its S3 API (https://developers.cloudflare.com/r2/api/s3/api/), but the binding has no way to
- * list uploads or parts (workerd `r2-bucket.h`, `r2-multipart.h`), so the edge keeps what it sees:
- * one SQLite Durable Object per R2 binding, which outlives isolates and restarts.
+ * The edge's record of what the R2 binding does not keep about a bucket: one SQLite Durable
+ * Object per R2 binding, which outlives isolates and restarts. It holds
+ * - the multipart uploads, for S3's ListMultipartUploads and ListParts
+ *   (https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListMultipartUploads.html,
+ *   https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListParts.html). R2 answers both through
+ *   its S3 API (https://developers.cloudflare.com/r2/api/s3/api/), but the binding has no way to
+ *   list uploads or parts (workerd `r2-bucket.h`, `r2-multipart.h`), so the edge keeps what it sees;
+ * - the flexible checksum an object was uploaded with through the S3 dialect when the binding
+ *   cannot store it (CRC32, CRC32C, CRC64NVME, or a SHA sent in a trailer: `R2PutOptions` takes
+ *   MD5 and the SHAs up front only), so that a read with `x-amz-checksum-mode: ENABLED` answers it
+ *   as R2 does (https://developers.cloudflare.com/r2/api/s3/api/, "Checksum types").
  *
- * Both dialects write it, after the binding has done the operation: the S3 dialect
+ * Uploads: both dialects write them, after the binding has done the operation: the S3 dialect
  * (`multipart.ts`, `copy.ts`) and the native gateway (src/edge/gateway/multipart.ts), which
  * RemoteBucket speaks; so an upload begun through one is listed through the other. An upload the
  * edge learns of only by one of its parts (begun by Worker code on the binding itself) is
  * recorded from that part on, its initiation time that of the part. Uploads Worker code drives on
- * the binding alone never reach it: that gap is said in docs/gateway.md.
+ * the binding alone never reach it: that gap is said in docs/gateway.md. A finished (completed or
+ * aborted) upload keeps its row, without parts, so the S3 dialect can answer NoSuchUpload for it;
+ * finished rows go after 7 days, the time R2 keeps an abandoned upload
+ * (https://developers.cloudflare.com/r2/objects/multipart-objects/) — edgezone's choice.
  *
- * A finished (completed or aborted) upload keeps its row, without parts, so the S3 dialect can
- * answer NoSuchUpload for it; finished rows go after 7 days, the time R2 keeps an abandoned
- * upload (https://developers.cloudflare.com/r2/objects/multipart-objects/) — edgezone's choice.
+ * Checksums: one row per key, with the ETag of the object it was computed over. A row is answered
+ * only for an object of that ETag: an object written since by any other way (the native gateway,
+ * Worker code) has another ETag unless it holds the same bytes (a single-part ETag is the MD5 of
+ * the bytes), so a row never describes bytes it was not computed over.
  */
 import { DurableObject } from "cloudflare:workers";
 import { migrate } from "../../zone/schema";
+import type { S3Context } from "./context";
 
 /** How long a finished upload's row is kept, in ms. */
 const FINISHED_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -49,7 +59,27 @@ const MIGRATIONS = [
 			);
 		`,
 	},
+	{
+		id: 2,
+		name: "object_checksums",
+		sql: `
+			-- The flexible checksum of the object of this key and etag (the binding's, unquoted):
+			-- its response header (x-amz-checksum-crc32, ...) and base64 value.
+			CREATE TABLE object_checksums (
+				key TEXT PRIMARY KEY,
+				etag TEXT NOT NULL,
+				header TEXT NOT NULL,
+				value TEXT NOT NULL
+			);
+		`,
+	},
 ];
+
+/** A flexible checksum as a response carries it: its header (`x-amz-checksum-crc32`, …) and base64 value. */
+export interface ObjectChecksum {
+	header: string;
+	value: string;
+}
 
 /** An upload as recorded. */
 export interface UploadRecord {
@@ -107,11 +137,42 @@ const toUpload = (row: UploadRow): UploadRecord => ({
 	state: row.state,
 });
 
-/** The record of one R2 binding's multipart uploads (see the module comment). */
-export class MultipartLedger extends DurableObject<Env> {
+/** The record of what one R2 binding does not keep: its multipart uploads, its objects' flexible checksums (see the module comment). */
+export class BucketLedger extends DurableObject<Env> {
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
 		void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, MIGRATIONS));
+	}
+
+	/** Records the flexible checksum of the object of `key` and `etag` (unquoted), replacing any other of `key`. */
+	checksumStored(key: string, etag: string, checksum: ObjectChecksum): void {
+		this.ctx.storage.sql.exec(
+			"INSERT OR REPLACE INTO object_checksums (key, etag, header, value) VALUES (?, ?, ?, ?)",
+			key,
+			etag,
+			checksum.header,
+			checksum.value,
+		);
+	}
+
+	/** The flexible checksum recorded for the object of `key` and `etag`; null for none, or one of other bytes. */
+	storedChecksum(key: string, etag: string): ObjectChecksum | null {
+		const [row] = this.ctx.storage.sql
+			.exec<{ header: string; value: string }>(
+				"SELECT header, value FROM object_checksums WHERE key = ? AND etag = ?",
+				key,
+				etag,
+			)
+			.toArray();
+		return row === undefined ? null : { header: row.header, value: row.value };
+	}
+
+	/** Forgets the checksums of deleted keys. */
+	checksumsDeleted(keys: readonly string[]): void {
+		const sql = this.ctx.storage.sql;
+		this.ctx.storage.transactionSync(() => {
+			for (const key of keys) sql.exec("DELETE FROM object_checksums WHERE key = ?", key);
+		});
 	}
 
 	/** Records a new upload; prunes finished rows past their time. */
@@ -245,6 +306,10 @@ export class MultipartLedger extends DurableObject<Env> {
 }
 
 /** The ledger of the R2 binding named `binding` (its name in wrangler.toml, e.g. `BUCKET`). */
-export function multipartLedger(env: Env, binding: string): DurableObjectStub<MultipartLedger> {
-	return env.MULTIPART_UPLOADS.get(env.MULTIPART_UPLOADS.idFromName(binding));
+export function bucketLedger(env: Env, binding: string): DurableObjectStub<BucketLedger> {
+	return env.BUCKET_LEDGERS.get(env.BUCKET_LEDGERS.idFromName(binding));
 }
+
+/** The ledger of an S3 operation's bucket. */
+export const ledgerOf = (c: Pick<S3Context, "env" | "bucket">): DurableObjectStub<BucketLedger> =>
+	bucketLedger(c.env, c.bucket.binding);
