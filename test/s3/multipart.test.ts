@@ -149,6 +149,42 @@ describe("a multipart upload through S3", () => {
 		expect((await bucket().head(k))?.size).toBe(5 * MiB + 1000);
 	});
 
+	it("serves one part of the completed object by partNumber, with the object's part count", async () => {
+		const k = key("part-number");
+		const uploadId = await create(k);
+		const first = bytesOf(5 * MiB, 3);
+		const second = bytesOf(777, 4);
+		const etag1 = await part(k, uploadId, 1, first);
+		const etag2 = await part(k, uploadId, 2, second);
+		expect(
+			(
+				await complete(k, uploadId, [
+					[1, etag1],
+					[2, etag2],
+				])
+			).status,
+		).toBe(200);
+		const got = await s3(`${path(k)}?partNumber=2`);
+		expect(got.status).toBe(206);
+		expect(got.headers.get("x-amz-mp-parts-count")).toBe("2");
+		expect(got.headers.get("content-range")).toBe(`bytes ${5 * MiB}-${5 * MiB + 776}/${5 * MiB + 777}`);
+		expect(await hexOf(await got.arrayBuffer())).toBe(await hexOf(second));
+		const head = await s3(`${path(k)}?partNumber=1`, { method: "HEAD" });
+		expect([head.status, head.headers.get("content-length")]).toEqual([206, String(5 * MiB)]);
+		await expectS3Error(await s3(`${path(k)}?partNumber=3`), 416, "InvalidPartNumber");
+		await expectS3Error(await s3(`${path(k)}?partNumber=0`), 400, "InvalidArgument");
+		await expectS3Error(
+			await s3(`${path(k)}?partNumber=1`, { headers: { range: "bytes=0-1" } }),
+			400,
+			"InvalidRequest",
+		);
+		// An object of one part has part 1, the whole object, read as a range.
+		await s3(path(`${k}-single`), { method: "PUT", body: "single" });
+		const single = await s3(`${path(`${k}-single`)}?partNumber=1`);
+		expect([single.status, await single.text()]).toEqual([206, "single"]);
+		await expectS3Error(await s3(`${path(`${k}-single`)}?partNumber=2`), 416, "InvalidPartNumber");
+	});
+
 	it("completes one small part: the last part has no minimum", async () => {
 		const k = key("one");
 		const uploadId = await create(k);

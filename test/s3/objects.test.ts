@@ -182,12 +182,12 @@ describe("GetObject and HeadObject", () => {
 		expect((await bucket().head(k))?.httpMetadata?.contentType).toBe("text/plain");
 	});
 
-	it("refuses a response-* parameter S3 does not have, and partNumber for now", async () => {
+	it("refuses a response-* parameter S3 does not have, and versionId, which R2's binding has no versions for", async () => {
 		const k = key("override-unknown");
 		await bucket().put(k, "x");
 		await expectS3Error(await s3(`${path(k)}?response-foo=bar`), 400, "InvalidArgument");
-		const error = await expectS3Error(await s3(`${path(k)}?partNumber=1`), 501, "NotImplemented");
-		expect(error?.Message).toContain("partNumber");
+		const error = await expectS3Error(await s3(`${path(k)}?versionId=1`), 501, "NotImplemented");
+		expect(error?.Message).toContain("versionId");
 	});
 });
 

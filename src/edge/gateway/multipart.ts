@@ -89,7 +89,10 @@ export async function completeMultipartUpload(c: GatewayContext): Promise<Respon
 	const { parts } = await readJsonBody(c.request, CompleteRequest, '{"parts": [{"partNumber": 1, "etag": "…"}]}');
 	const handle = upload(c);
 	const object = await handle.complete(parts);
-	await ledger(c).finished(handle.uploadId, c.key, "completed", Date.now());
+	await ledger(c).finished(handle.uploadId, c.key, "completed", Date.now(), {
+		etag: object.etag,
+		partNumbers: parts.map((part) => part.partNumber),
+	});
 	return jsonAnswer(objectToJson(object), { headers: { etag: object.httpEtag } });
 }
 

@@ -21,7 +21,11 @@
  * finished rows go after 7 days, the time R2 keeps an abandoned upload
  * (https://developers.cloudflare.com/r2/objects/multipart-objects/) — edgezone's choice.
  *
- * Checksums: one row per key, with the ETag of the object it was computed over. A row is answered
+ * - the part sizes of an object a multipart upload completed, for GetObject's `partNumber`
+ *   (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html): the binding does not say
+ *   where an object's parts begin.
+ *
+ * Checksums and part sizes: one row per key, with the ETag of the object they describe. A row is answered
  * only for an object of that ETag: an object written since by any other way (the native gateway,
  * Worker code) has another ETag unless it holds the same bytes (a single-part ETag is the MD5 of
  * the bytes), so a row never describes bytes it was not computed over.
@@ -70,6 +74,19 @@ const MIGRATIONS = [
 				etag TEXT NOT NULL,
 				header TEXT NOT NULL,
 				value TEXT NOT NULL
+			);
+		`,
+	},
+	{
+		id: 3,
+		name: "object_parts",
+		sql: `
+			-- The part sizes, in bytes and part order, of the object of this key and etag that a
+			-- multipart upload completed, for GetObject's partNumber.
+			CREATE TABLE object_parts (
+				key TEXT PRIMARY KEY,
+				etag TEXT NOT NULL,
+				sizes TEXT NOT NULL
 			);
 		`,
 	},
@@ -167,11 +184,22 @@ export class BucketLedger extends DurableObject<Env> {
 		return row === undefined ? null : { header: row.header, value: row.value };
 	}
 
-	/** Forgets the checksums of deleted keys. */
-	checksumsDeleted(keys: readonly string[]): void {
+	/** The part sizes (bytes, in order) of the multipart object of `key` and `etag`; null when not recorded. */
+	objectParts(key: string, etag: string): number[] | null {
+		const [row] = this.ctx.storage.sql
+			.exec<{ sizes: string }>("SELECT sizes FROM object_parts WHERE key = ? AND etag = ?", key, etag)
+			.toArray();
+		return row === undefined ? null : (JSON.parse(row.sizes) as number[]);
+	}
+
+	/** Forgets the checksums and part sizes of deleted keys. */
+	objectsDeleted(keys: readonly string[]): void {
 		const sql = this.ctx.storage.sql;
 		this.ctx.storage.transactionSync(() => {
-			for (const key of keys) sql.exec("DELETE FROM object_checksums WHERE key = ?", key);
+			for (const key of keys) {
+				sql.exec("DELETE FROM object_checksums WHERE key = ?", key);
+				sql.exec("DELETE FROM object_parts WHERE key = ?", key);
+			}
 		});
 	}
 
@@ -212,10 +240,40 @@ export class BucketLedger extends DurableObject<Env> {
 		});
 	}
 
-	/** Records that an upload was completed or aborted, and forgets its parts. */
-	finished(uploadId: string, key: string, state: "completed" | "aborted", at: number): void {
+	/**
+	 * Records that an upload was completed or aborted, and forgets its parts. A completion names
+	 * the object it made (`etag` unquoted) and the part numbers it took, in order: their sizes are
+	 * kept for GetObject's `partNumber` when the ledger knows every one of them.
+	 */
+	finished(
+		uploadId: string,
+		key: string,
+		state: "completed" | "aborted",
+		at: number,
+		completed?: { etag: string; partNumbers: readonly number[] },
+	): void {
 		const sql = this.ctx.storage.sql;
 		this.ctx.storage.transactionSync(() => {
+			if (completed !== undefined) {
+				const sizes = completed.partNumbers.map(
+					(partNumber) =>
+						sql
+							.exec<{ size: number }>(
+								"SELECT size FROM parts WHERE upload_id = ? AND part_number = ?",
+								uploadId,
+								partNumber,
+							)
+							.toArray()[0]?.size,
+				);
+				if (sizes.every((size) => size !== undefined)) {
+					sql.exec(
+						"INSERT OR REPLACE INTO object_parts (key, etag, sizes) VALUES (?, ?, ?)",
+						key,
+						completed.etag,
+						JSON.stringify(sizes),
+					);
+				}
+			}
 			sql.exec(
 				`INSERT INTO uploads (upload_id, key, initiated, storage_class, state, finished) VALUES (?, ?, ?, 'Standard', ?, ?)
 				 ON CONFLICT (upload_id) DO UPDATE SET state = excluded.state, finished = excluded.finished`,

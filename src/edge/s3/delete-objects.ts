@@ -65,7 +65,7 @@ export async function deleteObjects(c: S3Context): Promise<Response> {
 		authorizeKey(c.scope, key);
 	}
 	await c.bucket.bucket.delete(keys);
-	await ledgerOf(c).checksumsDeleted(keys);
+	await ledgerOf(c).objectsDeleted(keys);
 	return xmlAnswer("DeleteResult", {
 		"@_xmlns": S3_NAMESPACE,
 		Deleted: quiet ? [] : [...new Set(keys)].map((key) => ({ Key: key })),

@@ -61,6 +61,7 @@ const S3_CODES = {
 	NotImplemented: { status: 501, message: "A header you provided implies functionality that is not implemented." },
 	MethodNotAllowed: { status: 405, message: "The specified method is not allowed against this resource." },
 	InvalidPartOrder: { status: 400, message: "The list of parts was not in ascending order." },
+	InvalidPartNumber: { status: 416, message: "The requested partnumber is not satisfiable" },
 } as const;
 
 type S3Code = keyof typeof S3_CODES | keyof typeof R2_ERRORS;

@@ -285,7 +285,10 @@ export async function completeMultipartUpload(c: S3Context): Promise<Response> {
 	} catch (error) {
 		throw uploadError(error);
 	}
-	await ledgerOf(c).finished(uploadId, c.key, "completed", Date.now());
+	await ledgerOf(c).finished(uploadId, c.key, "completed", Date.now(), {
+		etag: object.etag,
+		partNumbers: parts.map((part) => part.partNumber),
+	});
 	const location = `${c.url.origin}/${encodeURIComponent(c.bucket.name)}/${c.key.split("/").map(encodeURIComponent).join("/")}`;
 	return xmlAnswer("CompleteMultipartUploadResult", {
 		"@_xmlns": S3_NAMESPACE,

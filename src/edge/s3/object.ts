@@ -14,6 +14,7 @@
  */
 import { checksumsToHeaders, wantsChecksums } from "../../wire/checksums";
 import { STORED_ENCODING_HEADER } from "../../wire/http-metadata";
+import { isPartNumber } from "../../wire/limits";
 import { putChunked } from "../gateway/chunked";
 import { hasConditionals, parseConditionals, toOnlyIf } from "../gateway/conditionals";
 import type { GatewayContext } from "../gateway/context";
@@ -49,7 +50,7 @@ function refuseUnsupportedReads(url: URL): void {
 		if (name.startsWith("response-") && !(name in OVERRIDES)) {
 			throw new S3Error("InvalidArgument", `${name} is not a response header override.`, { ArgumentName: name });
 		}
-		if (name === "partNumber" || name === "versionId") throw notImplemented(`GetObject with ${name}`);
+		if (name === "versionId") throw notImplemented(`GetObject with ${name}`);
 	}
 }
 
@@ -98,17 +99,69 @@ async function withLedgerChecksum(c: S3Context, response: Response): Promise<Res
 	return response;
 }
 
-/** `GET /<bucket>/<key>`. */
+/**
+ * A read of one part (`?partNumber=N`, https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html):
+ * the gateway's context for the same read as a Range over that part, and the object's part
+ * count. The part boundaries of a multipart object come from the bucket's ledger, which records
+ * them for uploads completed through the edge; an object of one part has part 1 only, the whole
+ * object. Undefined when the request names no part.
+ * @throws S3Error 400 InvalidArgument for a number outside 1 to 10000, InvalidRequest beside a
+ * Range; 416 InvalidPartNumber past the object's parts; 404 NoSuchKey; 501 for a multipart
+ * object whose parts the edge did not see completed.
+ */
+async function partRead(c: S3Context): Promise<{ context: GatewayContext; count: number } | undefined> {
+	const text = c.url.searchParams.get("partNumber");
+	if (text === null) return undefined;
+	const partNumber = Number(text);
+	if (!/^\d{1,5}$/.test(text) || !isPartNumber(partNumber)) {
+		throw new S3Error("InvalidArgument", "Part number must be an integer between 1 and 10000, inclusive", {
+			ArgumentName: "partNumber",
+			ArgumentValue: text,
+		});
+	}
+	if (c.request.headers.has("range")) {
+		throw new S3Error("InvalidRequest", "Cannot specify both Range header and partNumber query parameter");
+	}
+	const object = await c.bucket.bucket.head(c.key);
+	if (object === null) throw new S3Error("NoSuchKey");
+	const sizes = object.etag.includes("-") ? await ledgerOf(c).objectParts(c.key, object.etag) : [object.size];
+	if (sizes === null) {
+		throw notImplemented("GetObject with partNumber of a multipart object not completed through this endpoint");
+	}
+	const size = sizes[partNumber - 1];
+	if (size === undefined) throw new S3Error("InvalidPartNumber");
+	const start = sizes.slice(0, partNumber - 1).reduce((sum, n) => sum + n, 0);
+	const headers = new Headers(c.request.headers);
+	// The part of the object just read: If-Match keeps another write from moving its bytes meanwhile.
+	if (!headers.has("if-match")) headers.set("if-match", object.httpEtag);
+	if (size > 0) headers.set("range", `bytes=${start}-${start + size - 1}`);
+	const request = new Request(c.request.url, { method: c.request.method, headers });
+	return { context: { ...gatewayContext(c), request }, count: sizes.length };
+}
+
+/** Adds `x-amz-mp-parts-count` to a part's answer, as S3 does for an object of several parts. */
+function withPartsCount(response: Response, count: number | undefined): Response {
+	if (count !== undefined && count > 1 && response.status < 300) {
+		response.headers.set("x-amz-mp-parts-count", String(count));
+	}
+	return response;
+}
+
+/** `GET /<bucket>/<key>`, of the object or of one part. */
 export async function getObject(c: S3Context): Promise<Response> {
 	refuseUnsupportedReads(c.url);
-	const response = withoutWholeChecksums(withoutGatewayHeaders(await gatewayGet(gatewayContext(c))));
+	const part = await partRead(c);
+	const answer = await gatewayGet(part?.context ?? gatewayContext(c));
+	const response = withoutWholeChecksums(withoutGatewayHeaders(withPartsCount(answer, part?.count)));
 	return withOverrides(c.url, await withLedgerChecksum(c, response));
 }
 
-/** `HEAD /<bucket>/<key>`. */
+/** `HEAD /<bucket>/<key>`, of the object or of one part. */
 export async function headObject(c: S3Context): Promise<Response> {
 	refuseUnsupportedReads(c.url);
-	const response = withoutGatewayHeaders(await gatewayHead(gatewayContext(c)));
+	const part = await partRead(c);
+	const answer = await gatewayHead(part?.context ?? gatewayContext(c));
+	const response = withoutWholeChecksums(withoutGatewayHeaders(withPartsCount(answer, part?.count)));
 	return withOverrides(c.url, await withLedgerChecksum(c, response));
 }
 
@@ -161,6 +214,6 @@ export async function putObject(c: S3Context): Promise<Response> {
 /** `DELETE /<bucket>/<key>`: 204 whether or not the key existed, as S3 and R2 answer. */
 export async function deleteObject(c: S3Context): Promise<Response> {
 	await c.bucket.bucket.delete(c.key);
-	await ledgerOf(c).checksumsDeleted([c.key]);
+	await ledgerOf(c).objectsDeleted([c.key]);
 	return new Response(null, { status: 204 });
 }
