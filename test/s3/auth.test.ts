@@ -221,6 +221,41 @@ describe("presigned URLs from a browser", () => {
 	});
 });
 
+describe("header-signed requests from a browser", () => {
+	it("are allowed by the preflight with the headers an AWS SDK sends, and answered with readable S3 headers", async () => {
+		const origin = "https://app.example";
+		const requested = [
+			"authorization",
+			"x-amz-date",
+			"x-amz-content-sha256",
+			"x-amz-user-agent",
+			"amz-sdk-invocation-id",
+			"amz-sdk-request",
+			"x-amz-checksum-crc32",
+			"x-amz-sdk-checksum-algorithm",
+			"content-type",
+		];
+		const preflight = await exports.default.fetch(`${ORIGIN}/${BUCKET}/${key("sdk")}`, {
+			method: "OPTIONS",
+			headers: {
+				origin,
+				"access-control-request-method": "PUT",
+				"access-control-request-headers": requested.join(","),
+			},
+		});
+		expect(preflight.status).toBe(204);
+		const allowed = (preflight.headers.get("access-control-allow-headers") ?? "").split(/\s*,\s*/);
+		expect(allowed).toEqual(expect.arrayContaining(requested));
+		const k = key("sdk-put");
+		const put = await s3(`/${BUCKET}/${k}`, { method: "PUT", body: "signed in a page", headers: { origin } });
+		expect(put.status).toBe(200);
+		const exposed = put.headers.get("access-control-expose-headers") ?? "";
+		expect(exposed).toContain("x-amz-request-id");
+		expect(exposed).toContain("etag");
+		expect(await (await bucket().get(k))?.text()).toBe("signed in a page");
+	});
+});
+
 describe("the README's local credentials", () => {
 	it("are those R2 derives from npm run dev's default API token", async () => {
 		// .dev.vars.example's first token; a change to the derivation would break every configured client.

@@ -47,6 +47,27 @@ const REQUEST_HEADERS = [
 	// A raw-byte client's request for bodies as stored (docs/gateway.md, "Raw bodies").
 	RAW_BODY_HEADER,
 	BUCKET_HEADER,
+	// The S3 dialect's (src/edge/s3/): SigV4 in headers, the request-body headers of aws-chunked
+	// and flexible checksums, copies, and what the AWS SDKs add to every request in a browser.
+	"x-amz-date",
+	"x-amz-content-sha256",
+	"x-amz-security-token",
+	"x-amz-decoded-content-length",
+	"x-amz-trailer",
+	"x-amz-sdk-checksum-algorithm",
+	"x-amz-checksum-crc32",
+	"x-amz-checksum-crc32c",
+	"x-amz-checksum-crc64nvme",
+	"x-amz-copy-source",
+	"x-amz-copy-source-range",
+	"x-amz-copy-source-if-match",
+	"x-amz-copy-source-if-none-match",
+	"x-amz-copy-source-if-modified-since",
+	"x-amz-copy-source-if-unmodified-since",
+	"x-amz-metadata-directive",
+	"x-amz-user-agent",
+	"amz-sdk-invocation-id",
+	"amz-sdk-request",
 ];
 
 /**
@@ -71,6 +92,13 @@ const EXPOSED_HEADERS = [
 	ERROR_MESSAGE_HEADER,
 	"www-authenticate",
 	"allow",
+	// The S3 dialect's answers.
+	"x-amz-request-id",
+	"x-amz-checksum-crc32",
+	"x-amz-checksum-crc32c",
+	"x-amz-checksum-crc64nvme",
+	"x-amz-mp-parts-count",
+	"date",
 ];
 
 /** How long a browser may keep a preflight's answer, in seconds (R2's `MaxAgeSeconds` tops out at a day). */

@@ -13,8 +13,8 @@
  * CORS: a preflight is the gateway's (`detect.ts`), and every answer gets the gateway's CORS
  * headers (`CORS_ORIGINS`), so a page may GET or PUT a presigned URL.
  *
- * Gaps (each answered 501 NotImplemented, never wrongly): CORS for header-signed requests from
- * browsers (x-amz-* request headers), the bucket configuration operations R2 does not implement.
+ * Gaps (each answered 501 NotImplemented, never wrongly): the bucket configuration operations R2
+ * does not implement.
  * `Expect: 100-continue` is workerd's: its HTTP server answers `100 Continue` before the Worker runs.
  */
 import { withCors } from "../gateway/cors";
