@@ -53,13 +53,12 @@ function maxKeys(text: string | null): { requested: number; limit: number } {
 	return { requested, limit: Math.min(requested, MAX_KEYS) };
 }
 
-/** One page of ListBucketResult, V1 or V2. */
-async function listPage(c: S3Context, version: 1 | 2): Promise<Response> {
-	const query = c.url.searchParams;
-	const operation = version === 2 ? "ListObjectsV2" : "ListObjects";
-	for (const name of query.keys()) {
-		if (!TAKEN[version].has(name) && !name.startsWith("X-Amz-")) throw notImplemented(`${operation} with ${name}`);
-	}
+/**
+ * A list's `encoding-type` (only `url`, which percent-encodes the keys and prefixes it answers,
+ * so that a key with characters XML 1.0 cannot carry survives), and how it encodes a key.
+ * @throws S3Error 400 InvalidArgument for any other value.
+ */
+export function keyEncoding(query: URLSearchParams): { encodingType: string | null; encode: (text: string) => string } {
 	const encodingType = query.get("encoding-type");
 	if (encodingType !== null && encodingType !== "url") {
 		throw new S3Error("InvalidArgument", `Invalid Encoding Method specified in Request: ${encodingType}`, {
@@ -67,7 +66,17 @@ async function listPage(c: S3Context, version: 1 | 2): Promise<Response> {
 			ArgumentValue: encodingType,
 		});
 	}
-	const encode = (text: string) => (encodingType === "url" ? encodeURIComponent(text) : text);
+	return { encodingType, encode: (text) => (encodingType === "url" ? encodeURIComponent(text) : text) };
+}
+
+/** One page of ListBucketResult, V1 or V2. */
+async function listPage(c: S3Context, version: 1 | 2): Promise<Response> {
+	const query = c.url.searchParams;
+	const operation = version === 2 ? "ListObjectsV2" : "ListObjects";
+	for (const name of query.keys()) {
+		if (!TAKEN[version].has(name) && !name.startsWith("X-Amz-")) throw notImplemented(`${operation} with ${name}`);
+	}
+	const { encodingType, encode } = keyEncoding(query);
 	const { requested, limit } = maxKeys(query.get("max-keys"));
 	const prefix = query.get("prefix") ?? "";
 	authorizeKey(c.scope, prefix, true);

@@ -29,6 +29,7 @@ import { type RequestBody, requestBody } from "./body";
 import { ledgerOf } from "./bucket-ledger";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error, s3ErrorOf } from "./errors";
+import { keyEncoding } from "./list";
 import { checkedBytes } from "./payload";
 import { authorizeKey } from "./permissions";
 import { S3_NAMESPACE, type XmlContent, xmlAnswer } from "./xml";
@@ -378,14 +379,7 @@ export async function listParts(c: S3Context): Promise<Response> {
  */
 export async function listMultipartUploads(c: S3Context): Promise<Response> {
 	const query = c.url.searchParams;
-	const encodingType = query.get("encoding-type");
-	if (encodingType !== null && encodingType !== "url") {
-		throw new S3Error("InvalidArgument", `Invalid Encoding Method specified in Request: ${encodingType}`, {
-			ArgumentName: "encoding-type",
-			ArgumentValue: encodingType,
-		});
-	}
-	const encode = (text: string) => (encodingType === "url" ? encodeURIComponent(text) : text);
+	const { encodingType, encode } = keyEncoding(query);
 	const max = maxCount(c.url, "max-uploads");
 	const prefix = query.get("prefix") ?? "";
 	authorizeKey(c.scope, prefix, true);
