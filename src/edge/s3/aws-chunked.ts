@@ -12,11 +12,11 @@
  * - `STREAMING-UNSIGNED-PAYLOAD-TRAILER`: no signatures; the trailer carries the body's checksum,
  *   which is what guards it (what the AWS SDKs and the aws CLI send by default).
  *
- * Work is linear in the body; memory is one frame line and one piece of data (the data are
- * passed on as slices of what arrives, never gathered into whole chunks): a chunk's SHA-256 is
- * a DigestStream fed as its data pass. The last piece is held back until the whole body is read
- * and every signature checked, so a body refused at its end never reaches its reader whole, and
- * the binding's `put` that reads it stores nothing.
+ * The decoder is the framing of `body-pump.ts`: it is handed the wire body block by block and
+ * passes the data on as slices of each block, never gathered into whole chunks. Work is linear in
+ * the body; memory is one frame line: a chunk's SHA-256 is a DigestStream fed as its data pass.
+ * The pump holds the last piece back until the decoder has ended, so a body refused at its end
+ * (a wrong signature, a missing trailer) never reaches the binding whole.
  *
  * Errors (edgezone's choice of S3 codes where S3's documentation names none for the case): a
  * wrong chunk or trailer signature 403 SignatureDoesNotMatch; a frame that does not parse 400
@@ -25,6 +25,7 @@
  * `x-amz-trailer`, 400 MalformedTrailerError.
  */
 import { toHex } from "../../common/encoding";
+import type { BodyFraming } from "./body-pump";
 import { S3Error } from "./errors";
 import { type ChainedAlgorithm, type ChainedSigner, chainedSigner, type SignatureSeed } from "./sigv4";
 
@@ -44,14 +45,10 @@ export interface AwsChunkedOptions {
 	trailer: readonly string[];
 }
 
-/** A body being decoded. */
-export interface AwsChunkedBody {
-	/** The decoded bytes, exactly `decodedLength` of them, or an error. */
-	stream: ReadableStream<Uint8Array>;
-	/** The trailing headers read, by lower-case name; complete once `stream` has ended. */
+/** A decoder of one body. */
+export interface AwsChunkedDecoder extends BodyFraming {
+	/** The trailing headers read, by lower-case name; complete once `end()` has returned. */
 	trailers: ReadonlyMap<string, string>;
-	/** The S3Error that ended the stream; undefined while the body holds. */
-	failure(): S3Error | undefined;
 }
 
 /** The SHA-256 of no bytes, the second hash of every chunk's string to sign. */
@@ -78,14 +75,14 @@ const malformedTrailer = (why: string) =>
 	new S3Error("MalformedTrailerError", `The request contained trailing data that was not well-formed: ${why}.`);
 
 /**
- * Decodes an aws-chunked `body`.
- * @returns the decoded stream; the stream fails (and `failure()` says why) on a malformed
- * frame, a wrong signature, or a length other than `decodedLength`.
+ * A decoder of an aws-chunked body: `decode` takes the wire body's blocks in order and emits the
+ * decoded bytes, exactly `decodedLength` of them in all; `end` is called when the wire body ends.
+ * Both throw an S3Error (see the module comment) on a malformed frame, a wrong signature, or a
+ * length other than `decodedLength`.
  */
-export function decodeAwsChunked(body: ReadableStream<Uint8Array>, options: AwsChunkedOptions): AwsChunkedBody {
+export function awsChunkedDecoder(options: AwsChunkedOptions): AwsChunkedDecoder {
 	const { signing, decodedLength } = options;
 	const trailers = new Map<string, string>();
-	let failure: S3Error | undefined;
 	/** `size`: reading a chunk's header line; `data`: its bytes; `crlf`: the CRLF after them; `trailer`: trailing lines; `done`. */
 	let state: "size" | "data" | "crlf" | "trailer" | "done" = "size";
 	let line: number[] = [];
@@ -97,7 +94,6 @@ export function decodeAwsChunked(body: ReadableStream<Uint8Array>, options: AwsC
 	let claimed = "";
 	let digest: DigestStream | undefined;
 	let writer: WritableStreamDefaultWriter<ArrayBuffer | ArrayBufferView> | undefined;
-	let held: Uint8Array | undefined;
 	let signer: ChainedSigner | undefined;
 
 	/** The signature of `algorithm` over `hashes`, chained from the previous one. */
@@ -170,13 +166,7 @@ export function decodeAwsChunked(body: ReadableStream<Uint8Array>, options: AwsC
 		trailers.set(name, value);
 	}
 
-	/** Passes a piece of data on, holding back the latest one. */
-	function pass(piece: Uint8Array, controller: TransformStreamDefaultController<Uint8Array>): void {
-		if (held !== undefined) controller.enqueue(held);
-		held = piece;
-	}
-
-	async function consume(chunk: Uint8Array, controller: TransformStreamDefaultController<Uint8Array>): Promise<void> {
+	async function decode(chunk: Uint8Array, emit: (piece: Uint8Array) => Promise<void>): Promise<void> {
 		let at = 0;
 		while (at < chunk.byteLength) {
 			if (state === "data") {
@@ -186,7 +176,7 @@ export function decodeAwsChunked(body: ReadableStream<Uint8Array>, options: AwsC
 				remaining -= take;
 				decoded += take;
 				if (writer !== undefined) await writer.write(piece);
-				pass(piece, controller);
+				await emit(piece);
 				if (remaining === 0) {
 					if (writer !== undefined && digest !== undefined) {
 						await writer.close();
@@ -222,29 +212,15 @@ export function decodeAwsChunked(body: ReadableStream<Uint8Array>, options: AwsC
 		}
 	}
 
-	const decode = new TransformStream<Uint8Array, Uint8Array>({
-		async transform(chunk, controller) {
-			try {
-				await consume(chunk, controller);
-			} catch (error) {
-				failure = error instanceof S3Error ? error : malformed("it could not be read");
-				controller.error(failure);
-			}
-		},
-		flush(controller) {
-			if (state !== "done" || decoded !== decodedLength) {
-				failure =
-					decoded < decodedLength
-						? new S3Error(
-								"IncompleteBody",
-								`The chunks carry ${decoded} bytes; x-amz-decoded-content-length says ${decodedLength}.`,
-							)
-						: malformed("the body ends before its last chunk and trailer");
-				controller.error(failure);
-				return;
-			}
-			if (held !== undefined) controller.enqueue(held);
-		},
-	});
-	return { stream: body.pipeThrough(decode), trailers, failure: () => failure };
+	function end(): void {
+		if (state === "done" && decoded === decodedLength) return;
+		throw decoded < decodedLength
+			? new S3Error(
+					"IncompleteBody",
+					`The chunks carry ${decoded} bytes; x-amz-decoded-content-length says ${decodedLength}.`,
+				)
+			: malformed("the body ends before its last chunk and trailer");
+	}
+
+	return { decode, end, trailers };
 }

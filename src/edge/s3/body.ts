@@ -5,11 +5,14 @@
  *   chunk signature checked (`aws-chunked.ts`); a plain body signed with its SHA-256 is checked
  *   against it (`payload.ts`); an `UNSIGNED-PAYLOAD` body is taken as it is;
  * - its flexible checksum, from an `x-amz-checksum-<alg>` header or a trailer that
- *   `x-amz-trailer` declares, computed as the body streams and compared at its end (`checksums.ts`).
+ *   `x-amz-trailer` declares, computed as the body streams and compared at its end (`checksums.ts`);
+ * - for an operation whose binding call takes no digest (`uploadPart`), its Content-MD5.
  *
- * Every refusal of the body itself comes at its end, as an error of the stream instead of its
- * last bytes: the binding's `put` reading it fails and stores nothing, and `failure()` then says
- * which S3 error to answer. A refusal of the headers comes at once, thrown.
+ * The framing and the checks run in one loop between the request and the binding (`body-pump.ts`);
+ * a body with neither goes to the binding as it is. Every refusal of the body itself comes at its
+ * end, as an error of the stream instead of its last bytes: the binding's `put` reading it fails
+ * and stores nothing, and `failure()` then says which S3 error to answer. A refusal of the headers
+ * comes at once, thrown.
  *
  * The headers S3 reads here (https://docs.aws.amazon.com/AmazonS3/latest/API/API_PutObject.html,
  * https://docs.aws.amazon.com/AmazonS3/latest/API/sigv4-streaming.html): `Content-Encoding`
@@ -17,17 +20,22 @@
  * `x-amz-trailer`, `x-amz-sdk-checksum-algorithm` and `x-amz-checksum-*`.
  */
 
-import { decodeAwsChunked } from "./aws-chunked";
+import { toBase64 } from "../../common/encoding";
+import { requestedChecksums } from "../gateway/headers";
+import { awsChunkedDecoder } from "./aws-chunked";
+import { type BodyCheck, type BodyFraming, pumpBody } from "./body-pump";
 import {
+	type ChecksumCheck,
+	checksumCheck,
 	checksumOfHeader,
+	digestHasher,
 	FLEXIBLE_CHECKSUMS,
 	type FlexibleChecksum,
 	parseChecksumValue,
-	verifiedStream,
 } from "./checksums";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
-import { checkedBody } from "./payload";
+import { badDigest, signedHashCheck } from "./payload";
 
 /** A request's body, decoded and being verified. */
 export interface RequestBody {
@@ -129,24 +137,51 @@ function storedHeaders(headers: Headers): Headers {
 }
 
 /**
+ * The check of a body against its Content-MD5, when it sends one.
+ * @throws S3Error 400 InvalidDigest for a value that is not the base64 of 16 bytes.
+ */
+function contentMd5Check(headers: Headers): BodyCheck | undefined {
+	const md5 = requestedChecksums(headers).find(({ name }) => name === "md5");
+	if (md5 === undefined) return undefined;
+	const expected = toBase64(md5.digest);
+	const hasher = digestHasher("MD5");
+	return {
+		update: (bytes) => hasher.update(bytes),
+		async verdict() {
+			return toBase64(await hasher.digest()) === expected ? undefined : badDigest("Content-MD5");
+		},
+	};
+}
+
+/** What an operation asks of `requestBody` beyond the body's own headers. */
+export interface RequestBodyOptions {
+	/** Check Content-MD5 here: for `uploadPart`, which takes no digest (`put` checks its own). */
+	contentMd5?: boolean;
+	/** Refuse a body of unknown length (411 MissingContentLength), before any of it is read. */
+	lengthRequired?: boolean;
+}
+
+/**
  * The decoded, verified body of an object-carrying request.
  * @throws S3Error, at once, for headers that do not describe a body this dialect takes: 400
  * InvalidRequest (checksum headers, `aws-chunked` without a `STREAMING-…` payload, a trailer
- * where the payload has none or none where it must), 411 MissingContentLength, 501 for a
- * streaming payload R2 does not take (`STREAMING-AWS4-ECDSA-P256-SHA256-PAYLOAD`, SigV4a);
- * 400 XAmzContentSHA256Mismatch for an empty body not the one signed.
+ * where the payload has none or none where it must), 400 InvalidDigest (a Content-MD5 that is not
+ * one, with `contentMd5`), 411 MissingContentLength (an aws-chunked body without its decoded
+ * length; any body of unknown length, with `lengthRequired`), 501 for a streaming payload R2 does not take
+ * (`STREAMING-AWS4-ECDSA-P256-SHA256-PAYLOAD`, SigV4a); 400 XAmzContentSHA256Mismatch for an
+ * empty body not the one signed.
  */
-export function requestBody(c: Pick<S3Context, "request" | "caller">): RequestBody {
+export function requestBody(c: Pick<S3Context, "request" | "caller">, options: RequestBodyOptions = {}): RequestBody {
 	const { request, caller } = c;
 	const { headers } = request;
 	const payloadHash = caller.payloadHash;
 	const declared = declaredChecksum(headers);
 	const chunkedEncoding = listOf(headers.get("content-encoding")).includes("aws-chunked");
 	const lengthHeader = headers.get("content-length");
-	let length = lengthHeader === null ? undefined : Number(lengthHeader);
-	let stream = request.body;
+	let length = lengthHeader !== null ? Number(lengthHeader) : request.body === null ? 0 : undefined;
+	let framing: BodyFraming | undefined;
 	let trailers: ReadonlyMap<string, string> = new Map();
-	let framingFailure = () => undefined as S3Error | undefined;
+	const checks: BodyCheck[] = [];
 	const hasTrailer = headers.has("x-amz-trailer");
 
 	if (payloadHash.startsWith("STREAMING-")) {
@@ -161,58 +196,61 @@ export function requestBody(c: Pick<S3Context, "request" | "caller">): RequestBo
 			);
 		}
 		length = decodedLengthOf(headers);
-		const decoded = decodeAwsChunked(stream ?? new Blob([]).stream(), {
+		const decoder = awsChunkedDecoder({
 			decodedLength: length,
 			signing: payload.signed ? { secret: caller.key.secret, seed: caller.seed } : undefined,
 			trailer: listOf(headers.get("x-amz-trailer")),
 		});
-		stream = decoded.stream;
-		trailers = decoded.trailers;
-		framingFailure = decoded.failure;
+		framing = decoder;
+		trailers = decoder.trailers;
 	} else if (chunkedEncoding || hasTrailer) {
 		throw new S3Error(
 			"InvalidRequest",
 			"An aws-chunked body (Content-Encoding: aws-chunked, x-amz-trailer) needs x-amz-content-sha256: STREAMING-….",
 		);
 	} else if (SIGNED_HASH.test(payloadHash)) {
-		if (stream === null) {
+		if (request.body === null) {
 			if (payloadHash !== EMPTY_SHA256) throw new S3Error("XAmzContentSHA256Mismatch");
 		} else {
-			const checked = checkedBody(stream, payloadHash);
-			stream = checked.body;
-			framingFailure = () => (checked.mismatched() ? new S3Error("XAmzContentSHA256Mismatch") : undefined);
+			checks.push(signedHashCheck(payloadHash));
 		}
 	}
 
-	let checksumValue = () => undefined as string | undefined;
-	let checksumFailure = () => undefined as S3Error | undefined;
+	if (options.lengthRequired && length === undefined) throw new S3Error("MissingContentLength");
+	const md5 = options.contentMd5 ? contentMd5Check(headers) : undefined;
+	if (md5 !== undefined) checks.push(md5);
+	let checksum: ChecksumCheck | undefined;
 	if (declared !== undefined) {
-		const { checksum, value } = declared;
-		const verified = verifiedStream(stream ?? new Blob([]).stream(), checksum, () => {
+		const { checksum: algorithm, value } = declared;
+		checksum = checksumCheck(algorithm, () => {
 			if (value !== undefined) return value;
-			const trailing = trailers.get(checksum.header);
+			const trailing = trailers.get(algorithm.header);
 			if (trailing === undefined) {
-				throw new S3Error("MalformedTrailerError", `The trailer does not carry ${checksum.header}.`);
+				throw new S3Error("MalformedTrailerError", `The trailer does not carry ${algorithm.header}.`);
 			}
-			return parseChecksumValue(checksum, trailing);
+			return parseChecksumValue(algorithm, trailing);
 		});
-		stream = verified.stream;
-		checksumValue = verified.digest;
-		checksumFailure = verified.failure;
+		checks.push(checksum);
 	}
 
-	if (stream !== null && stream !== request.body && length !== undefined) {
-		const fixed = new FixedLengthStream(length);
-		// A failure reaches the reader of `fixed.readable` (the binding); nothing else waits on the pipe.
-		stream.pipeTo(fixed.writable).catch(() => undefined);
-		stream = fixed.readable;
+	const stored = storedHeaders(headers);
+	if (framing === undefined && checks.length === 0) {
+		return {
+			stream: request.body,
+			length,
+			headers: stored,
+			checksum: undefined,
+			checksumValue: () => undefined,
+			failure: () => undefined,
+		};
 	}
+	const pumped = pumpBody(request.body ?? new Blob([]).stream(), length, framing, checks);
 	return {
-		stream,
+		stream: pumped.stream,
 		length,
-		headers: storedHeaders(headers),
+		headers: stored,
 		checksum: declared?.checksum,
-		checksumValue,
-		failure: () => framingFailure() ?? checksumFailure(),
+		checksumValue: () => checksum?.digest(),
+		failure: pumped.failure,
 	};
 }

@@ -4,16 +4,16 @@
  * `x-amz-sdk-checksum-algorithm` (https://docs.aws.amazon.com/AmazonS3/latest/userguide/checking-object-integrity.html;
  * R2 takes the same five: https://developers.cloudflare.com/r2/api/s3/api/).
  *
- * A body is hashed as it streams (`verifiedStream`): the CRCs with the AWS SDK for JavaScript's
- * own pure-JS implementations (`@aws-sdk/checksums/crc`: workerd has no native CRC without
- * nodejs_compat), so a value a client computed is matched bit for bit; SHA1 and SHA256 with
- * workerd's `crypto.DigestStream`.
- * The last piece of the body is held back until the digest is compared, so a body that does not
- * match ends with an error instead: whatever reads it (the binding's `put`) never receives the
- * whole body and stores nothing. Memory stays one piece whatever the body's size.
+ * A body is hashed as it streams (`checksumCheck`, one of the pump's checks, `body-pump.ts`):
+ * CRC32 with zlib's native `crc32` (`node:zlib`, which nodejs_compat gives workerd; the one the
+ * SDKs send by default, so it is the fast one), CRC32C and CRC64NVME with the AWS SDK for
+ * JavaScript's own pure-JS implementations (`@aws-sdk/checksums/crc`), so a value a client
+ * computed is matched bit for bit; SHA1 and SHA256 with workerd's `crypto.DigestStream`.
  */
-import { Crc32, Crc32cJs, Crc64NvmeJs } from "@aws-sdk/checksums/crc";
+import { crc32 } from "node:zlib";
+import { Crc32cJs, Crc64NvmeJs } from "@aws-sdk/checksums/crc";
 import { fromBase64, toBase64 } from "../../common/encoding";
+import type { BodyCheck } from "./body-pump";
 import { S3Error } from "./errors";
 
 /** The five algorithms: S3's name, the header's suffix, and the digest's length in bytes. */
@@ -34,29 +34,53 @@ export function checksumOfHeader(name: string): FlexibleChecksum | undefined {
 }
 
 /** A running digest. */
-interface Hasher {
-	update(bytes: Uint8Array): Promise<void>;
+export interface Hasher {
+	update(bytes: Uint8Array): void | Promise<void>;
 	digest(): Promise<Uint8Array>;
+}
+
+/** A hasher of one of WebCrypto's digests (`SHA-1`, `SHA-256`, `MD5`…), fed through workerd's `crypto.DigestStream`. */
+export function digestHasher(algorithm: string): Hasher {
+	const stream = new crypto.DigestStream(algorithm);
+	const writer = stream.getWriter();
+	return {
+		update: (bytes) => writer.write(bytes),
+		digest: async () => {
+			await writer.close();
+			return new Uint8Array(await stream.digest);
+		},
+	};
+}
+
+/** A CRC32 (ISO-HDLC, zlib's) hasher: its digest is the CRC's four bytes, big-endian, as S3 sends it. */
+function crc32Hasher(): Hasher {
+	let value = 0;
+	return {
+		update: (bytes) => {
+			value = crc32(bytes, value);
+		},
+		digest: async () => {
+			const digest = new Uint8Array(4);
+			new DataView(digest.buffer).setUint32(0, value >>> 0);
+			return digest;
+		},
+	};
 }
 
 /** A hasher of `checksum`'s algorithm. */
 function hasherOf(checksum: FlexibleChecksum): Hasher {
-	if (checksum.name === "SHA1" || checksum.name === "SHA256") {
-		const stream = new crypto.DigestStream(checksum.name === "SHA1" ? "SHA-1" : "SHA-256");
-		const writer = stream.getWriter();
-		return {
-			update: (bytes) => writer.write(bytes),
-			digest: async () => {
-				await writer.close();
-				return new Uint8Array(await stream.digest);
-			},
-		};
+	switch (checksum.name) {
+		case "SHA1":
+			return digestHasher("SHA-1");
+		case "SHA256":
+			return digestHasher("SHA-256");
+		case "CRC32":
+			return crc32Hasher();
+		case "CRC32C":
+			return new Crc32cJs();
+		case "CRC64NVME":
+			return new Crc64NvmeJs();
 	}
-	const crc = checksum.name === "CRC32" ? new Crc32() : checksum.name === "CRC32C" ? new Crc32cJs() : new Crc64NvmeJs();
-	return {
-		update: async (bytes) => crc.update(bytes),
-		digest: () => crc.digest(),
-	};
 }
 
 /**
@@ -76,49 +100,34 @@ export function parseChecksumValue(checksum: FlexibleChecksum, value: string): s
 const checksumMismatch = (checksum: FlexibleChecksum) =>
 	new S3Error("BadDigest", `The ${checksum.name} you specified did not match the calculated checksum.`);
 
-/** A body being checked: the stream to read, its digest once read, and why it failed, if it did. */
-export interface VerifiedStream {
-	stream: ReadableStream<Uint8Array>;
-	/** The body's digest, base64, once the stream has ended whole; undefined before. */
+/** A body's check against its flexible checksum, which keeps the digest once it held. */
+export interface ChecksumCheck extends BodyCheck {
+	/** The body's digest, base64, once the check held; undefined before. */
 	digest(): string | undefined;
-	/** The S3Error that ended the stream (BadDigest, or the expected value's own error); undefined while it holds. */
-	failure(): S3Error | undefined;
 }
 
 /**
- * Hashes `body` with `checksum`'s algorithm as it streams and compares the digest with
- * `expected()` when it ends.
- * @param expected the base64 digest the client sent, asked for only at the end, so a trailer
- * read by the stage before this one is known by then; it may throw an S3Error (a missing or
- * malformed trailer), which fails the stream as a mismatch does.
+ * The check of a body against `checksum`'s algorithm: the digest of every byte is compared, at
+ * the end, with `expected()`.
+ * @param expected the base64 digest the client sent, asked for only at the end, so a trailer the
+ * framing read is known by then; it may throw an S3Error (a missing or malformed trailer), which
+ * refuses the body as a mismatch does (BadDigest).
  */
-export function verifiedStream(
-	body: ReadableStream<Uint8Array>,
-	checksum: FlexibleChecksum,
-	expected: () => string,
-): VerifiedStream {
+export function checksumCheck(checksum: FlexibleChecksum, expected: () => string): ChecksumCheck {
 	const hasher = hasherOf(checksum);
-	let held: Uint8Array | undefined;
 	let digest: string | undefined;
-	let failure: S3Error | undefined;
-	const check = new TransformStream<Uint8Array, Uint8Array>({
-		async transform(chunk, controller) {
-			await hasher.update(chunk);
-			if (held !== undefined) controller.enqueue(held);
-			held = chunk;
-		},
-		async flush(controller) {
+	return {
+		update: (bytes) => hasher.update(bytes),
+		async verdict() {
 			const actual = toBase64(await hasher.digest());
 			try {
-				if (actual !== expected()) throw checksumMismatch(checksum);
+				if (actual !== expected()) return checksumMismatch(checksum);
 			} catch (error) {
-				failure = error instanceof S3Error ? error : checksumMismatch(checksum);
-				controller.error(failure);
-				return;
+				return error instanceof S3Error ? error : checksumMismatch(checksum);
 			}
 			digest = actual;
-			if (held !== undefined) controller.enqueue(held);
+			return undefined;
 		},
-	});
-	return { stream: body.pipeThrough(check), digest: () => digest, failure: () => failure };
+		digest: () => digest,
+	};
 }

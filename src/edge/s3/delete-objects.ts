@@ -8,9 +8,7 @@
  * answers only the errors, which a delete that went through has none of.
  */
 import { XMLParser } from "fast-xml-parser";
-import { toHex } from "../../common/encoding";
 import { MAX_KEYS } from "../../wire/limits";
-import { requestedChecksums } from "../gateway/headers";
 import { assertKey } from "../gateway/keys";
 import { ledgerOf } from "./bucket-ledger";
 import type { S3Context } from "./context";
@@ -52,13 +50,7 @@ function parseDelete(text: string): { keys: string[]; quiet: boolean } {
 
 /** `POST /<bucket>?delete`: DeleteResult listing each key deleted (none when Quiet). */
 export async function deleteObjects(c: S3Context): Promise<Response> {
-	const checksums = requestedChecksums(c.request.headers);
 	const bytes = await checkedBytes(c.request, c.caller.payloadHash, MAX_DOCUMENT_BYTES);
-	for (const { algorithm, label, digest } of checksums) {
-		const actual = toHex(new Uint8Array(await crypto.subtle.digest(algorithm, bytes)));
-		if (actual !== toHex(digest))
-			throw new S3Error("BadDigest", `The ${label} you specified did not match what we received.`);
-	}
 	const { keys, quiet } = parseDelete(new TextDecoder().decode(bytes));
 	for (const key of keys) {
 		assertKey(key);

@@ -19,13 +19,11 @@
  * ledger's record of it is what answers NoSuchUpload.
  */
 import { XMLParser } from "fast-xml-parser";
-import { toHex } from "../../common/encoding";
-import type { RequestedChecksum } from "../../wire/checksums";
 import { isPartNumber, MAX_PART_NUMBER } from "../../wire/limits";
 import { storageClassToHeader } from "../../wire/storage-class";
 import { hasConditionals, parseConditionals } from "../gateway/conditionals";
-import { requestedChecksums, writeMetadataFromHeaders } from "../gateway/headers";
-import { type RequestBody, requestBody } from "./body";
+import { writeMetadataFromHeaders } from "../gateway/headers";
+import { requestBody } from "./body";
 import { ledgerOf } from "./bucket-ledger";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error, s3ErrorOf } from "./errors";
@@ -102,77 +100,6 @@ export async function createMultipartUpload(c: S3Context): Promise<Response> {
 	});
 }
 
-/** A part's body checked as it streams against the digests sent with it; the last chunk is held back until they are known. */
-interface DigestCheck {
-	stream: ReadableStream<Uint8Array>;
-	/** The first digest that did not match, once the body was read. */
-	mismatch(): RequestedChecksum | undefined;
-}
-
-/**
- * Checks `body` against `checksums` (Content-MD5 and `x-amz-checksum-*`), which the binding's
- * `uploadPart` does not take, in the way `payload.ts` checks the signed hash: a body that does
- * not match ends with an error instead of its last chunk, so the binding stores no part.
- */
-function digestChecked(body: ReadableStream<Uint8Array>, checksums: RequestedChecksum[]): DigestCheck {
-	const digests = checksums.map((checksum) => {
-		const stream = new crypto.DigestStream(checksum.algorithm);
-		return { checksum, stream, writer: stream.getWriter() };
-	});
-	let held: Uint8Array | undefined;
-	let failed: RequestedChecksum | undefined;
-	const check = new TransformStream<Uint8Array, Uint8Array>({
-		async transform(chunk, controller) {
-			for (const { writer } of digests) await writer.write(chunk);
-			if (held !== undefined) controller.enqueue(held);
-			held = chunk;
-		},
-		async flush(controller) {
-			for (const { checksum, stream, writer } of digests) {
-				await writer.close();
-				if (toHex(new Uint8Array(await stream.digest)) !== toHex(checksum.digest)) {
-					failed = checksum;
-					controller.error(new Error(`the body does not match its ${checksum.label}`));
-					return;
-				}
-			}
-			if (held !== undefined) controller.enqueue(held);
-		},
-	});
-	return { stream: body.pipeThrough(check), mismatch: () => failed };
-}
-
-/** The BadDigest of a part that does not match its Content-MD5 or checksum. */
-function badDigest(checksum: RequestedChecksum): S3Error {
-	return checksum.name === "md5"
-		? new S3Error("BadDigest", "The Content-MD5 you specified did not match what we received.")
-		: new S3Error("BadDigest", `The ${checksum.label} you specified did not match what we received.`);
-}
-
-/**
- * A part's body checked against its Content-MD5 as it streams (the binding's `uploadPart` takes
- * no digest), as a stream of known length; the flexible checksums are `requestBody`'s.
- */
-function md5Checked(body: RequestBody): {
-	stream: ReadableStream<Uint8Array> | string;
-	mismatch(): S3Error | undefined;
-} {
-	const md5 = requestedChecksums(body.headers).filter(({ name }) => name === "md5");
-	if (body.stream === null) return { stream: "", mismatch: () => undefined };
-	if (md5.length === 0 || body.length === undefined) return { stream: body.stream, mismatch: () => undefined };
-	const digests = digestChecked(body.stream, md5);
-	const fixed = new FixedLengthStream(body.length);
-	// A failure reaches the reader of `fixed.readable` (the binding); nothing else waits on the pipe.
-	digests.stream.pipeTo(fixed.writable).catch(() => undefined);
-	return {
-		stream: fixed.readable,
-		mismatch() {
-			const failed = digests.mismatch();
-			return failed === undefined ? undefined : badDigest(failed);
-		},
-	};
-}
-
 /**
  * `PUT /<bucket>/<key>?partNumber=N&uploadId=…`: streams the part into `uploadPart`, its body
  * decoded and verified as PutObject's is (`body.ts`: aws-chunked framing and chunk signatures,
@@ -185,14 +112,12 @@ function md5Checked(body: RequestBody): {
 export async function uploadPart(c: S3Context): Promise<Response> {
 	const partNumber = partNumberOf(c.url);
 	const uploadId = uploadIdOf(c.url);
-	const body = requestBody(c);
-	if (body.stream !== null && body.length === undefined) throw new S3Error("MissingContentLength");
-	const checked = md5Checked(body);
+	const body = requestBody(c, { contentMd5: true, lengthRequired: true });
 	let part: R2UploadedPart;
 	try {
-		part = await c.bucket.bucket.resumeMultipartUpload(c.key, uploadId).uploadPart(partNumber, checked.stream);
+		part = await c.bucket.bucket.resumeMultipartUpload(c.key, uploadId).uploadPart(partNumber, body.stream ?? "");
 	} catch (error) {
-		throw body.failure() ?? checked.mismatch() ?? uploadError(error);
+		throw body.failure() ?? uploadError(error);
 	}
 	await ledgerOf(c).partUploaded(uploadId, c.key, {
 		partNumber,
@@ -273,12 +198,7 @@ export async function completeMultipartUpload(c: S3Context): Promise<Response> {
 	if (hasConditionals(parseConditionals(c.request.headers))) {
 		throw notImplemented("CompleteMultipartUpload with a conditional header");
 	}
-	const checksums = requestedChecksums(c.request.headers);
 	const bytes = await checkedBytes(c.request, c.caller.payloadHash, MAX_COMPLETE_BYTES);
-	for (const checksum of checksums) {
-		const actual = toHex(new Uint8Array(await crypto.subtle.digest(checksum.algorithm, bytes)));
-		if (actual !== toHex(checksum.digest)) throw badDigest(checksum);
-	}
 	const parts = parseComplete(new TextDecoder().decode(bytes));
 	let object: R2Object;
 	try {

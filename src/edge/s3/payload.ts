@@ -1,57 +1,42 @@
 /**
- * A request body checked against the SHA-256 its signature covers (`x-amz-content-sha256`), as
- * it streams: the body goes on to the binding chunk by chunk while a DigestStream (workerd's
- * `crypto.DigestStream`) hashes it, and the last chunk is held back until the digest is known.
- * A body that does not match ends with an error instead of its last chunk, so the binding never
- * receives a whole body and stores nothing; the caller then answers S3's
- * `XAmzContentSHA256Mismatch` (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html).
- * Memory stays one chunk, whatever the body's size.
+ * The checks of a request body against what its signature covers (`x-amz-content-sha256`): a
+ * body streamed to the binding is one of the pump's checks (`body-pump.ts`), hashed as it passes
+ * by workerd's `crypto.DigestStream`; a small document is read whole and hashed at once. A body
+ * that does not match is S3's `XAmzContentSHA256Mismatch`
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html), and a streamed one never
+ * reaches the binding whole, so nothing is stored.
  */
 import { toHex } from "../../common/encoding";
+import { requestedChecksums } from "../gateway/headers";
+import type { BodyCheck } from "./body-pump";
+import { digestHasher } from "./checksums";
 import { S3Error } from "./errors";
 
-/** A body being checked: the stream to store, and whether it turned out not to match. */
-export interface CheckedBody {
-	body: ReadableStream<Uint8Array>;
-	/** True once the whole body was read and its SHA-256 is not the signed one. */
-	mismatched(): boolean;
+/** The check of a streamed body against the SHA-256 its signature covers, `expectedHex` (64 lower-case hex). */
+export function signedHashCheck(expectedHex: string): BodyCheck {
+	const hasher = digestHasher("SHA-256");
+	return {
+		update: (bytes) => hasher.update(bytes),
+		async verdict() {
+			return toHex(await hasher.digest()) === expectedHex ? undefined : new S3Error("XAmzContentSHA256Mismatch");
+		},
+	};
 }
 
-/**
- * Checks `body` against `expectedHex` as it streams. The result has no length of its own: a
- * caller storing it gives it one (`body.ts`).
- */
-export function checkedBody(body: ReadableStream<Uint8Array>, expectedHex: string): CheckedBody {
-	const digest = new crypto.DigestStream("SHA-256");
-	const writer = digest.getWriter();
-	let held: Uint8Array | undefined;
-	let mismatch = false;
-	const check = new TransformStream<Uint8Array, Uint8Array>({
-		async transform(chunk, controller) {
-			await writer.write(chunk);
-			if (held !== undefined) controller.enqueue(held);
-			held = chunk;
-		},
-		async flush(controller) {
-			await writer.close();
-			if (toHex(new Uint8Array(await digest.digest)) !== expectedHex) {
-				mismatch = true;
-				controller.error(new Error("the body does not match x-amz-content-sha256"));
-				return;
-			}
-			if (held !== undefined) controller.enqueue(held);
-		},
-	});
-	return { body: body.pipeThrough(check), mismatched: () => mismatch };
+/** S3's BadDigest for a body that does not match the digest named by `label` ("Content-MD5", "SHA-256"…). */
+export function badDigest(label: string): S3Error {
+	return new S3Error("BadDigest", `The ${label} you specified did not match what we received.`);
 }
 
 /**
  * A small body read whole (an XML document of a request), checked against the signed payload
- * hash when there is one.
+ * hash when there is one, and against its Content-MD5 and `x-amz-checksum-*` headers.
  * @param limit the most bytes taken; a longer body is refused before it is all read.
- * @throws S3Error 400 XAmzContentSHA256Mismatch; 400 MalformedXML past `limit`.
+ * @throws S3Error 400 XAmzContentSHA256Mismatch; 400 BadDigest; 400 InvalidDigest for a digest
+ * header that is not one; 400 MalformedXML past `limit`.
  */
 export async function checkedBytes(request: Request, payloadHash: string, limit: number): Promise<Uint8Array> {
+	const checksums = requestedChecksums(request.headers);
 	const chunks: Uint8Array[] = [];
 	let length = 0;
 	if (request.body !== null) {
@@ -67,9 +52,12 @@ export async function checkedBytes(request: Request, payloadHash: string, limit:
 		bytes.set(chunk, offset);
 		offset += chunk.byteLength;
 	}
-	if (/^[0-9a-f]{64}$/.test(payloadHash)) {
-		const actual = toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
-		if (actual !== payloadHash) throw new S3Error("XAmzContentSHA256Mismatch");
+	const hexDigest = async (algorithm: string) => toHex(new Uint8Array(await crypto.subtle.digest(algorithm, bytes)));
+	if (/^[0-9a-f]{64}$/.test(payloadHash) && (await hexDigest("SHA-256")) !== payloadHash) {
+		throw new S3Error("XAmzContentSHA256Mismatch");
+	}
+	for (const { name, algorithm, label, digest } of checksums) {
+		if ((await hexDigest(algorithm)) !== toHex(digest)) throw badDigest(name === "md5" ? "Content-MD5" : label);
 	}
 	return bytes;
 }

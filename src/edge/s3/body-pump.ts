@@ -1,0 +1,119 @@
+/**
+ * The one loop an object-carrying S3 request body runs through on its way to the binding: the
+ * wire bytes read in blocks, decoded by the body's framing (aws-chunked, or none), every byte of
+ * the object fed to the body's checks (the signed payload hash, a flexible checksum, Content-MD5),
+ * and written to the stream the binding's `put` or `uploadPart` reads.
+ *
+ * One loop, not a TransformStream per stage, because of what a 1 GiB PutObject measured under
+ * `wrangler dev` (BENCHMARKS.md, "One loop for the S3 request body"): a JavaScript
+ * TransformStream piped into a FixedLengthStream doubled workerd's memory growth and the upload's
+ * time against the plain body handed to `put`, while a loop that awaits each write moves at the
+ * binding's pace. Reading blocks of `BLOCK_BYTES` with a BYOB reader, instead of the 4 KiB chunks
+ * a request body arrives in, brings its time back to the plain body's.
+ *
+ * The last piece is held back until the framing has ended and every check holds, so a body
+ * refused at its end never reaches the binding whole: `put` sees its stream fail and stores
+ * nothing. Memory is two blocks per request, whatever the body's size.
+ */
+import { S3Error } from "./errors";
+
+/** A check of the object's bytes, fed every byte in order and asked once at the end. */
+export interface BodyCheck {
+	update(bytes: Uint8Array): void | Promise<void>;
+	/** After the last byte (and after the framing ended): the S3Error refusing the body, or undefined. */
+	verdict(): Promise<S3Error | undefined>;
+}
+
+/** How the wire body frames the object's bytes (aws-chunked); absent when the body is the bytes. */
+export interface BodyFraming {
+	/**
+	 * Decodes the next block of the wire body, passing the object's bytes in it to `emit` in order.
+	 * @throws S3Error for a body the framing refuses.
+	 */
+	decode(block: Uint8Array, emit: (piece: Uint8Array) => Promise<void>): Promise<void>;
+	/** The wire body has ended. @throws S3Error when it ended before the framing did. */
+	end(): void;
+}
+
+/** A body on its way to the binding. */
+export interface PumpedBody {
+	/** What the binding reads: of `length` bytes when that is known (a FixedLengthStream). */
+	stream: ReadableStream<Uint8Array>;
+	/** The S3Error that refused the body (the framing's or a check's); undefined while it holds. */
+	failure(): S3Error | undefined;
+}
+
+/** The wire body is read in blocks of this many bytes (the last may be shorter). */
+const BLOCK_BYTES = 256 * 1024;
+
+/**
+ * Reads `source`, a byte stream (a request's body, a Blob's), in blocks of `BLOCK_BYTES`.
+ * @returns `read()`, giving the next block, undefined once the stream has ended.
+ */
+function blockReader(source: ReadableStream<Uint8Array>): {
+	read(): Promise<Uint8Array | undefined>;
+	cancel(reason: unknown): Promise<void>;
+} {
+	const reader = source.getReader({ mode: "byob" });
+	let ended = false;
+	return {
+		async read() {
+			while (!ended) {
+				// workerd's readAtLeast: a block fills before it is handed on, unless the body ends.
+				const { done, value } = await reader.readAtLeast(BLOCK_BYTES, new Uint8Array(BLOCK_BYTES));
+				ended = done;
+				if (value !== undefined && value.byteLength > 0) return value;
+			}
+			return undefined;
+		},
+		cancel: (reason) => reader.cancel(reason),
+	};
+}
+
+/**
+ * Pumps `source`, a byte stream, through `framing` and `checks` into the stream it returns.
+ * @param length the object's length in bytes, when known: the stream returned is then of that
+ * length, as `R2Bucket.put` needs of a stream.
+ * @returns the stream to hand to the binding; it fails (and `failure()` says why, when the body
+ * was refused) on a framing error, a check that does not hold, or a source that fails.
+ */
+export function pumpBody(
+	source: ReadableStream<Uint8Array>,
+	length: number | undefined,
+	framing: BodyFraming | undefined,
+	checks: readonly BodyCheck[],
+): PumpedBody {
+	const sink: { readable: ReadableStream<Uint8Array>; writable: WritableStream<ArrayBufferView> } =
+		length === undefined ? new IdentityTransformStream() : new FixedLengthStream(length);
+	const writer = sink.writable.getWriter();
+	const reader = blockReader(source);
+	let held: Uint8Array | undefined;
+	let failure: S3Error | undefined;
+
+	const emit = async (piece: Uint8Array): Promise<void> => {
+		for (const check of checks) await check.update(piece);
+		if (held !== undefined) await writer.write(held);
+		held = piece;
+	};
+
+	const pump = async (): Promise<void> => {
+		for (let block = await reader.read(); block !== undefined; block = await reader.read()) {
+			if (framing === undefined) await emit(block);
+			else await framing.decode(block, emit);
+		}
+		framing?.end();
+		for (const check of checks) {
+			const refused = await check.verdict();
+			if (refused !== undefined) throw refused;
+		}
+		if (held !== undefined) await writer.write(held);
+		await writer.close();
+	};
+
+	pump().catch(async (error: unknown) => {
+		if (error instanceof S3Error) failure = error;
+		// The binding sees the stream fail; the rest of the wire body is not read.
+		await Promise.allSettled([writer.abort(error), reader.cancel(error)]);
+	});
+	return { stream: sink.readable, failure: () => failure };
+}
