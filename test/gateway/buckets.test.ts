@@ -2,7 +2,8 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { RemoteBucket } from "../../src/client";
-import { gw, RO, textOf } from "./helpers";
+import { textOf } from "../bodies";
+import { gw, RO } from "./helpers";
 
 const LOGS = { "x-r2-bucket": "edgezone-logs" };
 

@@ -2,6 +2,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import worker from "../../src/index";
+import { textOf } from "../bodies";
 
 /** The read-write and read-only tokens vitest.config.ts binds in GATEWAY_TOKENS. */
 const RW = "test-rw";
@@ -19,14 +20,6 @@ export function gw(path: string, init: RequestInit & { token?: string | null } =
 export async function withVars(vars: Partial<Env>, path: string, init: RequestInit = {}): Promise<Response> {
 	const request = new Request(`http://gateway.test${path}`, init) as Request<unknown, IncomingRequestCfProperties>;
 	return worker.fetch(request, { ...env, ...vars }, createExecutionContext());
-}
-
-/**
- * An answer's body as UTF-8 text. `Response.text()` would warn about a body typed
- * `application/octet-stream` (what the gateway sends for objects without a type); these are text.
- */
-export async function textOf(response: Response): Promise<string> {
-	return new TextDecoder().decode(await response.arrayBuffer());
 }
 
 /** PUT `body` at `key` and return the stored object's JSON. */

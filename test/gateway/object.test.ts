@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { errorOf, expectError, gw, put, textOf } from "./helpers";
+import { textOf } from "../bodies";
+import { errorOf, expectError, gw, put } from "./helpers";
 
 const base64 = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes)));
 const digest = async (algorithm: string, text: string) =>

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { errorOf, expectError, gw, put, textOf } from "./helpers";
+import { textOf } from "../bodies";
+import { errorOf, expectError, gw, put } from "./helpers";
 
 const BODY = "0123456789"; // 10 bytes
 

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { errorOf, expectError, gw, put, textOf, withVars } from "./helpers";
+import { textOf } from "../bodies";
+import { errorOf, expectError, gw, put, withVars } from "./helpers";
 
 describe("query parameters the gateway does not define", () => {
 	// One row per request that must be refused, and the parameter its message must name; nothing

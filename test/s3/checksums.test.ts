@@ -5,7 +5,8 @@
  * CRCs from the bucket's ledger.
  */
 import { describe, expect, it } from "vitest";
-import { BUCKET, bodyText, bucket, expectS3Error, s3 } from "./helpers";
+import { textOf } from "../bodies";
+import { BUCKET, bucket, expectS3Error, s3 } from "./helpers";
 
 const key = (label: string) => `s3-checksums/${label}-${crypto.randomUUID()}`;
 const path = (k: string) => `/${BUCKET}/${k}`;
@@ -134,7 +135,7 @@ describe("GetObject and HeadObject with x-amz-checksum-mode: ENABLED", () => {
 			// Written again by Worker code with other bytes: the CRC no longer describes it.
 			await bucket().put(k, "other bytes");
 			const changed = await s3(path(k), { headers: { "x-amz-checksum-mode": "ENABLED" } });
-			expect(await bodyText(changed)).toBe("other bytes");
+			expect(await textOf(changed)).toBe("other bytes");
 			expect(changed.headers.get(header)).toBeNull();
 		}
 	});
@@ -159,7 +160,7 @@ describe("GetObject and HeadObject with x-amz-checksum-mode: ENABLED", () => {
 		});
 		const response = await s3(path(k), { headers: { "x-amz-checksum-mode": "ENABLED", range: "bytes=0-3" } });
 		expect(response.status).toBe(206);
-		expect(await bodyText(response)).toBe("1234");
+		expect(await textOf(response)).toBe("1234");
 		expect(response.headers.get("x-amz-checksum-sha256")).toBeNull();
 	});
 });

@@ -18,11 +18,6 @@ export const ORIGIN = "http://s3.test";
 export const BUCKET = "edgezone-bucket";
 export const bucket = (): R2Bucket => env.BUCKET;
 
-/** A body as UTF-8 text, read as bytes (`.text()` warns on a type workerd does not count as text). */
-export async function bodyText(response: Response): Promise<string> {
-	return new TextDecoder().decode(await response.arrayBuffer());
-}
-
 /** Lower-case hex SHA-256 of a string or bytes. */
 export async function sha256Hex(data: string | Uint8Array<ArrayBuffer>): Promise<string> {
 	const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;

@@ -4,7 +4,7 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { textOf } from "../gateway/helpers";
+import { textOf } from "../bodies";
 import { BUCKET, bucket, expectS3Error, presign, s3, sha256Hex } from "./helpers";
 
 const key = (label: string) => `s3-objects/${label}-${crypto.randomUUID()}`;

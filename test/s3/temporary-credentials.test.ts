@@ -12,7 +12,8 @@ import { apiTokenId } from "../../src/common/api-tokens";
 import { READ_TOKEN, SCOPED_TOKEN, SCOPED_TOKEN_ID, TOKEN } from "../api/credentials";
 import { call } from "../api/http";
 import { sdkClient } from "../api/sdk";
-import { amzDate, BUCKET, bodyText, bucket, expectS3Error, ORIGIN, s3 } from "./helpers";
+import { textOf } from "../bodies";
+import { amzDate, BUCKET, bucket, expectS3Error, ORIGIN, s3 } from "./helpers";
 
 type Permission = "admin-read-write" | "admin-read-only" | "object-read-write" | "object-read-only";
 
@@ -54,7 +55,7 @@ describe("R2 temporary credentials", () => {
 		expect(await (await bucket().get(`${prefix}a.txt`))?.text()).toBe("inside");
 		const get = await s3(`/${BUCKET}/${prefix}a.txt`, {}, client);
 		expect(get.status).toBe(200);
-		expect(await bodyText(get)).toBe("inside");
+		expect(await textOf(get)).toBe("inside");
 		expect((await s3(`/${BUCKET}?list-type=2&prefix=${prefix}`, {}, client)).status).toBe(200);
 	});
 
@@ -79,7 +80,7 @@ describe("R2 temporary credentials", () => {
 		await bucket().put(k, "exact");
 		await bucket().put(`${k}/under`, "under");
 		const { client } = await temporary({ objects: [k], permission: "object-read-only" });
-		expect(await bodyText(await s3(`/${BUCKET}/${k}`, {}, client))).toBe("exact");
+		expect(await textOf(await s3(`/${BUCKET}/${k}`, {}, client))).toBe("exact");
 		await expectS3Error(await s3(`/${BUCKET}/${k}/under`, {}, client), 403, "AccessDenied");
 		await expectS3Error(await s3(`/${BUCKET}?list-type=2&prefix=${k}`, {}, client), 403, "AccessDenied");
 	});
@@ -99,7 +100,7 @@ describe("R2 temporary credentials", () => {
 		expect(new URL(signed.url).searchParams.get("X-Amz-Security-Token")).not.toBeNull();
 		const response = await s3Fetch(signed.url);
 		expect(response.status).toBe(200);
-		expect(await bodyText(response)).toBe("presigned");
+		expect(await textOf(response)).toBe("presigned");
 	});
 
 	it("are refused with ExpiredToken once expired, storing nothing", async () => {

@@ -7,8 +7,8 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call } from "../api/http";
+import { textOf } from "../bodies";
 import { zoneWithHost } from "../edge/logs-helpers";
-import { textOf } from "../gateway/helpers";
 import { BUCKET, bucket, clientOf, expectS3Error, s3, xmlOf } from "./helpers";
 
 const key = (label: string) => `vhost/${label}-${crypto.randomUUID()}`;
