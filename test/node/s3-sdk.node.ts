@@ -299,7 +299,7 @@ describe("@aws-sdk/client-s3 against wrangler dev: objects", () => {
 		expect(await native.head(k)).toBeNull();
 	});
 
-	it("takes the storage classes R2 has, STANDARD and STANDARD_IA, and refuses another with a 400", async () => {
+	it("takes the storage classes R2 has, STANDARD and STANDARD_IA, and refuses another with InvalidStorageClass", async () => {
 		// Miniflare's binding stores no storage class (it reports ""), so none is read back locally.
 		for (const StorageClass of ["STANDARD", "STANDARD_IA"] as const) {
 			const k = `s3-sdk/class/${StorageClass}`;
@@ -309,7 +309,7 @@ describe("@aws-sdk/client-s3 against wrangler dev: objects", () => {
 		const k = "s3-sdk/class/GLACIER";
 		expect(
 			await s3Error(s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: k, Body: "x", StorageClass: "GLACIER" }))),
-		).toMatchObject({ status: 400 });
+		).toMatchObject({ status: 400, code: "InvalidStorageClass" });
 		expect(await native.head(k)).toBeNull();
 	});
 

@@ -87,6 +87,13 @@ describe("PutObject", () => {
 		expect(await bucket().head(k)).toBeNull();
 	});
 
+	it("refuses a storage class R2 does not have with InvalidStorageClass, as R2, and stores nothing", async () => {
+		const k = key("glacier");
+		const response = await s3(path(k), { method: "PUT", body: "cold", headers: { "x-amz-storage-class": "GLACIER" } });
+		await expectS3Error(response, 400, "InvalidStorageClass");
+		expect(await bucket().head(k)).toBeNull();
+	});
+
 	it("refuses an aws-chunked body signed with SigV4a with NotImplemented rather than storing its framing", async () => {
 		const k = key("chunked");
 		const response = await s3(path(k), {

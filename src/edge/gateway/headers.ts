@@ -16,7 +16,7 @@ import {
 	wantsRawBody,
 } from "../../wire/http-metadata";
 import { STORAGE_CLASS_HEADER, storageClassFromRequest, storageClassToHeader } from "../../wire/storage-class";
-import { badRequest, invalidDigest } from "./errors";
+import { badRequest, GatewayError, invalidDigest } from "./errors";
 
 /**
  * The checksums a write asks R2 to verify, from `Content-MD5` and `x-amz-checksum-*` (base64).
@@ -90,7 +90,8 @@ export function objectHeaders(object: R2Object, options: AnswerOptions): Headers
 
 /**
  * The metadata a write (PUT, or creating a multipart upload) takes from its headers.
- * @throws GatewayError 400 for an `Expires` that is not a date or a storage class R2 does not have.
+ * @throws GatewayError 400 InvalidRequest for an `Expires` that is not a date, InvalidStorageClass
+ * for a storage class R2 does not have.
  */
 export function writeMetadataFromHeaders(headers: Headers): R2MultipartOptions {
 	const http = httpMetadataFromHeaders(headers);
@@ -102,7 +103,10 @@ export function writeMetadataFromHeaders(headers: Headers): R2MultipartOptions {
 	const value = headers.get(STORAGE_CLASS_HEADER);
 	const storageClass = storageClassFromRequest(value);
 	if (storageClass.kind === "invalid") {
-		throw badRequest(`x-amz-storage-class must be STANDARD, STANDARD_IA, Standard or InfrequentAccess; got ${value}.`);
+		throw new GatewayError(
+			"InvalidStorageClass",
+			`x-amz-storage-class must be STANDARD, STANDARD_IA, Standard or InfrequentAccess; got ${value}.`,
+		);
 	}
 	if (storageClass.kind === "class") options.storageClass = storageClass.storageClass;
 	return options;
