@@ -17,6 +17,7 @@
 //
 //   npm run bench [-- --rounds 15 --seconds 1 --large-gets 2 --concurrency 8
 //                     --upload-mib 1024 --upload-concurrency 4 --variants --no-upload --no-write
+//                     --uploads "s3: one SDK PutObject,gateway: one PUT" (some of the uploads only)
 //                     --log-level warn (passed to wrangler dev; default: as a user runs it)]
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -53,6 +54,7 @@ const { values: opts } = parseArgs({
 		"upload-concurrency": { type: "string", default: "4" },
 		variants: { type: "boolean", default: false },
 		"no-upload": { type: "boolean", default: false },
+		uploads: { type: "string" },
 		"no-write": { type: "boolean", default: false },
 		"log-level": { type: "string" },
 	},
@@ -647,7 +649,10 @@ async function main() {
 	const { results, wire } = await reads();
 	const memory = [];
 	if (!opts["no-upload"]) {
-		for (const via of Object.keys(UPLOADS)) {
+		const chosen = opts.uploads?.split(",").map((via) => via.trim()) ?? Object.keys(UPLOADS);
+		for (const via of chosen) {
+			if (!(via in UPLOADS))
+				throw new Error(`--uploads: no upload "${via}"; there are ${Object.keys(UPLOADS).join(", ")}`);
 			log(`${mib(UPLOAD_BYTES)} upload, ${via}, fresh wrangler dev, sampling RSS…`);
 			const run = await uploadMemory(via);
 			log(

@@ -13,7 +13,7 @@
  *   which is what guards it (what the AWS SDKs and the aws CLI send by default).
  *
  * The decoder is the framing of `body-pump.ts`: it is handed the wire body block by block and
- * passes the data on as slices of each block, never gathered into whole chunks. Work is linear in
+ * decodes each in place, its data moved to the block's front, never gathered into whole chunks. Work is linear in
  * the body; memory is one frame line: a chunk's SHA-256 is a DigestStream fed as its data pass.
  * The pump holds the last piece back until the decoder has ended, so a body refused at its end
  * (a wrong signature, a missing trailer) never reaches the binding whole.
@@ -75,8 +75,8 @@ const malformedTrailer = (why: string) =>
 	new S3Error("MalformedTrailerError", `The request contained trailing data that was not well-formed: ${why}.`);
 
 /**
- * A decoder of an aws-chunked body: `decode` takes the wire body's blocks in order and emits the
- * decoded bytes, exactly `decodedLength` of them in all; `end` is called when the wire body ends.
+ * A decoder of an aws-chunked body: `decode` takes the wire body's blocks in order and moves the
+ * decoded bytes in each to its front, exactly `decodedLength` of them in all; `end` is called when the wire body ends.
  * Both throw an S3Error (see the module comment) on a malformed frame, a wrong signature, or a
  * length other than `decodedLength`.
  */
@@ -166,17 +166,19 @@ export function awsChunkedDecoder(options: AwsChunkedOptions): AwsChunkedDecoder
 		trailers.set(name, value);
 	}
 
-	async function decode(chunk: Uint8Array, emit: (piece: Uint8Array) => Promise<void>): Promise<void> {
+	async function decode(chunk: Uint8Array): Promise<number> {
 		let at = 0;
+		let out = 0;
 		while (at < chunk.byteLength) {
 			if (state === "data") {
 				const take = Math.min(remaining, chunk.byteLength - at);
-				const piece = chunk.subarray(at, at + take);
+				if (writer !== undefined) await writer.write(chunk.subarray(at, at + take));
+				// In place: the data never lies before what was decoded ahead of it.
+				chunk.copyWithin(out, at, at + take);
+				out += take;
 				at += take;
 				remaining -= take;
 				decoded += take;
-				if (writer !== undefined) await writer.write(piece);
-				await emit(piece);
 				if (remaining === 0) {
 					if (writer !== undefined && digest !== undefined) {
 						await writer.close();
@@ -210,6 +212,7 @@ export function awsChunkedDecoder(options: AwsChunkedOptions): AwsChunkedDecoder
 				}
 			}
 		}
+		return out;
 	}
 
 	function end(): void {

@@ -10,11 +10,12 @@
  * time against the plain body handed to `put`, while a loop that awaits each write moves at the
  * binding's pace. Reading blocks of `BLOCK_BYTES` with a BYOB reader, instead of the 4 KiB chunks
  * a request body arrives in, brings its time back to the plain body's, and reading them into the
- * same two buffers in turn keeps its memory below the plain body's.
+ * same few buffers in turn keeps its memory below the plain body's.
  *
- * The last piece is held back until the framing has ended and every check holds, so a body
+ * The last block is held back until the framing has ended and every check holds, so a body
  * refused at its end never reaches the binding whole: `put` sees its stream fail and stores
- * nothing. Memory is two blocks per request, whatever the body's size.
+ * nothing. Memory is three blocks per request (one read, one held, one being written), whatever
+ * the body's size.
  */
 import { S3Error } from "./errors";
 
@@ -28,10 +29,12 @@ export interface BodyCheck {
 /** How the wire body frames the object's bytes (aws-chunked); absent when the body is the bytes. */
 export interface BodyFraming {
 	/**
-	 * Decodes the next block of the wire body, passing the object's bytes in it to `emit` in order.
+	 * Decodes the next block of the wire body in place: the object's bytes in it are moved to its
+	 * front, in order.
+	 * @returns how many bytes of the object the block held.
 	 * @throws S3Error for a body the framing refuses.
 	 */
-	decode(block: Uint8Array, emit: (piece: Uint8Array) => Promise<void>): Promise<void>;
+	decode(block: Uint8Array): Promise<number>;
 	/** The wire body has ended. @throws S3Error when it ended before the framing did. */
 	end(): void;
 }
@@ -64,11 +67,13 @@ export function pumpBody(
 		length === undefined ? new IdentityTransformStream() : new FixedLengthStream(length);
 	const writer = sink.writable.getWriter();
 	const reader = source.getReader({ mode: "byob" });
-	// Blocks are read into two buffers in turn, not a new one each time: with a new 256 KiB buffer
-	// per block, the garbage of a 1 GiB body grew workerd by some 300 MiB before it was collected.
-	// A buffer is taken again only once every piece of it has been written, and the sink (an
+	// Blocks are read into the same few buffers in turn, not a new one each time: with a new
+	// 256 KiB buffer per block, the garbage of a 1 GiB body grew workerd by some 300 MiB before it
+	// was collected. A buffer is taken again once its block has been written, and the sink (an
 	// identity stream: https://github.com/cloudflare/workerd, src/workerd/api/streams/identity-transform-stream.c++)
-	// settles a write once it has copied the bytes out.
+	// settles a write once it has copied the bytes out. Each block is written whole, in one write,
+	// its framing decoded in place: the binding's reader then gets large pieces, and Miniflare's
+	// R2 simulator, reading them in JavaScript, makes less garbage of its own.
 	const spare: ArrayBuffer[] = [];
 	let held: Uint8Array | undefined;
 	let failure: S3Error | undefined;
@@ -84,23 +89,19 @@ export function pumpBody(
 		}
 	};
 
-	/** Feeds a piece of the object to the checks, and writes the piece before it. */
-	const emit = async (piece: Uint8Array): Promise<void> => {
-		for (const check of checks) await check.update(piece);
-		if (held !== undefined) {
-			await writer.write(held);
-			// The last piece of its block is written: the block's buffer is free.
-			if (held.buffer !== piece.buffer) spare.push(held.buffer as ArrayBuffer);
-		}
-		held = piece;
-	};
-
 	const pump = async (): Promise<void> => {
 		for (let block = await readBlock(); block !== undefined; block = await readBlock()) {
-			if (framing === undefined) await emit(block);
-			else await framing.decode(block, emit);
-			// A block that held no data (frame lines only) is free at once.
-			if (held?.buffer !== block.buffer) spare.push(block.buffer as ArrayBuffer);
+			const data = framing === undefined ? block : block.subarray(0, await framing.decode(block));
+			if (data.byteLength === 0) {
+				spare.push(block.buffer as ArrayBuffer);
+				continue;
+			}
+			for (const check of checks) await check.update(data);
+			if (held !== undefined) {
+				await writer.write(held);
+				spare.push(held.buffer as ArrayBuffer);
+			}
+			held = data;
 		}
 		framing?.end();
 		for (const check of checks) {
