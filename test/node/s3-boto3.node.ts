@@ -183,6 +183,18 @@ describe.skipIf(!hasBoto3)("boto3 (Debian's python3-boto3) against wrangler dev"
 		expect([read.status, await read.text()]).toEqual([200, "presigned by boto3"]);
 	});
 
+	it("raises ClientError 304 for get_object with If-None-Match its ETag, checksum mode on", async () => {
+		// botocore checks an answer's x-amz-checksum-* against its body before it looks at the
+		// status: a 304 that carries the object's checksum failed with a TypeError instead.
+		expect(await boto3(["not-modified", "s3-boto3/not-modified/object.txt", "cached"])).toEqual({
+			error: { code: "304", status: 304 },
+		});
+		const stored = await native.get("s3-boto3/not-modified/object.txt");
+		expect(stored?.checksums.toJSON()).toMatchObject({
+			sha256: sha256Hex("cached"),
+		});
+	});
+
 	it("raises ClientError NoSuchKey for get_object of an unknown key", async () => {
 		expect(await boto3(["get", "s3-boto3/missing/nothing-here"])).toEqual({
 			error: { code: "NoSuchKey", status: 404 },

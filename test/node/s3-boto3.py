@@ -77,6 +77,17 @@ def put(key, body):
     return {"ETag": s3.put_object(Bucket=BUCKET, Key=key, Body=body.encode())["ETag"]}
 
 
+def not_modified(key, body):
+    """
+    put_object with a SHA-256 checksum, then get_object with its ETag in If-None-Match and
+    ChecksumMode ENABLED (what boto3 1.36 and later send on every get_object): S3's 304.
+    """
+    etag = s3.put_object(Bucket=BUCKET, Key=key, Body=body.encode(), ChecksumAlgorithm="SHA256")["ETag"]
+    fresh = s3.get_object(Bucket=BUCKET, Key=key, ChecksumMode="ENABLED")
+    cached = s3.get_object(Bucket=BUCKET, Key=key, IfNoneMatch=etag, ChecksumMode="ENABLED")
+    return {"ChecksumSHA256": fresh["ChecksumSHA256"], "cached": cached["ResponseMetadata"]["HTTPStatusCode"]}
+
+
 def list_delimited(prefix):
     """One list_objects_v2 page with Delimiter "/": the keys and the common prefixes."""
     page = s3.list_objects_v2(Bucket=BUCKET, Prefix=prefix, Delimiter="/")
@@ -153,6 +164,7 @@ CASES = {
     "objects": objects,
     "get": get,
     "put": put,
+    "not-modified": not_modified,
     "list-delimited": list_delimited,
     "paginate": paginate,
     "copy": copy,
