@@ -163,4 +163,21 @@ describe("GetObject and HeadObject with x-amz-checksum-mode: ENABLED", () => {
 		expect(await textOf(response)).toBe("1234");
 		expect(response.headers.get("x-amz-checksum-sha256")).toBeNull();
 	});
+
+	it("answer no checksum on a 304, whose empty body a client would check against it", async () => {
+		const k = key("not-modified");
+		const header = "x-amz-checksum-sha256";
+		const put = await s3(path(k), { method: "PUT", body: BODY, headers: { [header]: CHECKSUMS[header] } });
+		const etag = put.headers.get("etag") ?? "";
+		for (const method of ["GET", "HEAD"]) {
+			const conditions: Record<string, string>[] = [
+				{ "if-none-match": etag },
+				{ "if-modified-since": "Fri, 01 Jan 2100 00:00:00 GMT" },
+			];
+			for (const condition of conditions) {
+				const response = await s3(path(k), { method, headers: { "x-amz-checksum-mode": "ENABLED", ...condition } });
+				expect([method, response.status, response.headers.get(header)]).toEqual([method, 304, null]);
+			}
+		}
+	});
 });
