@@ -264,7 +264,7 @@ const AWS_CLI_CONCURRENCY = 10;
 const UPLOADS = {
 	gateway: (dev, key, bytes) => multipartUpload(dev.url, (k) => `${dev.url}/${k}`, key, bytes),
 	floor: (dev, key, bytes) => multipartUpload(dev.url, (k) => `${dev.url}/__floor/${k}`, key, bytes),
-	[`gateway, ${AWS_CLI_CONCURRENCY} in flight`]: (dev, key, bytes) =>
+	[`gateway: ${AWS_CLI_CONCURRENCY} in flight`]: (dev, key, bytes) =>
 		multipartUpload(dev.url, (k) => `${dev.url}/${k}`, key, bytes, AWS_CLI_CONCURRENCY),
 	"s3: aws s3 cp": async (dev, key, bytes) => {
 		const file = join(dev.dir, `${bytes}.bin`);
@@ -322,7 +322,7 @@ const UPLOADS = {
 
 /** The S3 dialect's uploads and the gateway's upload of the same bytes the same way, whose growth is each one's target. */
 const SAME_BYTES = {
-	"s3: aws s3 cp": `gateway, ${AWS_CLI_CONCURRENCY} in flight`,
+	"s3: aws s3 cp": `gateway: ${AWS_CLI_CONCURRENCY} in flight`,
 	"s3: one SDK PutObject": "gateway: one PUT",
 };
 
