@@ -241,3 +241,37 @@ describe("buckets and operations", () => {
 		}
 	});
 });
+
+describe("a browser form upload (PostObject)", () => {
+	/** A form as `createPresignedPost` (or boto3's `generate_presigned_post`) has a page send it. */
+	function form(k: string): FormData {
+		const fields = new FormData();
+		fields.set("key", k);
+		fields.set("X-Amz-Algorithm", "AWS4-HMAC-SHA256");
+		fields.set("X-Amz-Credential", "id/20261125/auto/s3/aws4_request");
+		fields.set("X-Amz-Date", "20261125T000000Z");
+		fields.set("Policy", btoa("{}"));
+		fields.set("X-Amz-Signature", "0".repeat(64));
+		fields.set("file", new Blob(["posted"]), "posted.txt");
+		return fields;
+	}
+
+	it("is refused with NotImplemented naming PostObject, as R2 does not take it, and stores nothing", async () => {
+		const k = "s3-objects/form/posted.txt";
+		const response = await exports.default.fetch(`http://s3.test/${BUCKET}`, { method: "POST", body: form(k) });
+		const error = await expectS3Error(response, 501, "NotImplemented");
+		expect(error?.Message).toMatch(/^PostObject/);
+		expect(await bucket().head(k)).toBeNull();
+	});
+
+	it("leaves a form POST with the gateway's token to the native dialect", async () => {
+		const response = await exports.default.fetch(`http://s3.test/${BUCKET}`, {
+			method: "POST",
+			body: form("s3-objects/form/native.txt"),
+			headers: { authorization: "Bearer test-rw" },
+		});
+		expect(response.status).toBe(405);
+		expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+		await response.body?.cancel();
+	});
+});

@@ -19,6 +19,7 @@
  */
 import { withCors } from "../gateway/cors";
 import { servedBucket } from "./buckets";
+import { isFormUpload } from "./detect";
 import { notImplemented, S3Error, s3ErrorAnswer, s3ErrorOf } from "./errors";
 import { addressOf, operationOf } from "./operations";
 import { authorize, authorizeKey, keyScope } from "./permissions";
@@ -27,6 +28,8 @@ import { virtualHostBucket } from "./virtual-host";
 
 /** Runs the operation a request asks for; errors of any kind come back thrown. */
 async function dispatch(request: Request, url: URL, env: Env): Promise<Response> {
+	// Its signature is in the form's body, which is not read for an operation R2 does not have.
+	if (isFormUpload(request, url)) throw notImplemented("PostObject (a browser form upload; use a presigned PUT)");
 	const now = Date.now();
 	const caller = await authenticate(request, url, env, now);
 	const address = addressOf(url, await virtualHostBucket(env, url.hostname, now));
