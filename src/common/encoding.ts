@@ -6,9 +6,14 @@
  * one implementation.
  */
 
+/** The two hex digits of each byte value: a SigV4 check writes two digests a request in hex. */
+const HEX_BYTES = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
 /** Bytes to lower-case hex, two digits a byte. */
 export function toHex(bytes: Uint8Array): string {
-	return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+	let hex = "";
+	for (const byte of bytes) hex += HEX_BYTES[byte];
+	return hex;
 }
 
 /** Hex (either case) to bytes, or undefined when `hex` is not an even number of hex digits. */
