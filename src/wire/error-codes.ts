@@ -22,8 +22,6 @@ export interface R2ErrorCode {
 /** Every error the gateway answers, by R2's (S3) name. */
 export const R2_ERRORS = {
 	InvalidRequest: { status: 400, code: 400, message: "The request is not valid." },
-	// S3's name for it, which R2's S3 API answers (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html).
-	InvalidStorageClass: { status: 400, code: 400, message: "The storage class you specified is not valid." },
 	InternalError: {
 		status: 500,
 		code: 10001,

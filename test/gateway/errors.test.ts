@@ -12,10 +12,6 @@ import { errorOf, gw, put, RO, streamOf, withVars } from "./helpers";
 const REQUESTS: [R2ErrorName, () => Promise<Response>][] = [
 	["InvalidRequest", () => gw("/errors/x", { headers: { range: "bytes=x" } })],
 	[
-		"InvalidStorageClass",
-		() => gw("/errors/bad", { method: "PUT", body: "x", headers: { "x-amz-storage-class": "GLACIER" } }),
-	],
-	[
 		"InternalError",
 		() => withVars({ GATEWAY_TOKENS: "{" }, "/errors/x", { headers: { authorization: "Bearer test-rw" } }),
 	],

@@ -20,12 +20,15 @@ export class GatewayError extends Error {
 	 * @param message Human-readable text, sent as is; the table's default when absent.
 	 * @param object A JSON R2Object to send along (412 answers to reads carry the object).
 	 * @param headers Headers of the answer (Content-Range of a 416, the object's headers on a 412).
+	 * @param s3Code the S3 dialect's code for the error, where S3 names the case and R2's table
+	 * does not (the S3 dialect answers `kind` otherwise).
 	 */
 	constructor(
 		readonly kind: R2ErrorName,
 		message: string = R2_ERRORS[kind].message,
 		readonly object?: unknown,
 		readonly headers: Headers = new Headers(),
+		readonly s3Code?: string,
 	) {
 		super(message);
 		this.name = "GatewayError";
@@ -36,6 +39,14 @@ export class GatewayError extends Error {
 
 /** 400 for a malformed request: range, query, JSON body or header. */
 export const badRequest = (message: string) => new GatewayError("InvalidRequest", message);
+
+/**
+ * 400 for a storage class R2 does not have: `InvalidRequest` here (R2 has no code of its own for
+ * it), S3's `InvalidStorageClass` in the S3 dialect, as R2's S3 API answers it
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html).
+ */
+export const invalidStorageClass = (message: string) =>
+	new GatewayError("InvalidRequest", message, undefined, new Headers(), "InvalidStorageClass");
 
 /** 500 (10001) for what the gateway did not expect, or a deployment mistake it can name. */
 export const internalError = (message?: string) => new GatewayError("InternalError", message);

@@ -16,7 +16,7 @@ import {
 	wantsRawBody,
 } from "../../wire/http-metadata";
 import { STORAGE_CLASS_HEADER, storageClassFromRequest, storageClassToHeader } from "../../wire/storage-class";
-import { badRequest, GatewayError, invalidDigest } from "./errors";
+import { badRequest, invalidDigest, invalidStorageClass } from "./errors";
 
 /**
  * The checksums a write asks R2 to verify, from `Content-MD5` and `x-amz-checksum-*` (base64).
@@ -103,8 +103,7 @@ export function writeMetadataFromHeaders(headers: Headers): R2MultipartOptions {
 	const value = headers.get(STORAGE_CLASS_HEADER);
 	const storageClass = storageClassFromRequest(value);
 	if (storageClass.kind === "invalid") {
-		throw new GatewayError(
-			"InvalidStorageClass",
+		throw invalidStorageClass(
 			`x-amz-storage-class must be STANDARD, STANDARD_IA, Standard or InfrequentAccess; got ${value}.`,
 		);
 	}

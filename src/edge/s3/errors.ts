@@ -62,6 +62,7 @@ const S3_CODES = {
 	MethodNotAllowed: { status: 405, message: "The specified method is not allowed against this resource." },
 	InvalidPartOrder: { status: 400, message: "The list of parts was not in ascending order." },
 	InvalidPartNumber: { status: 416, message: "The requested partnumber is not satisfiable" },
+	InvalidStorageClass: { status: 400, message: "The storage class you specified is not valid." },
 } as const;
 
 type S3Code = keyof typeof S3_CODES | keyof typeof R2_ERRORS;
@@ -108,7 +109,8 @@ export function s3ErrorOf(error: unknown): S3Error | undefined {
 	if (known.kind === "Unauthorized") return accessDenied();
 	// The gateway's 412 carries the object as JSON and its headers; S3's carries neither.
 	const headers = known.kind === "PreconditionFailed" ? new Headers() : known.headers;
-	return new S3Error(known.kind, known.message, {}, headers);
+	const code = known.s3Code !== undefined && known.s3Code in S3_CODES ? (known.s3Code as S3Code) : known.kind;
+	return new S3Error(code, known.message, {}, headers);
 }
 
 /**
