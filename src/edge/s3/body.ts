@@ -20,7 +20,7 @@
  * `x-amz-trailer`, `x-amz-sdk-checksum-algorithm` and `x-amz-checksum-*`.
  */
 
-import { toBase64 } from "../../common/encoding";
+import { toHex } from "../../common/encoding";
 import { requestedChecksums } from "../gateway/headers";
 import { awsChunkedDecoder } from "./aws-chunked";
 import { type BodyCheck, type BodyFraming, pumpBody } from "./body-pump";
@@ -28,14 +28,13 @@ import {
 	type ChecksumCheck,
 	checksumCheck,
 	checksumOfHeader,
-	digestHasher,
 	FLEXIBLE_CHECKSUMS,
 	type FlexibleChecksum,
 	parseChecksumValue,
 } from "./checksums";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
-import { badDigest, signedHashCheck } from "./payload";
+import { badDigest, digestCheck, payloadMismatch } from "./payload";
 
 /** A request's body, decoded and being verified. */
 export interface RequestBody {
@@ -136,23 +135,6 @@ function storedHeaders(headers: Headers): Headers {
 	return copy;
 }
 
-/**
- * The check of a body against its Content-MD5, when it sends one.
- * @throws S3Error 400 InvalidDigest for a value that is not the base64 of 16 bytes.
- */
-function contentMd5Check(headers: Headers): BodyCheck | undefined {
-	const md5 = requestedChecksums(headers).find(({ name }) => name === "md5");
-	if (md5 === undefined) return undefined;
-	const expected = toBase64(md5.digest);
-	const hasher = digestHasher("MD5");
-	return {
-		update: (bytes) => hasher.update(bytes),
-		async verdict() {
-			return toBase64(await hasher.digest()) === expected ? undefined : badDigest("Content-MD5");
-		},
-	};
-}
-
 /** What an operation asks of `requestBody` beyond the body's own headers. */
 export interface RequestBodyOptions {
 	/** Check Content-MD5 here: for `uploadPart`, which takes no digest (`put` checks its own). */
@@ -210,15 +192,15 @@ export function requestBody(c: Pick<S3Context, "request" | "caller">, options: R
 		);
 	} else if (SIGNED_HASH.test(payloadHash)) {
 		if (request.body === null) {
-			if (payloadHash !== EMPTY_SHA256) throw new S3Error("XAmzContentSHA256Mismatch");
+			if (payloadHash !== EMPTY_SHA256) throw payloadMismatch();
 		} else {
-			checks.push(signedHashCheck(payloadHash));
+			checks.push(digestCheck("SHA-256", payloadHash, payloadMismatch));
 		}
 	}
 
 	if (options.lengthRequired && length === undefined) throw new S3Error("MissingContentLength");
-	const md5 = options.contentMd5 ? contentMd5Check(headers) : undefined;
-	if (md5 !== undefined) checks.push(md5);
+	const md5 = options.contentMd5 ? requestedChecksums(headers).find(({ name }) => name === "md5") : undefined;
+	if (md5 !== undefined) checks.push(digestCheck("MD5", toHex(md5.digest), () => badDigest("Content-MD5")));
 	let checksum: ChecksumCheck | undefined;
 	if (declared !== undefined) {
 		const { checksum: algorithm, value } = declared;

@@ -1,9 +1,10 @@
 /**
- * The checks of a request body against what its signature covers (`x-amz-content-sha256`): a
- * body streamed to the binding is one of the pump's checks (`body-pump.ts`), hashed as it passes
- * by workerd's `crypto.DigestStream`; a small document is read whole and hashed at once. A body
- * that does not match is S3's `XAmzContentSHA256Mismatch`
- * (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html), and a streamed one never
+ * The checks of a request body against the digests its headers carry: the SHA-256 its signature
+ * covers (`x-amz-content-sha256`), Content-MD5 and `x-amz-checksum-*`. One `digestCheck` serves a
+ * body streamed to the binding (one of the pump's checks, `body-pump.ts`, hashed as it passes by
+ * workerd's `crypto.DigestStream`) and a small document read whole. A body that is not the one
+ * signed is S3's `XAmzContentSHA256Mismatch`, one that does not match a digest `BadDigest`
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html); a streamed one never
  * reaches the binding whole, so nothing is stored.
  */
 import { toHex } from "../../common/encoding";
@@ -12,16 +13,23 @@ import type { BodyCheck } from "./body-pump";
 import { digestHasher } from "./checksums";
 import { S3Error } from "./errors";
 
-/** The check of a streamed body against the SHA-256 its signature covers, `expectedHex` (64 lower-case hex). */
-export function signedHashCheck(expectedHex: string): BodyCheck {
-	const hasher = digestHasher("SHA-256");
+/**
+ * The check of a body whose digest under WebCrypto's `algorithm` (`SHA-256`, `MD5`…) must be
+ * `expectedHex` (lower-case hex); `refusal()` is the S3Error when it is not. Fed as the body
+ * streams (one of the pump's checks), or once with a whole document.
+ */
+export function digestCheck(algorithm: string, expectedHex: string, refusal: () => S3Error): BodyCheck {
+	const hasher = digestHasher(algorithm);
 	return {
 		update: (bytes) => hasher.update(bytes),
 		async verdict() {
-			return toHex(await hasher.digest()) === expectedHex ? undefined : new S3Error("XAmzContentSHA256Mismatch");
+			return toHex(await hasher.digest()) === expectedHex ? undefined : refusal();
 		},
 	};
 }
+
+/** S3's answer to a body that is not the one its signature covers. */
+export const payloadMismatch = () => new S3Error("XAmzContentSHA256Mismatch");
 
 /** S3's BadDigest for a body that does not match the digest named by `label` ("Content-MD5", "SHA-256"…). */
 export function badDigest(label: string): S3Error {
@@ -52,12 +60,14 @@ export async function checkedBytes(request: Request, payloadHash: string, limit:
 		bytes.set(chunk, offset);
 		offset += chunk.byteLength;
 	}
-	const hexDigest = async (algorithm: string) => toHex(new Uint8Array(await crypto.subtle.digest(algorithm, bytes)));
-	if (/^[0-9a-f]{64}$/.test(payloadHash) && (await hexDigest("SHA-256")) !== payloadHash) {
-		throw new S3Error("XAmzContentSHA256Mismatch");
-	}
-	for (const { name, algorithm, label, digest } of checksums) {
-		if ((await hexDigest(algorithm)) !== toHex(digest)) throw badDigest(name === "md5" ? "Content-MD5" : label);
+	const checks = checksums.map(({ name, algorithm, label, digest }) =>
+		digestCheck(algorithm, toHex(digest), () => badDigest(name === "md5" ? "Content-MD5" : label)),
+	);
+	if (/^[0-9a-f]{64}$/.test(payloadHash)) checks.unshift(digestCheck("SHA-256", payloadHash, payloadMismatch));
+	for (const check of checks) {
+		await check.update(bytes);
+		const refused = await check.verdict();
+		if (refused !== undefined) throw refused;
 	}
 	return bytes;
 }
