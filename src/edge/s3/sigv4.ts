@@ -93,12 +93,14 @@ async function sha256Hex(text: string): Promise<string> {
 	return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text))));
 }
 
+/** A raw key imported for HMAC-SHA256 signing. */
+function hmacKey(raw: Uint8Array<ArrayBuffer> | ArrayBuffer): Promise<CryptoKey> {
+	return crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+}
+
 /** HMAC-SHA256 of `data` under `key`, a raw key or one imported for signing. */
 async function hmac(key: Uint8Array<ArrayBuffer> | ArrayBuffer | CryptoKey, data: string): Promise<ArrayBuffer> {
-	const imported =
-		key instanceof CryptoKey
-			? key
-			: await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+	const imported = key instanceof CryptoKey ? key : await hmacKey(key);
 	return crypto.subtle.sign("HMAC", imported, encoder.encode(data));
 }
 
@@ -118,7 +120,7 @@ async function signingKey(secret: string, scope: Scope): Promise<CryptoKey> {
 	const kRegion = await hmac(kDate, scope.region);
 	const kService = await hmac(kRegion, scope.service);
 	const kSigning = await hmac(kService, "aws4_request");
-	const key = await crypto.subtle.importKey("raw", kSigning, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+	const key = await hmacKey(kSigning);
 	if (signingKeys.size >= MAX_SIGNING_KEYS) signingKeys.clear();
 	signingKeys.set(cacheKey, key);
 	return key;
