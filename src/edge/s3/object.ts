@@ -153,23 +153,24 @@ function withPartsCount(response: Response, count: number | undefined): Response
 	return response;
 }
 
-/** `GET /<bucket>/<key>`, of the object or of one part. */
-export async function getObject(c: S3Context): Promise<Response> {
+/**
+ * A read of the object or of one part, answered by the gateway's `read` (its GET or its HEAD)
+ * and turned into S3's answer: no `x-r2-*` headers, the parts count, the checksums that apply,
+ * the `response-*` overrides.
+ */
+async function objectRead(c: S3Context, read: (context: GatewayContext) => Promise<Response>): Promise<Response> {
 	refuseUnsupportedReads(c.url);
 	const part = await partRead(c);
-	const answer = await gatewayGet(part?.context ?? gatewayContext(c));
+	const answer = await read(part?.context ?? gatewayContext(c));
 	const response = withoutWholeChecksums(withoutGatewayHeaders(withPartsCount(answer, part?.count)));
 	return withOverrides(c.url, await withLedgerChecksum(c, response));
 }
 
+/** `GET /<bucket>/<key>`, of the object or of one part. */
+export const getObject = (c: S3Context): Promise<Response> => objectRead(c, gatewayGet);
+
 /** `HEAD /<bucket>/<key>`, of the object or of one part. */
-export async function headObject(c: S3Context): Promise<Response> {
-	refuseUnsupportedReads(c.url);
-	const part = await partRead(c);
-	const answer = await gatewayHead(part?.context ?? gatewayContext(c));
-	const response = withoutWholeChecksums(withoutGatewayHeaders(withPartsCount(answer, part?.count)));
-	return withOverrides(c.url, await withLedgerChecksum(c, response));
-}
+export const headObject = (c: S3Context): Promise<Response> => objectRead(c, gatewayHead);
 
 /**
  * `PUT /<bucket>/<key>`: streams the body (`body.ts`: aws-chunked decoded, the signed payload
