@@ -13,7 +13,8 @@
  * `"*"` reaches every zone and may create zones; a list reaches only those zone ids. An entry
  * may be limited further (`permissions.ts`): `"access": "read"` (default `"write"`) refuses
  * every endpoint that writes; a token's `"permissions": ["Zone Read", "Logs Edit", ...]`
- * allows only the endpoints those grant.
+ * allows only the endpoints those grant. A token's R2 permission for the S3 dialect, and its
+ * `"buckets"`, are src/common/s3-keys.ts's (`r2GrantOf`), checked here too.
  *
  * Order: authentication, then permission, both here, then reach (`zone-access.ts`). A token
  * lacking a permission and one out of reach get the same 403 10000, so which of the two is
@@ -31,6 +32,7 @@ import { z } from "zod";
 import { apiTokenId } from "../common/api-tokens";
 import { ConfigError, jsonVar } from "../common/config";
 import { HEX_ID_PATTERN } from "../common/ids";
+import { r2GrantOf } from "../common/s3-keys";
 import { fixedSecret, MAX_SECRET_BYTES, sameSecret } from "../common/secrets";
 import { notConfigured } from "../startup";
 import {
@@ -90,6 +92,12 @@ const TOKEN_CREDENTIAL = z
 		zones: ZONES,
 		access: ACCESS,
 		permissions: z.array(PERMISSION).min(1).optional(),
+		// The buckets the token's R2 Object permission is scoped to (src/common/s3-keys.ts).
+		buckets: z.array(z.string().min(1)).min(1).optional(),
+	})
+	.superRefine((entry, ctx) => {
+		const grant = r2GrantOf(entry);
+		if (typeof grant === "string") ctx.addIssue({ code: "custom", message: grant });
 	})
 	.transform(({ token, id, zones, access, permissions }) => {
 		let tokenId: Promise<string> | undefined;

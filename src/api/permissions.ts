@@ -22,7 +22,8 @@
  * their API reference pages accept; custom hostnames, certificate packs, Universal SSL, Total TLS
  * and custom certificates need "SSL and Certificates", the group their API reference pages accept;
  * R2's temporary credentials need "Workers R2 Storage" (Write; the dashboard's "Edit"), as their
- * API reference page says. `GET /user/tokens/verify` is answered to any token, whatever its
+ * API reference page says. "Workers R2 Storage Bucket Item" grants no endpoint here: it is an
+ * R2 Object permission, for the S3 dialect (src/common/s3-keys.ts, with the other R2 groups). `GET /user/tokens/verify` is answered to any token, whatever its
  * permissions (`verifiesToken`): it asks nothing but the token itself.
  * A ruleset is then checked by its phase (`permitsPhase`): a "Logs Edit" token may not write a
  * WAF ruleset, nor a "Zone WAF Edit" token the log fields. Gap: the list of rulesets shows every
@@ -42,7 +43,15 @@ import { z } from "zod";
 import type { ApiEnv } from "./types";
 
 /** The permission groups edgezone's endpoints use. */
-const GROUPS = ["Zone", "Zone WAF", "Firewall Services", "Logs", "SSL and Certificates", "Workers R2 Storage"] as const;
+const GROUPS = [
+	"Zone",
+	"Zone WAF",
+	"Firewall Services",
+	"Logs",
+	"SSL and Certificates",
+	"Workers R2 Storage",
+	"Workers R2 Storage Bucket Item",
+] as const;
 type Group = (typeof GROUPS)[number];
 
 /** A permission of an API token: a group and "Read" or "Edit". */

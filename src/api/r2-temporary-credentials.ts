@@ -12,7 +12,7 @@
  * Edgezone's rules: the account is the deployment's (`DEFAULT_ACCOUNT_ID`, the account of its
  * buckets; another id is 403 10000, as a zone out of reach); the bucket is one the S3 dialect
  * serves; the parent is the Access Key ID of a token of `API_CREDENTIALS` whose R2 permission
- * covers the one asked; the caller reaches every zone (an account-wide credential, as for
+ * covers the one asked and reaches the bucket (an Object permission may be scoped); the caller reaches every zone (an account-wide credential, as for
  * creating zones), so a token of listed zones cannot mint credentials of another token. Refusals
  * are 400 10040 at the field's pointer (the real code is not public).
  * Size limits (edgezone's): each object or prefix 1024 characters, and the session token, which
@@ -21,7 +21,7 @@
 import type { TemporaryCredentialCreateResponse } from "cloudflare/resources/r2/temporary-credentials";
 import { Hono } from "hono";
 import { z } from "zod";
-import { narrower, s3AccessKey } from "../common/s3-keys";
+import { narrower, reachesBucket, s3AccessKey } from "../common/s3-keys";
 import { servedBuckets } from "../edge/s3/buckets";
 import { MAX_SESSION_TOKEN, mintTemporaryCredentials, TEMPORARY_PERMISSIONS } from "../edge/s3/temporary-credentials";
 import { CODES } from "../zone/failure";
@@ -63,6 +63,9 @@ export const r2TemporaryCredentials = new Hono<ApiEnv>().post(
 		const parent = await s3AccessKey(c.env.API_CREDENTIALS, body.parentAccessKeyId);
 		if (parent === undefined) {
 			throw invalid(`no API token has the access key id "${body.parentAccessKeyId}"`, "/parentAccessKeyId");
+		}
+		if (!reachesBucket(parent, body.bucket)) {
+			throw invalid(`the parent access key's permission is not scoped to the bucket "${body.bucket}"`, "/bucket");
 		}
 		const permission = TEMPORARY_PERMISSIONS[body.permission];
 		if (narrower(permission, parent.permission) !== permission) {

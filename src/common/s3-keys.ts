@@ -6,16 +6,27 @@
  * (`src/edge/s3/`), which authenticates S3 clients with these keys, and the log-push API, which
  * checks the keys a destination carries as an S3 client's would be checked.
  *
- * Which R2 permission a token has is edgezone's mapping of the access it already has on the API
- * (src/api/auth.ts): a token reaching every zone (`"zones": "*"`) is the account's, so it is an
- * Admin token; one limited to listed zones gets Object permissions; `"access": "read"` makes
- * either read-only. A token limited to `permissions` names none of R2's groups, so it has no R2
- * permission. The zones a token lists also scope its keys in the log-push buckets, which hold
- * every zone's logs (`keyPrefixes`).
+ * Which R2 permission a token has (`r2GrantOf`):
+ * - A token listing `permissions` has the one R2's permission groups name: "Workers R2 Storage
+ *   Edit" (Admin Read & Write), "Workers R2 Storage Read" (Admin Read only), "Workers R2 Storage
+ *   Bucket Item Edit" (Object Read & Write), "Workers R2 Storage Bucket Item Read" (Object Read
+ *   only); "Edit" is the dashboard's name of the API's "Write" (src/api/permissions.ts). None of
+ *   them: no R2 permission. R2's dashboard gives a token one of its four permissions, so an entry
+ *   naming two is refused.
+ * - Otherwise it is edgezone's mapping of the access the token has on the API (src/api/auth.ts):
+ *   a token reaching every zone (`"zones": "*"`) is the account's, so it is an Admin token; one
+ *   limited to listed zones gets Object permissions.
+ * - `"access": "read"` makes either read-only.
+ * - `"buckets": [...]` scopes an Object permission to those buckets, as R2's dashboard scopes one
+ *   (r2/api/tokens: "you can scope your token to a set of buckets"); an Admin permission reaches
+ *   every bucket, so an entry scoping one is refused.
+ * The zones a token lists also scope its keys in the log-push buckets, which hold every zone's
+ * logs (`keyPrefixes`).
  *
- * The API validates the secret in full; this module reads the token entries' `token`, `id`,
- * `zones`, `access` and `permissions`, and ignores everything else. The keys are derived once per
- * value of the secret, which stays the same for the isolate's life.
+ * The API validates the secret in full, these rules included (`r2GrantOf`); this module reads the
+ * token entries' `token`, `id`, `zones`, `access`, `permissions` and `buckets`, and ignores
+ * everything else. The keys are derived once per value of the secret, which stays the same for
+ * the isolate's life.
  */
 import { z } from "zod";
 import { apiTokenId, s3SecretOf } from "./api-tokens";
@@ -24,6 +35,15 @@ import { ConfigError, jsonVar } from "./config";
 /** R2's four permissions (r2/api/tokens), and none. */
 export type R2Permission = "admin-read-write" | "admin-read" | "object-read-write" | "object-read" | "none";
 
+/** R2's names of its permissions (r2/api/tokens, "Permissions"). */
+export const R2_PERMISSION_NAMES: Record<R2Permission, string> = {
+	"admin-read-write": "Admin Read & Write",
+	"admin-read": "Admin Read only",
+	"object-read-write": "Object Read & Write",
+	"object-read": "Object Read only",
+	none: "none",
+};
+
 /**
  * What an S3 operation needs: listing the account's buckets, reading, writing, viewing a bucket's
  * configuration (an Admin permission), or creating, deleting and configuring buckets (Admin
@@ -31,12 +51,18 @@ export type R2Permission = "admin-read-write" | "admin-read" | "object-read-writ
  */
 export type S3Access = "list-buckets" | "read" | "write" | "read-bucket-config" | "manage-buckets";
 
-/** An access key: its secret, the permission of its token and the zones it reaches. */
-export interface AccessKey {
+/** What R2 grants a token: its permission, and the buckets an Object permission is scoped to. */
+export interface R2Grant {
+	permission: R2Permission;
+	/** The only buckets the key reaches; undefined for every bucket. */
+	buckets?: readonly string[];
+}
+
+/** An access key: its secret, the permission of its token, the buckets and the zones it reaches. */
+export interface AccessKey extends R2Grant {
 	id: string;
 	/** The Secret Access Key, as the client signs with it. */
 	secret: string;
-	permission: R2Permission;
 	/** The zones the token reaches: every zone, or the listed zone ids. */
 	zones: "*" | readonly string[];
 	/**
@@ -62,6 +88,10 @@ const ALLOWED: Record<R2Permission, readonly S3Access[]> = {
 
 /** Whether `permission` allows `access`. */
 export const allows = (permission: R2Permission, access: S3Access): boolean => ALLOWED[permission].includes(access);
+
+/** Whether `key` reaches the bucket `bucketName` (a key whose Object permission is scoped to buckets). */
+export const reachesBucket = (key: R2Grant, bucketName: string): boolean =>
+	key.buckets === undefined || key.buckets.includes(bucketName);
 
 /**
  * The permission allowing what both `a` and `b` allow: a key's permission kept within its
@@ -95,14 +125,54 @@ const TOKEN_ENTRY = z.looseObject({
 	zones: z.union([z.literal("*"), z.array(z.string())]),
 	access: z.enum(["read", "write"]).default("write"),
 	permissions: z.array(z.string()).optional(),
+	buckets: z.array(z.string()).optional(),
 });
 const ENTRIES = z.array(z.union([TOKEN_ENTRY, z.looseObject({})]));
 
-/** The R2 permission of a token entry (edgezone's mapping; see the module's comment). */
-function permissionOf(entry: z.output<typeof TOKEN_ENTRY>): R2Permission {
-	if (entry.permissions !== undefined) return "none";
-	const scope = entry.zones === "*" ? "admin" : "object";
-	return `${scope}-${entry.access === "write" ? "read-write" : "read"}`;
+/**
+ * R2's permission groups, by the names API tokens give them (developers.cloudflare.com/
+ * fundamentals/api/reference/permissions/, "Workers R2 Storage" and "Workers R2 Storage Bucket
+ * Item"), and the permission each is in R2's dashboard (r2/api/tokens, "Permissions").
+ */
+const R2_PERMISSION_GROUPS = {
+	"Workers R2 Storage Edit": "admin-read-write",
+	"Workers R2 Storage Read": "admin-read",
+	"Workers R2 Storage Bucket Item Edit": "object-read-write",
+	"Workers R2 Storage Bucket Item Read": "object-read",
+} as const satisfies Record<string, R2Permission>;
+
+/** The fields of a token entry of `API_CREDENTIALS` that decide its R2 grant. */
+interface TokenAccess {
+	zones: "*" | readonly string[];
+	access: "read" | "write";
+	permissions?: readonly string[];
+	buckets?: readonly string[];
+}
+
+/**
+ * The R2 grant of a token entry (the rules are in this module's comment).
+ * @returns the grant, or a sentence saying why the entry is not valid: two of R2's permission
+ * groups, or `buckets` on a permission that is not an Object one.
+ */
+export function r2GrantOf(entry: TokenAccess): R2Grant | string {
+	let permission: R2Permission;
+	if (entry.permissions === undefined) {
+		permission = entry.zones === "*" ? "admin-read-write" : "object-read-write";
+	} else {
+		const groups = entry.permissions.filter((name) => Object.hasOwn(R2_PERMISSION_GROUPS, name));
+		if (groups.length > 1) {
+			return `an R2 token has one of R2's permissions; this one lists ${groups.map((g) => `"${g}"`).join(" and ")}`;
+		}
+		const group = groups[0] as keyof typeof R2_PERMISSION_GROUPS | undefined;
+		permission = group === undefined ? "none" : R2_PERMISSION_GROUPS[group];
+	}
+	if (entry.access === "read") permission = narrower(permission, "admin-read");
+	if (entry.buckets === undefined) return { permission };
+	if (!permission.startsWith("object-")) {
+		const name = R2_PERMISSION_NAMES[permission];
+		return `"buckets" scopes an Object permission, and this token's R2 permission is ${name}, which reaches every bucket or none`;
+	}
+	return { permission, buckets: entry.buckets };
 }
 
 let cache: { raw: string; keys: Promise<Map<string, AccessKey>> } | undefined;
@@ -114,12 +184,9 @@ async function deriveKeys(entries: z.output<typeof ENTRIES>): Promise<Map<string
 		if (!entry.success) continue;
 		const id = await apiTokenId(entry.data.token, entry.data.id);
 		if (keys.has(id)) throw new ConfigError("API_CREDENTIALS", `two tokens have the id ${id}`);
-		keys.set(id, {
-			id,
-			secret: await s3SecretOf(entry.data.token),
-			permission: permissionOf(entry.data),
-			zones: entry.data.zones,
-		});
+		const grant = r2GrantOf(entry.data);
+		if (typeof grant === "string") throw new ConfigError("API_CREDENTIALS", `the token ${id}: ${grant}`);
+		keys.set(id, { id, secret: await s3SecretOf(entry.data.token), ...grant, zones: entry.data.zones });
 	}
 	return keys;
 }

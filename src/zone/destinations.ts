@@ -23,7 +23,7 @@
  */
 import { z } from "zod";
 import { ConfigError, jsonVar } from "../common/config";
-import { allows, keyPrefixes, s3AccessKey } from "../common/s3-keys";
+import { allows, keyPrefixes, reachesBucket, s3AccessKey } from "../common/s3-keys";
 import { fixedSecret, sameSecret } from "../common/secrets";
 
 /** A parsed destination; `fingerprint` names bucket and path without the query (ownership challenge docs). */
@@ -133,9 +133,10 @@ export function zonePathRefusal(destination: Destination, zoneId: string): strin
  * Why the keys of `destination` may not write it, or undefined when they may (or it has none):
  * checked as R2 checks an S3 client's PutObject (https://developers.cloudflare.com/r2/api/tokens/):
  * the Access Key ID must be a token's (InvalidAccessKeyId), the secret its secret
- * (SignatureDoesNotMatch, compared in constant time), its permission must write objects, and
- * its keys reach the destination's path (a token of listed zones reaches only `<zone_id>/` in
- * the log-push buckets, `keyPrefixes`) (AccessDenied). The message begins as Cloudflare's does
+ * (SignatureDoesNotMatch, compared in constant time), its permission must write objects in the
+ * destination's bucket (an Object permission may be scoped to buckets, `reachesBucket`), and its
+ * keys reach the destination's path (a token of listed zones reaches only `<zone_id>/` in the
+ * log-push buckets, `keyPrefixes`) (AccessDenied). The message begins as Cloudflare's does
  * for a destination it cannot write, "error validating destination: error writing object: "
  * (cloudflare-docs PR #8865); the secret is never echoed.
  * @throws ConfigError when `API_CREDENTIALS` is unset or not valid.
@@ -157,7 +158,8 @@ export async function accessRefusal(env: Env, destination: Destination): Promise
 		return refused(`SignatureDoesNotMatch: the secret access key is not the one of ${keys.accessKeyId}`);
 	}
 	const prefixes = keyPrefixes(key, true);
-	if (!allows(key.permission, "write") || (prefixes !== undefined && !prefixes.some((p) => `${path}/`.startsWith(p)))) {
+	const reachesPath = prefixes === undefined || prefixes.some((p) => `${path}/`.startsWith(p));
+	if (!allows(key.permission, "write") || !reachesBucket(key, bucket) || !reachesPath) {
 		return refused(`AccessDenied: the access key ${keys.accessKeyId} may not write ${scheme}://${bucket}/${path}`);
 	}
 	return undefined;

@@ -511,6 +511,13 @@ describe("a malformed API_CREDENTIALS", () => {
 		},
 		{ name: "an empty permission list", raw: JSON.stringify([{ token: TOKEN, zones: "*", permissions: [] }]) },
 		{
+			name: "two of R2's permission groups",
+			raw: JSON.stringify([
+				{ token: TOKEN, zones: "*", permissions: ["Workers R2 Storage Read", "Workers R2 Storage Bucket Item Edit"] },
+			]),
+		},
+		{ name: "buckets on an Admin R2 permission", raw: JSON.stringify([{ token: TOKEN, zones: "*", buckets: ["b"] }]) },
+		{
 			name: "permissions on a key pair",
 			raw: JSON.stringify([{ email: EMAIL, key: KEY, zones: "*", permissions: ["Zone Read"] }]),
 		},

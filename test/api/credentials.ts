@@ -22,6 +22,13 @@ export const LOGS_READ_TOKEN = "test_token_logs_read_0000000000000000000";
 export const SSL_READ_TOKEN = "test_token_ssl_read_00000000000000000000";
 /** A bearer token with the permission "SSL and Certificates Edit" only, every zone. */
 export const SSL_EDIT_TOKEN = "test_token_ssl_edit_00000000000000000000";
+/**
+ * A bearer token with "Zone Read" (so it opens the dashboard's zone pages) and R2's "Workers R2
+ * Storage Bucket Item Edit" (Object Read & Write), scoped to the bucket `edgezone-bucket`.
+ */
+export const R2_BUCKET_ITEM_TOKEN = "test_token_r2_bucket_item_edit_000000000";
+/** A bearer token with R2's "Workers R2 Storage Read" (Admin Read only). */
+export const R2_ADMIN_READ_TOKEN = "test_token_r2_storage_read_0000000000000";
 /** An X-Auth-Email + X-Auth-Key pair reaching every zone. */
 export const EMAIL = "test@example.com";
 export const KEY = "abcdef0123456789abcdef0123456789abcde";
@@ -44,4 +51,11 @@ export const API_CREDENTIALS = [
 	{ token: SSL_READ_TOKEN, zones: "*", permissions: ["SSL and Certificates Read"] },
 	{ token: SSL_EDIT_TOKEN, zones: "*", permissions: ["SSL and Certificates Edit"] },
 	{ email: READ_EMAIL, key: READ_KEY, zones: "*", access: "read" },
+	{
+		token: R2_BUCKET_ITEM_TOKEN,
+		zones: "*",
+		permissions: ["Zone Read", "Workers R2 Storage Bucket Item Edit"],
+		buckets: ["edgezone-bucket"],
+	},
+	{ token: R2_ADMIN_READ_TOKEN, zones: "*", permissions: ["Workers R2 Storage Read"] },
 ];

@@ -8,7 +8,15 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { edgeRequest, flush, records, uniquePath, zoneWithHost } from "../edge/logs-helpers";
 import { credentialsOf } from "../s3/helpers";
-import { DEFAULT_ZONE_ID, READ_TOKEN, SCOPED_TOKEN, SCOPED_TOKEN_ID, TOKEN, WAF_TOKEN } from "./credentials";
+import {
+	DEFAULT_ZONE_ID,
+	R2_BUCKET_ITEM_TOKEN,
+	READ_TOKEN,
+	SCOPED_TOKEN,
+	SCOPED_TOKEN_ID,
+	TOKEN,
+	WAF_TOKEN,
+} from "./credentials";
 import { call } from "./http";
 
 /** `r2://edgezone-logs/<path>` with the S3 keys of `token` (its secret replaced when told). */
@@ -60,10 +68,12 @@ describe("log-push destination keys", () => {
 		expect((await call("GET", jobsPath(zone_id))).body.result).toEqual([]);
 	});
 
-	it("refuse the keys of a read-only token, of a token without R2 permission, and of another zone's token", async () => {
+	it("refuse the keys of a read-only token, of a token without R2 permission or scoped to another bucket, and of another zone's token", async () => {
 		const { zone_id } = await zoneWithHost("keys");
 		await expectRefused(zone_id, await withKeys(uniquePath(zone_id, "j"), READ_TOKEN), "AccessDenied");
 		await expectRefused(zone_id, await withKeys(uniquePath(zone_id, "j"), WAF_TOKEN), "AccessDenied");
+		// Object Read & Write, scoped to edgezone-bucket: it may not write edgezone-logs.
+		await expectRefused(zone_id, await withKeys(uniquePath(zone_id, "j"), R2_BUCKET_ITEM_TOKEN), "AccessDenied");
 		// SCOPED_TOKEN reaches the default zone only: its keys write under that zone's id, not this one's.
 		await expectRefused(
 			zone_id,

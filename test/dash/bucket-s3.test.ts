@@ -6,7 +6,15 @@
 import { env, exports } from "cloudflare:workers";
 import { AwsClient } from "aws4fetch";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_ZONE_ID, EMAIL, KEY, SCOPED_TOKEN, SCOPED_TOKEN_ID, TOKEN } from "../api/credentials";
+import {
+	DEFAULT_ZONE_ID,
+	EMAIL,
+	KEY,
+	R2_BUCKET_ITEM_TOKEN,
+	SCOPED_TOKEN,
+	SCOPED_TOKEN_ID,
+	TOKEN,
+} from "../api/credentials";
 import { sha256Hex } from "../s3/helpers";
 import { type Browser, cookiesOf, csrfOf, DASH, post, signIn } from "./dash-http";
 import { seen } from "./seen";
@@ -52,6 +60,13 @@ describe("the Bucket page's S3 section", () => {
 		expect(rows.get("AWS Access Key ID")).toBe(SCOPED_TOKEN_ID);
 		expect(rows.get("AWS Secret Access Key")).toBe(await sha256Hex(SCOPED_TOKEN));
 		expect(rows.get("R2 permission")).toBe("Object Read & Write");
+	});
+
+	it("shows a token's R2 permission group, and only the buckets its Object permission is scoped to", async () => {
+		const { browser } = await signIn(R2_BUCKET_ITEM_TOKEN);
+		const rows = await s3Rows(browser);
+		expect(rows.get("R2 permission")).toBe("Object Read & Write");
+		expect(rows.get("Buckets")).toBe("edgezone-bucket");
 	});
 
 	it("shows no secret to a person signed in with a Global API Key, and says why", async () => {

@@ -5,7 +5,15 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_ZONE_ID, READ_TOKEN, SCOPED_TOKEN, SCOPED_TOKEN_ID, WAF_TOKEN } from "../api/credentials";
+import {
+	DEFAULT_ZONE_ID,
+	R2_ADMIN_READ_TOKEN,
+	R2_BUCKET_ITEM_TOKEN,
+	READ_TOKEN,
+	SCOPED_TOKEN,
+	SCOPED_TOKEN_ID,
+	WAF_TOKEN,
+} from "../api/credentials";
 import { textOf } from "../bodies";
 import { amzDate, BUCKET, bucket, clientOf, credentialsOf, expectS3Error, ORIGIN, presign, s3, xmlOf } from "./helpers";
 
@@ -145,6 +153,46 @@ describe("R2 permissions of a token", () => {
 
 	it("gives a token limited to API permissions no R2 permission", async () => {
 		await expectS3Error(await s3(`/${BUCKET}?list-type=2`, {}, await clientOf(WAF_TOKEN)), 403, "AccessDenied");
+	});
+
+	it("gives a token with Workers R2 Storage Bucket Item Edit Object Read & Write in the buckets it is scoped to only", async () => {
+		const client = await clientOf(R2_BUCKET_ITEM_TOKEN);
+		const k = key("bucket-item");
+		expect((await s3(`/${BUCKET}/${k}`, { method: "PUT", body: "scoped" }, client)).status).toBe(200);
+		expect(await textOf(await s3(`/${BUCKET}/${k}`, {}, client))).toBe("scoped");
+		expect((await s3(`/${BUCKET}?list-type=2&prefix=s3-auth/`, {}, client)).status).toBe(200);
+
+		const other = `s3-auth/bucket-item-${crypto.randomUUID()}`;
+		await expectS3Error(await s3(`/edgezone-logs/${other}`, { method: "PUT", body: "x" }, client), 403, "AccessDenied");
+		expect(await env.LOGS.head(other)).toBeNull();
+		await expectS3Error(await s3("/edgezone-logs?list-type=2", {}, client), 403, "AccessDenied");
+		await expectS3Error(await s3("/edgezone-logs", { method: "HEAD" }, client), 403, "AccessDenied");
+		// An Object permission neither lists the account's buckets nor manages them.
+		await expectS3Error(await s3("/", {}, client), 403, "AccessDenied");
+		// CopyObject reads its source with the same scope.
+		await env.LOGS.put(other, "another bucket's");
+		const copy = await s3(
+			`/${BUCKET}/${k}-copy`,
+			{ method: "PUT", headers: { "x-amz-copy-source": `/edgezone-logs/${other}` } },
+			client,
+		);
+		await expectS3Error(copy, 403, "AccessDenied");
+		expect(await bucket().head(`${k}-copy`)).toBeNull();
+		await env.LOGS.delete(other);
+		await bucket().delete(k);
+	});
+
+	it("gives a token with Workers R2 Storage Read Admin Read only: the bucket list and reads, no writes", async () => {
+		const client = await clientOf(R2_ADMIN_READ_TOKEN);
+		const k = key("admin-read");
+		await bucket().put(k, "readable");
+		expect((await s3("/", {}, client)).status).toBe(200);
+		expect(await textOf(await s3(`/${BUCKET}/${k}`, {}, client))).toBe("readable");
+		expect(await textOf(await s3(`/edgezone-logs?list-type=2&max-keys=1`, {}, client))).toContain("<ListBucketResult");
+		await expectS3Error(await s3(`/${BUCKET}/${k}`, { method: "PUT", body: "changed" }, client), 403, "AccessDenied");
+		await expectS3Error(await s3(`/${BUCKET}/${k}`, { method: "DELETE" }, client), 403, "AccessDenied");
+		expect(await (await bucket().get(k))?.text()).toBe("readable");
+		await bucket().delete(k);
 	});
 });
 

@@ -9,7 +9,7 @@ import { AwsClient } from "aws4fetch";
 import Cloudflare from "cloudflare";
 import { describe, expect, it } from "vitest";
 import { apiTokenId } from "../../src/common/api-tokens";
-import { READ_TOKEN, SCOPED_TOKEN, SCOPED_TOKEN_ID, TOKEN } from "../api/credentials";
+import { R2_BUCKET_ITEM_TOKEN, READ_TOKEN, SCOPED_TOKEN, SCOPED_TOKEN_ID, TOKEN } from "../api/credentials";
 import { call } from "../api/http";
 import { sdkClient } from "../api/sdk";
 import { textOf } from "../bodies";
@@ -161,6 +161,23 @@ describe("R2 temporary credentials", () => {
 		const { client } = await temporary({ parent: readKey, permission: "object-read-only" });
 		const k = `parent-ro-${unique()}`;
 		await expectS3Error(await s3(`/${BUCKET}/${k}`, { method: "PUT", body: "x" }, client), 403, "AccessDenied");
+	});
+
+	it("are never made for a bucket the parent key's Object permission is not scoped to", async () => {
+		const scopedKey = await apiTokenId(R2_BUCKET_ITEM_TOKEN, undefined);
+		const answer = await call("POST", `/accounts/${env.DEFAULT_ACCOUNT_ID}/r2/temp-access-credentials`, {
+			bucket: "edgezone-logs",
+			parentAccessKeyId: scopedKey,
+			permission: "object-read-only",
+			ttlSeconds: 60,
+		});
+		expect(answer.status).toBe(400);
+		expect(answer.body.errors?.[0]).toMatchObject({ code: 10040, source: { pointer: "/bucket" } });
+		// Its own bucket is allowed.
+		const { client } = await temporary({ parent: scopedKey, permission: "object-read-write" });
+		const k = `parent-scoped-${unique()}`;
+		expect((await s3(`/${BUCKET}/${k}`, { method: "PUT", body: "in scope" }, client)).status).toBe(200);
+		await bucket().delete(k);
 	});
 
 	it("are refused to a token of listed zones, to another account and for an unknown parent or bucket", async () => {

@@ -3,26 +3,24 @@
  * credentials, as R2 derives them from an API token (Access Key ID the token's id, Secret Access
  * Key the hex SHA-256 of its value: https://developers.cloudflare.com/r2/api/tokens/, "Get S3 API
  * credentials from an API token"; `src/edge/s3/credentials.ts`), with its R2 permission and the
- * buckets, in the words of `aws configure`'s prompts.
+ * buckets it reaches, in the words of `aws configure`'s prompts.
  *
  * The secret is the session's own token's, so only the person signed in with that token sees it
  * (the page is behind the session; every dashboard page is `Cache-Control: no-store`). A session
  * signed in with a Global API Key has no S3 credentials: R2 derives them from API tokens only.
  */
 import type { FC } from "hono/jsx";
+import { R2_PERMISSION_NAMES, type R2Permission, reachesBucket } from "../../common/s3-keys";
 import { servedBucketNames } from "../../edge/s3/buckets";
-import { type AccessKey, accessKeyOfToken, type R2Permission } from "../../edge/s3/credentials";
+import { type AccessKey, accessKeyOfToken } from "../../edge/s3/credentials";
 import { s3ErrorOf } from "../../edge/s3/errors";
 import type { Ctx } from "../types";
 
-/** R2's names of its permissions (r2/api/tokens, "Permissions"). */
-const PERMISSION_NAMES: Record<R2Permission, string> = {
-	"admin-read-write": "Admin Read & Write",
-	"admin-read": "Admin Read only",
-	"object-read-write": "Object Read & Write",
-	"object-read": "Object Read only",
-	none: "none (a token limited to permissions has no R2 permission)",
-};
+/** What the page says of a permission: R2's name, and why a token has none. */
+const permissionName = (permission: R2Permission): string =>
+	permission === "none"
+		? "none (the token's permissions name none of R2's permission groups)"
+		: R2_PERMISSION_NAMES[permission];
 
 /** What the section shows. */
 type S3Access =
@@ -51,7 +49,8 @@ export async function s3AccessOf(c: Ctx): Promise<S3Access> {
 		const credential = c.var.session.credential;
 		if (!("token" in credential)) return { kind: "no-token", endpoint, buckets };
 		const key = await accessKeyOfToken(c.env, credential.token);
-		return key === undefined ? { kind: "no-token", endpoint, buckets } : { kind: "key", endpoint, key, buckets };
+		if (key === undefined) return { kind: "no-token", endpoint, buckets };
+		return { kind: "key", endpoint, key, buckets: buckets.filter((name) => reachesBucket(key, name)) };
 	} catch (error) {
 		const known = s3ErrorOf(error);
 		if (known === undefined) throw error;
@@ -103,18 +102,20 @@ export const S3AccessCard: FC<{ access: S3Access }> = ({ access }) => (
 						{access.kind === "key" && (
 							<tr>
 								<th scope="row">R2 permission</th>
-								<td>{PERMISSION_NAMES[access.key.permission]}</td>
+								<td>{permissionName(access.key.permission)}</td>
 							</tr>
 						)}
 						<tr>
 							<th scope="row">Buckets</th>
 							<td>
-								{access.buckets.map((name, index) => (
-									<>
-										{index > 0 && ", "}
-										<code>{name}</code>
-									</>
-								))}
+								{access.buckets.length === 0
+									? "none of the served buckets"
+									: access.buckets.map((name, index) => (
+											<>
+												{index > 0 && ", "}
+												<code>{name}</code>
+											</>
+										))}
 							</td>
 						</tr>
 					</tbody>

@@ -5,7 +5,7 @@
  * "Permissions"). The derivation and edgezone's mapping of a token's API access onto R2's
  * permissions live in src/common/s3-keys.ts, which the log-push API shares; this module answers
  * a misconfiguration as the S3 dialect answers it. Temporary credentials, derived from these keys:
- * `temporary-credentials.ts`. Gap: R2's permission groups in a token's `permissions`.
+ * `temporary-credentials.ts`.
  */
 
 import { s3SecretOf } from "../../common/api-tokens";
@@ -14,7 +14,7 @@ import { type AccessKey, s3AccessKeys } from "../../common/s3-keys";
 import { notConfigured } from "../../startup";
 import { S3Error } from "./errors";
 
-export type { AccessKey, R2Permission } from "../../common/s3-keys";
+export type { AccessKey } from "../../common/s3-keys";
 
 /**
  * The access key of an Access Key ID, or undefined when no token has that id.

@@ -6,6 +6,8 @@
  * configuration need an Admin permission; creating and deleting buckets and editing their
  * configuration, Admin Read & Write.
  *
+ * The buckets a caller reaches: every one, or those its token's Object permission is scoped to
+ * (r2/api/tokens: "you can scope your token to a set of buckets"; `reachesBucket`).
  * The keys a caller reaches in a bucket: all of them, except in a log-push bucket
  * (`LOGPUSH_BUCKETS`) for a token limited to listed zones, which reaches only the keys under its
  * own zones' ids there (`keyPrefixes`, src/common/s3-keys.ts). Temporary credentials reach one
@@ -14,7 +16,7 @@
  * what their parent key reaches; they never list the account's buckets (edgezone's choice: they
  * are for one bucket).
  */
-import { type AccessKey, allows, keyPrefixes, type S3Access } from "../../common/s3-keys";
+import { type AccessKey, allows, keyPrefixes, reachesBucket, type S3Access } from "../../common/s3-keys";
 import { bucketMap } from "../../zone/destinations";
 import { accessDenied } from "./errors";
 
@@ -36,10 +38,11 @@ export interface KeyScope {
 
 /**
  * The keys of the bucket `bucketName` that `key` reaches.
- * @throws S3Error 403 AccessDenied for temporary credentials of another bucket; ConfigError when
- * `LOGPUSH_BUCKETS` is not valid.
+ * @throws S3Error 403 AccessDenied for a bucket the key's permission is not scoped to, or
+ * temporary credentials of another bucket; ConfigError when `LOGPUSH_BUCKETS` is not valid.
  */
 export function keyScope(key: AccessKey, bucketName: string, env: Env): KeyScope {
+	if (!reachesBucket(key, bucketName)) throw accessDenied();
 	const prefixes = keyPrefixes(key, Object.hasOwn(bucketMap(env), bucketName));
 	const temporary = key.temporary;
 	if (temporary === undefined) return { prefixes };

@@ -157,6 +157,8 @@ export async function temporaryKey(env: Env, accessKeyId: string, sessionToken: 
 		id,
 		secret,
 		permission: narrower(TEMPORARY_PERMISSIONS[grant.m], parent.permission),
+		// Checked when they were made; kept, so a parent scoped to other buckets since reaches none.
+		buckets: parent.buckets,
 		zones: parent.zones,
 		temporary: { bucket: grant.b, prefixes: grant.f, objects: grant.o, expiresAt: grant.e * 1000 },
 	};
