@@ -8,6 +8,10 @@
  *   Content-Type that Miniflare's emulation of Cloudflare's compression leaves alone.
  * - `PUT /__floor/{key}?uploadId=&partNumber=`: the floor of an upload part, the request body
  *   handed to `uploadPart()` as is (the memory benchmark's reference).
+ * - `PUT /__floor/{key}`: the floor of one PUT, the request body handed to `put()` as is.
+ * - `PUT /__floor/{key}?relay`: the floor of a body checked in JavaScript: the request body read
+ *   in 256 KiB blocks (BYOB, two buffers in turn) and written, each write awaited, to a
+ *   FixedLengthStream that `put()` reads; what src/edge/s3/body-pump.ts does, without its checks.
  * - `/__variant/{name}/{key}`: the variants BENCHMARKS.md investigates (which of them the
  *   runtime compresses, and what each costs). `const` answers 1 KiB from memory, no R2 at all.
  * - everything else: edgezone's default handler, untouched.
@@ -45,10 +49,38 @@ const VARIANTS: Record<string, Variant> = {
 	},
 };
 
+const BLOCK_BYTES = 256 * 1024;
+
+/** The request body relayed through JavaScript, block by block, into a stream of its length. */
+function relayed(request: Request): ReadableStream {
+	const { readable, writable } = new FixedLengthStream(Number(request.headers.get("content-length")));
+	const writer = writable.getWriter();
+	const reader = (request.body ?? new Blob().stream()).getReader({ mode: "byob" });
+	const relay = async () => {
+		const buffers = [new ArrayBuffer(BLOCK_BYTES), new ArrayBuffer(BLOCK_BYTES)];
+		for (let turn = 0; ; turn ^= 1) {
+			const { done, value } = await reader.readAtLeast(BLOCK_BYTES, new Uint8Array(buffers[turn] as ArrayBuffer));
+			if (value !== undefined && value.byteLength > 0) {
+				await writer.write(value);
+				buffers[turn] = value.buffer as ArrayBuffer;
+			}
+			if (done) break;
+		}
+		await writer.close();
+	};
+	relay().catch((error: unknown) => writer.abort(error));
+	return readable;
+}
+
 export default {
 	async fetch(request, env, ctx) {
 		const url = new URL(request.url);
 		const path = url.pathname;
+		if (path.startsWith(FLOOR) && request.method === "PUT" && !url.searchParams.has("uploadId")) {
+			const key = path.slice(FLOOR.length);
+			const body = url.searchParams.has("relay") ? relayed(request) : (request.body ?? "");
+			return Response.json({ etag: (await env.BUCKET.put(key, body))?.etag });
+		}
 		if (path.startsWith(FLOOR) && request.method === "PUT") {
 			const upload = env.BUCKET.resumeMultipartUpload(path.slice(FLOOR.length), url.searchParams.get("uploadId") ?? "");
 			return Response.json(await upload.uploadPart(Number(url.searchParams.get("partNumber")), request.body ?? ""));
