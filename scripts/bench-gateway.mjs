@@ -214,7 +214,10 @@ async function multipartUpload(base, partUrl, key, bytes, concurrency = UPLOAD_C
 				const n = next++;
 				const size = Math.min(PART, bytes - (n - 1) * PART);
 				const md5 = createHash("md5");
-				const response = await fetch(`${partUrl(key)}?uploadId=${id}&partNumber=${n}`, {
+				const url = new URL(partUrl(key));
+				url.searchParams.set("uploadId", created.uploadId);
+				url.searchParams.set("partNumber", String(n));
+				const response = await fetch(url, {
 					method: "PUT",
 					headers: { ...auth, "content-length": String(size) },
 					body: prngStream(`bench/upload/${n}`, size, { onChunk: (chunk) => md5.update(chunk) }),
@@ -274,6 +277,8 @@ const UPLOADS = {
 	floor: (dev, key, bytes) => multipartUpload(dev.url, (k) => `${dev.url}/__floor/${k}`, key, bytes),
 	[`gateway: ${AWS_CLI_CONCURRENCY} in flight`]: (dev, key, bytes) =>
 		multipartUpload(dev.url, (k) => `${dev.url}/${k}`, key, bytes, AWS_CLI_CONCURRENCY),
+	[`floor: ${AWS_CLI_CONCURRENCY} in flight relayed in JS`]: (dev, key, bytes) =>
+		multipartUpload(dev.url, (k) => `${dev.url}/__floor/${k}?relay`, key, bytes, AWS_CLI_CONCURRENCY),
 	"s3: aws s3 cp": async (dev, key, bytes) => {
 		const file = join(dev.dir, `${bytes}.bin`);
 		if (!existsSync(file))
@@ -535,7 +540,7 @@ function report({ results, wire, memory, machine, vers, date }) {
 	lines.push("");
 	if (memory.length) {
 		lines.push(
-			`${mib(UPLOAD_BYTES)} uploads, bytes generated on the fly: a multipart upload of ${Math.ceil(UPLOAD_BYTES / PART)} parts of 8 MiB, ${UPLOAD_CONCURRENCY} in flight, created and completed through the gateway, its parts sent through the gateway, then (for reference) to the floor's \`uploadPart(n, request.body)\`; through the S3 dialect, \`aws s3 cp\` of a file (Debian's aws CLI: multipart, 8 MiB parts, ${AWS_CLI_CONCURRENCY} in flight), against the gateway's multipart upload with as many in flight, and one \`@aws-sdk/client-s3\` PutObject of a stream (aws-chunked), against one PUT of the same bytes through the gateway; for reference, one PUT to the floor's \`put(key, request.body)\`, and one relayed to \`put()\` by the least JavaScript loop (256 KiB blocks into a FixedLengthStream, what the S3 dialect's body loop does without its checks). Each in a fresh \`wrangler dev\` warmed up by a 16 MiB upload the same way; stored size checked (and the gateway's multipart ETag). VmRSS sampled every 50 ms; growth = peak − median of 1 s of idle samples before; CPU = wrangler dev's three processes per GiB:`,
+			`${mib(UPLOAD_BYTES)} uploads, bytes generated on the fly: a multipart upload of ${Math.ceil(UPLOAD_BYTES / PART)} parts of 8 MiB, ${UPLOAD_CONCURRENCY} in flight, created and completed through the gateway, its parts sent through the gateway, then (for reference) to the floor's \`uploadPart(n, request.body)\`; through the S3 dialect, \`aws s3 cp\` of a file (Debian's aws CLI: multipart, 8 MiB parts, ${AWS_CLI_CONCURRENCY} in flight), against the gateway's multipart upload with as many in flight, and one \`@aws-sdk/client-s3\` PutObject of a stream (aws-chunked), against one PUT of the same bytes through the gateway; for reference, one PUT to the floor's \`put(key, request.body)\`, and one relayed to \`put()\` by the least JavaScript loop (256 KiB blocks into a FixedLengthStream, what the S3 dialect's body loop does without its checks), and the floor's multipart upload with as many in flight as the aws CLI, each part relayed so to \`uploadPart()\`. Each in a fresh \`wrangler dev\` warmed up by a 16 MiB upload the same way; stored size checked (and the gateway's multipart ETag). VmRSS sampled every 50 ms; growth = peak − median of 1 s of idle samples before; CPU = wrangler dev's three processes per GiB:`,
 		);
 		lines.push("");
 		lines.push(

@@ -7,7 +7,8 @@
  * - `GET /__floor/{key}`: the floor. One `get()`, the body returned with its length and a
  *   Content-Type that Miniflare's emulation of Cloudflare's compression leaves alone.
  * - `PUT /__floor/{key}?uploadId=&partNumber=`: the floor of an upload part, the request body
- *   handed to `uploadPart()` as is (the memory benchmark's reference).
+ *   handed to `uploadPart()` as is (the memory benchmark's reference); with `&relay`, relayed as
+ *   below.
  * - `PUT /__floor/{key}`: the floor of one PUT, the request body handed to `put()` as is.
  * - `PUT /__floor/{key}?relay`: the floor of a body checked in JavaScript: the request body read
  *   in 256 KiB blocks (BYOB, two buffers in turn) and written, each write awaited, to a
@@ -83,7 +84,8 @@ export default {
 		}
 		if (path.startsWith(FLOOR) && request.method === "PUT") {
 			const upload = env.BUCKET.resumeMultipartUpload(path.slice(FLOOR.length), url.searchParams.get("uploadId") ?? "");
-			return Response.json(await upload.uploadPart(Number(url.searchParams.get("partNumber")), request.body ?? ""));
+			const body = url.searchParams.has("relay") ? relayed(request) : (request.body ?? "");
+			return Response.json(await upload.uploadPart(Number(url.searchParams.get("partNumber")), body));
 		}
 		if (path.startsWith(FLOOR)) {
 			const object = await env.BUCKET.get(path.slice(FLOOR.length));
