@@ -98,6 +98,11 @@ export interface ObjectChecksum {
 	value: string;
 }
 
+/** A recorded checksum and the ETag (unquoted) of the object it was computed over. */
+export interface RecordedChecksum extends ObjectChecksum {
+	etag: string;
+}
+
 /** An upload as recorded. */
 export interface UploadRecord {
 	uploadId: string;
@@ -172,16 +177,19 @@ export class BucketLedger extends DurableObject<Env> {
 		);
 	}
 
-	/** The flexible checksum recorded for the object of `key` and `etag`; null for none, or one of other bytes. */
-	storedChecksum(key: string, etag: string): ObjectChecksum | null {
+	/**
+	 * The flexible checksum last recorded for `key`, with the ETag (unquoted) of the object it was
+	 * computed over, which the caller compares with the object it read; null for none. Asked by
+	 * key alone so that a read can ask it while the binding is still answering.
+	 */
+	storedChecksum(key: string): RecordedChecksum | null {
 		const [row] = this.ctx.storage.sql
-			.exec<{ header: string; value: string }>(
-				"SELECT header, value FROM object_checksums WHERE key = ? AND etag = ?",
+			.exec<{ etag: string; header: string; value: string }>(
+				"SELECT etag, header, value FROM object_checksums WHERE key = ?",
 				key,
-				etag,
 			)
 			.toArray();
-		return row === undefined ? null : { header: row.header, value: row.value };
+		return row ?? null;
 	}
 
 	/** The part sizes (bytes, in order) of the multipart object of `key` and `etag`; null when not recorded. */

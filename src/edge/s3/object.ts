@@ -21,7 +21,7 @@ import type { GatewayContext } from "../gateway/context";
 import { requestedChecksums, withChecksums, writeMetadataFromHeaders } from "../gateway/headers";
 import { getObject as gatewayGet, headObject as gatewayHead } from "../gateway/object";
 import { requestBody } from "./body";
-import { ledgerOf } from "./bucket-ledger";
+import { ledgerOf, type RecordedChecksum } from "./bucket-ledger";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
 
@@ -93,15 +93,23 @@ function withoutWholeChecksums(response: Response): Response {
 }
 
 /**
- * A whole-object answer to a read under `x-amz-checksum-mode: ENABLED` with the flexible checksum
- * the bucket's ledger holds for it (a CRC the binding cannot store), beside the binding's own.
+ * The flexible checksum the bucket's ledger holds for `c.key` (a CRC the binding cannot store),
+ * asked only under `x-amz-checksum-mode: ENABLED`, which the AWS SDKs
+ * send on every GetObject; undefined when not asked. Asked before the read, so that the ledger's
+ * answer and the binding's arrive together rather than one after the other.
  */
-async function withLedgerChecksum(c: S3Context, response: Response): Promise<Response> {
-	if (response.status !== 200 || !wantsChecksums(c.request.headers)) return response;
-	const etag = response.headers.get("etag");
-	if (etag === null) return response;
-	const stored = await ledgerOf(c).storedChecksum(c.key, etag.replace(/^"|"$/g, ""));
-	if (stored !== null && !response.headers.has(stored.header)) response.headers.set(stored.header, stored.value);
+function ledgerChecksum(c: S3Context): Promise<RecordedChecksum | null> | undefined {
+	return wantsChecksums(c.request.headers) ? ledgerOf(c).storedChecksum(c.key) : undefined;
+}
+
+/**
+ * A 200 answer with the ledger's checksum beside the binding's own, when the ledger's was
+ * computed over the object answered (the same ETag).
+ */
+function withLedgerChecksum(response: Response, stored: RecordedChecksum | null | undefined): Response {
+	if (response.status !== 200 || stored == null) return response;
+	if (response.headers.get("etag") !== `"${stored.etag}"` || response.headers.has(stored.header)) return response;
+	response.headers.set(stored.header, stored.value);
 	return response;
 }
 
@@ -161,9 +169,11 @@ function withPartsCount(response: Response, count: number | undefined): Response
 async function objectRead(c: S3Context, read: (context: GatewayContext) => Promise<Response>): Promise<Response> {
 	refuseUnsupportedReads(c.url);
 	const part = await partRead(c);
-	const answer = await read(part?.context ?? gatewayContext(c));
+	// A part's answer carries no whole-object checksum (`withoutWholeChecksums`).
+	const stored = part === undefined ? ledgerChecksum(c) : undefined;
+	const [answer, checksum] = await Promise.all([read(part?.context ?? gatewayContext(c)), stored]);
 	const response = withoutWholeChecksums(withoutGatewayHeaders(withPartsCount(answer, part?.count)));
-	return withOverrides(c.url, await withLedgerChecksum(c, response));
+	return withOverrides(c.url, withLedgerChecksum(response, checksum));
 }
 
 /** `GET /<bucket>/<key>`, of the object or of one part. */
