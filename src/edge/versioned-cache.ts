@@ -1,7 +1,8 @@
 /**
  * One isolate's cache of values the edge reads from the Durable Objects, so that no object sits
  * on every request's path: the zones' configurations (`zone-view.ts`), their active custom
- * hostnames (`custom-hostname-routing.ts`) and the zone names (`zone-names.ts`).
+ * hostnames (`custom-hostname-routing.ts`), the zone names (`zone-names.ts`) and the checksums
+ * the bucket ledgers hold (`s3/ledger-checksums.ts`).
  *
  * What it keeps: per key (a zone id, or one key for a value of the whole Worker), the last value
  * read, the version its source gave it, and when it was read (ms since the epoch).
@@ -12,7 +13,8 @@
  * When it forgets: `expire(key)`, which the API calls in its own isolate after it wrote what the
  * value was read from, so locally (one isolate) a write is seen by the very next request; a
  * deployed edge's other isolates see it within `ttlMs`. A failed read keeps what was kept, and
- * the next read asks again. Nothing is evicted: there is one entry per zone this isolate serves.
+ * the next read asks again. Nothing is evicted unless the cache is given `maxEntries` (keys a
+ * visitor chooses, such as object keys): past it, the key read least recently from its source goes.
  * Concurrent reads of a stale key each ask the source (edgezone's choice: a second call costs
  * less than making a request wait on another's).
  */
@@ -38,8 +40,14 @@ export type Load<V> = (held: Versioned<V> | undefined) => Promise<Versioned<V>>;
 export class VersionedCache<V> {
 	readonly #entries = new Map<string, Entry<V>>();
 
-	/** @param ttlMs how long a read value is answered without asking its source, in ms. */
-	constructor(readonly ttlMs: number) {}
+	/**
+	 * @param ttlMs how long a read value is answered without asking its source, in ms.
+	 * @param maxEntries how many keys are kept at most; every key the cache is asked for when unset.
+	 */
+	constructor(
+		readonly ttlMs: number,
+		readonly maxEntries = Number.POSITIVE_INFINITY,
+	) {}
 
 	/**
 	 * The value of `key` at `now` (ms since the epoch): the kept one while fresh, else what `load`
@@ -50,7 +58,13 @@ export class VersionedCache<V> {
 		const entry = this.#entries.get(key);
 		if (entry !== undefined && now - entry.checkedAt < this.ttlMs && now >= entry.checkedAt) return entry.value;
 		const loaded = await load(entry);
+		// Set anew, so the Map's order (its insertion order) is that of the reads from the source.
+		this.#entries.delete(key);
 		this.#entries.set(key, { version: loaded.version, value: loaded.value, checkedAt: now });
+		if (this.#entries.size > this.maxEntries) {
+			const [oldest] = this.#entries.keys();
+			if (oldest !== undefined) this.#entries.delete(oldest);
+		}
 		return loaded.value;
 	}
 

@@ -77,4 +77,19 @@ describe("VersionedCache", () => {
 		expect(await cache.get("zone", 1_001, load)).toBe("a");
 		expect(state.asked).toEqual([undefined, 1]);
 	});
+
+	it("keeps at most maxEntries keys, forgetting the one read from its source longest ago", async () => {
+		const cache = new VersionedCache<string>(1_000, 2);
+		const { state, load } = source("a");
+		await cache.get("one", 0, load);
+		await cache.get("two", 0, load);
+		await cache.get("one", 2_000, load); // read again from the source: now the newest
+		await cache.get("three", 2_000, load);
+		expect(state.reads).toBe(4);
+		await cache.get("one", 2_500, load);
+		await cache.get("three", 2_500, load);
+		expect(state.reads).toBe(4);
+		await cache.get("two", 2_500, load);
+		expect(state.reads).toBe(5);
+	});
 });

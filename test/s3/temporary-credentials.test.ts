@@ -43,6 +43,20 @@ async function temporary(
 
 const unique = () => crypto.randomUUID();
 
+/** Asks for temporary credentials of `request` (for 60 s) and expects 400 10040 at `pointer`, with none made. */
+async function expectRefusedAt(
+	request: { bucket: string; parentAccessKeyId: string; permission: Permission },
+	pointer: string,
+): Promise<void> {
+	const answer = await call("POST", `/accounts/${env.DEFAULT_ACCOUNT_ID}/r2/temp-access-credentials`, {
+		...request,
+		ttlSeconds: 60,
+	});
+	expect(answer.status).toBe(400);
+	expect(answer.body.result).toBeNull();
+	expect(answer.body.errors?.[0]).toMatchObject({ code: 10040, source: { pointer } });
+}
+
 describe("R2 temporary credentials", () => {
 	it("are answered as R2 answers them and sign GET and PUT inside their prefix", async () => {
 		const prefix = `tmp-${unique()}/`;
@@ -149,14 +163,10 @@ describe("R2 temporary credentials", () => {
 
 	it("are never made beyond the parent key's permission", async () => {
 		const readKey = await apiTokenId(READ_TOKEN, undefined);
-		const answer = await call("POST", `/accounts/${env.DEFAULT_ACCOUNT_ID}/r2/temp-access-credentials`, {
-			bucket: BUCKET,
-			parentAccessKeyId: readKey,
-			permission: "object-read-write",
-			ttlSeconds: 60,
-		});
-		expect(answer.status).toBe(400);
-		expect(answer.body.errors?.[0]).toMatchObject({ code: 10040, source: { pointer: "/permission" } });
+		await expectRefusedAt(
+			{ bucket: BUCKET, parentAccessKeyId: readKey, permission: "object-read-write" },
+			"/permission",
+		);
 		// Allowed by the parent: Admin Read only covers Object Read only.
 		const { client } = await temporary({ parent: readKey, permission: "object-read-only" });
 		const k = `parent-ro-${unique()}`;
@@ -165,14 +175,10 @@ describe("R2 temporary credentials", () => {
 
 	it("are never made for a bucket the parent key's Object permission is not scoped to", async () => {
 		const scopedKey = await apiTokenId(R2_BUCKET_ITEM_TOKEN, undefined);
-		const answer = await call("POST", `/accounts/${env.DEFAULT_ACCOUNT_ID}/r2/temp-access-credentials`, {
-			bucket: "edgezone-logs",
-			parentAccessKeyId: scopedKey,
-			permission: "object-read-only",
-			ttlSeconds: 60,
-		});
-		expect(answer.status).toBe(400);
-		expect(answer.body.errors?.[0]).toMatchObject({ code: 10040, source: { pointer: "/bucket" } });
+		await expectRefusedAt(
+			{ bucket: "edgezone-logs", parentAccessKeyId: scopedKey, permission: "object-read-only" },
+			"/bucket",
+		);
 		// Its own bucket is allowed.
 		const { client } = await temporary({ parent: scopedKey, permission: "object-read-write" });
 		const k = `parent-scoped-${unique()}`;

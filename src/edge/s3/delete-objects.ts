@@ -10,9 +10,9 @@
 import { XMLParser } from "fast-xml-parser";
 import { MAX_KEYS } from "../../wire/limits";
 import { assertKey } from "../gateway/keys";
-import { ledgerOf } from "./bucket-ledger";
 import type { S3Context } from "./context";
 import { S3Error } from "./errors";
+import { forgetObjects } from "./ledger-checksums";
 import { checkedBytes } from "./payload";
 import { authorizeKey } from "./permissions";
 import { S3_NAMESPACE, xmlAnswer } from "./xml";
@@ -57,7 +57,7 @@ export async function deleteObjects(c: S3Context): Promise<Response> {
 		authorizeKey(c.scope, key);
 	}
 	await c.bucket.bucket.delete(keys);
-	await ledgerOf(c).objectsDeleted(keys);
+	await forgetObjects(c, keys);
 	return xmlAnswer("DeleteResult", {
 		"@_xmlns": S3_NAMESPACE,
 		Deleted: quiet ? [] : [...new Set(keys)].map((key) => ({ Key: key })),

@@ -24,6 +24,7 @@ import { requestBody } from "./body";
 import { ledgerOf, type RecordedChecksum } from "./bucket-ledger";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
+import { forgetObjects, recordChecksum, recordedChecksum } from "./ledger-checksums";
 
 /** The gateway's context for the same request. */
 function gatewayContext(c: S3Context): GatewayContext {
@@ -94,12 +95,12 @@ function withoutWholeChecksums(response: Response): Response {
 
 /**
  * The flexible checksum the bucket's ledger holds for `c.key` (a CRC the binding cannot store),
- * asked only under `x-amz-checksum-mode: ENABLED`, which the AWS SDKs
- * send on every GetObject; undefined when not asked. Asked before the read, so that the ledger's
- * answer and the binding's arrive together rather than one after the other.
+ * asked only under `x-amz-checksum-mode: ENABLED`, which the AWS SDKs send on every GetObject;
+ * undefined when not asked. Asked before the read, so that when the ledger is called its answer
+ * and the binding's arrive together rather than one after the other.
  */
 function ledgerChecksum(c: S3Context): Promise<RecordedChecksum | null> | undefined {
-	return wantsChecksums(c.request.headers) ? ledgerOf(c).storedChecksum(c.key) : undefined;
+	return wantsChecksums(c.request.headers) ? recordedChecksum(c, Date.now()) : undefined;
 }
 
 /**
@@ -222,7 +223,7 @@ export async function putObject(c: S3Context): Promise<Response> {
 		const stored = new Headers();
 		checksumsToHeaders(object.checksums, stored);
 		if (!stored.has(body.checksum.header)) {
-			await ledgerOf(c).checksumStored(c.key, object.etag, { header: body.checksum.header, value });
+			await recordChecksum(c, object.etag, { header: body.checksum.header, value });
 		}
 	}
 	return new Response(null, { status: 200, headers });
@@ -231,6 +232,6 @@ export async function putObject(c: S3Context): Promise<Response> {
 /** `DELETE /<bucket>/<key>`: 204 whether or not the key existed, as S3 and R2 answer. */
 export async function deleteObject(c: S3Context): Promise<Response> {
 	await c.bucket.bucket.delete(c.key);
-	await ledgerOf(c).objectsDeleted([c.key]);
+	await forgetObjects(c, [c.key]);
 	return new Response(null, { status: 204 });
 }

@@ -1,0 +1,53 @@
+/**
+ * The flexible checksums the bucket ledgers hold (`bucket-ledger.ts`: a CRC, or a trailing SHA,
+ * that the binding cannot store), as the S3 dialect reads and writes them, with one isolate's
+ * cache of what it read, so that the GetObject of every AWS SDK, which asks for checksums
+ * (`x-amz-checksum-mode: ENABLED`), does not call the ledger's Durable Object each time.
+ *
+ * What is kept: per bucket and key, the row last read (or none), for `TRUST_MS`, and at most
+ * `MAX_KEYS` keys (object keys are the visitor's to choose). A write or delete through this
+ * isolate makes its next read ask again, so locally (one isolate) a read sees them at once.
+ * A row is answered only for the object of its ETag (`object.ts`), so a kept row never describes
+ * bytes it was not computed over; what another isolate wrote or deleted meanwhile can be missed
+ * for up to `TRUST_MS`, and then the read answers without that checksum, which a client takes as
+ * a checksum not asked for (edgezone's choice: the same trust the zones' configurations get).
+ */
+
+import { CONFIG_CHECK_INTERVAL_MS } from "../config-checks";
+import { VersionedCache } from "../versioned-cache";
+import { ledgerOf, type ObjectChecksum, type RecordedChecksum } from "./bucket-ledger";
+import type { S3Context } from "./context";
+
+/** How long a row read from a ledger is answered without asking again, in ms. */
+const TRUST_MS = CONFIG_CHECK_INTERVAL_MS;
+
+/** How many keys (of every bucket) an isolate keeps rows of. */
+const MAX_KEYS = 4096;
+
+const rows = new VersionedCache<RecordedChecksum | null>(TRUST_MS, MAX_KEYS);
+
+const cacheKey = (c: Pick<S3Context, "bucket">, key: string) => `${c.bucket.binding}\n${key}`;
+
+/**
+ * The checksum the ledger of `c`'s bucket holds for `c.key`, with the ETag (unquoted) of the
+ * object it was computed over; null for none.
+ * @param now ms since the epoch.
+ */
+export function recordedChecksum(c: S3Context, now: number): Promise<RecordedChecksum | null> {
+	return rows.get(cacheKey(c, c.key), now, async () => ({
+		version: 0,
+		value: await ledgerOf(c).storedChecksum(c.key),
+	}));
+}
+
+/** Records the checksum of the object of `c.key` just stored with `etag` (unquoted). */
+export async function recordChecksum(c: S3Context, etag: string, checksum: ObjectChecksum): Promise<void> {
+	await ledgerOf(c).checksumStored(c.key, etag, checksum);
+	rows.expire(cacheKey(c, c.key));
+}
+
+/** Forgets the checksums (and part sizes) of `keys`, just deleted from `c`'s bucket. */
+export async function forgetObjects(c: Pick<S3Context, "env" | "bucket">, keys: readonly string[]): Promise<void> {
+	await ledgerOf(c).objectsDeleted(keys);
+	for (const key of keys) rows.expire(cacheKey(c, key));
+}
