@@ -20,6 +20,14 @@ const CHECKSUMS = {
 	"x-amz-checksum-sha1": "98O8HYCOBHMq32eZZczDTKeuNEE=",
 	"x-amz-checksum-sha256": "FeKw08M4keuw8e9gnsQZQgwg4yDOlMZfvIwzEkSOsiU=",
 };
+/** PutObject of BODY to `target` with its checksum in `header`. */
+const putWith = (target: string, header: keyof typeof CHECKSUMS) =>
+	s3(target, { method: "PUT", body: BODY, headers: { [header]: CHECKSUMS[header] } });
+
+/** HeadObject of `target` asking for its checksums. */
+const headWithChecksums = (target: string) =>
+	s3(target, { method: "HEAD", headers: { "x-amz-checksum-mode": "ENABLED" } });
+
 /** The same lengths, other values. */
 const WRONG = {
 	"x-amz-checksum-crc32": "AAAAAA==",
@@ -157,17 +165,12 @@ describe("GetObject and HeadObject with x-amz-checksum-mode: ENABLED", () => {
 
 	it("answer the checksum of the latest PutObject of a key at once, after a read of the one before", async () => {
 		const k = key("crc-rewritten");
-		await s3(path(k), {
-			method: "PUT",
-			body: BODY,
-			headers: { "x-amz-checksum-crc32": CHECKSUMS["x-amz-checksum-crc32"] },
-		});
-		const first = await s3(path(k), { method: "HEAD", headers: { "x-amz-checksum-mode": "ENABLED" } });
+		await putWith(path(k), "x-amz-checksum-crc32");
+		const first = await headWithChecksums(path(k));
 		expect(first.headers.get("x-amz-checksum-crc32")).toBe(CHECKSUMS["x-amz-checksum-crc32"]);
 		// The same bytes (the same ETag), now with a CRC32C.
-		const crc32c = { "x-amz-checksum-crc32c": CHECKSUMS["x-amz-checksum-crc32c"] };
-		expect((await s3(path(k), { method: "PUT", body: BODY, headers: crc32c })).status).toBe(200);
-		const second = await s3(path(k), { method: "HEAD", headers: { "x-amz-checksum-mode": "ENABLED" } });
+		expect((await putWith(path(k), "x-amz-checksum-crc32c")).status).toBe(200);
+		const second = await headWithChecksums(path(k));
 		expect(second.headers.get("x-amz-checksum-crc32c")).toBe(CHECKSUMS["x-amz-checksum-crc32c"]);
 		expect(second.headers.get("x-amz-checksum-crc32")).toBeNull();
 	});
@@ -200,5 +203,31 @@ describe("GetObject and HeadObject with x-amz-checksum-mode: ENABLED", () => {
 				expect([method, response.status, response.headers.get(header)]).toEqual([method, 304, null]);
 			}
 		}
+	});
+});
+
+describe("CopyObject of an object with a checksum", () => {
+	it("gives the copy the source's checksum, in the same bucket or another, as S3 copies it by default", async () => {
+		for (const header of ["x-amz-checksum-crc32", "x-amz-checksum-crc64nvme", "x-amz-checksum-sha256"] as const) {
+			const source = key("copy-source");
+			await putWith(path(source), header);
+			for (const target of [path(key("copy")), `/edgezone-logs/${key("copy")}`]) {
+				const copy = await s3(target, { method: "PUT", headers: { "x-amz-copy-source": path(source) } });
+				expect(copy.status).toBe(200);
+				await copy.body?.cancel();
+				const read = await s3(target, { headers: { "x-amz-checksum-mode": "ENABLED" } });
+				expect(await textOf(read)).toBe(BODY);
+				expect(read.headers.get(header)).toBe(CHECKSUMS[header]);
+			}
+		}
+	});
+
+	it("gives a copy of an object without one none", async () => {
+		const source = key("copy-plain");
+		await bucket().put(source, BODY);
+		const target = path(key("copy"));
+		expect((await s3(target, { method: "PUT", headers: { "x-amz-copy-source": path(source) } })).status).toBe(200);
+		const read = await headWithChecksums(target);
+		for (const header of Object.keys(CHECKSUMS)) expect(read.headers.get(header)).toBeNull();
 	});
 });

@@ -26,28 +26,28 @@ const MAX_KEYS = 4096;
 
 const rows = new VersionedCache<RecordedChecksum | null>(TRUST_MS, MAX_KEYS);
 
-const cacheKey = (c: Pick<S3Context, "bucket">, key: string) => `${c.bucket.binding}\n${key}`;
+/** A bucket of the S3 dialect, and the Worker's env its ledger is reached through. */
+type InBucket = Pick<S3Context, "env" | "bucket">;
+
+const cacheKey = (c: InBucket, key: string) => `${c.bucket.binding}\n${key}`;
 
 /**
- * The checksum the ledger of `c`'s bucket holds for `c.key`, with the ETag (unquoted) of the
+ * The checksum the ledger of `c`'s bucket holds for `key`, with the ETag (unquoted) of the
  * object it was computed over; null for none.
  * @param now ms since the epoch.
  */
-export function recordedChecksum(c: S3Context, now: number): Promise<RecordedChecksum | null> {
-	return rows.get(cacheKey(c, c.key), now, async () => ({
-		version: 0,
-		value: await ledgerOf(c).storedChecksum(c.key),
-	}));
+export function recordedChecksum(c: InBucket, key: string, now: number): Promise<RecordedChecksum | null> {
+	return rows.get(cacheKey(c, key), now, async () => ({ version: 0, value: await ledgerOf(c).storedChecksum(key) }));
 }
 
-/** Records the checksum of the object of `c.key` just stored with `etag` (unquoted). */
-export async function recordChecksum(c: S3Context, etag: string, checksum: ObjectChecksum): Promise<void> {
-	await ledgerOf(c).checksumStored(c.key, etag, checksum);
-	rows.expire(cacheKey(c, c.key));
+/** Records the checksum of the object of `key` just stored in `c`'s bucket with `etag` (unquoted). */
+export async function recordChecksum(c: InBucket, key: string, etag: string, checksum: ObjectChecksum): Promise<void> {
+	await ledgerOf(c).checksumStored(key, etag, checksum);
+	rows.expire(cacheKey(c, key));
 }
 
 /** Forgets the checksums (and part sizes) of `keys`, just deleted from `c`'s bucket. */
-export async function forgetObjects(c: Pick<S3Context, "env" | "bucket">, keys: readonly string[]): Promise<void> {
+export async function forgetObjects(c: InBucket, keys: readonly string[]): Promise<void> {
 	await ledgerOf(c).objectsDeleted(keys);
 	for (const key of keys) rows.expire(cacheKey(c, key));
 }

@@ -100,7 +100,7 @@ function withoutWholeChecksums(response: Response): Response {
  * and the binding's arrive together rather than one after the other.
  */
 function ledgerChecksum(c: S3Context): Promise<RecordedChecksum | null> | undefined {
-	return wantsChecksums(c.request.headers) ? recordedChecksum(c, Date.now()) : undefined;
+	return wantsChecksums(c.request.headers) ? recordedChecksum(c, c.key, Date.now()) : undefined;
 }
 
 /**
@@ -223,7 +223,7 @@ export async function putObject(c: S3Context): Promise<Response> {
 		const stored = new Headers();
 		checksumsToHeaders(object.checksums, stored);
 		if (!stored.has(body.checksum.header)) {
-			await recordChecksum(c, object.etag, { header: body.checksum.header, value });
+			await recordChecksum(c, c.key, object.etag, { header: body.checksum.header, value });
 		}
 	}
 	return new Response(null, { status: 200, headers });
