@@ -15,19 +15,22 @@
  * object by default" (API_CopyObject, `x-amz-checksum-algorithm`). The copy is put with the
  * source's SHA the binding kept, else its MD5, so R2 verifies the bytes it stored and keeps the
  * SHA; a checksum the source's bucket ledger holds (a CRC, `ledger-checksums.ts`) is recorded for
- * the copy when it describes the object read. Gap: `x-amz-checksum-algorithm`, asking for a new
- * algorithm, is not computed.
+ * the copy when it describes the object read; CopyObjectResult names it (`ChecksumCRC32`, ...).
+ * Gap: `x-amz-checksum-algorithm`, asking for a new algorithm, is not computed.
  *
  * Refused with 501, rather than answered wrongly: a `versionId` in the copy source (R2 keeps no
  * versions), and the `MERGE` directive R2 adds (its meaning is R2's own;
  * https://developers.cloudflare.com/r2/api/s3/extensions/).
  */
+
+import { checksumsToHeaders } from "../../wire/checksums";
 import { parseConditionals, toOnlyIf } from "../gateway/conditionals";
 import { writeMetadataFromHeaders } from "../gateway/headers";
 import { assertKey } from "../gateway/keys";
 import { ledgerOf } from "./bucket-ledger";
 import type { NamedBucket } from "./buckets";
 import { servedBucket } from "./buckets";
+import { FLEXIBLE_CHECKSUMS } from "./checksums";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
 import { recordChecksum, recordedChecksum } from "./ledger-checksums";
@@ -146,14 +149,28 @@ export async function copyObject(c: S3Context): Promise<Response> {
 		recordedChecksum({ env: c.env, bucket: source.bucket }, source.key, Date.now()),
 	]);
 	if (copied === null) throw new S3Error("PreconditionFailed");
+	const checksums = new Headers();
+	checksumsToHeaders(copied.checksums, checksums);
 	if (recorded !== null && recorded.etag === object.etag) {
 		await recordChecksum(c, c.key, copied.etag, { header: recorded.header, value: recorded.value });
+		checksums.set(recorded.header, recorded.value);
 	}
 	return xmlAnswer("CopyObjectResult", {
 		"@_xmlns": S3_NAMESPACE,
 		LastModified: copied.uploaded.toISOString(),
 		ETag: copied.httpEtag,
+		...checksumElements(checksums),
 	});
+}
+
+/** CopyObjectResult's `Checksum<ALGORITHM>` elements of the copy's checksums (S3 has none for MD5). */
+function checksumElements(checksums: Headers): Record<string, string> {
+	const elements: Record<string, string> = {};
+	for (const { name, header } of FLEXIBLE_CHECKSUMS) {
+		const value = checksums.get(header);
+		if (value !== null) elements[`Checksum${name}`] = value;
+	}
+	return elements;
 }
 
 const COPY_RANGE = /^bytes=(\d+)-(\d+)$/;
