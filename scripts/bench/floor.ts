@@ -77,14 +77,12 @@ export default {
 	async fetch(request, env, ctx) {
 		const url = new URL(request.url);
 		const path = url.pathname;
-		if (path.startsWith(FLOOR) && request.method === "PUT" && !url.searchParams.has("uploadId")) {
+		if (path.startsWith(FLOOR) && request.method === "PUT") {
 			const key = path.slice(FLOOR.length);
 			const body = url.searchParams.has("relay") ? relayed(request) : (request.body ?? "");
-			return Response.json({ etag: (await env.BUCKET.put(key, body))?.etag });
-		}
-		if (path.startsWith(FLOOR) && request.method === "PUT") {
-			const upload = env.BUCKET.resumeMultipartUpload(path.slice(FLOOR.length), url.searchParams.get("uploadId") ?? "");
-			const body = url.searchParams.has("relay") ? relayed(request) : (request.body ?? "");
+			const uploadId = url.searchParams.get("uploadId");
+			if (uploadId === null) return Response.json({ etag: (await env.BUCKET.put(key, body))?.etag });
+			const upload = env.BUCKET.resumeMultipartUpload(key, uploadId);
 			return Response.json(await upload.uploadPart(Number(url.searchParams.get("partNumber")), body));
 		}
 		if (path.startsWith(FLOOR)) {
