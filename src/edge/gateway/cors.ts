@@ -97,6 +97,8 @@ const EXPOSED_HEADERS = [
 	"x-amz-checksum-crc32",
 	"x-amz-checksum-crc32c",
 	"x-amz-checksum-crc64nvme",
+	"x-amz-checksum-type",
+	"x-amz-checksum-algorithm",
 	"x-amz-mp-parts-count",
 	"date",
 ];

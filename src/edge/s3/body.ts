@@ -27,6 +27,7 @@ import { type BodyCheck, type BodyFraming, pumpBody } from "./body-pump";
 import {
 	type ChecksumCheck,
 	checksumCheck,
+	checksumNamed,
 	checksumOfHeader,
 	FLEXIBLE_CHECKSUMS,
 	type FlexibleChecksum,
@@ -34,6 +35,7 @@ import {
 } from "./checksums";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
+import { checksumTypeMismatch } from "./multipart-checksums";
 import { badDigest, digestCheck, payloadMismatch } from "./payload";
 
 /** A request's body, decoded and being verified. */
@@ -44,9 +46,9 @@ export interface RequestBody {
 	length: number | undefined;
 	/** The request's headers as the object's metadata reads them: Content-Encoding without `aws-chunked`. */
 	headers: Headers;
-	/** The flexible checksum the client sent (in a header or a trailer), if any. */
+	/** The flexible checksum the client sent (in a header or a trailer), or the one `checksum` asked for; undefined for none. */
 	checksum: FlexibleChecksum | undefined;
-	/** The checksum's value (base64) once the stream ended whole and matched it; undefined before. */
+	/** The checksum's value (base64) once the stream ended whole (and matched the one sent); undefined before. */
 	checksumValue(): string | undefined;
 	/** Why the stream failed (the S3 error to answer); undefined while it holds. */
 	failure(): S3Error | undefined;
@@ -94,7 +96,7 @@ function declaredChecksum(headers: Headers): { checksum: FlexibleChecksum; value
 		);
 	}
 	const sdk = headers.get("x-amz-sdk-checksum-algorithm");
-	const named = sdk === null ? undefined : FLEXIBLE_CHECKSUMS.find(({ name }) => name === sdk.trim().toUpperCase());
+	const named = sdk === null ? undefined : checksumNamed(sdk);
 	if (sdk !== null && named === undefined) {
 		throw new S3Error("InvalidRequest", "Value for x-amz-sdk-checksum-algorithm header is invalid.");
 	}
@@ -141,13 +143,19 @@ export interface RequestBodyOptions {
 	contentMd5?: boolean;
 	/** Refuse a body of unknown length (411 MissingContentLength), before any of it is read. */
 	lengthRequired?: boolean;
+	/**
+	 * The algorithm whose checksum the body must have (a part of an upload created with it): a
+	 * checksum of it sent is verified, one not sent is computed, one of another algorithm refused.
+	 */
+	checksum?: FlexibleChecksum;
 }
 
 /**
  * The decoded, verified body of an object-carrying request.
  * @throws S3Error, at once, for headers that do not describe a body this dialect takes: 400
- * InvalidRequest (checksum headers, `aws-chunked` without a `STREAMING-…` payload, a trailer
- * where the payload has none or none where it must), 400 InvalidDigest (a Content-MD5 that is not
+ * InvalidRequest (checksum headers, a checksum of another algorithm than `options.checksum`,
+ * `aws-chunked` without a `STREAMING-…` payload, a trailer where the payload has none or none
+ * where it must), 400 InvalidDigest (a Content-MD5 that is not
  * one, with `contentMd5`), 411 MissingContentLength (an aws-chunked body without its decoded
  * length; any body of unknown length, with `lengthRequired`), 501 for a streaming payload R2 does not take
  * (`STREAMING-AWS4-ECDSA-P256-SHA256-PAYLOAD`, SigV4a); 400 XAmzContentSHA256Mismatch for an
@@ -158,6 +166,10 @@ export function requestBody(c: Pick<S3Context, "request" | "caller">, options: R
 	const { headers } = request;
 	const payloadHash = caller.payloadHash;
 	const declared = declaredChecksum(headers);
+	const wanted = options.checksum;
+	if (wanted !== undefined && declared !== undefined && declared.checksum !== wanted) {
+		throw checksumTypeMismatch(wanted, declared.checksum);
+	}
 	const chunkedEncoding = listOf(headers.get("content-encoding")).includes("aws-chunked");
 	const lengthHeader = headers.get("content-length");
 	let length = lengthHeader !== null ? Number(lengthHeader) : request.body === null ? 0 : undefined;
@@ -213,6 +225,9 @@ export function requestBody(c: Pick<S3Context, "request" | "caller">, options: R
 			return parseChecksumValue(algorithm, trailing);
 		});
 		checks.push(checksum);
+	} else if (wanted !== undefined) {
+		checksum = checksumCheck(wanted);
+		checks.push(checksum);
 	}
 
 	const stored = storedHeaders(headers);
@@ -231,7 +246,7 @@ export function requestBody(c: Pick<S3Context, "request" | "caller">, options: R
 		stream: pumped.stream,
 		length,
 		headers: stored,
-		checksum: declared?.checksum,
+		checksum: declared?.checksum ?? wanted,
 		checksumValue: () => checksum?.digest(),
 		failure: pumped.failure,
 	};

@@ -21,6 +21,8 @@
  * finished rows go after 7 days, the time R2 keeps an abandoned upload
  * (https://developers.cloudflare.com/r2/objects/multipart-objects/) — edgezone's choice.
  *
+ * - the flexible checksum an upload was created with and each part's checksum of it, from which
+ *   CompleteMultipartUpload makes the object's (`multipart-checksums.ts`), kept as above;
  * - the part sizes of an object a multipart upload completed, for GetObject's `partNumber`
  *   (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html): the binding does not say
  *   where an object's parts begin.
@@ -33,6 +35,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { migrate } from "../../zone/schema";
 import type { S3Context } from "./context";
+import { type ChecksumType, type UploadChecksum, uploadChecksumFrom } from "./multipart-checksums";
 
 /** How long a finished upload's row is kept, in ms. */
 const FINISHED_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -90,12 +93,28 @@ const MIGRATIONS = [
 			);
 		`,
 	},
+	{
+		id: 4,
+		name: "multipart_checksums",
+		sql: `
+			-- The flexible checksum an upload was created with (S3's name, CRC32...; COMPOSITE or
+			-- FULL_OBJECT), each part's checksum of it (base64), and an object checksum's type.
+			ALTER TABLE uploads ADD COLUMN checksum_algorithm TEXT;
+			ALTER TABLE uploads ADD COLUMN checksum_type TEXT;
+			ALTER TABLE parts ADD COLUMN checksum TEXT;
+			ALTER TABLE object_checksums ADD COLUMN type TEXT NOT NULL DEFAULT 'FULL_OBJECT';
+		`,
+	},
 ];
 
-/** A flexible checksum as a response carries it: its header (`x-amz-checksum-crc32`, …) and base64 value. */
+/**
+ * A flexible checksum as a response carries it: its header (`x-amz-checksum-crc32`, …), base64
+ * value (with `-N` for a COMPOSITE one) and type (`x-amz-checksum-type`).
+ */
 export interface ObjectChecksum {
 	header: string;
 	value: string;
+	type: ChecksumType;
 }
 
 /** A recorded checksum and the ETag (unquoted) of the object it was computed over. */
@@ -112,14 +131,21 @@ export interface UploadRecord {
 	/** The binding's storage class (`Standard`, `InfrequentAccess`). */
 	storageClass: string;
 	state: "open" | "completed" | "aborted";
+	/** The flexible checksum it was created with, if any. */
+	checksum?: UploadChecksum;
 }
 
-/** A part as recorded: its number, the binding's etag (unquoted), size in bytes, time in ms. */
+/**
+ * A part as recorded: its number, the binding's etag (unquoted), size in bytes, time in ms, and
+ * its checksum (base64) of its upload's algorithm, when the upload has one and the part came
+ * through the S3 dialect.
+ */
 export interface PartRecord {
 	partNumber: number;
 	etag: string;
 	size: number;
 	uploaded: number;
+	checksum?: string;
 }
 
 /** One page of the open uploads of a bucket, in (key, uploadId) order. */
@@ -149,15 +175,32 @@ type UploadRow = {
 	initiated: number;
 	storage_class: string;
 	state: UploadRecord["state"];
+	checksum_algorithm: string | null;
+	checksum_type: string | null;
 };
 
-const toUpload = (row: UploadRow): UploadRecord => ({
-	uploadId: row.upload_id,
-	key: row.key,
-	initiated: row.initiated,
-	storageClass: row.storage_class,
-	state: row.state,
-});
+const UPLOAD_COLUMNS = "upload_id, key, initiated, storage_class, state, checksum_algorithm, checksum_type";
+
+function toUpload(row: UploadRow): UploadRecord {
+	const upload: UploadRecord = {
+		uploadId: row.upload_id,
+		key: row.key,
+		initiated: row.initiated,
+		storageClass: row.storage_class,
+		state: row.state,
+	};
+	const checksum = uploadChecksumFrom(row.checksum_algorithm, row.checksum_type);
+	if (checksum !== undefined) upload.checksum = checksum;
+	return upload;
+}
+
+type PartRow = { part_number: number; etag: string; size: number; uploaded: number; checksum: string | null };
+
+function toPart(row: PartRow): PartRecord {
+	const part: PartRecord = { partNumber: row.part_number, etag: row.etag, size: row.size, uploaded: row.uploaded };
+	if (row.checksum !== null) part.checksum = row.checksum;
+	return part;
+}
 
 /** The record of what one R2 binding does not keep: its multipart uploads, its objects' flexible checksums (see the module comment). */
 export class BucketLedger extends DurableObject<Env> {
@@ -169,11 +212,12 @@ export class BucketLedger extends DurableObject<Env> {
 	/** Records the flexible checksum of the object of `key` and `etag` (unquoted), replacing any other of `key`. */
 	checksumStored(key: string, etag: string, checksum: ObjectChecksum): void {
 		this.ctx.storage.sql.exec(
-			"INSERT OR REPLACE INTO object_checksums (key, etag, header, value) VALUES (?, ?, ?, ?)",
+			"INSERT OR REPLACE INTO object_checksums (key, etag, header, value, type) VALUES (?, ?, ?, ?, ?)",
 			key,
 			etag,
 			checksum.header,
 			checksum.value,
+			checksum.type,
 		);
 	}
 
@@ -184,8 +228,8 @@ export class BucketLedger extends DurableObject<Env> {
 	 */
 	storedChecksum(key: string): RecordedChecksum | null {
 		const [row] = this.ctx.storage.sql
-			.exec<{ etag: string; header: string; value: string }>(
-				"SELECT etag, header, value FROM object_checksums WHERE key = ?",
+			.exec<{ etag: string; header: string; value: string; type: ChecksumType }>(
+				"SELECT etag, header, value, type FROM object_checksums WHERE key = ?",
 				key,
 			)
 			.toArray();
@@ -216,11 +260,13 @@ export class BucketLedger extends DurableObject<Env> {
 		const sql = this.ctx.storage.sql;
 		sql.exec("DELETE FROM uploads WHERE state != 'open' AND finished < ?", upload.initiated - FINISHED_TTL_MS);
 		sql.exec(
-			"INSERT OR REPLACE INTO uploads (upload_id, key, initiated, storage_class, state) VALUES (?, ?, ?, ?, 'open')",
+			`INSERT OR REPLACE INTO uploads (${UPLOAD_COLUMNS}) VALUES (?, ?, ?, ?, 'open', ?, ?)`,
 			upload.uploadId,
 			upload.key,
 			upload.initiated,
 			upload.storageClass,
+			upload.checksum?.algorithm.name ?? null,
+			upload.checksum?.type ?? null,
 		);
 	}
 
@@ -238,12 +284,13 @@ export class BucketLedger extends DurableObject<Env> {
 				part.uploaded,
 			);
 			sql.exec(
-				"INSERT OR REPLACE INTO parts (upload_id, part_number, etag, size, uploaded) VALUES (?, ?, ?, ?, ?)",
+				"INSERT OR REPLACE INTO parts (upload_id, part_number, etag, size, uploaded, checksum) VALUES (?, ?, ?, ?, ?, ?)",
 				uploadId,
 				part.partNumber,
 				part.etag,
 				part.size,
 				part.uploaded,
+				part.checksum ?? null,
 			);
 		});
 	}
@@ -251,14 +298,15 @@ export class BucketLedger extends DurableObject<Env> {
 	/**
 	 * Records that an upload was completed or aborted, and forgets its parts. A completion names
 	 * the object it made (`etag` unquoted) and the part numbers it took, in order: their sizes are
-	 * kept for GetObject's `partNumber` when the ledger knows every one of them.
+	 * kept for GetObject's `partNumber` when the ledger knows every one of them; and the object's
+	 * flexible checksum when one was made, replacing any other of `key`.
 	 */
 	finished(
 		uploadId: string,
 		key: string,
 		state: "completed" | "aborted",
 		at: number,
-		completed?: { etag: string; partNumbers: readonly number[] },
+		completed?: { etag: string; partNumbers: readonly number[]; checksum?: ObjectChecksum },
 	): void {
 		const sql = this.ctx.storage.sql;
 		this.ctx.storage.transactionSync(() => {
@@ -281,6 +329,7 @@ export class BucketLedger extends DurableObject<Env> {
 						JSON.stringify(sizes),
 					);
 				}
+				if (completed.checksum !== undefined) this.checksumStored(key, completed.etag, completed.checksum);
 			}
 			sql.exec(
 				`INSERT INTO uploads (upload_id, key, initiated, storage_class, state, finished) VALUES (?, ?, ?, 'Standard', ?, ?)
@@ -298,12 +347,20 @@ export class BucketLedger extends DurableObject<Env> {
 	/** The upload recorded under `uploadId`, open or finished; null when the edge never saw it. */
 	upload(uploadId: string): UploadRecord | null {
 		const [row] = this.ctx.storage.sql
-			.exec<UploadRow>(
-				"SELECT upload_id, key, initiated, storage_class, state FROM uploads WHERE upload_id = ?",
-				uploadId,
-			)
+			.exec<UploadRow>(`SELECT ${UPLOAD_COLUMNS} FROM uploads WHERE upload_id = ?`, uploadId)
 			.toArray();
 		return row === undefined ? null : toUpload(row);
+	}
+
+	/** Every part recorded for an open upload, by part number. */
+	allParts(uploadId: string): PartRecord[] {
+		return this.ctx.storage.sql
+			.exec<PartRow>(
+				"SELECT part_number, etag, size, uploaded, checksum FROM parts WHERE upload_id = ? ORDER BY part_number",
+				uploadId,
+			)
+			.toArray()
+			.map(toPart);
 	}
 
 	/**
@@ -313,19 +370,14 @@ export class BucketLedger extends DurableObject<Env> {
 	 */
 	parts(uploadId: string, marker: number, max: number): { parts: PartRecord[]; truncated: boolean } {
 		const rows = this.ctx.storage.sql
-			.exec<{ part_number: number; etag: string; size: number; uploaded: number }>(
-				"SELECT part_number, etag, size, uploaded FROM parts WHERE upload_id = ? AND part_number > ? ORDER BY part_number LIMIT ?",
+			.exec<PartRow>(
+				"SELECT part_number, etag, size, uploaded, checksum FROM parts WHERE upload_id = ? AND part_number > ? ORDER BY part_number LIMIT ?",
 				uploadId,
 				marker,
 				max + 1,
 			)
 			.toArray();
-		return {
-			parts: rows
-				.slice(0, max)
-				.map((row) => ({ partNumber: row.part_number, etag: row.etag, size: row.size, uploaded: row.uploaded })),
-			truncated: rows.length > max,
-		};
+		return { parts: rows.slice(0, max).map(toPart), truncated: rows.length > max };
 	}
 
 	/**
@@ -337,7 +389,7 @@ export class BucketLedger extends DurableObject<Env> {
 	uploads(query: UploadsQuery): UploadsPage {
 		const { prefix, delimiter, keyMarker = "", uploadIdMarker = "", maxUploads } = query;
 		const cursor = this.ctx.storage.sql.exec<UploadRow>(
-			`SELECT upload_id, key, initiated, storage_class, state FROM uploads
+			`SELECT ${UPLOAD_COLUMNS} FROM uploads
 			 WHERE state = 'open' AND substr(key, 1, length(?1)) = ?1
 			   AND (key > ?2 OR (key = ?2 AND ?3 != '' AND upload_id > ?3))
 			 ORDER BY key, upload_id`,

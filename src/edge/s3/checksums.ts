@@ -33,6 +33,11 @@ export function checksumOfHeader(name: string): FlexibleChecksum | undefined {
 	return FLEXIBLE_CHECKSUMS.find((checksum) => checksum.header === name);
 }
 
+/** The algorithm S3 names `name` (`CRC32`, any case), or undefined. */
+export function checksumNamed(name: string): FlexibleChecksum | undefined {
+	return FLEXIBLE_CHECKSUMS.find((checksum) => checksum.name === name.trim().toUpperCase());
+}
+
 /** A running digest. */
 export interface Hasher {
 	update(bytes: Uint8Array): void | Promise<void>;
@@ -68,7 +73,7 @@ function crc32Hasher(): Hasher {
 }
 
 /** A hasher of `checksum`'s algorithm. */
-function hasherOf(checksum: FlexibleChecksum): Hasher {
+export function hasherOf(checksum: FlexibleChecksum): Hasher {
 	switch (checksum.name) {
 		case "SHA1":
 			return digestHasher("SHA-1");
@@ -97,7 +102,7 @@ export function parseChecksumValue(checksum: FlexibleChecksum, value: string): s
 }
 
 /** 400 BadDigest naming the algorithm, as S3 words it. */
-const checksumMismatch = (checksum: FlexibleChecksum) =>
+export const checksumMismatch = (checksum: FlexibleChecksum) =>
 	new S3Error("BadDigest", `The ${checksum.name} you specified did not match the calculated checksum.`);
 
 /** A body's check against its flexible checksum, which keeps the digest once it held. */
@@ -111,9 +116,10 @@ export interface ChecksumCheck extends BodyCheck {
  * the end, with `expected()`.
  * @param expected the base64 digest the client sent, asked for only at the end, so a trailer the
  * framing read is known by then; it may throw an S3Error (a missing or malformed trailer), which
- * refuses the body as a mismatch does (BadDigest).
+ * refuses the body as a mismatch does (BadDigest). Absent, the digest is only computed (a part
+ * of an upload with a checksum, sent without one: S3 computes it).
  */
-export function checksumCheck(checksum: FlexibleChecksum, expected: () => string): ChecksumCheck {
+export function checksumCheck(checksum: FlexibleChecksum, expected?: () => string): ChecksumCheck {
 	const hasher = hasherOf(checksum);
 	let digest: string | undefined;
 	return {
@@ -121,7 +127,7 @@ export function checksumCheck(checksum: FlexibleChecksum, expected: () => string
 		async verdict() {
 			const actual = toBase64(await hasher.digest());
 			try {
-				if (actual !== expected()) return checksumMismatch(checksum);
+				if (expected !== undefined && actual !== expected()) return checksumMismatch(checksum);
 			} catch (error) {
 				return error instanceof S3Error ? error : checksumMismatch(checksum);
 			}

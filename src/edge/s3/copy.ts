@@ -16,7 +16,9 @@
  * source's SHA the binding kept, else its MD5, so R2 verifies the bytes it stored and keeps the
  * SHA; a checksum the source's bucket ledger holds (a CRC, `ledger-checksums.ts`) is recorded for
  * the copy when it describes the object read; CopyObjectResult names it (`ChecksumCRC32`, ...).
- * Gap: `x-amz-checksum-algorithm`, asking for a new algorithm, is not computed.
+ * `x-amz-checksum-algorithm` asks for a checksum of that algorithm instead, computed as the bytes
+ * stream (`body-pump.ts`). A part copied into an upload with a checksum gets its checksum the same
+ * way, recorded for CompleteMultipartUpload (`multipart-checksums.ts`) and named in CopyPartResult.
  *
  * Refused with 501, rather than answered wrongly: a `versionId` in the copy source (R2 keeps no
  * versions), and the `MERGE` directive R2 adds (its meaning is R2's own;
@@ -27,14 +29,16 @@ import { checksumsToHeaders } from "../../wire/checksums";
 import { parseConditionals, toOnlyIf } from "../gateway/conditionals";
 import { writeMetadataFromHeaders } from "../gateway/headers";
 import { assertKey } from "../gateway/keys";
+import { pumpBody } from "./body-pump";
 import { ledgerOf } from "./bucket-ledger";
 import type { NamedBucket } from "./buckets";
 import { servedBucket } from "./buckets";
-import { FLEXIBLE_CHECKSUMS } from "./checksums";
+import { type ChecksumCheck, checksumCheck, FLEXIBLE_CHECKSUMS, type FlexibleChecksum } from "./checksums";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
 import { recordChecksum, recordedChecksum } from "./ledger-checksums";
-import { partNumberOf, uploadError, uploadIdOf } from "./multipart";
+import { openUploadChecksum, partNumberOf, uploadError, uploadIdOf } from "./multipart";
+import { requestedAlgorithm } from "./multipart-checksums";
 import { authorizeKey, keyScope } from "./permissions";
 import { S3_NAMESPACE, xmlAnswer } from "./xml";
 
@@ -102,9 +106,11 @@ async function readSource(c: S3Context, source: CopySource, range?: Headers): Pr
 
 /**
  * `PUT /<bucket>/<key>` with `x-amz-copy-source`: the source's body streams into `put`, with the
- * metadata the directive says and the destination's own conditionals; answers CopyObjectResult.
+ * metadata the directive says and the destination's own conditionals; answers CopyObjectResult
+ * with the copy's checksum (the source's, or one of `x-amz-checksum-algorithm`).
  * @throws S3Error 400 InvalidArgument for another directive, InvalidRequest for a copy onto
- * itself changing nothing; the source's 404 and 412; the destination's 412.
+ * itself changing nothing or an algorithm S3 does not name; the source's 404 and 412; the
+ * destination's 412.
  */
 export async function copyObject(c: S3Context): Promise<Response> {
 	const { headers } = c.request;
@@ -121,13 +127,16 @@ export async function copyObject(c: S3Context): Promise<Response> {
 		source.bucket.binding === c.bucket.binding &&
 		source.key === c.key &&
 		directive === "COPY" &&
-		!headers.has("x-amz-storage-class")
+		!headers.has("x-amz-storage-class") &&
+		!headers.has("x-amz-checksum-algorithm")
 	) {
 		throw new S3Error(
 			"InvalidRequest",
 			"This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.",
 		);
 	}
+	const requested = headers.get("x-amz-checksum-algorithm");
+	const algorithm = requested === null ? undefined : requestedAlgorithm(requested);
 	const written = writeMetadataFromHeaders(headers);
 	const onlyIf = toOnlyIf(parseConditionals(headers));
 	const object = await readSource(c, source);
@@ -143,17 +152,25 @@ export async function copyObject(c: S3Context): Promise<Response> {
 	if (options.storageClass === undefined) delete options.storageClass;
 	const digest = DIGESTS.find((name) => object.checksums[name] !== undefined);
 	if (digest !== undefined) options[digest] = object.checksums[digest];
-	const body = object.body.pipeThrough(new FixedLengthStream(object.size));
+	const body = copiedBody(object, object.size, algorithm);
 	const [copied, recorded] = await Promise.all([
-		c.bucket.bucket.put(c.key, body, options),
-		recordedChecksum({ env: c.env, bucket: source.bucket }, source.key, Date.now()),
+		c.bucket.bucket.put(c.key, body.stream, options),
+		algorithm === undefined ? recordedChecksum({ env: c.env, bucket: source.bucket }, source.key, Date.now()) : null,
 	]);
 	if (copied === null) throw new S3Error("PreconditionFailed");
 	const checksums = new Headers();
 	checksumsToHeaders(copied.checksums, checksums);
-	if (recorded !== null && recorded.etag === object.etag) {
-		await recordChecksum(c, c.key, copied.etag, { header: recorded.header, value: recorded.value });
-		checksums.set(recorded.header, recorded.value);
+	const computed = body.checksum?.digest();
+	// A COMPOSITE checksum describes the source's parts; the copy is one part, so it keeps none.
+	const kept =
+		algorithm !== undefined && computed !== undefined
+			? { header: algorithm.header, value: computed }
+			: recorded !== null && recorded.etag === object.etag && recorded.type === "FULL_OBJECT"
+				? recorded
+				: undefined;
+	if (kept !== undefined && checksums.get(kept.header) !== kept.value) {
+		await recordChecksum(c, c.key, copied.etag, { header: kept.header, value: kept.value, type: "FULL_OBJECT" });
+		checksums.set(kept.header, kept.value);
 	}
 	return xmlAnswer("CopyObjectResult", {
 		"@_xmlns": S3_NAMESPACE,
@@ -173,12 +190,27 @@ function checksumElements(checksums: Headers): Record<string, string> {
 	return elements;
 }
 
+/**
+ * The bytes of a copy on their way to the binding, of `length` bytes: the source's body, and with
+ * `algorithm` its checksum of that algorithm computed as they pass (in the pump's loop).
+ */
+function copiedBody(
+	object: R2ObjectBody,
+	length: number,
+	algorithm: FlexibleChecksum | undefined,
+): { stream: ReadableStream<Uint8Array>; checksum?: ChecksumCheck } {
+	if (algorithm === undefined) return { stream: object.body.pipeThrough(new FixedLengthStream(length)) };
+	const checksum = checksumCheck(algorithm);
+	return { stream: pumpBody(object.body, length, undefined, [checksum]).stream, checksum };
+}
+
 const COPY_RANGE = /^bytes=(\d+)-(\d+)$/;
 
 /**
  * `PUT /<bucket>/<key>?partNumber=N&uploadId=…` with `x-amz-copy-source`: the source, or the
  * bytes `x-amz-copy-source-range: bytes=first-last` names (both inclusive, within the object),
- * streams into `uploadPart`; answers CopyPartResult with the part's ETag.
+ * streams into `uploadPart`; answers CopyPartResult with the part's ETag, and its checksum in an
+ * upload with one.
  * @throws S3Error 400 InvalidArgument for a malformed range or one past the object's end; the
  * source's 404 and 412; 404 NoSuchUpload.
  */
@@ -195,6 +227,7 @@ export async function uploadPartCopy(c: S3Context): Promise<Response> {
 		);
 	}
 	const source = copySource(c);
+	const wanted = await openUploadChecksum(c, uploadId);
 	// A Range header rather than an R2Range: R2 then serves the whole object for a range past its
 	// end instead of failing, so the refusal below can name the object's size.
 	const object = await readSource(c, source, rangeText === null ? undefined : new Headers({ range: rangeText.trim() }));
@@ -207,18 +240,26 @@ export async function uploadPartCopy(c: S3Context): Promise<Response> {
 		}
 		length = last - first + 1;
 	}
-	const body = object.body.pipeThrough(new FixedLengthStream(length));
+	const body = copiedBody(object, length, wanted?.algorithm);
 	let part: R2UploadedPart;
 	try {
-		part = await c.bucket.bucket.resumeMultipartUpload(c.key, uploadId).uploadPart(partNumber, body);
+		part = await c.bucket.bucket.resumeMultipartUpload(c.key, uploadId).uploadPart(partNumber, body.stream);
 	} catch (error) {
 		throw uploadError(error);
 	}
 	const uploaded = Date.now();
-	await ledgerOf(c).partUploaded(uploadId, c.key, { partNumber, etag: part.etag, size: length, uploaded });
+	const checksum = body.checksum?.digest();
+	await ledgerOf(c).partUploaded(uploadId, c.key, {
+		partNumber,
+		etag: part.etag,
+		size: length,
+		uploaded,
+		...(checksum === undefined ? {} : { checksum }),
+	});
 	return xmlAnswer("CopyPartResult", {
 		"@_xmlns": S3_NAMESPACE,
 		LastModified: new Date(uploaded).toISOString(),
 		ETag: `"${part.etag}"`,
+		...(checksum === undefined ? {} : { [`Checksum${wanted?.algorithm.name}`]: checksum }),
 	});
 }

@@ -46,6 +46,21 @@ export async function recordChecksum(c: InBucket, key: string, etag: string, che
 	rows.expire(cacheKey(c, key));
 }
 
+/**
+ * Records in `c`'s bucket's ledger that an upload of `key` completed into the object of
+ * `completed.etag` (unquoted), from the parts numbered `completed.partNumbers`, with the
+ * checksum made of theirs, if any (`bucket-ledger.ts`, `finished`).
+ */
+export async function uploadCompleted(
+	c: InBucket,
+	uploadId: string,
+	key: string,
+	completed: { etag: string; partNumbers: readonly number[]; checksum?: ObjectChecksum },
+): Promise<void> {
+	await ledgerOf(c).finished(uploadId, key, "completed", Date.now(), completed);
+	rows.expire(cacheKey(c, key));
+}
+
 /** Forgets the checksums (and part sizes) of `keys`, just deleted from `c`'s bucket. */
 export async function forgetObjects(c: InBucket, keys: readonly string[]): Promise<void> {
 	await ledgerOf(c).objectsDeleted(keys);

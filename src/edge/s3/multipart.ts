@@ -24,16 +24,22 @@ import { storageClassToHeader } from "../../wire/storage-class";
 import { hasConditionals, parseConditionals } from "../gateway/conditionals";
 import { writeMetadataFromHeaders } from "../gateway/headers";
 import { requestBody } from "./body";
-import { ledgerOf } from "./bucket-ledger";
+import { ledgerOf, type ObjectChecksum } from "./bucket-ledger";
+import { checksumOfHeader, FLEXIBLE_CHECKSUMS, type FlexibleChecksum } from "./checksums";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error, s3ErrorOf } from "./errors";
+import { uploadCompleted } from "./ledger-checksums";
 import { keyEncoding } from "./list";
+import {
+	checkCompletedChecksum,
+	completedChecksum,
+	type NamedPart,
+	type UploadChecksum,
+	uploadChecksumOf,
+} from "./multipart-checksums";
 import { checkedBytes } from "./payload";
 import { authorizeKey } from "./permissions";
 import { S3_NAMESPACE, type XmlContent, xmlAnswer } from "./xml";
-
-/** The flexible checksum algorithms S3 names in `x-amz-checksum-algorithm` (API_CreateMultipartUpload). */
-const CHECKSUM_ALGORITHMS = new Set(["CRC32", "CRC32C", "CRC64NVME", "SHA1", "SHA256"]);
 
 /** S3's name of a binding storage class. */
 const s3StorageClass = (storageClass: string) => storageClassToHeader(storageClass) ?? "STANDARD";
@@ -73,17 +79,29 @@ export function uploadError(error: unknown): unknown {
 	return known ?? error;
 }
 
+/** The headers S3 names an upload's checksum with, on CreateMultipartUpload's answer. */
+function uploadChecksumHeaders(checksum: UploadChecksum | undefined): Headers {
+	const headers = new Headers();
+	if (checksum !== undefined) {
+		headers.set("x-amz-checksum-algorithm", checksum.algorithm.name);
+		headers.set("x-amz-checksum-type", checksum.type);
+	}
+	return headers;
+}
+
+/** ListParts' and ListMultipartUploads' elements naming an upload's checksum. */
+const uploadChecksumElements = (checksum: UploadChecksum | undefined): XmlContent =>
+	checksum === undefined ? {} : { ChecksumAlgorithm: checksum.algorithm.name, ChecksumType: checksum.type };
+
 /**
  * `POST /<bucket>/<key>?uploads`: the metadata headers, `x-amz-meta-*` and `x-amz-storage-class`
- * as PutObject takes them. `x-amz-checksum-algorithm` is taken and each part's checksum of it is
- * verified when sent, but the completed object has no composite checksum: the binding stores none
- * for a multipart object (edgezone's answer; R2 keeps none either, docs/gateway.md).
+ * as PutObject takes them, and the upload's flexible checksum (`x-amz-checksum-algorithm` and
+ * `-type`, `multipart-checksums.ts`), which the ledger keeps: each part's is then verified or
+ * computed, and the completed object has the checksum made of theirs.
+ * @throws S3Error 400 InvalidRequest for a checksum R2 does not take, before anything is created.
  */
 export async function createMultipartUpload(c: S3Context): Promise<Response> {
-	const algorithm = c.request.headers.get("x-amz-checksum-algorithm");
-	if (algorithm !== null && !CHECKSUM_ALGORITHMS.has(algorithm.toUpperCase())) {
-		throw new S3Error("InvalidRequest", `Checksum algorithm ${algorithm} is not one S3 names.`);
-	}
+	const checksum = uploadChecksumOf(c.request.headers);
 	const options = writeMetadataFromHeaders(c.request.headers);
 	const upload = await c.bucket.bucket.createMultipartUpload(c.key, options);
 	await ledgerOf(c).created({
@@ -91,42 +109,52 @@ export async function createMultipartUpload(c: S3Context): Promise<Response> {
 		key: upload.key,
 		initiated: Date.now(),
 		storageClass: options.storageClass ?? "Standard",
+		...(checksum === undefined ? {} : { checksum }),
 	});
-	return xmlAnswer("InitiateMultipartUploadResult", {
-		"@_xmlns": S3_NAMESPACE,
-		Bucket: c.bucket.name,
-		Key: upload.key,
-		UploadId: upload.uploadId,
-	});
+	return xmlAnswer(
+		"InitiateMultipartUploadResult",
+		{ "@_xmlns": S3_NAMESPACE, Bucket: c.bucket.name, Key: upload.key, UploadId: upload.uploadId },
+		{ headers: uploadChecksumHeaders(checksum) },
+	);
+}
+
+/** The checksum of the open upload `uploadId` of `c.key`, as the ledger recorded it; undefined for none or an upload it does not hold open. */
+export async function openUploadChecksum(c: S3Context, uploadId: string): Promise<UploadChecksum | undefined> {
+	const record = await ledgerOf(c).upload(uploadId);
+	return record?.state === "open" && record.key === c.key ? record.checksum : undefined;
 }
 
 /**
  * `PUT /<bucket>/<key>?partNumber=N&uploadId=…`: streams the part into `uploadPart`, its body
  * decoded and verified as PutObject's is (`body.ts`: aws-chunked framing and chunk signatures,
- * the signed hash, a flexible checksum) and checked against its Content-MD5; answers its ETag
- * and the checksum it verified.
- * @throws S3Error 411 MissingContentLength; those of `requestBody`, and the stream's own refusal
- * (BadDigest, SignatureDoesNotMatch, IncompleteBody, XAmzContentSHA256Mismatch, …) with no part
- * stored; 404 NoSuchUpload.
+ * the signed hash, a flexible checksum) and checked against its Content-MD5; for an upload with a
+ * checksum, the part's checksum of it is verified when sent, computed when not, and recorded.
+ * Answers its ETag and its checksum.
+ * @throws S3Error 411 MissingContentLength; those of `requestBody` (InvalidRequest for a checksum
+ * of another algorithm than the upload's), and the stream's own refusal (BadDigest,
+ * SignatureDoesNotMatch, IncompleteBody, XAmzContentSHA256Mismatch, …) with no part stored; 404
+ * NoSuchUpload.
  */
 export async function uploadPart(c: S3Context): Promise<Response> {
 	const partNumber = partNumberOf(c.url);
 	const uploadId = uploadIdOf(c.url);
-	const body = requestBody(c, { contentMd5: true, lengthRequired: true });
+	const wanted = await openUploadChecksum(c, uploadId);
+	const body = requestBody(c, { contentMd5: true, lengthRequired: true, checksum: wanted?.algorithm });
 	let part: R2UploadedPart;
 	try {
 		part = await c.bucket.bucket.resumeMultipartUpload(c.key, uploadId).uploadPart(partNumber, body.stream ?? "");
 	} catch (error) {
 		throw body.failure() ?? uploadError(error);
 	}
+	const value = body.checksumValue();
 	await ledgerOf(c).partUploaded(uploadId, c.key, {
 		partNumber,
 		etag: part.etag,
 		size: body.length ?? 0,
 		uploaded: Date.now(),
+		...(wanted !== undefined && value !== undefined ? { checksum: value } : {}),
 	});
 	const headers = new Headers({ etag: `"${part.etag}"` });
-	const value = body.checksumValue();
 	if (body.checksum !== undefined && value !== undefined) headers.set(body.checksum.header, value);
 	return new Response(null, { status: 200, headers });
 }
@@ -140,16 +168,27 @@ const parser = new XMLParser({
 });
 
 interface CompleteDocument {
-	CompleteMultipartUpload?: { Part?: { PartNumber?: unknown; ETag?: unknown }[] } | string;
+	CompleteMultipartUpload?: { Part?: Record<string, unknown>[] } | string;
+}
+
+/** The `Checksum<ALGORITHM>` elements a part of the document names, by algorithm. */
+function namedChecksums(part: Record<string, unknown>): Map<FlexibleChecksum["name"], string> {
+	const named = new Map<FlexibleChecksum["name"], string>();
+	for (const { name } of FLEXIBLE_CHECKSUMS) {
+		const value = part[`Checksum${name}`];
+		if (typeof value === "string" && value.trim() !== "") named.set(name, value.trim());
+	}
+	return named;
 }
 
 /**
- * The parts of a `<CompleteMultipartUpload>` document, as R2 reads it (ETag quotes stripped).
+ * The parts of a `<CompleteMultipartUpload>` document, as R2 reads it (ETag quotes stripped),
+ * with the checksums each names.
  * @throws S3Error 400 MalformedXML for a document that does not parse, names no part, or a part
  * without an integer PartNumber or an ETag; InvalidPart for a number outside 1 to 10000 or named
  * twice (R2's answers); InvalidPartOrder for numbers that do not ascend (S3's).
  */
-function parseComplete(text: string): R2UploadedPart[] {
+function parseComplete(text: string): NamedPart[] {
 	let document: CompleteDocument;
 	try {
 		document = parser.parse(text, true) as CompleteDocument;
@@ -161,14 +200,15 @@ function parseComplete(text: string): R2UploadedPart[] {
 	if (raw.length === 0 || raw.length > MAX_PART_NUMBER) {
 		throw new S3Error("MalformedXML", `Send 1 to ${MAX_PART_NUMBER} <Part> in <CompleteMultipartUpload>.`);
 	}
-	const parts = raw.map(({ PartNumber, ETag }) => {
+	const parts = raw.map((part) => {
+		const { PartNumber, ETag } = part;
 		if (typeof PartNumber !== "string" || !/^\s*\d+\s*$/.test(PartNumber) || typeof ETag !== "string") {
 			throw new S3Error("MalformedXML", "Each <Part> needs an integer <PartNumber> and an <ETag>.");
 		}
 		const partNumber = Number(PartNumber);
 		if (!isPartNumber(partNumber))
 			throw new S3Error("InvalidPart", `Part number ${partNumber} is not from 1 to 10000.`);
-		return { partNumber, etag: ETag.trim().replace(/^"(.*)"$/, "$1") };
+		return { partNumber, etag: ETag.trim().replace(/^"(.*)"$/, "$1"), checksums: namedChecksums(part) };
 	});
 	for (let i = 1; i < parts.length; i++) {
 		const [previous, part] = [parts[i - 1], parts[i]];
@@ -187,11 +227,34 @@ function parseComplete(text: string): R2UploadedPart[] {
 }
 
 /**
+ * The checksum an upload with one gives the object its named parts make
+ * (`multipart-checksums.ts`), checked against what the request says of it; undefined for an
+ * upload with none, or when a part's checksum was not recorded (one uploaded outside the S3
+ * dialect). The document's part checksums are not looked at for an upload without one, as the
+ * AWS SDKs name them whenever a part answered one.
+ * @throws S3Error those of `completedChecksum` and `checkCompletedChecksum`.
+ */
+async function objectChecksumOf(
+	c: S3Context,
+	uploadId: string,
+	parts: readonly NamedPart[],
+): Promise<ObjectChecksum | undefined> {
+	const upload = await openUploadChecksum(c, uploadId);
+	if (upload === undefined) return undefined;
+	const recorded = new Map((await ledgerOf(c).allParts(uploadId)).map((part) => [part.partNumber, part]));
+	const value = await completedChecksum(upload, parts, recorded);
+	checkCompletedChecksum(upload, value, c.request.headers);
+	return value === undefined ? undefined : { header: upload.algorithm.header, value, type: upload.type };
+}
+
+/**
  * `POST /<bucket>/<key>?uploadId=…` with `<CompleteMultipartUpload>`: the document checked
- * against its signed hash and Content-MD5 before anything is done, then `complete(parts)`.
- * Answers CompleteMultipartUploadResult with the object's ETag as R2 gives it (the MD5 of the
- * parts' MD5s, a hyphen, the number of parts). Conditional headers are refused with 501: the
- * binding's `complete` takes no condition, and checking one first could not be atomic.
+ * against its signed hash and Content-MD5 before anything is done, and, for an upload with a
+ * checksum, its parts' checksums against the ones recorded; then `complete(parts)`. Answers
+ * CompleteMultipartUploadResult with the object's ETag as R2 gives it (the MD5 of the parts'
+ * MD5s, a hyphen, the number of parts) and the object's checksum, which the ledger keeps for
+ * reads. Conditional headers are refused with 501: the binding's `complete` takes no condition,
+ * and checking one first could not be atomic.
  */
 export async function completeMultipartUpload(c: S3Context): Promise<Response> {
 	const uploadId = uploadIdOf(c.url);
@@ -200,24 +263,34 @@ export async function completeMultipartUpload(c: S3Context): Promise<Response> {
 	}
 	const bytes = await checkedBytes(c.request, c.caller.payloadHash, MAX_COMPLETE_BYTES);
 	const parts = parseComplete(new TextDecoder().decode(bytes));
+	const checksum = await objectChecksumOf(c, uploadId, parts);
 	let object: R2Object;
 	try {
-		object = await c.bucket.bucket.resumeMultipartUpload(c.key, uploadId).complete(parts);
+		object = await c.bucket.bucket
+			.resumeMultipartUpload(c.key, uploadId)
+			.complete(parts.map(({ partNumber, etag }) => ({ partNumber, etag })));
 	} catch (error) {
 		throw uploadError(error);
 	}
-	await ledgerOf(c).finished(uploadId, c.key, "completed", Date.now(), {
+	await uploadCompleted(c, uploadId, c.key, {
 		etag: object.etag,
 		partNumbers: parts.map((part) => part.partNumber),
+		...(checksum === undefined ? {} : { checksum }),
 	});
 	const location = `${c.url.origin}/${encodeURIComponent(c.bucket.name)}/${c.key.split("/").map(encodeURIComponent).join("/")}`;
-	return xmlAnswer("CompleteMultipartUploadResult", {
+	const content: XmlContent = {
 		"@_xmlns": S3_NAMESPACE,
 		Location: location,
 		Bucket: c.bucket.name,
 		Key: object.key,
 		ETag: object.httpEtag,
-	});
+	};
+	if (checksum !== undefined) {
+		const algorithm = checksumOfHeader(checksum.header);
+		content[`Checksum${algorithm?.name}`] = checksum.value;
+		content.ChecksumType = checksum.type;
+	}
+	return xmlAnswer("CompleteMultipartUploadResult", content);
 }
 
 /** `DELETE /<bucket>/<key>?uploadId=…`: 204; NoSuchUpload for an unknown or finished upload. */
@@ -283,11 +356,14 @@ export async function listParts(c: S3Context): Promise<Response> {
 	content.MaxParts = max;
 	content.IsTruncated = page.truncated;
 	content.StorageClass = s3StorageClass(record.storageClass);
+	Object.assign(content, uploadChecksumElements(record.checksum));
+	const checksumElement = record.checksum === undefined ? undefined : `Checksum${record.checksum.algorithm.name}`;
 	content.Part = page.parts.map((part) => ({
 		PartNumber: part.partNumber,
 		LastModified: new Date(part.uploaded).toISOString(),
 		ETag: `"${part.etag}"`,
 		Size: part.size,
+		...(checksumElement !== undefined && part.checksum !== undefined ? { [checksumElement]: part.checksum } : {}),
 	}));
 	return xmlAnswer("ListPartsResult", content);
 }
@@ -330,6 +406,7 @@ export async function listMultipartUploads(c: S3Context): Promise<Response> {
 		UploadId: upload.uploadId,
 		StorageClass: s3StorageClass(upload.storageClass),
 		Initiated: new Date(upload.initiated).toISOString(),
+		...uploadChecksumElements(upload.checksum),
 	}));
 	content.CommonPrefixes = page.prefixes.map((name) => ({ Prefix: encode(name) }));
 	return xmlAnswer("ListMultipartUploadsResult", content);

@@ -111,6 +111,7 @@ function withLedgerChecksum(response: Response, stored: RecordedChecksum | null 
 	if (response.status !== 200 || stored == null) return response;
 	if (response.headers.get("etag") !== `"${stored.etag}"` || response.headers.has(stored.header)) return response;
 	response.headers.set(stored.header, stored.value);
+	response.headers.set("x-amz-checksum-type", stored.type);
 	return response;
 }
 
@@ -223,7 +224,7 @@ export async function putObject(c: S3Context): Promise<Response> {
 		const stored = new Headers();
 		checksumsToHeaders(object.checksums, stored);
 		if (!stored.has(body.checksum.header)) {
-			await recordChecksum(c, c.key, object.etag, { header: body.checksum.header, value });
+			await recordChecksum(c, c.key, object.etag, { header: body.checksum.header, value, type: "FULL_OBJECT" });
 		}
 	}
 	return new Response(null, { status: 200, headers });
