@@ -167,7 +167,7 @@ export function requestBody(c: Pick<S3Context, "request" | "caller">, options: R
 	const payloadHash = caller.payloadHash;
 	const declared = declaredChecksum(headers);
 	const wanted = options.checksum;
-	if (wanted !== undefined && declared !== undefined && declared.checksum !== wanted) {
+	if (wanted !== undefined && declared !== undefined && declared.checksum.name !== wanted.name) {
 		throw checksumTypeMismatch(wanted, declared.checksum);
 	}
 	const chunkedEncoding = listOf(headers.get("content-encoding")).includes("aws-chunked");

@@ -185,7 +185,7 @@ export function checkCompletedChecksum(upload: UploadChecksum, value: string | u
 	for (const checksum of FLEXIBLE_CHECKSUMS) {
 		const sent = headers.get(checksum.header);
 		if (sent === null) continue;
-		if (checksum !== upload.algorithm) throw checksumTypeMismatch(upload.algorithm, checksum);
+		if (checksum.name !== upload.algorithm.name) throw checksumTypeMismatch(upload.algorithm, checksum);
 		if (value !== undefined && sent.trim() !== value) throw checksumMismatch(checksum);
 	}
 }

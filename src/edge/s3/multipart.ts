@@ -261,7 +261,7 @@ export async function completeMultipartUpload(c: S3Context): Promise<Response> {
 	if (hasConditionals(parseConditionals(c.request.headers))) {
 		throw notImplemented("CompleteMultipartUpload with a conditional header");
 	}
-	const bytes = await checkedBytes(c.request, c.caller.payloadHash, MAX_COMPLETE_BYTES);
+	const bytes = await checkedBytes(c.request, c.caller.payloadHash, MAX_COMPLETE_BYTES, true);
 	const parts = parseComplete(new TextDecoder().decode(bytes));
 	const checksum = await objectChecksumOf(c, uploadId, parts);
 	let object: R2Object;

@@ -40,11 +40,21 @@ export function badDigest(label: string): S3Error {
  * A small body read whole (an XML document of a request), checked against the signed payload
  * hash when there is one, and against its Content-MD5 and `x-amz-checksum-*` headers.
  * @param limit the most bytes taken; a longer body is refused before it is all read.
+ * @param objectChecksums the request's `x-amz-checksum-*` headers describe an object, not the
+ * document (CompleteMultipartUpload's), so only Content-MD5 is checked here.
  * @throws S3Error 400 XAmzContentSHA256Mismatch; 400 BadDigest; 400 InvalidDigest for a digest
  * header that is not one; 400 MalformedXML past `limit`.
  */
-export async function checkedBytes(request: Request, payloadHash: string, limit: number): Promise<Uint8Array> {
-	const checksums = requestedChecksums(request.headers);
+export async function checkedBytes(
+	request: Request,
+	payloadHash: string,
+	limit: number,
+	objectChecksums = false,
+): Promise<Uint8Array> {
+	const digests = objectChecksums
+		? new Headers([...request.headers].filter(([name]) => name === "content-md5"))
+		: request.headers;
+	const checksums = requestedChecksums(digests);
 	const chunks: Uint8Array[] = [];
 	let length = 0;
 	if (request.body !== null) {
