@@ -8,7 +8,8 @@
  */
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
-import { gzipSync } from "node:zlib";
+import { crc32, gzipSync } from "node:zlib";
+import { Crc64NvmeJs } from "@aws-sdk/checksums/crc";
 import {
 	AbortMultipartUploadCommand,
 	CompleteMultipartUploadCommand,
@@ -52,6 +53,29 @@ import {
 	sha256Hex,
 	storedObject,
 } from "./s3.ts";
+
+/** `bytes` cut into parts of `size` bytes, the last shorter. */
+function partsOf(bytes: Uint8Array, size: number): Uint8Array[] {
+	const parts: Uint8Array[] = [];
+	for (let at = 0; at < bytes.length; at += size) parts.push(bytes.subarray(at, at + size));
+	return parts;
+}
+
+/** zlib's CRC32 of `bytes`, as the four big-endian bytes S3 sends. */
+function crc32Bytes(bytes: Uint8Array): Buffer {
+	const digest = Buffer.alloc(4);
+	digest.writeUInt32BE(crc32(bytes));
+	return digest;
+}
+
+const crc32Base64 = (bytes: Uint8Array) => crc32Bytes(bytes).toString("base64");
+
+/** The AWS SDK's own CRC64NVME of `bytes`, base64. */
+async function crc64NvmeBase64(bytes: Uint8Array): Promise<string> {
+	const crc = new Crc64NvmeJs();
+	crc.update(bytes);
+	return Buffer.from(await crc.digest()).toString("base64");
+}
 
 const dev = inject("dev");
 const native = nativeBucket(dev.url);
@@ -598,14 +622,69 @@ describe("@aws-sdk/client-s3 against wrangler dev: multipart uploads", () => {
 				client: s3,
 				params: { Bucket: BUCKET, Key: key, Body: unknownLength(bytes), ContentType: "application/octet-stream" },
 			});
-			await upload.done();
+			const result = await upload.done();
 			const stored = await storedObject(native, key);
 			expect([stored?.size, stored?.sha256, stored?.httpMetadata]).toEqual([
 				bytes.length,
 				sha256Hex(bytes),
 				{ contentType: "application/octet-stream" },
 			]);
+			if (bytes.length < 5 * MiB) continue;
+			// Upload creates the upload with CRC32 and sends each part's: the object has the
+			// COMPOSITE CRC32 of its three 5 MiB parts, which a read under ChecksumMode gives back.
+			const composite = `${crc32Base64(Buffer.concat(partsOf(bytes, 5 * MiB).map(crc32Bytes)))}-3`;
+			expect([result.ChecksumCRC32, result.ChecksumType]).toEqual([composite, "COMPOSITE"]);
+			const head = await s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key, ChecksumMode: "ENABLED" }));
+			expect([head.ChecksumCRC32, head.ChecksumType]).toEqual([composite, "COMPOSITE"]);
+			const read = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key, ChecksumMode: "ENABLED" }));
+			expect(sha256Hex(Buffer.from((await read.Body?.transformToByteArray()) ?? []))).toBe(sha256Hex(bytes));
 		}
+	});
+
+	it("makes a FULL_OBJECT CRC64NVME of an upload's parts, the whole object's CRC", async () => {
+		const key = "s3-sdk/upload/crc64nvme.bin";
+		const bytes = patternBytes(5 * MiB + 3, 6);
+		const created = await s3.send(
+			new CreateMultipartUploadCommand({
+				Bucket: BUCKET,
+				Key: key,
+				ChecksumAlgorithm: "CRC64NVME",
+				ChecksumType: "FULL_OBJECT",
+			}),
+		);
+		expect([created.ChecksumAlgorithm, created.ChecksumType]).toEqual(["CRC64NVME", "FULL_OBJECT"]);
+		const { UploadId } = created;
+		const Parts = [];
+		for (const [index, Body] of partsOf(bytes, 5 * MiB).entries()) {
+			const part = await s3.send(
+				new UploadPartCommand({
+					Bucket: BUCKET,
+					Key: key,
+					UploadId,
+					PartNumber: index + 1,
+					Body,
+					ChecksumAlgorithm: "CRC64NVME",
+				}),
+			);
+			Parts.push({ PartNumber: index + 1, ETag: part.ETag, ChecksumCRC64NVME: part.ChecksumCRC64NVME });
+		}
+		const whole = await crc64NvmeBase64(bytes);
+		const done = await s3.send(
+			new CompleteMultipartUploadCommand({
+				Bucket: BUCKET,
+				Key: key,
+				UploadId,
+				MultipartUpload: { Parts },
+				ChecksumCRC64NVME: whole,
+				ChecksumType: "FULL_OBJECT",
+			}),
+		);
+		expect([done.ChecksumCRC64NVME, done.ChecksumType]).toEqual([whole, "FULL_OBJECT"]);
+		const head = await s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key, ChecksumMode: "ENABLED" }));
+		expect([head.ChecksumCRC64NVME, head.ChecksumType]).toEqual([whole, "FULL_OBJECT"]);
+		// A full-object checksum is the object's own: the SDK validates the body read against it.
+		const read = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key, ChecksumMode: "ENABLED" }));
+		expect(sha256Hex(Buffer.from((await read.Body?.transformToByteArray()) ?? []))).toBe(sha256Hex(bytes));
 	});
 });
 
