@@ -141,6 +141,16 @@ describe("a multipart upload with a checksum", () => {
 				object,
 				type,
 			]);
+			// One part's read answers that part's checksum, as S3 does.
+			const partRead = await s3(`${path(k)}?partNumber=2`, { headers: MODE });
+			expect([
+				partRead.status,
+				partRead.headers.get(header(algorithm)),
+				partRead.headers.get("x-amz-checksum-type"),
+			]).toEqual([206, sums[1], type]);
+			expect(await partRead.text()).toBe("tail");
+			const unasked = await s3(`${path(k)}?partNumber=1`, { method: "HEAD" });
+			expect([unasked.status, unasked.headers.get(header(algorithm))]).toEqual([206, null]);
 		},
 	);
 

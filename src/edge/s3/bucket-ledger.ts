@@ -103,6 +103,9 @@ const MIGRATIONS = [
 			ALTER TABLE uploads ADD COLUMN checksum_type TEXT;
 			ALTER TABLE parts ADD COLUMN checksum TEXT;
 			ALTER TABLE object_checksums ADD COLUMN type TEXT NOT NULL DEFAULT 'FULL_OBJECT';
+			-- The parts' checksums (a JSON array of base64, in part order) of an object whose
+			-- checksum was made from them, for a partNumber read.
+			ALTER TABLE object_parts ADD COLUMN checksums TEXT;
 		`,
 	},
 ];
@@ -120,6 +123,12 @@ export interface ObjectChecksum {
 /** A recorded checksum and the ETag (unquoted) of the object it was computed over. */
 export interface RecordedChecksum extends ObjectChecksum {
 	etag: string;
+}
+
+/** A multipart object's parts: sizes in bytes, and checksums (base64) when its checksum was made from them. */
+export interface ObjectParts {
+	sizes: number[];
+	checksums?: string[];
 }
 
 /** An upload as recorded. */
@@ -236,12 +245,23 @@ export class BucketLedger extends DurableObject<Env> {
 		return row ?? null;
 	}
 
-	/** The part sizes (bytes, in order) of the multipart object of `key` and `etag`; null when not recorded. */
-	objectParts(key: string, etag: string): number[] | null {
+	/**
+	 * The parts of the multipart object of `key` and `etag`: their sizes (bytes, in order) and,
+	 * when the object's checksum was made from theirs, their checksums (base64, in order); null
+	 * when not recorded.
+	 */
+	objectParts(key: string, etag: string): ObjectParts | null {
 		const [row] = this.ctx.storage.sql
-			.exec<{ sizes: string }>("SELECT sizes FROM object_parts WHERE key = ? AND etag = ?", key, etag)
+			.exec<{ sizes: string; checksums: string | null }>(
+				"SELECT sizes, checksums FROM object_parts WHERE key = ? AND etag = ?",
+				key,
+				etag,
+			)
 			.toArray();
-		return row === undefined ? null : (JSON.parse(row.sizes) as number[]);
+		if (row === undefined) return null;
+		const parts: ObjectParts = { sizes: JSON.parse(row.sizes) as number[] };
+		if (row.checksums !== null) parts.checksums = JSON.parse(row.checksums) as string[];
+		return parts;
 	}
 
 	/** Forgets the checksums and part sizes of deleted keys. */
@@ -311,22 +331,24 @@ export class BucketLedger extends DurableObject<Env> {
 		const sql = this.ctx.storage.sql;
 		this.ctx.storage.transactionSync(() => {
 			if (completed !== undefined) {
-				const sizes = completed.partNumbers.map(
+				const parts = completed.partNumbers.map(
 					(partNumber) =>
 						sql
-							.exec<{ size: number }>(
-								"SELECT size FROM parts WHERE upload_id = ? AND part_number = ?",
+							.exec<{ size: number; checksum: string | null }>(
+								"SELECT size, checksum FROM parts WHERE upload_id = ? AND part_number = ?",
 								uploadId,
 								partNumber,
 							)
-							.toArray()[0]?.size,
+							.toArray()[0],
 				);
-				if (sizes.every((size) => size !== undefined)) {
+				if (parts.every((part) => part !== undefined)) {
+					const checksums = completed.checksum === undefined ? null : parts.map((part) => part.checksum);
 					sql.exec(
-						"INSERT OR REPLACE INTO object_parts (key, etag, sizes) VALUES (?, ?, ?)",
+						"INSERT OR REPLACE INTO object_parts (key, etag, sizes, checksums) VALUES (?, ?, ?, ?)",
 						key,
 						completed.etag,
-						JSON.stringify(sizes),
+						JSON.stringify(parts.map((part) => part.size)),
+						checksums === null || checksums.includes(null) ? null : JSON.stringify(checksums),
 					);
 				}
 				if (completed.checksum !== undefined) this.checksumStored(key, completed.etag, completed.checksum);

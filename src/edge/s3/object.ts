@@ -21,7 +21,7 @@ import type { GatewayContext } from "../gateway/context";
 import { requestedChecksums, withChecksums, writeMetadataFromHeaders } from "../gateway/headers";
 import { getObject as gatewayGet, headObject as gatewayHead } from "../gateway/object";
 import { requestBody } from "./body";
-import { ledgerOf, type RecordedChecksum } from "./bucket-ledger";
+import { ledgerOf, type ObjectChecksum, type ObjectParts, type RecordedChecksum } from "./bucket-ledger";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
 import { forgetObjects, recordChecksum, recordedChecksum } from "./ledger-checksums";
@@ -120,12 +120,15 @@ function withLedgerChecksum(response: Response, stored: RecordedChecksum | null 
  * the gateway's context for the same read as a Range over that part, and the object's part
  * count. The part boundaries of a multipart object come from the bucket's ledger, which records
  * them for uploads completed through the edge; an object of one part has part 1 only, the whole
- * object. Undefined when the request names no part.
+ * object. Under `x-amz-checksum-mode: ENABLED`, the part's checksum when the object's was made
+ * from its parts'. Undefined when the request names no part.
  * @throws S3Error 400 InvalidArgument for a number outside 1 to 10000, InvalidRequest beside a
  * Range; 416 InvalidPartNumber past the object's parts; 404 NoSuchKey; 501 for a multipart
  * object whose parts the edge did not see completed.
  */
-async function partRead(c: S3Context): Promise<{ context: GatewayContext; count: number } | undefined> {
+async function partRead(
+	c: S3Context,
+): Promise<{ context: GatewayContext; count: number; checksum?: ObjectChecksum } | undefined> {
 	const text = c.url.searchParams.get("partNumber");
 	if (text === null) return undefined;
 	const partNumber = Number(text);
@@ -140,10 +143,13 @@ async function partRead(c: S3Context): Promise<{ context: GatewayContext; count:
 	}
 	const object = await c.bucket.bucket.head(c.key);
 	if (object === null) throw new S3Error("NoSuchKey");
-	const sizes = object.etag.includes("-") ? await ledgerOf(c).objectParts(c.key, object.etag) : [object.size];
-	if (sizes === null) {
+	const parts: ObjectParts | null = object.etag.includes("-")
+		? await ledgerOf(c).objectParts(c.key, object.etag)
+		: { sizes: [object.size] };
+	if (parts === null) {
 		throw notImplemented("GetObject with partNumber of a multipart object not completed through this endpoint");
 	}
+	const { sizes } = parts;
 	const size = sizes[partNumber - 1];
 	if (size === undefined) throw new S3Error("InvalidPartNumber");
 	const start = sizes.slice(0, partNumber - 1).reduce((sum, n) => sum + n, 0);
@@ -152,7 +158,12 @@ async function partRead(c: S3Context): Promise<{ context: GatewayContext; count:
 	if (!headers.has("if-match")) headers.set("if-match", object.httpEtag);
 	if (size > 0) headers.set("range", `bytes=${start}-${start + size - 1}`);
 	const request = new Request(c.request.url, { method: c.request.method, headers });
-	return { context: { ...gatewayContext(c), request }, count: sizes.length };
+	const read = { context: { ...gatewayContext(c), request }, count: sizes.length };
+	const value = parts.checksums?.[partNumber - 1];
+	if (value === undefined || !wantsChecksums(c.request.headers)) return read;
+	// The part's checksum, of the algorithm and type of the object's, as S3 answers a part.
+	const whole = await recordedChecksum(c, c.key, Date.now());
+	return whole === null || whole.etag !== object.etag ? read : { ...read, checksum: { ...whole, value } };
 }
 
 /** Adds `x-amz-mp-parts-count` to a part's answer, as S3 does for an object of several parts. */
@@ -175,6 +186,10 @@ async function objectRead(c: S3Context, read: (context: GatewayContext) => Promi
 	const stored = part === undefined ? ledgerChecksum(c) : undefined;
 	const [answer, checksum] = await Promise.all([read(part?.context ?? gatewayContext(c)), stored]);
 	const response = withoutWholeChecksums(withoutGatewayHeaders(withPartsCount(answer, part?.count)));
+	if (part?.checksum !== undefined && response.status < 300) {
+		response.headers.set(part.checksum.header, part.checksum.value);
+		response.headers.set("x-amz-checksum-type", part.checksum.type);
+	}
 	return withOverrides(c.url, withLedgerChecksum(response, checksum));
 }
 
