@@ -38,6 +38,20 @@ export function checksumNamed(name: string): FlexibleChecksum | undefined {
 	return FLEXIBLE_CHECKSUMS.find((checksum) => checksum.name === name.trim().toUpperCase());
 }
 
+/**
+ * The `Checksum<ALGORITHM>` elements S3's documents name checksums with (CopyObjectResult,
+ * CopyPartResult, CompleteMultipartUploadResult), for the flexible checksums among `headers`
+ * (S3 has none for MD5).
+ */
+export function checksumElements(headers: Headers): Record<string, string> {
+	const elements: Record<string, string> = {};
+	for (const { name, header } of FLEXIBLE_CHECKSUMS) {
+		const value = headers.get(header);
+		if (value !== null) elements[`Checksum${name}`] = value;
+	}
+	return elements;
+}
+
 /** A running digest. */
 export interface Hasher {
 	update(bytes: Uint8Array): void | Promise<void>;

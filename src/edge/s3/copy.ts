@@ -33,7 +33,7 @@ import { pumpBody } from "./body-pump";
 import { ledgerOf } from "./bucket-ledger";
 import type { NamedBucket } from "./buckets";
 import { servedBucket } from "./buckets";
-import { type ChecksumCheck, checksumCheck, FLEXIBLE_CHECKSUMS, type FlexibleChecksum } from "./checksums";
+import { type ChecksumCheck, checksumCheck, checksumElements, type FlexibleChecksum } from "./checksums";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
 import { recordChecksum, recordedChecksum } from "./ledger-checksums";
@@ -180,16 +180,6 @@ export async function copyObject(c: S3Context): Promise<Response> {
 	});
 }
 
-/** CopyObjectResult's `Checksum<ALGORITHM>` elements of the copy's checksums (S3 has none for MD5). */
-function checksumElements(checksums: Headers): Record<string, string> {
-	const elements: Record<string, string> = {};
-	for (const { name, header } of FLEXIBLE_CHECKSUMS) {
-		const value = checksums.get(header);
-		if (value !== null) elements[`Checksum${name}`] = value;
-	}
-	return elements;
-}
-
 /**
  * The bytes of a copy on their way to the binding, of `length` bytes: the source's body, and with
  * `algorithm` its checksum of that algorithm computed as they pass (in the pump's loop).
@@ -260,6 +250,8 @@ export async function uploadPartCopy(c: S3Context): Promise<Response> {
 		"@_xmlns": S3_NAMESPACE,
 		LastModified: new Date(uploaded).toISOString(),
 		ETag: `"${part.etag}"`,
-		...(checksum === undefined ? {} : { [`Checksum${wanted?.algorithm.name}`]: checksum }),
+		...(checksum === undefined || wanted === undefined
+			? {}
+			: checksumElements(new Headers({ [wanted.algorithm.header]: checksum }))),
 	});
 }

@@ -25,7 +25,7 @@ import { hasConditionals, parseConditionals } from "../gateway/conditionals";
 import { writeMetadataFromHeaders } from "../gateway/headers";
 import { requestBody } from "./body";
 import { ledgerOf, type ObjectChecksum } from "./bucket-ledger";
-import { checksumOfHeader, FLEXIBLE_CHECKSUMS, type FlexibleChecksum } from "./checksums";
+import { checksumElements, FLEXIBLE_CHECKSUMS, type FlexibleChecksum } from "./checksums";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error, s3ErrorOf } from "./errors";
 import { uploadCompleted } from "./ledger-checksums";
@@ -286,8 +286,7 @@ export async function completeMultipartUpload(c: S3Context): Promise<Response> {
 		ETag: object.httpEtag,
 	};
 	if (checksum !== undefined) {
-		const algorithm = checksumOfHeader(checksum.header);
-		content[`Checksum${algorithm?.name}`] = checksum.value;
+		Object.assign(content, checksumElements(new Headers({ [checksum.header]: checksum.value })));
 		content.ChecksumType = checksum.type;
 	}
 	return xmlAnswer("CompleteMultipartUploadResult", content);
