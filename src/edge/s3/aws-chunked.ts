@@ -14,7 +14,7 @@
  *
  * The decoder is the framing of `body-pump.ts`: it is handed the wire body block by block and
  * decodes each in place, its data moved to the block's front, never gathered into whole chunks. Work is linear in
- * the body; memory is one frame line: a chunk's SHA-256 is a DigestStream fed as its data pass.
+ * the body; memory is one frame line: a chunk's SHA-256 is a hasher fed as its data pass.
  * The pump holds the last piece back until the decoder has ended, so a body refused at its end
  * (a wrong signature, a missing trailer) never reaches the binding whole.
  *
@@ -26,6 +26,7 @@
  */
 import { toHex } from "../../common/encoding";
 import type { BodyFraming } from "./body-pump";
+import { digestHasher, type Hasher } from "./checksums";
 import { S3Error } from "./errors";
 import { type ChainedAlgorithm, type ChainedSigner, chainedSigner, type SignatureSeed } from "./sigv4";
 
@@ -92,8 +93,7 @@ export function awsChunkedDecoder(options: AwsChunkedOptions): AwsChunkedDecoder
 	let crlfSeen = 0;
 	let previous = signing?.seed.signature ?? "";
 	let claimed = "";
-	let digest: DigestStream | undefined;
-	let writer: WritableStreamDefaultWriter<ArrayBuffer | ArrayBufferView> | undefined;
+	let digest: Hasher | undefined;
 	let signer: ChainedSigner | undefined;
 
 	/** The signature of `algorithm` over `hashes`, chained from the previous one. */
@@ -134,8 +134,7 @@ export function awsChunkedDecoder(options: AwsChunkedOptions): AwsChunkedDecoder
 		remaining = size;
 		state = "data";
 		if (signing !== undefined) {
-			digest = new crypto.DigestStream("SHA-256");
-			writer = digest.getWriter();
+			digest = digestHasher("SHA-256");
 		}
 	}
 
@@ -172,7 +171,7 @@ export function awsChunkedDecoder(options: AwsChunkedOptions): AwsChunkedDecoder
 		while (at < chunk.byteLength) {
 			if (state === "data") {
 				const take = Math.min(remaining, chunk.byteLength - at);
-				if (writer !== undefined) await writer.write(chunk.subarray(at, at + take));
+				if (digest !== undefined) await digest.update(chunk.subarray(at, at + take));
 				// In place: the data never lies before what was decoded ahead of it.
 				chunk.copyWithin(out, at, at + take);
 				out += take;
@@ -180,10 +179,7 @@ export function awsChunkedDecoder(options: AwsChunkedOptions): AwsChunkedDecoder
 				remaining -= take;
 				decoded += take;
 				if (remaining === 0) {
-					if (writer !== undefined && digest !== undefined) {
-						await writer.close();
-						await checkChunk(toHex(new Uint8Array(await digest.digest)));
-					}
+					if (digest !== undefined) await checkChunk(toHex(await digest.digest()));
 					state = "crlf";
 					crlfSeen = 0;
 				}

@@ -2,7 +2,7 @@
  * The checks of a request body against the digests its headers carry: the SHA-256 its signature
  * covers (`x-amz-content-sha256`), Content-MD5 and `x-amz-checksum-*`. One `digestCheck` serves a
  * body streamed to the binding (one of the pump's checks, `body-pump.ts`, hashed as it passes by
- * workerd's `crypto.DigestStream`) and a small document read whole. A body that is not the one
+ * `checksums.ts`'s `digestHasher`) and a small document read whole. A body that is not the one
  * signed is S3's `XAmzContentSHA256Mismatch`, one that does not match a digest `BadDigest`
  * (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html); a streamed one never
  * reaches the binding whole, so nothing is stored.
