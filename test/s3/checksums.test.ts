@@ -121,10 +121,12 @@ describe("GetObject and HeadObject with x-amz-checksum-mode: ENABLED", () => {
 				const response = await s3(path(k), { method, headers: { "x-amz-checksum-mode": "ENABLED" } });
 				expect(response.status).toBe(200);
 				expect(response.headers.get(header)).toBe(CHECKSUMS[header]);
+				expect(response.headers.get("x-amz-checksum-type")).toBe("FULL_OBJECT");
 				await response.body?.cancel();
 			}
 			const plain = await s3(path(k));
 			expect(plain.headers.get(header)).toBeNull();
+			expect(plain.headers.get("x-amz-checksum-type")).toBeNull();
 			await plain.body?.cancel();
 		}
 	});
@@ -138,6 +140,7 @@ describe("GetObject and HeadObject with x-amz-checksum-mode: ENABLED", () => {
 			for (const method of ["GET", "HEAD"]) {
 				const response = await s3(path(k), { method, headers: { "x-amz-checksum-mode": "ENABLED" } });
 				expect(response.headers.get(header)).toBe(CHECKSUMS[header]);
+				expect(response.headers.get("x-amz-checksum-type")).toBe("FULL_OBJECT");
 				await response.body?.cancel();
 			}
 			// Written again by Worker code with other bytes: the CRC no longer describes it.
