@@ -22,6 +22,7 @@ import { requestedChecksums, withChecksums, writeMetadataFromHeaders } from "../
 import { getObject as gatewayGet, headObject as gatewayHead } from "../gateway/object";
 import { requestBody } from "./body";
 import { ledgerOf, type ObjectChecksum, type ObjectParts, type RecordedChecksum } from "./bucket-ledger";
+import { FLEXIBLE_CHECKSUMS } from "./checksums";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
 import { forgetObjects, recordChecksum, recordedChecksum } from "./ledger-checksums";
@@ -116,6 +117,19 @@ function withLedgerChecksum(response: Response, stored: RecordedChecksum | null 
 }
 
 /**
+ * A whole object's answer naming its flexible checksum's type, as S3 does under
+ * `x-amz-checksum-mode: ENABLED`: a checksum stored whole with the object (a PutObject's, a
+ * copy's) is `FULL_OBJECT`; a multipart object's type came with it from the ledger.
+ */
+function withChecksumType(response: Response): Response {
+	if (response.status !== 200 || response.headers.has("x-amz-checksum-type")) return response;
+	if (FLEXIBLE_CHECKSUMS.some(({ header }) => response.headers.has(header))) {
+		response.headers.set("x-amz-checksum-type", "FULL_OBJECT");
+	}
+	return response;
+}
+
+/**
  * A read of one part (`?partNumber=N`, https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html):
  * the gateway's context for the same read as a Range over that part, and the object's part
  * count. The part boundaries of a multipart object come from the bucket's ledger, which records
@@ -190,7 +204,7 @@ async function objectRead(c: S3Context, read: (context: GatewayContext) => Promi
 		response.headers.set(part.checksum.header, part.checksum.value);
 		response.headers.set("x-amz-checksum-type", part.checksum.type);
 	}
-	return withOverrides(c.url, withLedgerChecksum(response, checksum));
+	return withOverrides(c.url, withChecksumType(withLedgerChecksum(response, checksum)));
 }
 
 /** `GET /<bucket>/<key>`, of the object or of one part. */
