@@ -155,9 +155,9 @@ export interface RequestBodyOptions {
  * @throws S3Error, at once, for headers that do not describe a body this dialect takes: 400
  * InvalidRequest (checksum headers, a checksum of another algorithm than `options.checksum`,
  * `aws-chunked` without a `STREAMING-…` payload, a trailer where the payload has none or none
- * where it must), 400 InvalidDigest (a Content-MD5 that is not
- * one, with `contentMd5`), 411 MissingContentLength (an aws-chunked body without its decoded
- * length; any body of unknown length, with `lengthRequired`), 501 for a streaming payload R2 does not take
+ * where it must), 400 InvalidDigest (a Content-MD5 that is not one, with `contentMd5`), 411
+ * MissingContentLength (an aws-chunked body without its decoded length; any body of unknown
+ * length, with `lengthRequired`), 501 for a streaming payload R2 does not take
  * (`STREAMING-AWS4-ECDSA-P256-SHA256-PAYLOAD`, SigV4a); 400 XAmzContentSHA256Mismatch for an
  * empty body not the one signed.
  */

@@ -374,20 +374,9 @@ export class BucketLedger extends DurableObject<Env> {
 		return row === undefined ? null : toUpload(row);
 	}
 
-	/** Every part recorded for an open upload, by part number. */
-	allParts(uploadId: string): PartRecord[] {
-		return this.ctx.storage.sql
-			.exec<PartRow>(
-				"SELECT part_number, etag, size, uploaded, checksum FROM parts WHERE upload_id = ? ORDER BY part_number",
-				uploadId,
-			)
-			.toArray()
-			.map(toPart);
-	}
-
 	/**
 	 * One page of an open upload's parts, by part number, after `marker`.
-	 * @param max 1 to 1000.
+	 * @param max 1 to 10000 (ListParts asks 1000 at most; CompleteMultipartUpload every part).
 	 * @returns the parts and whether more follow.
 	 */
 	parts(uploadId: string, marker: number, max: number): { parts: PartRecord[]; truncated: boolean } {

@@ -241,7 +241,8 @@ async function objectChecksumOf(
 ): Promise<ObjectChecksum | undefined> {
 	const upload = await openUploadChecksum(c, uploadId);
 	if (upload === undefined) return undefined;
-	const recorded = new Map((await ledgerOf(c).allParts(uploadId)).map((part) => [part.partNumber, part]));
+	const { parts: all } = await ledgerOf(c).parts(uploadId, 0, MAX_PART_NUMBER);
+	const recorded = new Map(all.map((part) => [part.partNumber, part]));
 	const value = await completedChecksum(upload, parts, recorded);
 	checkCompletedChecksum(upload, value, c.request.headers);
 	return value === undefined ? undefined : { header: upload.algorithm.header, value, type: upload.type };
