@@ -177,7 +177,8 @@ async function partRead(
 	if (value === undefined || !wantsChecksums(c.request.headers)) return read;
 	// The part's checksum, of the algorithm and type of the object's, as S3 answers a part.
 	const whole = await recordedChecksum(c, c.key, Date.now());
-	return whole === null || whole.etag !== object.etag ? read : { ...read, checksum: { ...whole, value } };
+	if (whole === null || whole.etag !== object.etag) return read;
+	return { ...read, checksum: { header: whole.header, value, type: whole.type } };
 }
 
 /** Adds `x-amz-mp-parts-count` to a part's answer, as S3 does for an object of several parts. */
