@@ -146,20 +146,25 @@ export async function completedChecksum(
 			"The list of parts was not in ascending order. The parts list must be specified in order by part number.",
 		);
 	}
-	const stored = parts.map((part) => recorded.get(part.partNumber));
-	const digests = stored.map((part) => (part?.checksum === undefined ? undefined : fromBase64(part.checksum)));
-	if (digests.some((digest) => digest === undefined)) return undefined;
-	const bytes = digests as Uint8Array[];
+	const digests: { bytes: Uint8Array; size: number }[] = [];
+	for (const part of parts) {
+		const record = recorded.get(part.partNumber);
+		const bytes = record?.checksum === undefined ? undefined : fromBase64(record.checksum);
+		if (record === undefined || bytes === undefined) return undefined;
+		digests.push({ bytes, size: record.size });
+	}
 	if (upload.type === "FULL_OBJECT") {
-		let crc = crcFromBytes(bytes[0] as Uint8Array);
-		for (let i = 1; i < bytes.length; i++) {
-			crc = combineCrc(CRC64NVME, crc, crcFromBytes(bytes[i] as Uint8Array), stored[i]?.size ?? 0);
-		}
+		// The first part's CRC, then each next part's combined into it.
+		const crc = digests.reduce(
+			(whole, next, index) =>
+				index === 0 ? crcFromBytes(next.bytes) : combineCrc(CRC64NVME, whole, crcFromBytes(next.bytes), next.size),
+			0n,
+		);
 		return toBase64(crcToBytes(CRC64NVME, crc));
 	}
 	const hasher = hasherOf(algorithm);
-	for (const digest of bytes) await hasher.update(digest);
-	return `${toBase64(await hasher.digest())}-${bytes.length}`;
+	for (const digest of digests) await hasher.update(digest.bytes);
+	return `${toBase64(await hasher.digest())}-${digests.length}`;
 }
 
 /** Whether two base64 values are the same digest (a client may pad or space it differently). */
