@@ -11,7 +11,7 @@
  *   below.
  * - `PUT /__floor/{key}`: the floor of one PUT, the request body handed to `put()` as is.
  * - `PUT /__floor/{key}?relay`: the floor of a body checked in JavaScript: the request body read
- *   in 256 KiB blocks (BYOB, two buffers in turn) and written, each write awaited, to a
+ *   in 1 MiB blocks (BYOB, two buffers in turn) and written, each write awaited, to a
  *   FixedLengthStream that `put()` reads; what src/edge/s3/body-pump.ts does, without its checks.
  * - `/__variant/{name}/{key}`: the variants BENCHMARKS.md investigates (which of them the
  *   runtime compresses, and what each costs). `const` answers 1 KiB from memory, no R2 at all.
@@ -50,7 +50,7 @@ const VARIANTS: Record<string, Variant> = {
 	},
 };
 
-const BLOCK_BYTES = 256 * 1024;
+const BLOCK_BYTES = 1024 * 1024;
 
 /** The request body relayed through JavaScript, block by block, into a stream of its length. */
 function relayed(request: Request): ReadableStream {

@@ -107,15 +107,15 @@ describe("PutObject with an aws-chunked body", () => {
 		expect(response.headers.get("etag")).toBe(stored?.httpEtag);
 	});
 
-	it("decodes a body whose chunk headers and data cross the 256 KiB blocks it is read in", async () => {
-		// The second chunk's header (88 bytes, from byte 262,135 of the wire body) crosses the first
-		// block's end at 262,144; later chunks move every boundary elsewhere in their frames.
+	it("decodes a body whose chunk headers and data cross the 1 MiB blocks it is read in", async () => {
+		// The second chunk's header (88 bytes, from byte 1,048,490 of the wire body) crosses the first
+		// block's end at 1,048,576; later chunks move every boundary elsewhere in their frames.
 		const k = key("blocks");
-		const data = patterned(5 * 262_045 + 1234);
+		const data = patterned(3 * 1_048_400 + 1234);
 		const response = await chunkedPut(path(k), {
 			payload: "STREAMING-AWS4-HMAC-SHA256-PAYLOAD",
 			data,
-			chunkSize: 262_045,
+			chunkSize: 1_048_400,
 		});
 		expect(response.status).toBe(200);
 		expect((await bucket().head(k))?.size).toBe(data.byteLength);

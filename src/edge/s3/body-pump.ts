@@ -10,12 +10,15 @@
  * time against the plain body handed to `put`, while a loop that awaits each write moves at the
  * binding's pace. Reading blocks of `BLOCK_BYTES` with a BYOB reader, instead of the 4 KiB chunks
  * a request body arrives in, brings its time back to the plain body's, and reading them into the
- * same few buffers in turn keeps its memory below the plain body's.
+ * same few buffers in turn keeps its memory below the plain body's. What workerd and Miniflare's
+ * R2 simulator hold grows with the number of writes, not their size: blocks of 1 MiB grew
+ * `aws s3 cp` of 1 GiB by some 30 MiB less than blocks of 256 KiB, and 64 KiB by more
+ * (BENCHMARKS.md, "Blocks of 1 MiB").
  *
  * The last block is held back until the framing has ended and every check holds, so a body
  * refused at its end never reaches the binding whole: `put` sees its stream fail and stores
  * nothing. Memory is three blocks per request (one read, one held, one being written), whatever
- * the body's size.
+ * the body's size; a body shorter than a block is read in blocks of its own size.
  */
 import { S3Error } from "./errors";
 
@@ -48,7 +51,10 @@ export interface PumpedBody {
 }
 
 /** The wire body is read in blocks of this many bytes (the last may be shorter). */
-const BLOCK_BYTES = 256 * 1024;
+const BLOCK_BYTES = 1024 * 1024;
+
+/** The least block, for a short body: an aws-chunked body's framing makes its wire longer than its length. */
+const MIN_BLOCK_BYTES = 16 * 1024;
 
 /**
  * Pumps `source`, a byte stream, through `framing` and `checks` into the stream it returns.
@@ -67,6 +73,7 @@ export function pumpBody(
 		length === undefined ? new IdentityTransformStream() : new FixedLengthStream(length);
 	const writer = sink.writable.getWriter();
 	const reader = source.getReader({ mode: "byob" });
+	const blockBytes = Math.min(BLOCK_BYTES, Math.max(length ?? BLOCK_BYTES, MIN_BLOCK_BYTES));
 	// Blocks are read into the same few buffers in turn, not a new one each time: with a new
 	// 256 KiB buffer per block, the garbage of a 1 GiB body grew workerd by some 300 MiB before it
 	// was collected. A buffer is taken again once its block has been written, and the sink (an
@@ -81,9 +88,9 @@ export function pumpBody(
 	/** The next block of the wire body, undefined at its end. */
 	const readBlock = async (): Promise<Uint8Array | undefined> => {
 		for (;;) {
-			const buffer = new Uint8Array(spare.pop() ?? new ArrayBuffer(BLOCK_BYTES));
+			const buffer = new Uint8Array(spare.pop() ?? new ArrayBuffer(blockBytes));
 			// workerd's readAtLeast: a block fills before it is handed on, unless the body ends.
-			const { done, value } = await reader.readAtLeast(BLOCK_BYTES, buffer);
+			const { done, value } = await reader.readAtLeast(blockBytes, buffer);
 			if (value !== undefined && value.byteLength > 0) return value;
 			if (done) return undefined;
 		}
