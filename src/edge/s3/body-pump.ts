@@ -10,10 +10,10 @@
  * time against the plain body handed to `put`, while a loop that awaits each write moves at the
  * binding's pace. Reading blocks of `BLOCK_BYTES` with a BYOB reader, instead of the 4 KiB chunks
  * a request body arrives in, brings its time back to the plain body's, and reading them into the
- * same few buffers in turn keeps its memory below the plain body's. What workerd and Miniflare's
- * R2 simulator hold grows with the number of writes, not their size: blocks of 1 MiB grew
- * `aws s3 cp` of 1 GiB by some 30 MiB less than blocks of 256 KiB, and 64 KiB by more
- * (BENCHMARKS.md, "Blocks of 1 MiB").
+ * same few buffers in turn keeps its memory near the plain body's. What workerd and Miniflare's
+ * R2 simulator hold grows with the number of writes more than with their size: blocks of 1 MiB
+ * grew one PutObject of 1 GiB by some 15 MiB less than blocks of 256 KiB, and 64 KiB by some
+ * 30 MiB more (BENCHMARKS.md, "Blocks of 1 MiB, and a native tee").
  *
  * The last block is held back until the framing has ended and every check holds, so a body
  * refused at its end never reaches the binding whole: `put` sees its stream fail and stores
