@@ -3,7 +3,7 @@
  * algorithm and type (COMPOSITE for CRC32, CRC32C, SHA1, SHA256; FULL_OBJECT for CRC64NVME), each
  * part's checksum verified or computed, the object's made at completion and answered to reads
  * under `x-amz-checksum-mode: ENABLED`; the refusals S3 answers; UploadPartCopy's and CopyObject's
- * computed checksums. The expected values of the two-part upload are the ones S3 answers, as the
+ * computed checksums, and a native-dialect part's. The expected values of the two-part upload are the ones S3 answers, as the
  * s3-tests suite records them (5 MiB of "A", then "tail").
  */
 import { crc32 } from "node:zlib";
@@ -11,6 +11,7 @@ import { Crc32cJs } from "@aws-sdk/checksums/crc";
 import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { toBase64 } from "../../src/common/encoding";
+import { gw } from "../gateway/helpers";
 import { BUCKET, bucket, expectS3Error, s3 } from "./helpers";
 
 const parser = new XMLParser({ parseTagValue: false, isArray: (name) => ["Part", "Upload"].includes(name) });
@@ -258,6 +259,33 @@ describe("a multipart upload with a checksum", () => {
 		expect((await listParts(k, uploadId)).Part).toEqual([
 			expect.objectContaining({ PartNumber: "1", ChecksumCRC32: crc32Of(data.subarray(4, 10)) }),
 		]);
+	});
+
+	it("computes and records the checksum of a part sent through the native dialect, and completes with it", async () => {
+		const k = key("native-part");
+		const uploadId = await uploadIdOf(await create(k, { "x-amz-checksum-algorithm": "CRC32" }));
+		const native = await gw(`/${k}?${q(uploadId)}&partNumber=1`, { method: "PUT", body: A });
+		expect(native.status).toBe(200);
+		const first = `"${(await native.json<{ etag: string }>()).etag}"`;
+		const second = (await putPart(k, uploadId, 2, TAIL)).headers.get("etag") ?? "";
+		const listed = (await listParts(k, uploadId)).Part as Record<string, string>[];
+		expect(listed.map((part) => part.ChecksumCRC32)).toEqual(["JRTCyQ==", "fDe0XQ=="]);
+
+		const crc = (value: string) => `<ChecksumCRC32>${value}</ChecksumCRC32>`;
+		const wrong = complete(k, uploadId, [
+			[1, first, crc("fDe0XQ==")],
+			[2, second, crc("fDe0XQ==")],
+		]);
+		await expectS3Error(await wrong, 400, "InvalidPart");
+		const completed = await complete(k, uploadId, [
+			[1, first, crc("JRTCyQ==")],
+			[2, second, crc("fDe0XQ==")],
+		]);
+		expect(completed.status).toBe(200);
+		expect((await xmlOf(completed)).CompleteMultipartUploadResult).toMatchObject({
+			ChecksumCRC32: "ar6UVw==-2",
+			ChecksumType: "COMPOSITE",
+		});
 	});
 });
 

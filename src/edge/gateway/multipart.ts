@@ -12,12 +12,17 @@
  * abort of it succeeds.
  *
  * Each operation the binding did is recorded in the bucket's ledger
- * (src/edge/s3/bucket-ledger.ts), so the S3 dialect lists these uploads and their parts.
+ * (src/edge/s3/bucket-ledger.ts), so the S3 dialect lists these uploads and their parts. A part
+ * of an upload begun through S3 with a flexible checksum (`x-amz-checksum-algorithm`) gets its
+ * checksum of that algorithm computed as it streams and recorded, as S3 computes one for a part
+ * sent without it, so the S3 dialect lists it and completes the upload with the object's checksum.
  */
 import { z } from "zod";
 import { isPartNumber, MAX_PART_NUMBER, MIN_PART_NUMBER } from "../../wire/limits";
 import { objectToJson } from "../../wire/object-json";
-import { bucketLedger } from "../s3/bucket-ledger";
+import { pumpBody } from "../s3/body-pump";
+import { bucketLedger, openUploadChecksum } from "../s3/bucket-ledger";
+import { checksumCheck } from "../s3/checksums";
 import { bindingNameOf } from "./buckets";
 import type { GatewayContext } from "./context";
 import { badRequest, missingContentLength } from "./errors";
@@ -50,7 +55,12 @@ export async function createMultipartUpload(c: GatewayContext): Promise<Response
 
 const PART_NUMBER = /^\d{1,5}$/;
 
-/** `PUT /{key}?uploadId=&partNumber=`: streams one part; answers `{partNumber, etag}`. */
+/**
+ * `PUT /{key}?uploadId=&partNumber=`: streams one part; answers `{partNumber, etag}`. In an upload
+ * with a flexible checksum, the part's checksum is computed on the way and recorded.
+ * @throws GatewayError 400 for a bad part number, 411 for a body without Content-Length; the
+ * binding's errors as it throws them.
+ */
 export async function uploadPart(c: GatewayContext): Promise<Response> {
 	const text = c.url.searchParams.get("partNumber") ?? "";
 	const partNumber = Number(text);
@@ -62,12 +72,23 @@ export async function uploadPart(c: GatewayContext): Promise<Response> {
 		throw missingContentLength("A part must be sent with Content-Length.");
 	}
 	const handle = upload(c);
-	const part = await handle.uploadPart(partNumber, request.body ?? "");
+	const size = Number(request.headers.get("content-length") ?? 0);
+	const algorithm = (await openUploadChecksum(ledger(c), c.key, handle.uploadId))?.algorithm;
+	const check = algorithm === undefined ? undefined : checksumCheck(algorithm);
+	// Only such a part goes through the S3 dialect's body loop: any other is the request's own
+	// stream, which the binding reads with no JavaScript between.
+	const body =
+		check === undefined
+			? (request.body ?? "")
+			: pumpBody(request.body ?? new Blob([]).stream(), size, undefined, [check]).stream;
+	const part = await handle.uploadPart(partNumber, body);
+	const checksum = check?.digest();
 	await ledger(c).partUploaded(handle.uploadId, c.key, {
 		partNumber,
 		etag: part.etag,
-		size: Number(request.headers.get("content-length") ?? 0),
+		size,
 		uploaded: Date.now(),
+		...(checksum === undefined ? {} : { checksum }),
 	});
 	return jsonAnswer({ partNumber: part.partNumber, etag: part.etag });
 }

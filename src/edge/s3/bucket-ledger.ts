@@ -146,8 +146,8 @@ export interface UploadRecord {
 
 /**
  * A part as recorded: its number, the binding's etag (unquoted), size in bytes, time in ms, and
- * its checksum (base64) of its upload's algorithm, when the upload has one and the part came
- * through the S3 dialect.
+ * its checksum (base64) of its upload's algorithm, when the upload has one (computed or verified
+ * by the edge, in either dialect).
  */
 export interface PartRecord {
 	partNumber: number;
@@ -442,3 +442,16 @@ export function bucketLedger(env: Env, binding: string): DurableObjectStub<Bucke
 /** The ledger of an S3 operation's bucket. */
 export const ledgerOf = (c: Pick<S3Context, "env" | "bucket">): DurableObjectStub<BucketLedger> =>
 	bucketLedger(c.env, c.bucket.binding);
+
+/**
+ * The flexible checksum of the open upload `uploadId` of `key`, as `ledger` recorded it; undefined
+ * for an upload with none, or one the ledger does not hold open under that key.
+ */
+export async function openUploadChecksum(
+	ledger: DurableObjectStub<BucketLedger>,
+	key: string,
+	uploadId: string,
+): Promise<UploadChecksum | undefined> {
+	const record = await ledger.upload(uploadId);
+	return record?.state === "open" && record.key === key ? record.checksum : undefined;
+}

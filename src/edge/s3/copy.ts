@@ -30,14 +30,14 @@ import { parseConditionals, toOnlyIf } from "../gateway/conditionals";
 import { writeMetadataFromHeaders } from "../gateway/headers";
 import { assertKey } from "../gateway/keys";
 import { pumpBody } from "./body-pump";
-import { ledgerOf } from "./bucket-ledger";
+import { ledgerOf, openUploadChecksum } from "./bucket-ledger";
 import type { NamedBucket } from "./buckets";
 import { servedBucket } from "./buckets";
 import { type ChecksumCheck, checksumCheck, checksumElements, type FlexibleChecksum } from "./checksums";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
 import { recordChecksum, recordedChecksum } from "./ledger-checksums";
-import { openUploadChecksum, partNumberOf, uploadError, uploadIdOf } from "./multipart";
+import { partNumberOf, uploadError, uploadIdOf } from "./multipart";
 import { requestedAlgorithm } from "./multipart-checksums";
 import { authorizeKey, keyScope } from "./permissions";
 import { S3_NAMESPACE, xmlAnswer } from "./xml";
@@ -217,7 +217,7 @@ export async function uploadPartCopy(c: S3Context): Promise<Response> {
 		);
 	}
 	const source = copySource(c);
-	const wanted = await openUploadChecksum(c, uploadId);
+	const wanted = await openUploadChecksum(ledgerOf(c), c.key, uploadId);
 	// A Range header rather than an R2Range: R2 then serves the whole object for a range past its
 	// end instead of failing, so the refusal below can name the object's size.
 	const object = await readSource(c, source, rangeText === null ? undefined : new Headers({ range: rangeText.trim() }));

@@ -112,7 +112,7 @@ export interface RecordedPart {
  * recorded checksums, and makes the object's checksum.
  * @param recorded the ledger's record of each named part, by number.
  * @returns the object's checksum (base64, with `-N` for COMPOSITE); undefined when a named part
- * has no recorded checksum (one uploaded outside the S3 dialect), so none can be made.
+ * has no recorded checksum (one uploaded on the binding outside the edge), so none can be made.
  * @throws S3Error 400 InvalidRequest for a part naming no checksum; InvalidPart for one whose
  * checksum is not the one recorded, or of another algorithm; InvalidPartOrder for part numbers
  * that do not run 1, 2, 3… (S3 asks that of an upload with a checksum: API_CompletedPart).

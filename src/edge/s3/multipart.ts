@@ -24,7 +24,7 @@ import { storageClassToHeader } from "../../wire/storage-class";
 import { hasConditionals, parseConditionals } from "../gateway/conditionals";
 import { writeMetadataFromHeaders } from "../gateway/headers";
 import { requestBody } from "./body";
-import { ledgerOf, type ObjectChecksum } from "./bucket-ledger";
+import { ledgerOf, type ObjectChecksum, openUploadChecksum } from "./bucket-ledger";
 import { checksumElements, FLEXIBLE_CHECKSUMS, type FlexibleChecksum } from "./checksums";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error, s3ErrorOf } from "./errors";
@@ -118,12 +118,6 @@ export async function createMultipartUpload(c: S3Context): Promise<Response> {
 	);
 }
 
-/** The checksum of the open upload `uploadId` of `c.key`, as the ledger recorded it; undefined for none or an upload it does not hold open. */
-export async function openUploadChecksum(c: S3Context, uploadId: string): Promise<UploadChecksum | undefined> {
-	const record = await ledgerOf(c).upload(uploadId);
-	return record?.state === "open" && record.key === c.key ? record.checksum : undefined;
-}
-
 /**
  * `PUT /<bucket>/<key>?partNumber=N&uploadId=…`: streams the part into `uploadPart`, its body
  * decoded and verified as PutObject's is (`body.ts`: aws-chunked framing and chunk signatures,
@@ -138,7 +132,7 @@ export async function openUploadChecksum(c: S3Context, uploadId: string): Promis
 export async function uploadPart(c: S3Context): Promise<Response> {
 	const partNumber = partNumberOf(c.url);
 	const uploadId = uploadIdOf(c.url);
-	const wanted = await openUploadChecksum(c, uploadId);
+	const wanted = await openUploadChecksum(ledgerOf(c), c.key, uploadId);
 	const body = requestBody(c, { contentMd5: true, lengthRequired: true, checksum: wanted?.algorithm });
 	let part: R2UploadedPart;
 	try {
@@ -229,8 +223,8 @@ function parseComplete(text: string): NamedPart[] {
 /**
  * The checksum an upload with one gives the object its named parts make
  * (`multipart-checksums.ts`), checked against what the request says of it; undefined for an
- * upload with none, or when a part's checksum was not recorded (one uploaded outside the S3
- * dialect). The document's part checksums are not looked at for an upload without one, as the
+ * upload with none, or when a part's checksum was not recorded (one uploaded on the binding
+ * outside the edge). The document's part checksums are not looked at for an upload without one, as the
  * AWS SDKs name them whenever a part answered one.
  * @throws S3Error those of `completedChecksum` and `checkCompletedChecksum`.
  */
@@ -239,7 +233,7 @@ async function objectChecksumOf(
 	uploadId: string,
 	parts: readonly NamedPart[],
 ): Promise<ObjectChecksum | undefined> {
-	const upload = await openUploadChecksum(c, uploadId);
+	const upload = await openUploadChecksum(ledgerOf(c), c.key, uploadId);
 	if (upload === undefined) return undefined;
 	const { parts: all } = await ledgerOf(c).parts(uploadId, 0, MAX_PART_NUMBER);
 	const recorded = new Map(all.map((part) => [part.partNumber, part]));
