@@ -224,8 +224,8 @@ function parseComplete(text: string): NamedPart[] {
  * The checksum an upload with one gives the object its named parts make
  * (`multipart-checksums.ts`), checked against what the request says of it; undefined for an
  * upload with none, or when a part's checksum was not recorded (one uploaded on the binding
- * outside the edge). The document's part checksums are not looked at for an upload without one, as the
- * AWS SDKs name them whenever a part answered one.
+ * outside the edge). The document's part checksums are not looked at for an upload without one,
+ * as the AWS SDKs name them whenever a part answered one.
  * @throws S3Error those of `completedChecksum` and `checkCompletedChecksum`.
  */
 async function objectChecksumOf(
