@@ -97,15 +97,15 @@ export function awsChunkedDecoder(options: AwsChunkedOptions): AwsChunkedDecoder
 	let signer: ChainedSigner | undefined;
 
 	/** The signature of `algorithm` over `hashes`, chained from the previous one. */
-	async function sign(chunking: ChunkSigning, algorithm: ChainedAlgorithm, hashes: string[]): Promise<string> {
-		signer ??= await chainedSigner(chunking.secret, chunking.seed);
+	function sign(chunking: ChunkSigning, algorithm: ChainedAlgorithm, hashes: string[]): string {
+		signer ??= chainedSigner(chunking.secret, chunking.seed);
 		return signer(algorithm, previous, hashes);
 	}
 
 	/** Checks the signature of a chunk whose data hashed to `dataHash`. */
 	async function checkChunk(dataHash: string): Promise<void> {
 		if (signing === undefined) return;
-		const expected = await sign(signing, "AWS4-HMAC-SHA256-PAYLOAD", [EMPTY_SHA256, dataHash]);
+		const expected = sign(signing, "AWS4-HMAC-SHA256-PAYLOAD", [EMPTY_SHA256, dataHash]);
 		if (expected !== claimed) throw badSignature();
 		previous = expected;
 	}
@@ -157,7 +157,7 @@ export function awsChunkedDecoder(options: AwsChunkedOptions): AwsChunkedDecoder
 		if (name === TRAILER_SIGNATURE && signing !== undefined) {
 			const canonical = options.trailer.map((declared) => `${declared}:${trailers.get(declared) ?? ""}\n`).join("");
 			const hash = toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(canonical))));
-			const expected = await sign(signing, "AWS4-HMAC-SHA256-TRAILER", [hash]);
+			const expected = sign(signing, "AWS4-HMAC-SHA256-TRAILER", [hash]);
 			if (expected !== value) throw badSignature();
 		} else if (!options.trailer.includes(name) || trailers.has(name)) {
 			throw malformedTrailer(`${name} is not declared in x-amz-trailer, or comes twice`);

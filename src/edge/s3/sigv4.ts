@@ -1,6 +1,7 @@
 /**
  * The computation of AWS Signature Version 4 for S3: the canonical request, the string to sign,
- * the signing key and the signature, with WebCrypto's HMAC-SHA256
+ * the signing key and the signature, with `node:crypto`'s HMAC-SHA256, synchronous calls where
+ * WebCrypto's would each be a promise to await on every request
  * (https://docs.aws.amazon.com/AmazonS3/latest/API/sig-v4-header-based-auth.html, "Signature
  * Calculations for the Authorization Header", and
  * https://docs.aws.amazon.com/IAM/latest/UserGuide/create-signed-request.html).
@@ -9,7 +10,7 @@
  * names and values are RFC 3986 encoded and sorted by name, then value; each signed header is its
  * lower-case name, a colon and its value trimmed with inner runs of spaces made one.
  */
-import { toHex } from "../../common/encoding";
+import { createHash, createHmac } from "node:crypto";
 
 /** The credential scope a signature names: `<date>/<region>/<service>/aws4_request`. */
 export interface Scope {
@@ -31,8 +32,6 @@ export interface SignatureInput {
 	/** Query parameters left out of the canonical query: `X-Amz-Signature` of a presigned URL. */
 	excludedParams?: string[];
 }
-
-const encoder = new TextEncoder();
 
 /** RFC 3986 percent-encoding of a string's UTF-8 bytes: everything but `A-Za-z0-9-._~`. */
 function encodeRfc3986(text: string): string {
@@ -89,38 +88,27 @@ function canonicalRequest(request: Request, url: URL, input: SignatureInput): st
 	].join("\n");
 }
 
-async function sha256Hex(text: string): Promise<string> {
-	return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text))));
-}
+const sha256Hex = (text: string): string => createHash("sha256").update(text).digest("hex");
 
-/** A raw key imported for HMAC-SHA256 signing. */
-function hmacKey(raw: Uint8Array<ArrayBuffer> | ArrayBuffer): Promise<CryptoKey> {
-	return crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-}
-
-/** HMAC-SHA256 of `data` under `key`, a raw key or one imported for signing. */
-async function hmac(key: Uint8Array<ArrayBuffer> | ArrayBuffer | CryptoKey, data: string): Promise<ArrayBuffer> {
-	const imported = key instanceof CryptoKey ? key : await hmacKey(key);
-	return crypto.subtle.sign("HMAC", imported, encoder.encode(data));
-}
+/** HMAC-SHA256 of `data` under `key` (raw bytes, or a string as its UTF-8). */
+const hmac = (key: Uint8Array | string, data: string): Uint8Array => createHmac("sha256", key).update(data).digest();
 
 /**
- * Signing keys by secret and scope, imported for HMAC: one per key and day, so a day's requests
- * derive and import it once (four HMACs and an import saved on every request after the first).
+ * Signing keys by secret and scope: one per key and day, so a day's requests derive it once (four
+ * HMACs saved on every request after the first).
  */
-const signingKeys = new Map<string, CryptoKey>();
+const signingKeys = new Map<string, Uint8Array>();
 const MAX_SIGNING_KEYS = 256;
 
-/** `kSigning` = HMAC(HMAC(HMAC(HMAC("AWS4" + secret, date), region), service), "aws4_request"), imported. */
-async function signingKey(secret: string, scope: Scope): Promise<CryptoKey> {
+/** `kSigning` = HMAC(HMAC(HMAC(HMAC("AWS4" + secret, date), region), service), "aws4_request"). */
+function signingKey(secret: string, scope: Scope): Uint8Array {
 	const cacheKey = [secret, scope.date, scope.region, scope.service].join("\n");
 	const cached = signingKeys.get(cacheKey);
 	if (cached !== undefined) return cached;
-	const kDate = await hmac(new Uint8Array(encoder.encode(`AWS4${secret}`)), scope.date);
-	const kRegion = await hmac(kDate, scope.region);
-	const kService = await hmac(kRegion, scope.service);
-	const kSigning = await hmac(kService, "aws4_request");
-	const key = await hmacKey(kSigning);
+	const kDate = hmac(`AWS4${secret}`, scope.date);
+	const kRegion = hmac(kDate, scope.region);
+	const kService = hmac(kRegion, scope.service);
+	const key = hmac(kService, "aws4_request");
 	if (signingKeys.size >= MAX_SIGNING_KEYS) signingKeys.clear();
 	signingKeys.set(cacheKey, key);
 	return key;
@@ -135,14 +123,14 @@ function scopeString(scope: Scope): string {
  * The signature (64 lower-case hex) a holder of `secret` computes for this request.
  * @param url the request's URL, parsed once by the caller.
  */
-export async function signatureOf(request: Request, url: URL, input: SignatureInput, secret: string): Promise<string> {
+export function signatureOf(request: Request, url: URL, input: SignatureInput, secret: string): string {
 	const stringToSign = [
 		"AWS4-HMAC-SHA256",
 		input.amzDate,
 		scopeString(input.scope),
-		await sha256Hex(canonicalRequest(request, url, input)),
+		sha256Hex(canonicalRequest(request, url, input)),
 	].join("\n");
-	return toHex(new Uint8Array(await hmac(await signingKey(secret, input.scope), stringToSign)));
+	return createHmac("sha256", signingKey(secret, input.scope)).update(stringToSign).digest("hex");
 }
 
 /** The algorithm of a streaming upload's chunk signatures, and of its trailer's. */
@@ -157,7 +145,7 @@ export interface SignatureSeed {
 }
 
 /** Signs one chunk (or the trailer) of a streaming upload, chained from `previous`. */
-export type ChainedSigner = (algorithm: ChainedAlgorithm, previous: string, hashes: string[]) => Promise<string>;
+export type ChainedSigner = (algorithm: ChainedAlgorithm, previous: string, hashes: string[]) => string;
 
 /**
  * The signer of a streaming upload's chunks and trailer: HMAC with the request's signing key of
@@ -169,11 +157,11 @@ export type ChainedSigner = (algorithm: ChainedAlgorithm, previous: string, hash
  * @returns a function of the algorithm, the previous signature (the seed's for the first chunk)
  * and the hashes (lower-case hex, in order), giving the signature in lower-case hex.
  */
-export async function chainedSigner(secret: string, seed: SignatureSeed): Promise<ChainedSigner> {
-	const key = await signingKey(secret, seed.scope);
+export function chainedSigner(secret: string, seed: SignatureSeed): ChainedSigner {
+	const key = signingKey(secret, seed.scope);
 	const scope = scopeString(seed.scope);
-	return async (algorithm, previous, hashes) => {
+	return (algorithm, previous, hashes) => {
 		const stringToSign = [algorithm, seed.amzDate, scope, previous, ...hashes].join("\n");
-		return toHex(new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(stringToSign))));
+		return createHmac("sha256", key).update(stringToSign).digest("hex");
 	};
 }

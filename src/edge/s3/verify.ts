@@ -53,7 +53,7 @@ export async function authenticate(request: Request, url: URL, env: Env, now: nu
 			? await accessKey(env, claim.accessKeyId)
 			: await temporaryKey(env, claim.accessKeyId, sessionToken);
 	if (key === undefined) throw new S3Error("InvalidAccessKeyId", undefined, { AWSAccessKeyId: claim.accessKeyId });
-	const expected = await signatureOf(request, url, claim.input, key.secret);
+	const expected = signatureOf(request, url, claim.input, key.secret);
 	const computed = fixedSecret(expected);
 	if (computed === undefined || !sameSecret(fixedSecret(claim.signature), computed)) {
 		throw new S3Error("SignatureDoesNotMatch", undefined, { AWSAccessKeyId: claim.accessKeyId });
