@@ -28,7 +28,14 @@ import { toHex } from "../../common/encoding";
 import type { BodyFraming } from "./body-pump";
 import { digestHasher, type Hasher } from "./checksums";
 import { S3Error } from "./errors";
-import { type ChainedAlgorithm, type ChainedSigner, chainedSigner, type SignatureSeed } from "./sigv4";
+import {
+	type ChainedAlgorithm,
+	type ChainedSigner,
+	chainedSigner,
+	EMPTY_SHA256,
+	type SignatureSeed,
+	sha256Hex,
+} from "./sigv4";
 
 /** How the chunks of a body are signed: with the caller's secret, chained from the seed. */
 interface ChunkSigning {
@@ -52,9 +59,6 @@ export interface AwsChunkedDecoder extends BodyFraming {
 	trailers: ReadonlyMap<string, string>;
 }
 
-/** The SHA-256 of no bytes, the second hash of every chunk's string to sign. */
-const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
-
 /** The longest frame line taken (a signed chunk's is 87 bytes), and the most trailer bytes. */
 const MAX_LINE = 256;
 const MAX_TRAILER = 4096;
@@ -64,7 +68,6 @@ const UNSIGNED_HEADER = /^([0-9a-fA-F]{1,16})$/;
 const TRAILER_LINE = /^([A-Za-z0-9-]+):(.*)$/;
 const TRAILER_SIGNATURE = "x-amz-trailer-signature";
 const decoder = new TextDecoder();
-const encoder = new TextEncoder();
 
 const CR = 13;
 const LF = 10;
@@ -103,7 +106,7 @@ export function awsChunkedDecoder(options: AwsChunkedOptions): AwsChunkedDecoder
 	}
 
 	/** Checks the signature of a chunk whose data hashed to `dataHash`. */
-	async function checkChunk(dataHash: string): Promise<void> {
+	function checkChunk(dataHash: string): void {
 		if (signing === undefined) return;
 		const expected = sign(signing, "AWS4-HMAC-SHA256-PAYLOAD", [EMPTY_SHA256, dataHash]);
 		if (expected !== claimed) throw badSignature();
@@ -111,7 +114,7 @@ export function awsChunkedDecoder(options: AwsChunkedOptions): AwsChunkedDecoder
 	}
 
 	/** Reads a chunk's header line; on the last chunk (size 0), checks its signature. */
-	async function onSizeLine(text: string): Promise<void> {
+	function onSizeLine(text: string): void {
 		const match = (signing === undefined ? UNSIGNED_HEADER : SIGNED_HEADER).exec(text);
 		if (match === null) {
 			throw malformed(
@@ -127,7 +130,7 @@ export function awsChunkedDecoder(options: AwsChunkedOptions): AwsChunkedDecoder
 			);
 		}
 		if (size === 0) {
-			await checkChunk(EMPTY_SHA256);
+			checkChunk(EMPTY_SHA256);
 			state = "trailer";
 			return;
 		}
@@ -139,7 +142,7 @@ export function awsChunkedDecoder(options: AwsChunkedOptions): AwsChunkedDecoder
 	}
 
 	/** Reads one trailing line; the empty line ends the body. */
-	async function onTrailerLine(text: string): Promise<void> {
+	function onTrailerLine(text: string): void {
 		if (text === "") {
 			for (const name of options.trailer) {
 				if (!trailers.has(name)) throw malformedTrailer(`the trailer declares ${name}, which the body does not carry`);
@@ -156,7 +159,7 @@ export function awsChunkedDecoder(options: AwsChunkedOptions): AwsChunkedDecoder
 		const value = (match[2] ?? "").trim();
 		if (name === TRAILER_SIGNATURE && signing !== undefined) {
 			const canonical = options.trailer.map((declared) => `${declared}:${trailers.get(declared) ?? ""}\n`).join("");
-			const hash = toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(canonical))));
+			const hash = sha256Hex(canonical);
 			const expected = sign(signing, "AWS4-HMAC-SHA256-TRAILER", [hash]);
 			if (expected !== value) throw badSignature();
 		} else if (!options.trailer.includes(name) || trailers.has(name)) {
@@ -179,7 +182,7 @@ export function awsChunkedDecoder(options: AwsChunkedOptions): AwsChunkedDecoder
 				remaining -= take;
 				decoded += take;
 				if (remaining === 0) {
-					if (digest !== undefined) await checkChunk(toHex(await digest.digest()));
+					if (digest !== undefined) checkChunk(toHex(await digest.digest()));
 					state = "crlf";
 					crlfSeen = 0;
 				}
@@ -197,8 +200,8 @@ export function awsChunkedDecoder(options: AwsChunkedOptions): AwsChunkedDecoder
 				if (byte === LF && line.at(-1) === CR) {
 					const text = decoder.decode(new Uint8Array(line.slice(0, -1)));
 					line = [];
-					if (state === "size") await onSizeLine(text);
-					else await onTrailerLine(text);
+					if (state === "size") onSizeLine(text);
+					else onTrailerLine(text);
 				} else {
 					if (line.length >= MAX_LINE) {
 						if (state === "trailer") throw malformedTrailer(`a line is over ${MAX_LINE} bytes`);

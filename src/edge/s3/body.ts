@@ -37,6 +37,7 @@ import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
 import { checksumTypeMismatch } from "./multipart-checksums";
 import { badDigest, digestCheck, payloadMismatch } from "./payload";
+import { EMPTY_SHA256 } from "./sigv4";
 
 /** A request's body, decoded and being verified. */
 export interface RequestBody {
@@ -62,9 +63,6 @@ const STREAMING_PAYLOADS: Record<string, { signed: boolean; trailer: boolean }> 
 };
 
 const SIGNED_HASH = /^[0-9a-f]{64}$/;
-
-/** The SHA-256 of no bytes: the signed hash of an empty body. */
-const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
 /** A comma-separated header's values, trimmed, lower case, empty ones left out. */
 const listOf = (value: string | null) =>

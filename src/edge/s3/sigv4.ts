@@ -88,7 +88,11 @@ function canonicalRequest(request: Request, url: URL, input: SignatureInput): st
 	].join("\n");
 }
 
-const sha256Hex = (text: string): string => createHash("sha256").update(text).digest("hex");
+/** The SHA-256 of a string's UTF-8, in lower-case hex: how SigV4 hashes what it signs. */
+export const sha256Hex = (text: string): string => createHash("sha256").update(text).digest("hex");
+
+/** The SHA-256 of no bytes: the signed hash of an empty body, and the second hash of every aws-chunked chunk's string to sign. */
+export const EMPTY_SHA256 = sha256Hex("");
 
 /** HMAC-SHA256 of `data` under `key` (raw bytes, or a string as its UTF-8). */
 const hmac = (key: Uint8Array | string, data: string): Uint8Array => createHmac("sha256", key).update(data).digest();
