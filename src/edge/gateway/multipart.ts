@@ -20,9 +20,8 @@
 import { z } from "zod";
 import { isPartNumber, MAX_PART_NUMBER, MIN_PART_NUMBER } from "../../wire/limits";
 import { objectToJson } from "../../wire/object-json";
-import { pumpBody } from "../s3/body-pump";
 import { bucketLedger, openUploadChecksum } from "../s3/bucket-ledger";
-import { checksumCheck } from "../s3/checksums";
+import { checksummedStream } from "../s3/checksums";
 import { bindingNameOf } from "./buckets";
 import type { GatewayContext } from "./context";
 import { badRequest, missingContentLength } from "./errors";
@@ -74,15 +73,12 @@ export async function uploadPart(c: GatewayContext): Promise<Response> {
 	const handle = upload(c);
 	const size = Number(request.headers.get("content-length") ?? 0);
 	const algorithm = (await openUploadChecksum(ledger(c), c.key, handle.uploadId))?.algorithm;
-	const check = algorithm === undefined ? undefined : checksumCheck(algorithm);
 	// Only such a part goes through the S3 dialect's body loop: any other is the request's own
 	// stream, which the binding reads with no JavaScript between.
-	const body =
-		check === undefined
-			? (request.body ?? "")
-			: pumpBody(request.body ?? new Blob([]).stream(), size, undefined, [check]).stream;
-	const part = await handle.uploadPart(partNumber, body);
-	const checksum = check?.digest();
+	const computing =
+		algorithm === undefined ? undefined : checksummedStream(request.body ?? new Blob([]).stream(), size, algorithm);
+	const part = await handle.uploadPart(partNumber, computing?.stream ?? request.body ?? "");
+	const checksum = computing?.checksum.digest();
 	await ledger(c).partUploaded(handle.uploadId, c.key, {
 		partNumber,
 		etag: part.etag,

@@ -20,7 +20,7 @@ import { createHash } from "node:crypto";
 import { crc32 } from "node:zlib";
 import { Crc32cJs, Crc64NvmeJs } from "@aws-sdk/checksums/crc";
 import { fromBase64, toBase64 } from "../../common/encoding";
-import type { BodyCheck } from "./body-pump";
+import { type BodyCheck, pumpBody } from "./body-pump";
 import { S3Error } from "./errors";
 
 /** The five algorithms: S3's name, the header's suffix, and the digest's length in bytes. */
@@ -155,4 +155,20 @@ export function checksumCheck(checksum: FlexibleChecksum, expected?: () => strin
 		},
 		digest: () => digest,
 	};
+}
+
+/**
+ * `source`, `length` bytes, on its way to the binding with its checksum of `algorithm` computed
+ * as it passes, in the body loop (`body-pump.ts`): bytes no client sent that checksum of, which
+ * S3 gives one (a copy, a part of an upload with a checksum).
+ * @returns the stream to hand to the binding, of `length` bytes, and the check whose `digest()`
+ * is the checksum (base64) once the stream ended whole.
+ */
+export function checksummedStream(
+	source: ReadableStream<Uint8Array>,
+	length: number,
+	algorithm: FlexibleChecksum,
+): { stream: ReadableStream<Uint8Array>; checksum: ChecksumCheck } {
+	const checksum = checksumCheck(algorithm);
+	return { stream: pumpBody(source, length, undefined, [checksum]).stream, checksum };
 }

@@ -29,11 +29,10 @@ import { checksumsToHeaders } from "../../wire/checksums";
 import { parseConditionals, toOnlyIf } from "../gateway/conditionals";
 import { writeMetadataFromHeaders } from "../gateway/headers";
 import { assertKey } from "../gateway/keys";
-import { pumpBody } from "./body-pump";
 import { ledgerOf, openUploadChecksum } from "./bucket-ledger";
 import type { NamedBucket } from "./buckets";
 import { servedBucket } from "./buckets";
-import { type ChecksumCheck, checksumCheck, checksumElements, type FlexibleChecksum } from "./checksums";
+import { type ChecksumCheck, checksumElements, checksummedStream, type FlexibleChecksum } from "./checksums";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
 import { recordChecksum, recordedChecksum } from "./ledger-checksums";
@@ -190,8 +189,7 @@ function copiedBody(
 	algorithm: FlexibleChecksum | undefined,
 ): { stream: ReadableStream<Uint8Array>; checksum?: ChecksumCheck } {
 	if (algorithm === undefined) return { stream: object.body.pipeThrough(new FixedLengthStream(length)) };
-	const checksum = checksumCheck(algorithm);
-	return { stream: pumpBody(object.body, length, undefined, [checksum]).stream, checksum };
+	return checksummedStream(object.body, length, algorithm);
 }
 
 const COPY_RANGE = /^bytes=(\d+)-(\d+)$/;
