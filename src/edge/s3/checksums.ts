@@ -52,11 +52,16 @@ export function checksumNamed(name: string): FlexibleChecksum | undefined {
  */
 export function checksumElements(headers: Headers): Record<string, string> {
 	const elements: Record<string, string> = {};
-	for (const { name, header } of FLEXIBLE_CHECKSUMS) {
-		const value = headers.get(header);
-		if (value !== null) elements[`Checksum${name}`] = value;
+	for (const algorithm of FLEXIBLE_CHECKSUMS) {
+		const value = headers.get(algorithm.header);
+		if (value !== null) Object.assign(elements, checksumElement(algorithm, value));
 	}
 	return elements;
+}
+
+/** The `Checksum<ALGORITHM>` element of one checksum (base64, as its header carries it). */
+export function checksumElement(algorithm: FlexibleChecksum, value: string): Record<string, string> {
+	return { [`Checksum${algorithm.name}`]: value };
 }
 
 /** A running digest. */

@@ -32,7 +32,13 @@ import { assertKey } from "../gateway/keys";
 import { ledgerOf, openUploadChecksum } from "./bucket-ledger";
 import type { NamedBucket } from "./buckets";
 import { servedBucket } from "./buckets";
-import { type ChecksumCheck, checksumElements, checksummedStream, type FlexibleChecksum } from "./checksums";
+import {
+	type ChecksumCheck,
+	checksumElement,
+	checksumElements,
+	checksummedStream,
+	type FlexibleChecksum,
+} from "./checksums";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
 import { recordChecksum, recordedChecksum } from "./ledger-checksums";
@@ -248,8 +254,6 @@ export async function uploadPartCopy(c: S3Context): Promise<Response> {
 		"@_xmlns": S3_NAMESPACE,
 		LastModified: new Date(uploaded).toISOString(),
 		ETag: `"${part.etag}"`,
-		...(checksum === undefined || wanted === undefined
-			? {}
-			: checksumElements(new Headers({ [wanted.algorithm.header]: checksum }))),
+		...(checksum === undefined || wanted === undefined ? {} : checksumElement(wanted.algorithm, checksum)),
 	});
 }

@@ -25,7 +25,7 @@ import { hasConditionals, parseConditionals } from "../gateway/conditionals";
 import { writeMetadataFromHeaders } from "../gateway/headers";
 import { requestBody } from "./body";
 import { ledgerOf, type ObjectChecksum, openUploadChecksum } from "./bucket-ledger";
-import { checksumElements, FLEXIBLE_CHECKSUMS, type FlexibleChecksum } from "./checksums";
+import { checksumElement, checksumOfHeader, FLEXIBLE_CHECKSUMS, type FlexibleChecksum } from "./checksums";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error, s3ErrorOf } from "./errors";
 import { uploadCompleted } from "./ledger-checksums";
@@ -281,7 +281,8 @@ export async function completeMultipartUpload(c: S3Context): Promise<Response> {
 		ETag: object.httpEtag,
 	};
 	if (checksum !== undefined) {
-		Object.assign(content, checksumElements(new Headers({ [checksum.header]: checksum.value })));
+		const algorithm = checksumOfHeader(checksum.header);
+		if (algorithm !== undefined) Object.assign(content, checksumElement(algorithm, checksum.value));
 		content.ChecksumType = checksum.type;
 	}
 	return xmlAnswer("CompleteMultipartUploadResult", content);
@@ -351,13 +352,13 @@ export async function listParts(c: S3Context): Promise<Response> {
 	content.IsTruncated = page.truncated;
 	content.StorageClass = s3StorageClass(record.storageClass);
 	Object.assign(content, uploadChecksumElements(record.checksum));
-	const checksumElement = record.checksum === undefined ? undefined : `Checksum${record.checksum.algorithm.name}`;
+	const algorithm = record.checksum?.algorithm;
 	content.Part = page.parts.map((part) => ({
 		PartNumber: part.partNumber,
 		LastModified: new Date(part.uploaded).toISOString(),
 		ETag: `"${part.etag}"`,
 		Size: part.size,
-		...(checksumElement !== undefined && part.checksum !== undefined ? { [checksumElement]: part.checksum } : {}),
+		...(algorithm !== undefined && part.checksum !== undefined ? checksumElement(algorithm, part.checksum) : {}),
 	}));
 	return xmlAnswer("ListPartsResult", content);
 }
