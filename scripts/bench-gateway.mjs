@@ -4,7 +4,7 @@
 //   (a) requests/s for GET of a 1 KiB object,
 //   (b) MB/s (10^6 bytes/s) for GET of a 64 MiB object of random bytes,
 // through the gateway (`GET /{key}` with the dev token), its S3 dialect (a presigned
-// `GET /edgezone-bucket/{key}`), Miniflare's public bucket endpoint
+// `GET /edgezone-bucket/{key}`, and the same GET signed in its Authorization header), Miniflare's public bucket endpoint
 // (`/cdn-cgi/local/r2/public/edgezone-bucket/{key}`), Miniflare's S3 endpoint (a presigned
 // `GET /cdn-cgi/local/r2/s3/edgezone-bucket/{key}`) and the floor (`/__floor/{key}`), then
 //   (c) the workerd processes' RSS and CPU during a 1 GiB upload: multipart through the gateway
@@ -21,6 +21,14 @@
 //                     --upload-repeats 3 (each upload in that many fresh wrangler devs, in turn;
 //                     the targets compare medians: one run's growth moves by ±100 MiB with GC timing)
 //                     --log-level warn (passed to wrangler dev; default: as a user runs it)]
+//
+// With --instructions it counts instructions instead of seconds for the 1 KiB GETs only (both
+// workerd processes under callgrind, `callgrindWorkerd` in scripts/lib/bench.mjs): what each
+// contender's GET costs the server, whatever else the shared machine does, so a change to the S3
+// dialect's per-request work (SigV4 above all) can be measured to the percent. Figures go between
+// the `bench-instructions:begin`/`:end` markers. About 30 minutes.
+//
+//   npm run bench -- --instructions [--rounds 5 --requests 300 --warmup 300 --no-write]
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createWriteStream, existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -33,6 +41,7 @@ import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { AwsClient } from "aws4fetch";
 import { MINIFLARE_S3_CREDENTIALS, writeBenchConfig } from "./bench/config.mjs";
 import {
+	callgrindWorkerd,
 	fmt,
 	machine as machineSummary,
 	median,
@@ -48,7 +57,7 @@ import { cpuSecondsOf, memoryOf, removeOnExit, startWranglerDev } from "./lib/wr
 
 const { values: opts } = parseArgs({
 	options: {
-		rounds: { type: "string", default: "15" },
+		rounds: { type: "string" },
 		seconds: { type: "string", default: "1" },
 		"large-gets": { type: "string", default: "2" },
 		concurrency: { type: "string", default: "8" },
@@ -60,9 +69,13 @@ const { values: opts } = parseArgs({
 		"upload-repeats": { type: "string", default: "1" },
 		"no-write": { type: "boolean", default: false },
 		"log-level": { type: "string" },
+		instructions: { type: "boolean", default: false },
+		requests: { type: "string", default: "300" },
+		warmup: { type: "string", default: "300" },
 	},
 });
-const ROUNDS = Number(opts.rounds);
+const INSTRUCTIONS = opts.instructions;
+const ROUNDS = Number(opts.rounds ?? (INSTRUCTIONS ? 5 : 15));
 const SLOT_MS = Number(opts.seconds) * 1000;
 const LARGE_GETS = Number(opts["large-gets"]);
 const CONCURRENCY = Number(opts.concurrency);
@@ -94,6 +107,29 @@ async function presignedUrls(prefix, credentials, keys) {
 	return urls;
 }
 
+/**
+ * Header-signed GETs (SigV4 in `Authorization`, as every SDK's GetObject, the aws CLI and rclone
+ * send them) for `keys` under `prefix`: `headers(key)` the signed headers, `refresh()` signs them
+ * again. S3 accepts a header-signed request for 15 minutes from its X-Amz-Date, so the bench signs
+ * once per round and the client's signing costs nothing per request.
+ */
+async function headerSignedGets(prefix, credentials, keys) {
+	const client = new AwsClient({ ...credentials, service: "s3", region: "auto" });
+	const signed = {};
+	const refresh = async () => {
+		for (const key of keys) {
+			const request = await client.sign(`${prefix}/${key}`, { method: "GET" });
+			signed[key] = Object.fromEntries(request.headers);
+		}
+	};
+	await refresh();
+	return { headers: (key) => signed[key], refresh };
+}
+
+/** The request headers of `contender`'s GET of `key`. */
+const headersOf = (contender, key) =>
+	typeof contender.headers === "function" ? contender.headers(key) : contender.headers;
+
 /** The S3 credentials R2 derives from an API token (src/common/api-tokens.ts): its id, and the hex SHA-256 of its value. */
 function s3CredentialsOf(token) {
 	const sha256 = (text) => createHash("sha256").update(text).digest("hex");
@@ -107,9 +143,17 @@ function s3CredentialsOf(token) {
 async function contenders(base, variants, keys) {
 	const s3 = await presignedUrls(`${base}/${BUCKET}`, s3CredentialsOf(API_TOKEN), keys);
 	const miniflareS3 = await presignedUrls(`${base}/cdn-cgi/local/r2/s3/${BUCKET}`, MINIFLARE_S3_CREDENTIALS, keys);
+	const headerSigned = await headerSignedGets(`${base}/${BUCKET}`, s3CredentialsOf(API_TOKEN), keys);
 	const list = [
 		{ name: "gateway", url: (key) => `${base}/${key}`, headers: { authorization: `Bearer ${TOKEN}` } },
 		{ name: "s3", url: (key) => s3[key], headers: {} },
+		// The same GetObject signed in its Authorization header: a short URL, the signature in a header.
+		{
+			name: "s3 header-signed",
+			url: (key) => `${base}/${BUCKET}/${key}`,
+			headers: headerSigned.headers,
+			refresh: headerSigned.refresh,
+		},
 		// The same presigned GET with the header every AWS SDK GetObject sends (checksum validation
 		// on by default), which asks the bucket's ledger for a checksum the binding cannot store.
 		{
@@ -149,7 +193,7 @@ async function seed(base, { key, size, seed }, contentType) {
 
 /** One GET, body drained; throws on a status, length or encoding other than a plain 200. */
 async function getOnce(contender, object) {
-	const response = await fetch(contender.url(object.key), { headers: contender.headers });
+	const response = await fetch(contender.url(object.key), { headers: headersOf(contender, object.key) });
 	const encoding = response.headers.get("content-encoding");
 	const length = response.headers.get("content-length");
 	const bytes = await drainBody(response.body);
@@ -429,6 +473,8 @@ async function startBenchDev() {
 			persistTo: join(dir, "state"),
 			// wrangler reads .dev.vars next to the config; the gateway's tokens live at the root.
 			args: ["--env-file", join(ROOT, ".dev.vars"), ...(opts["log-level"] ? ["--log-level", opts["log-level"]] : [])],
+			// Under callgrind workerd starts some 50 times slower.
+			timeoutMs: INSTRUCTIONS ? 600_000 : 120_000,
 		});
 		return { ...dev, dir };
 	} catch (error) {
@@ -472,9 +518,14 @@ function missedTargets(results, memory) {
 		["small", "1 KiB GET"],
 		["large", "64 MiB GET"],
 	]) {
-		const value = pairRatio(results, "s3", "gateway", kind);
-		if (!(value >= TARGET_RATIO)) {
-			missed.push(`S3 dialect / gateway, ${label}: ${fmt(value, 2)}x (target ≥ ${TARGET_RATIO}x)`);
+		for (const [name, signed] of [
+			["s3", "presigned"],
+			["s3 header-signed", "header-signed"],
+		]) {
+			const value = pairRatio(results, name, "gateway", kind);
+			if (!(value >= TARGET_RATIO)) {
+				missed.push(`S3 dialect (${signed}) / gateway, ${label}: ${fmt(value, 2)}x (target ≥ ${TARGET_RATIO}x)`);
+			}
 		}
 		const miniflare = pairRatio(results, "s3", "miniflare-s3", kind);
 		if (!(miniflare > 1)) {
@@ -532,7 +583,7 @@ function report({ results, wire, memory, machine, vers, date }) {
 		`**gateway / floor: ${ratio("gateway", "floor", "small")} (1 KiB), ${ratio("gateway", "floor", "large")} (64 MiB)** (target ≥ 0.95x). gateway / Miniflare's endpoint: ${ratio("gateway", "miniflare", "small")} (1 KiB), ${ratio("gateway", "miniflare", "large")} (64 MiB). floor / Miniflare's endpoint: ${ratio("floor", "miniflare", "small")} (1 KiB), ${ratio("floor", "miniflare", "large")} (64 MiB).`,
 	);
 	lines.push(
-		`**S3 dialect (presigned GETs) / gateway: ${ratio("s3", "gateway", "small")} (1 KiB), ${ratio("s3", "gateway", "large")} (64 MiB)** (target ≥ 0.95x); S3 dialect / Miniflare's S3 endpoint: ${ratio("s3", "miniflare-s3", "small")} (1 KiB), ${ratio("s3", "miniflare-s3", "large")} (64 MiB) (target > 1x); S3 dialect / floor: ${ratio("s3", "floor", "small")} (1 KiB), ${ratio("s3", "floor", "large")} (64 MiB). SigV4 verification, CPU per 1 KiB GET, s3 / gateway: ${ratio("s3", "gateway", "smallCpu")}. Under \`x-amz-checksum-mode: ENABLED\` (an SDK's GetObject), 1 KiB, s3 checksum mode / s3: ${ratio("s3 checksum mode", "s3", "small")}, CPU ${ratio("s3 checksum mode", "s3", "smallCpu")}.`,
+		`**S3 dialect (presigned GETs) / gateway: ${ratio("s3", "gateway", "small")} (1 KiB), ${ratio("s3", "gateway", "large")} (64 MiB)** (target ≥ 0.95x); S3 dialect / Miniflare's S3 endpoint: ${ratio("s3", "miniflare-s3", "small")} (1 KiB), ${ratio("s3", "miniflare-s3", "large")} (64 MiB) (target > 1x); S3 dialect / floor: ${ratio("s3", "floor", "small")} (1 KiB), ${ratio("s3", "floor", "large")} (64 MiB). Signed in the Authorization header instead (a short URL), S3 dialect / gateway: ${ratio("s3 header-signed", "gateway", "small")} (1 KiB), ${ratio("s3 header-signed", "gateway", "large")} (64 MiB) (target ≥ 0.95x). SigV4 verification, CPU per 1 KiB GET, s3 / gateway: ${ratio("s3", "gateway", "smallCpu")} (presigned), ${ratio("s3 header-signed", "gateway", "smallCpu")} (header-signed). Under \`x-amz-checksum-mode: ENABLED\` (an SDK's GetObject), 1 KiB, s3 checksum mode / s3: ${ratio("s3 checksum mode", "s3", "small")}, CPU ${ratio("s3 checksum mode", "s3", "smallCpu")}.`,
 	);
 	lines.push(
 		`CPU cost, floor / gateway (CPU of wrangler dev's three processes per request; 1.00x = the gateway costs no more than the floor): ${ratio("floor", "gateway", "smallCpu")} (1 KiB), ${ratio("floor", "gateway", "largeCpu")} (64 MiB).`,
@@ -611,7 +662,7 @@ async function reads() {
 				["4 KiB, text/plain", text],
 			]) {
 				const raw = await rawRequest(contender.url(object.key), {
-					headers: { ...contender.headers, "accept-encoding": "gzip, br" },
+					headers: { ...headersOf(contender, object.key), "accept-encoding": "gzip, br" },
 				});
 				const intact = raw.bytes === object.size && (sha === undefined || raw.sha256 === sha);
 				const compressed = ![undefined, "identity"].includes(raw.headers["content-encoding"]);
@@ -630,7 +681,7 @@ async function reads() {
 				[SMALL, smallSha],
 				[LARGE, largeSha],
 			]) {
-				const response = await fetch(contender.url(object.key), { headers: contender.headers });
+				const response = await fetch(contender.url(object.key), { headers: headersOf(contender, object.key) });
 				const got = await hashBody(response.body);
 				if (got.digest !== sha)
 					throw new Error(`${contender.name} serves ${object.key} with sha256 ${got.digest}, stored ${sha}`);
@@ -638,6 +689,7 @@ async function reads() {
 		}
 		log("every contender serves the stored bytes (sha-256 checked); warming up");
 		for (const contender of all) {
+			await contender.refresh?.();
 			for (let i = 0; i < 50; i++) await getOnce(contender, SMALL);
 			if (!contender.smallOnly) await getOnce(contender, LARGE);
 		}
@@ -646,6 +698,7 @@ async function reads() {
 		workerdCpu = () => cpuSecondsOf(user) + cpuSecondsOf(proxy) + cpuSecondsOf(node);
 		const results = Object.fromEntries(all.map((c) => [c.name, { small: [], large: [], smallCpu: [], largeCpu: [] }]));
 		for (let round = 0; round < ROUNDS; round++) {
+			for (const contender of all) await contender.refresh?.();
 			const order = all.map((_, i) => all[(i + round) % all.length]);
 			const line = [];
 			for (const contender of order) {
@@ -670,11 +723,101 @@ async function reads() {
 	}
 }
 
+/**
+ * The instruction count, one wrangler dev under callgrind: the 1 KiB object seeded, each contender
+ * warmed up uninstrumented (`--warmup` GETs), then per round and contender (order rotating)
+ * `--requests` sequential GETs, and the instructions the user workerd (edgezone, its Durable
+ * Objects, R2) and wrangler's proxy workerd executed for them, per GET.
+ */
+async function readInstructions(callgrind) {
+	const requests = Number(opts.requests);
+	const dev = await startBenchDev();
+	log(`wrangler dev (bench config, under callgrind) ready on ${dev.url}, workerd ${JSON.stringify(dev.workerdPids())}`);
+	try {
+		await seed(dev.url, SMALL, "application/octet-stream");
+		const all = await contenders(dev.url, false, [SMALL.key]);
+		log(`warming up, uninstrumented: ${opts.warmup} GETs per contender`);
+		for (const contender of all) {
+			await contender.refresh?.();
+			for (let i = 0; i < Number(opts.warmup); i++) await getOnce(contender, SMALL);
+		}
+		const { user, proxy } = dev.workerdPids();
+		for (const pid of [user, proxy]) callgrind.on(pid);
+		// Instrumentation retranslates all code: a few requests per contender before anything counts.
+		for (const contender of all) for (let i = 0; i < 10; i++) await getOnce(contender, SMALL);
+		const results = Object.fromEntries(all.map((c) => [c.name, { user: [], both: [] }]));
+		for (let round = 0; round < ROUNDS; round++) {
+			const line = [];
+			for (let i = 0; i < all.length; i++) {
+				const contender = all[(i + round) % all.length];
+				await contender.refresh?.();
+				for (const pid of [user, proxy]) callgrind.zero(pid);
+				for (let k = 0; k < requests; k++) await getOnce(contender, SMALL);
+				const ofUser = callgrind.total(user) / requests;
+				const ofProxy = callgrind.total(proxy) / requests;
+				results[contender.name].user.push(ofUser);
+				results[contender.name].both.push(ofUser + ofProxy);
+				line.push(`${contender.name} ${fmt(ofUser / 1e6, 3)} M (+ proxy ${fmt(ofProxy / 1e6, 3)} M)`);
+			}
+			log(`round ${round + 1}/${ROUNDS}, instructions per GET: ${line.join(", ")}`);
+		}
+		return results;
+	} finally {
+		await dev.stop();
+		rmSync(dev.dir, { recursive: true, force: true });
+	}
+}
+
+/** The instruction count's block for BENCHMARKS.md. */
+function instructionsReport({ results, machine, vers, date, valgrind }) {
+	const millions = (xs) =>
+		`${fmt(median(xs) / 1e6, 3)} M (${fmt(Math.min(...xs) / 1e6, 3)}–${fmt(Math.max(...xs) / 1e6, 3)})`;
+	const ratio = (a, b, kind) => `${fmt(pairRatio(results, a, b, kind), 3)}x`;
+	const lines = [
+		`Measured ${date} on ${machine}; Node ${vers.node}, wrangler ${vers.wrangler}, miniflare ${vers.miniflare}, workerd ${vers.workerd}, ${valgrind}.`,
+		`Instructions, not seconds (\`npm run bench -- --instructions\`): one \`wrangler dev\` with both workerd processes under callgrind; ${opts.warmup} uninstrumented GETs of the 1 KiB object per contender to warm up, then ${ROUNDS} rounds; per round and contender (order rotating) ${opts.requests} sequential GETs (keep-alive fetch), and the instructions each process executed meanwhile (all its threads), per GET. Figures: median over rounds (min–max); ratios: median of the per-round ratios.`,
+		"",
+		"| contender | user workerd (edgezone, R2), instructions per GET | this / gateway | both workerd (+ wrangler's proxy) | this / gateway |",
+		"|---|---:|---:|---:|---:|",
+	];
+	for (const [name, r] of Object.entries(results)) {
+		const vs = (kind) => (name === "gateway" ? "" : ratio(name, "gateway", kind));
+		lines.push(`| ${name} | ${millions(r.user)} | ${vs("user")} | ${millions(r.both)} | ${vs("both")} |`);
+	}
+	lines.push("");
+	lines.push(
+		`**S3 dialect / gateway: ${ratio("s3", "gateway", "user")} the instructions per 1 KiB GET in the user workerd and ${ratio("s3", "gateway", "both")} across both workerd processes for a presigned GET, ${ratio("s3 header-signed", "gateway", "user")} and ${ratio("s3 header-signed", "gateway", "both")} for a header-signed one;** floor / gateway: ${ratio("floor", "gateway", "user")} and ${ratio("floor", "gateway", "both")}; Miniflare's S3 endpoint / gateway: ${ratio("miniflare-s3", "gateway", "user")} and ${ratio("miniflare-s3", "gateway", "both")}.`,
+	);
+	return lines.join("\n");
+}
+
 async function main() {
 	const vers = versions();
 	const machine = machineSummary();
 	log(`edgezone gateway benchmark — ${machine}`);
 	log(`node ${vers.node}, wrangler ${vers.wrangler}, miniflare ${vers.miniflare}, workerd ${vers.workerd}`);
+	if (INSTRUCTIONS) {
+		const dir = mkdtempSync(join(tmpdir(), "edgezone-callgrind-"));
+		removeOnExit(dir);
+		const callgrind = callgrindWorkerd(dir);
+		log(`counting instructions: ${callgrind.workerd} under ${callgrind.valgrind}`);
+		await import("./dev-vars.mjs");
+		const results = await readInstructions(callgrind);
+		const block = instructionsReport({
+			results,
+			machine,
+			vers,
+			date: new Date().toISOString().slice(0, 10),
+			valgrind: callgrind.valgrind,
+		});
+		log("");
+		log(block);
+		if (!opts["no-write"]) {
+			writeBenchmarks("bench-instructions", block);
+			log("\nwrote the figures into BENCHMARKS.md");
+		}
+		return;
+	}
 	await import("./dev-vars.mjs");
 	const { results, wire } = await reads();
 	const memory = [];
