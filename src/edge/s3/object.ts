@@ -10,7 +10,8 @@
  * metadata, checksums, storage class and conditions from the gateway's header mapping, and its
  * body is decoded and verified as it streams (`body.ts`).
  *
- * Not yet done here, and refused with 501 rather than answered wrongly: `partNumber` on reads, `versionId`.
+ * Refused with 501 rather than answered wrongly: `versionId` (the binding keeps no versions), and
+ * `partNumber` of a multipart object whose part sizes the bucket's ledger does not hold.
  */
 import { checksumsToHeaders, wantsChecksums } from "../../wire/checksums";
 import { STORED_ENCODING_HEADER } from "../../wire/http-metadata";
