@@ -174,7 +174,7 @@ export function awsChunkedDecoder(options: AwsChunkedOptions): AwsChunkedDecoder
 		while (at < chunk.byteLength) {
 			if (state === "data") {
 				const take = Math.min(remaining, chunk.byteLength - at);
-				if (digest !== undefined) await digest.update(chunk.subarray(at, at + take));
+				digest?.update(chunk.subarray(at, at + take));
 				// In place: the data never lies before what was decoded ahead of it.
 				chunk.copyWithin(out, at, at + take);
 				out += take;

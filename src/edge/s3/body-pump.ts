@@ -24,7 +24,8 @@ import { S3Error } from "./errors";
 
 /** A check of the object's bytes, fed every byte in order and asked once at the end. */
 export interface BodyCheck {
-	update(bytes: Uint8Array): void | Promise<void>;
+	/** Feeds the next bytes of the body, synchronously: the loop does not wait on a check. */
+	update(bytes: Uint8Array): void;
 	/** After the last byte (and after the framing ended): the S3Error refusing the body, or undefined. */
 	verdict(): Promise<S3Error | undefined>;
 }
@@ -103,7 +104,7 @@ export function pumpBody(
 				spare.push(block.buffer as ArrayBuffer);
 				continue;
 			}
-			for (const check of checks) await check.update(data);
+			for (const check of checks) check.update(data);
 			if (held !== undefined) {
 				await writer.write(held);
 				spare.push(held.buffer as ArrayBuffer);

@@ -64,9 +64,9 @@ export function checksumElement(algorithm: FlexibleChecksum, value: string): Rec
 	return { [`Checksum${algorithm.name}`]: value };
 }
 
-/** A running digest. */
+/** A running digest, fed synchronously (`node:crypto`, zlib and the AWS SDK's CRCs all are). */
 export interface Hasher {
-	update(bytes: Uint8Array): void | Promise<void>;
+	update(bytes: Uint8Array): void;
 	digest(): Promise<Uint8Array>;
 }
 

@@ -163,7 +163,7 @@ export async function completedChecksum(
 		return toBase64(crcToBytes(CRC64NVME, crc));
 	}
 	const hasher = hasherOf(algorithm);
-	for (const digest of digests) await hasher.update(digest.bytes);
+	for (const digest of digests) hasher.update(digest.bytes);
 	return `${toBase64(await hasher.digest())}-${digests.length}`;
 }
 

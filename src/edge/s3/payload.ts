@@ -75,7 +75,7 @@ export async function checkedBytes(
 	);
 	if (/^[0-9a-f]{64}$/.test(payloadHash)) checks.unshift(digestCheck("SHA-256", payloadHash, payloadMismatch));
 	for (const check of checks) {
-		await check.update(bytes);
+		check.update(bytes);
 		const refused = await check.verdict();
 		if (refused !== undefined) throw refused;
 	}
