@@ -34,6 +34,7 @@ import {
 	fmt,
 	machine as machineSummary,
 	median,
+	millions,
 	pairRatio,
 	timedLoops,
 	versions,
@@ -336,10 +337,7 @@ async function counted(dev, zones, callgrind) {
 		const line = [];
 		for (let i = 0; i < zones.length; i++) {
 			const zone = zones[(i + round) % zones.length];
-			for (const pid of [user, proxy]) callgrind.zero(pid);
-			for (let k = 0; k < REQUESTS; k++) await getObject(dev.url, zone);
-			const ofUser = callgrind.total(user) / REQUESTS;
-			const ofProxy = callgrind.total(proxy) / REQUESTS;
+			const [ofUser, ofProxy] = await callgrind.perRequest([user, proxy], REQUESTS, () => getObject(dev.url, zone));
 			results[zone.rules].user.push(ofUser);
 			results[zone.rules].both.push(ofUser + ofProxy);
 			line.push(`${zone.rules} rules ${fmt(ofUser / 1e6, 3)} M (+ proxy ${fmt(ofProxy / 1e6, 3)} M)`);
@@ -351,8 +349,6 @@ async function counted(dev, zones, callgrind) {
 
 function instructionsReport({ results, zones, checks, machine, vers, date, valgrind }) {
 	const pct = (x) => `${x >= 0 ? "+" : "−"}${fmt(Math.abs(x) * 100, 1)}%`;
-	const millions = (xs) =>
-		`${fmt(median(xs) / 1e6, 3)} M (${fmt(Math.min(...xs) / 1e6, 3)}–${fmt(Math.max(...xs) / 1e6, 3)})`;
 	const lines = [];
 	lines.push(
 		`Measured ${date} on ${machine}; Node ${vers.node}, wrangler ${vers.wrangler}, miniflare ${vers.miniflare}, workerd ${vers.workerd}, ${valgrind}.`,

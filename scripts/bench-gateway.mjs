@@ -45,6 +45,7 @@ import {
 	fmt,
 	machine as machineSummary,
 	median,
+	millions,
 	pairRatio,
 	timedLoops,
 	versions,
@@ -751,10 +752,7 @@ async function readInstructions(callgrind) {
 			for (let i = 0; i < all.length; i++) {
 				const contender = all[(i + round) % all.length];
 				await contender.refresh?.();
-				for (const pid of [user, proxy]) callgrind.zero(pid);
-				for (let k = 0; k < requests; k++) await getOnce(contender, SMALL);
-				const ofUser = callgrind.total(user) / requests;
-				const ofProxy = callgrind.total(proxy) / requests;
+				const [ofUser, ofProxy] = await callgrind.perRequest([user, proxy], requests, () => getOnce(contender, SMALL));
 				results[contender.name].user.push(ofUser);
 				results[contender.name].both.push(ofUser + ofProxy);
 				line.push(`${contender.name} ${fmt(ofUser / 1e6, 3)} M (+ proxy ${fmt(ofProxy / 1e6, 3)} M)`);
@@ -770,8 +768,6 @@ async function readInstructions(callgrind) {
 
 /** The instruction count's block for BENCHMARKS.md. */
 function instructionsReport({ results, machine, vers, date, valgrind }) {
-	const millions = (xs) =>
-		`${fmt(median(xs) / 1e6, 3)} M (${fmt(Math.min(...xs) / 1e6, 3)}–${fmt(Math.max(...xs) / 1e6, 3)})`;
 	const ratio = (a, b, kind) => `${fmt(pairRatio(results, a, b, kind), 3)}x`;
 	const lines = [
 		`Measured ${date} on ${machine}; Node ${vers.node}, wrangler ${vers.wrangler}, miniflare ${vers.miniflare}, workerd ${vers.workerd}, ${valgrind}.`,

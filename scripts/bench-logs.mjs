@@ -35,6 +35,7 @@ import {
 	fmt,
 	machine as machineSummary,
 	median,
+	millions,
 	pairRatio,
 	timedLoops,
 	versions,
@@ -199,11 +200,12 @@ async function counted(dev, zones, callgrind) {
 		const order = round % 2 === 0 ? ["off", "on"] : ["on", "off"];
 		const line = [];
 		for (const which of order) {
-			for (const pid of [user, proxy]) callgrind.zero(pid);
-			for (let k = 0; k < REQUESTS; k++) await getObject(dev.url, zones[which]);
-			await new Promise((r) => setTimeout(r, SETTLE_MS));
-			const ofUser = callgrind.total(user) / REQUESTS;
-			const ofProxy = callgrind.total(proxy) / REQUESTS;
+			const [ofUser, ofProxy] = await callgrind.perRequest(
+				[user, proxy],
+				REQUESTS,
+				() => getObject(dev.url, zones[which]),
+				() => new Promise((r) => setTimeout(r, SETTLE_MS)),
+			);
 			results[which].user.push(ofUser);
 			results[which].both.push(ofUser + ofProxy);
 			line.push(`${which} ${fmt(ofUser / 1e6, 3)} M (+ proxy ${fmt(ofProxy / 1e6, 3)} M)`);
@@ -224,8 +226,6 @@ async function counted(dev, zones, callgrind) {
 
 function instructionsReport({ results, delivery, growth, machine, vers, date, valgrind }) {
 	const pct = (x) => `${x >= 0 ? "+" : "−"}${fmt(Math.abs(x) * 100, 1)}%`;
-	const millions = (xs) =>
-		`${fmt(median(xs) / 1e6, 3)} M (${fmt(Math.min(...xs) / 1e6, 3)}–${fmt(Math.max(...xs) / 1e6, 3)})`;
 	const cost = { user: pairRatio(results, "on", "off", "user") - 1, both: pairRatio(results, "on", "off", "both") - 1 };
 	const withDelivery = (median(results.on.user) + delivery.perEntry) / median(results.off.user) - 1;
 	const met = cost.user < TARGET_COST;

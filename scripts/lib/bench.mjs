@@ -18,6 +18,10 @@ export const median = (xs) => {
 export const fmt = (n, digits = 0) =>
 	n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
+/** Instruction counts as millions: the median, then the range, `6.107 M (5.944–6.467)`. */
+export const millions = (xs) =>
+	`${fmt(median(xs) / 1e6, 3)} M (${fmt(Math.min(...xs) / 1e6, 3)}–${fmt(Math.max(...xs) / 1e6, 3)})`;
+
 /**
  * The ratio of two contenders `a` and `b` for figure `kind`: the median of the per-round ratios,
  * NaN without any. Both were measured in the same round, minutes apart at most, so the machine's
@@ -93,7 +97,8 @@ export function writeBenchmarks(name, block) {
  * Miniflare's `MINIFLARE_WORKERD_PATH` at a wrapper script in `dir`. Instrumentation starts off
  * (a warm-up runs at Valgrind's plain speed, about 5x slower than native); `on(pid)` turns it on,
  * `zero(pid)` starts a count and `total(pid)` dumps it and answers the instructions since the zero
- * (all threads of the process: JavaScript, V8's compiler and garbage collector, SQLite, I/O).
+ * (all threads of the process: JavaScript, V8's compiler and garbage collector, SQLite, I/O);
+ * `perRequest(pids, n, once)` does both around `n` requests and divides.
  * @throws Error when valgrind or callgrind_control is not installed.
  */
 export function callgrindWorkerd(dir) {
@@ -127,6 +132,17 @@ export function callgrindWorkerd(dir) {
 		valgrind: probes[0],
 		on: (pid) => control(pid, "--instr=on"),
 		zero: (pid) => control(pid, "--zero"),
+		/**
+		 * The instructions each process of `pids` executed per request over `requests` sequential
+		 * calls of `once`, counted from zero; `settle`, when given, is awaited before the counts are
+		 * read (for work the requests leave behind, such as log delivery).
+		 */
+		async perRequest(pids, requests, once, settle) {
+			for (const pid of pids) this.zero(pid);
+			for (let k = 0; k < requests; k++) await once();
+			await settle?.();
+			return pids.map((pid) => this.total(pid) / requests);
+		},
 		total: (pid) => {
 			control(pid, `--dump=count${++dumps}`);
 			// callgrind numbers a process's dumps 1, 2, …: the newest holds the count since the zero.
