@@ -569,14 +569,14 @@ function report({ results, wire, memory, machine, vers, date }) {
 	);
 	lines.push("");
 	lines.push(
-		"| contender | 1 KiB GET, req/s | 64 MiB GET, MB/s | gateway / this, 1 KiB | gateway / this, 64 MiB | server CPU per 1 KiB GET | server CPU per GiB read |",
+		"| contender | 1 KiB GET, req/s | 64 MiB GET, MB/s | gateway / this, 1 KiB | gateway / this, 64 MiB | server CPU per 1 KiB GET | client CPU per 1 KiB GET | server CPU per GiB read |",
 	);
-	lines.push("|---|---:|---:|---:|---:|---:|---:|");
+	lines.push("|---|---:|---:|---:|---:|---:|---:|---:|");
 	for (const name of names) {
 		const r = results[name];
 		const vs = (kind) => (name === "gateway" ? "" : ratio("gateway", name, kind));
 		lines.push(
-			`| ${name} | ${r.small.length ? cell(r.small, 0) : "–"} | ${r.large.length ? cell(r.large, 0) : "–"} | ${vs("small")} | ${vs("large")} | ${fmt(median(r.smallCpu), 0)} µs | ${r.largeCpu.length ? `${fmt(median(r.largeCpu), 0)} ms` : "–"} |`,
+			`| ${name} | ${r.small.length ? cell(r.small, 0) : "–"} | ${r.large.length ? cell(r.large, 0) : "–"} | ${vs("small")} | ${vs("large")} | ${fmt(median(r.smallCpu), 0)} µs | ${fmt(median(r.smallClientCpu), 0)} µs | ${r.largeCpu.length ? `${fmt(median(r.largeCpu), 0)} ms` : "–"} |`,
 		);
 	}
 	lines.push("");
@@ -584,7 +584,7 @@ function report({ results, wire, memory, machine, vers, date }) {
 		`**gateway / floor: ${ratio("gateway", "floor", "small")} (1 KiB), ${ratio("gateway", "floor", "large")} (64 MiB)** (target ≥ 0.95x). gateway / Miniflare's endpoint: ${ratio("gateway", "miniflare", "small")} (1 KiB), ${ratio("gateway", "miniflare", "large")} (64 MiB). floor / Miniflare's endpoint: ${ratio("floor", "miniflare", "small")} (1 KiB), ${ratio("floor", "miniflare", "large")} (64 MiB).`,
 	);
 	lines.push(
-		`**S3 dialect (presigned GETs) / gateway: ${ratio("s3", "gateway", "small")} (1 KiB), ${ratio("s3", "gateway", "large")} (64 MiB)** (target ≥ 0.95x); S3 dialect / Miniflare's S3 endpoint: ${ratio("s3", "miniflare-s3", "small")} (1 KiB), ${ratio("s3", "miniflare-s3", "large")} (64 MiB) (target > 1x); S3 dialect / floor: ${ratio("s3", "floor", "small")} (1 KiB), ${ratio("s3", "floor", "large")} (64 MiB). Signed in the Authorization header instead (a short URL), S3 dialect / gateway: ${ratio("s3 header-signed", "gateway", "small")} (1 KiB), ${ratio("s3 header-signed", "gateway", "large")} (64 MiB) (target ≥ 0.95x). SigV4 verification, CPU per 1 KiB GET, s3 / gateway: ${ratio("s3", "gateway", "smallCpu")} (presigned), ${ratio("s3 header-signed", "gateway", "smallCpu")} (header-signed). Under \`x-amz-checksum-mode: ENABLED\` (an SDK's GetObject), 1 KiB, s3 checksum mode / s3: ${ratio("s3 checksum mode", "s3", "small")}, CPU ${ratio("s3 checksum mode", "s3", "smallCpu")}.`,
+		`**S3 dialect (presigned GETs) / gateway: ${ratio("s3", "gateway", "small")} (1 KiB), ${ratio("s3", "gateway", "large")} (64 MiB)** (target ≥ 0.95x); S3 dialect / Miniflare's S3 endpoint: ${ratio("s3", "miniflare-s3", "small")} (1 KiB), ${ratio("s3", "miniflare-s3", "large")} (64 MiB) (target > 1x); S3 dialect / floor: ${ratio("s3", "floor", "small")} (1 KiB), ${ratio("s3", "floor", "large")} (64 MiB). Signed in the Authorization header instead (a short URL), S3 dialect / gateway: ${ratio("s3 header-signed", "gateway", "small")} (1 KiB), ${ratio("s3 header-signed", "gateway", "large")} (64 MiB) (target ≥ 0.95x). SigV4 verification, CPU per 1 KiB GET, s3 / gateway: ${ratio("s3", "gateway", "smallCpu")} (presigned), ${ratio("s3 header-signed", "gateway", "smallCpu")} (header-signed); the client's CPU per 1 KiB GET (this Node process's \`fetch\`, on the same cores as the server), s3 / gateway: ${ratio("s3", "gateway", "smallClientCpu")} (presigned), ${ratio("s3 header-signed", "gateway", "smallClientCpu")} (header-signed). Under \`x-amz-checksum-mode: ENABLED\` (an SDK's GetObject), 1 KiB, s3 checksum mode / s3: ${ratio("s3 checksum mode", "s3", "small")}, CPU ${ratio("s3 checksum mode", "s3", "smallCpu")}.`,
 	);
 	lines.push(
 		`CPU cost, floor / gateway (CPU of wrangler dev's three processes per request; 1.00x = the gateway costs no more than the floor): ${ratio("floor", "gateway", "smallCpu")} (1 KiB), ${ratio("floor", "gateway", "largeCpu")} (64 MiB).`,
@@ -697,15 +697,18 @@ async function reads() {
 
 		const { user, proxy, node } = dev.workerdPids();
 		workerdCpu = () => cpuSecondsOf(user) + cpuSecondsOf(proxy) + cpuSecondsOf(node);
-		const results = Object.fromEntries(all.map((c) => [c.name, { small: [], large: [], smallCpu: [], largeCpu: [] }]));
+		const results = Object.fromEntries(
+			all.map((c) => [c.name, { small: [], large: [], smallCpu: [], smallClientCpu: [], largeCpu: [] }]),
+		);
 		for (let round = 0; round < ROUNDS; round++) {
 			for (const contender of all) await contender.refresh?.();
 			const order = all.map((_, i) => all[(i + round) % all.length]);
 			const line = [];
 			for (const contender of order) {
-				const { rate, cpu } = await requestsPerSecond(contender);
+				const { rate, cpu, clientCpu } = await requestsPerSecond(contender);
 				results[contender.name].small.push(rate);
 				results[contender.name].smallCpu.push(cpu);
+				results[contender.name].smallClientCpu.push(clientCpu);
 				line.push(`${contender.name} ${fmt(rate)} req/s`);
 			}
 			for (const contender of order.filter((c) => !c.smallOnly)) {
