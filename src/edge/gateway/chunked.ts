@@ -15,6 +15,7 @@
 
 import { toHex } from "../../common/encoding";
 import type { RequestedChecksum } from "../../wire/checksums";
+import { digestHasher } from "../s3/checksums";
 import { badDigest, type GatewayError } from "./errors";
 import { withChecksums } from "./headers";
 
@@ -53,28 +54,27 @@ async function fill(
 	return { filled, done: false };
 }
 
-/** Running digests of the requested checksums. */
+/**
+ * Running digests of the requested checksums, on `node:crypto` (`digestHasher`): a synchronous
+ * update per part, where a `crypto.DigestStream` write costs memory that waits for the garbage
+ * collector (BENCHMARKS.md, "Hashing off `crypto.DigestStream`").
+ */
 function digesters(checksums: RequestedChecksum[]) {
-	const streams = checksums.map((checksum) => {
-		const stream = new crypto.DigestStream(checksum.algorithm);
-		return { checksum, stream, writer: stream.getWriter() };
-	});
+	const hashers = checksums.map((checksum) => ({ checksum, hasher: digestHasher(checksum.algorithm) }));
 	return {
-		async update(bytes: Uint8Array): Promise<void> {
-			// DigestStream keeps no reference to a written chunk, so a copy is not needed per algorithm.
-			for (const { writer } of streams) await writer.write(bytes);
+		update(bytes: Uint8Array): void {
+			for (const { hasher } of hashers) hasher.update(bytes);
 		},
 		/** The first checksum that does not match what was received, as a 400 (10037). */
 		async mismatch(): Promise<GatewayError | undefined> {
-			for (const { checksum, stream, writer } of streams) {
-				await writer.close();
-				const actual = new Uint8Array(await stream.digest);
+			for (const { checksum, hasher } of hashers) {
+				const actual = toHex(await hasher.digest());
 				const expected = toHex(checksum.digest);
-				if (toHex(actual) !== expected) {
+				if (actual !== expected) {
 					return badDigest(
 						`The ${checksum.label} checksum you specified did not match what we received.\n` +
 							`You provided a ${checksum.label} checksum with value: ${expected}\n` +
-							`Actual ${checksum.label} was: ${toHex(actual)}`,
+							`Actual ${checksum.label} was: ${actual}`,
 					);
 				}
 			}
@@ -115,7 +115,7 @@ export async function putChunked(
 		let step = first;
 		while (step.filled > 0) {
 			const bytes = buffer.subarray(0, step.filled);
-			await digest.update(bytes);
+			digest.update(bytes);
 			parts.push(await upload.uploadPart(parts.length + 1, bytes));
 			if (step.done) break;
 			step = await fill(reader, buffer, pending);
