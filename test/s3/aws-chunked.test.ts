@@ -231,6 +231,20 @@ describe("PutObject refuses a spoiled aws-chunked body and stores nothing", () =
 		}
 	});
 
+	it("a trailing checksum that is not that of a body of several 1 MiB blocks: BadDigest, the older object kept", async () => {
+		const k = key("wrong-trailer-long");
+		await bucket().put(k, "the older object");
+		const long = patterned(3 * 1024 * 1024 + 5);
+		const response = await chunkedPut(path(k), {
+			payload: "STREAMING-UNSIGNED-PAYLOAD-TRAILER",
+			data: long,
+			chunkSize: 1024 * 1024,
+			trailer: { name: "x-amz-checksum-crc32", value: await crc32Of(long.subarray(1)) },
+		});
+		await expectS3Error(response, 400, "BadDigest");
+		expect(await (await bucket().get(k))?.text()).toBe("the older object");
+	});
+
 	it("a trailer without the checksum x-amz-trailer declares: MalformedTrailerError", async () => {
 		const k = key("missing-trailer");
 		const response = await chunkedPut(path(k), {

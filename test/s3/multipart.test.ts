@@ -289,6 +289,21 @@ describe("UploadPart's body", () => {
 		expect(await (await bucket().get(k))?.text()).toBe("the real part");
 	});
 
+	it("refuses a part of several 1 MiB blocks whose last byte is not the one signed, and keeps the part it had", async () => {
+		const k = key("tampered-long");
+		const uploadId = await create(k);
+		const real = bytesOf(5 * MiB, 5);
+		const etag = await part(k, uploadId, 1, real);
+		const signed = bytesOf(5 * MiB + 3, 6);
+		const sent = signed.slice();
+		sent[sent.byteLength - 1] = (signed[signed.byteLength - 1] ?? 0) ^ 1;
+		const tampered = await putPart(k, uploadId, 1, sent, { "x-amz-content-sha256": await hexOf(signed) });
+		await expectS3Error(tampered, 400, "XAmzContentSHA256Mismatch");
+		expect((await complete(k, uploadId, [[1, etag]])).status).toBe(200);
+		const stored = await bucket().get(k);
+		expect(await hexOf(await new Response(stored?.body).arrayBuffer())).toBe(await hexOf(real));
+	});
+
 	it("takes an aws-chunked part with a CRC32 trailer, as the SDKs send it, and refuses one whose trailer is wrong", async () => {
 		const k = key("chunked");
 		const uploadId = await create(k);

@@ -58,6 +58,21 @@ describe("PutObject", () => {
 		expect(await bucket().head(k)).toBeNull();
 	});
 
+	it("refuses a body of several 1 MiB blocks whose last byte is not the one signed, keeping the object the key held", async () => {
+		const k = key("tampered-long");
+		await bucket().put(k, "the older object");
+		const signed = new Uint8Array(3 * 1024 * 1024 + 17).fill(7);
+		const sent = signed.slice();
+		sent[sent.byteLength - 1] = 8;
+		const response = await s3(path(k), {
+			method: "PUT",
+			body: sent,
+			headers: { "x-amz-content-sha256": await sha256Hex(signed) },
+		});
+		await expectS3Error(response, 400, "XAmzContentSHA256Mismatch");
+		expect(await (await bucket().get(k))?.text()).toBe("the older object");
+	});
+
 	it("refuses a body of unknown length that is not the one signed, and stores nothing", async () => {
 		const k = key("tampered-stream");
 		const body = new ReadableStream({
