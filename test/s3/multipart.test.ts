@@ -304,6 +304,36 @@ describe("UploadPart's body", () => {
 		expect(await hexOf(await new Response(stored?.body).arrayBuffer())).toBe(await hexOf(real));
 	});
 
+	it("keeps each part's own bytes when checked parts stream side by side, one of them refused", async () => {
+		// Each part is signed with its SHA-256, as the aws CLI sends them, so each goes through the
+		// body loop, whose 1 MiB buffers pass from one request to the next: a buffer handed to two
+		// bodies at once, or taken again before its block is written, would mix their bytes.
+		const k = key("side-by-side");
+		const uploadId = await create(k);
+		const checkedPart = async (n: number, body: Uint8Array) => {
+			const response = await putPart(k, uploadId, n, body, { "x-amz-content-sha256": await hexOf(body) });
+			expect(response.status).toBe(200);
+			return response.headers.get("etag") ?? "";
+		};
+		const bodies = [1, 2, 3].map((seed) => bytesOf(5 * MiB, seed));
+		const signed = bytesOf(3 * MiB, 9);
+		const sent = signed.slice();
+		sent[0] = (signed[0] ?? 0) ^ 1;
+		const [refused, ...etags] = await Promise.all([
+			putPart(k, uploadId, 4, sent, { "x-amz-content-sha256": await hexOf(signed) }),
+			...bodies.map((body, i) => checkedPart(i + 1, body)),
+		]);
+		await expectS3Error(refused as Response, 400, "XAmzContentSHA256Mismatch");
+		const last = bytesOf(MiB + 7, 4);
+		const parts = [...(etags as string[]), await checkedPart(4, last)].map((etag, i): [number, string] => [
+			i + 1,
+			etag,
+		]);
+		expect((await complete(k, uploadId, parts)).status).toBe(200);
+		const stored = await new Response((await bucket().get(k))?.body).arrayBuffer();
+		expect(await hexOf(stored)).toBe(await hexOf(await new Blob([...bodies, last]).arrayBuffer()));
+	});
+
 	it("takes an aws-chunked part with a CRC32 trailer, as the SDKs send it, and refuses one whose trailer is wrong", async () => {
 		const k = key("chunked");
 		const uploadId = await create(k);

@@ -17,8 +17,9 @@
  *
  * The last block is held back until the framing has ended and every check holds, so a body
  * refused at its end never reaches the binding whole: `put` sees its stream fail and stores
- * nothing. Memory is three blocks per request (one read, one held, one being written), whatever
- * the body's size; a body shorter than a block is read in blocks of its own size.
+ * nothing. Memory is two blocks per request (the one just read, and the one held or being
+ * written), whatever the body's size, and at most `MAX_IDLE_BLOCKS` kept idle between requests;
+ * a body shorter than a block is read in blocks of its own size.
  */
 import { S3Error } from "./errors";
 
@@ -57,6 +58,34 @@ const BLOCK_BYTES = 1024 * 1024;
 /** The least block, for a short body: an aws-chunked body's framing makes its wire longer than its length. */
 const MIN_BLOCK_BYTES = 16 * 1024;
 
+/** The most full blocks kept idle between bodies: 16 MiB per isolate at most, held for the next uploads. */
+const MAX_IDLE_BLOCKS = 16;
+
+/**
+ * Full blocks that finished bodies gave back, for the next body in this isolate to read into.
+ * A multipart upload is a request per part: with two new 1 MiB buffers per part, `aws s3 cp`'s
+ * 1 GiB upload left 256 MiB of ArrayBuffers to the garbage collector, which V8 let pile up to
+ * some 60 MiB before each collection while the gateway's upload held 1 MiB (BENCHMARKS.md,
+ * "Blocks kept between parts"). A block is only ever read into before it is read from, and only
+ * the bytes a read delivered are handed on, so nothing of one body shows in another's.
+ */
+const idleBlocks: ArrayBuffer[] = [];
+
+/** A buffer of `bytes` for the next block: an idle one when it is a full block and one is idle. */
+function takeBlock(bytes: number): ArrayBuffer {
+	return (bytes === BLOCK_BYTES ? idleBlocks.pop() : undefined) ?? new ArrayBuffer(bytes);
+}
+
+/**
+ * Gives a block's buffer back once nothing of this body reads it again. A buffer a failed read
+ * took (and detached) has no bytes left, and is not kept.
+ */
+function giveBack(buffer: ArrayBufferLike): void {
+	if (buffer.byteLength === BLOCK_BYTES && idleBlocks.length < MAX_IDLE_BLOCKS) {
+		idleBlocks.push(buffer as ArrayBuffer);
+	}
+}
+
 /**
  * Pumps `source`, a byte stream, through `framing` and `checks` into the stream it returns.
  * @param length the object's length in bytes, when known: the stream returned is then of that
@@ -82,33 +111,39 @@ export function pumpBody(
 	// settles a write once it has copied the bytes out. Each block is written whole, in one write,
 	// its framing decoded in place: the binding's reader then gets large pieces, and Miniflare's
 	// R2 simulator, reading them in JavaScript, makes less garbage of its own.
-	const spare: ArrayBuffer[] = [];
 	let held: Uint8Array | undefined;
 	let failure: S3Error | undefined;
 
 	/** The next block of the wire body, undefined at its end. */
 	const readBlock = async (): Promise<Uint8Array | undefined> => {
 		for (;;) {
-			const buffer = new Uint8Array(spare.pop() ?? new ArrayBuffer(blockBytes));
 			// workerd's readAtLeast: a block fills before it is handed on, unless the body ends.
-			const { done, value } = await reader.readAtLeast(blockBytes, buffer);
+			const { done, value } = await reader.readAtLeast(blockBytes, new Uint8Array(takeBlock(blockBytes)));
 			if (value !== undefined && value.byteLength > 0) return value;
+			// An empty read hands back the buffer it was given (a view of none of its bytes).
+			if (value !== undefined) giveBack(value.buffer);
 			if (done) return undefined;
 		}
+	};
+
+	/** Writes the held block to the sink, then gives its buffer back: the sink copied its bytes. */
+	const writeHeld = async (): Promise<void> => {
+		const block = held;
+		if (block === undefined) return;
+		held = undefined;
+		await writer.write(block);
+		giveBack(block.buffer);
 	};
 
 	const pump = async (): Promise<void> => {
 		for (let block = await readBlock(); block !== undefined; block = await readBlock()) {
 			const data = framing === undefined ? block : block.subarray(0, await framing.decode(block));
 			if (data.byteLength === 0) {
-				spare.push(block.buffer as ArrayBuffer);
+				giveBack(block.buffer);
 				continue;
 			}
 			for (const check of checks) check.update(data);
-			if (held !== undefined) {
-				await writer.write(held);
-				spare.push(held.buffer as ArrayBuffer);
-			}
+			await writeHeld();
 			held = data;
 		}
 		framing?.end();
@@ -116,12 +151,15 @@ export function pumpBody(
 			const refused = await check.verdict();
 			if (refused !== undefined) throw refused;
 		}
-		if (held !== undefined) await writer.write(held);
+		await writeHeld();
 		await writer.close();
 	};
 
 	pump().catch(async (error: unknown) => {
 		if (error instanceof S3Error) failure = error;
+		// The held block was never written: its buffer is this body's alone.
+		if (held !== undefined) giveBack(held.buffer);
+		held = undefined;
 		// The binding sees the stream fail; the rest of the wire body is not read.
 		await Promise.allSettled([writer.abort(error), reader.cancel(error)]);
 	});
