@@ -58,8 +58,8 @@ const BLOCK_BYTES = 1024 * 1024;
 /** The least block, for a short body: an aws-chunked body's framing makes its wire longer than its length. */
 const MIN_BLOCK_BYTES = 16 * 1024;
 
-/** The most full blocks kept idle between bodies: 16 MiB per isolate at most, held for the next uploads. */
-const MAX_IDLE_BLOCKS = 16;
+/** The most full blocks kept idle between bodies: 8 MiB per isolate at most, held for the next uploads. */
+const MAX_IDLE_BLOCKS = 8;
 
 /**
  * Full blocks that finished bodies gave back, for the next body in this isolate to read into.
