@@ -20,8 +20,12 @@ import {
 	DeleteBucketCorsCommand,
 	DeleteObjectCommand,
 	DeleteObjectsCommand,
+	GetBucketAclCommand,
 	GetBucketCorsCommand,
+	GetBucketEncryptionCommand,
 	GetBucketLocationCommand,
+	GetBucketTaggingCommand,
+	GetBucketVersioningCommand,
 	GetObjectCommand,
 	GetObjectTaggingCommand,
 	HeadBucketCommand,
@@ -159,6 +163,25 @@ describe("@aws-sdk/client-s3 against wrangler dev: buckets", () => {
 		expect(await native.head("s3-sdk/bucket/keep.txt")).not.toBeNull();
 		expect(await s3Error(s3.send(new DeleteBucketCommand({ Bucket: "undeclared-bucket" })))).toMatchObject({
 			code: "NoSuchBucket",
+		});
+	});
+
+	it("reads the bucket configurations R2 answers the same for every bucket, as a new AWS bucket's", async () => {
+		const versioning = await s3.send(new GetBucketVersioningCommand({ Bucket: BUCKET }));
+		expect(versioning.$metadata.httpStatusCode).toBe(200);
+		expect(versioning.Status).toBeUndefined();
+		const { ServerSideEncryptionConfiguration: encryption } = await s3.send(
+			new GetBucketEncryptionCommand({ Bucket: BUCKET }),
+		);
+		expect(encryption?.Rules?.[0]?.ApplyServerSideEncryptionByDefault?.SSEAlgorithm).toBe("AES256");
+		const acl = await s3.send(new GetBucketAclCommand({ Bucket: BUCKET }));
+		expect(acl.Grants).toEqual([
+			{ Grantee: expect.objectContaining({ Type: "CanonicalUser" }), Permission: "FULL_CONTROL" },
+		]);
+		expect(acl.Grants?.[0]?.Grantee?.ID).toBe(acl.Owner?.ID);
+		expect(await s3Error(s3.send(new GetBucketTaggingCommand({ Bucket: BUCKET })))).toMatchObject({
+			code: "NoSuchTagSet",
+			status: 404,
 		});
 	});
 
@@ -422,6 +445,30 @@ describe("@aws-sdk/client-s3 against wrangler dev: objects", () => {
 			),
 		).toMatchObject({ code: "PreconditionFailed", status: 412 });
 		expect(await native.head("s3-sdk/copy/refused.txt")).toBeNull();
+	});
+
+	it("refuses object tags and SSE-C with NotImplemented, as R2 refuses tags, and stores nothing", async () => {
+		const tagged = "s3-sdk/refused/tagged.txt";
+		const error = await s3Error(
+			s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: tagged, Body: "x", Tagging: "a=b" })),
+		);
+		expect(error).toMatchObject({ code: "NotImplemented", status: 501 });
+		expect(error.message).toContain("x-amz-tagging");
+		const encrypted = "s3-sdk/refused/ssec.txt";
+		const customerKey = Buffer.alloc(32, 7);
+		const ssec = s3.send(
+			new PutObjectCommand({
+				Bucket: BUCKET,
+				Key: encrypted,
+				Body: "x",
+				SSECustomerAlgorithm: "AES256",
+				SSECustomerKey: customerKey.toString("base64"),
+				SSECustomerKeyMD5: base64(md5(customerKey)),
+			}),
+		);
+		expect(await s3Error(ssec)).toMatchObject({ code: "NotImplemented", status: 501 });
+		expect(await native.head(tagged)).toBeNull();
+		expect(await native.head(encrypted)).toBeNull();
 	});
 
 	it("answers NotImplemented naming an operation R2 does not implement", async () => {

@@ -6,15 +6,17 @@
  * Order per request (edgezone's, following S3's: a caller learns nothing of the operations or the
  * buckets before its signature holds): the signature (`verify.ts`: malformed 400, unknown key,
  * wrong signature, time), the bucket and key from Host and path (`virtual-host.ts`), the operation from method, path and query (`operations.ts`: 405, or 501
- * NotImplemented naming it), the caller's R2 permission (`permissions.ts`: 403), the bucket
+ * NotImplemented naming it), the caller's R2 permission (`permissions.ts`: 403), the headers R2
+ * refuses (`request-headers.ts`: 501, or 400 for SSE-C), the bucket
  * (404 NoSuchBucket), the keys the caller reaches in it (403), the handler. Every error, thrown here, by the shared gateway helpers or by
  * the binding, becomes S3's XML error (`errors.ts`); every answer carries `x-amz-request-id`.
  *
  * CORS: a preflight is the gateway's (`detect.ts`), and every answer gets the gateway's CORS
  * headers (`CORS_ORIGINS`), so a page may GET or PUT a presigned URL.
  *
- * Gaps (each answered 501 NotImplemented, never wrongly): the bucket configuration operations R2
- * does not implement.
+ * Gaps (each answered 501 NotImplemented, never wrongly): the bucket configurations R2 does not
+ * implement, the Put and Delete of those it answers the same for every bucket
+ * (`bucket-defaults.ts`), and SSE-C writes (`request-headers.ts`).
  * `Expect: 100-continue` is workerd's: its HTTP server answers `100 Continue` before the Worker runs.
  */
 import { withCors } from "../gateway/cors";
@@ -23,6 +25,7 @@ import { isFormUpload } from "./detect";
 import { notImplemented, S3Error, s3ErrorAnswer, s3ErrorOf } from "./errors";
 import { addressOf, operationOf } from "./operations";
 import { authorize, authorizeKey, keyScope } from "./permissions";
+import { screenHeaders } from "./request-headers";
 import { authenticate } from "./verify";
 import { virtualHostBucket } from "./virtual-host";
 
@@ -36,6 +39,7 @@ async function dispatch(request: Request, url: URL, env: Env): Promise<Response>
 	const operation = operationOf(request, url, address);
 	if (operation.handle === undefined) throw notImplemented(operation.name);
 	authorize(caller.key, operation.access);
+	screenHeaders(request.headers, operation.name);
 	if (operation.scope === "service") return operation.handle({ request, url, env, caller });
 	if (address.kind === "service") throw new S3Error("InternalError");
 	if (operation.scope === "bucket-name")

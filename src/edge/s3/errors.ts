@@ -58,6 +58,16 @@ const S3_CODES = {
 	},
 	BucketNotEmpty: { status: 409, message: "The bucket you tried to delete is not empty." },
 	NoSuchCORSConfiguration: { status: 404, message: "The CORS configuration does not exist." },
+	NoSuchTagSet: { status: 404, message: "The TagSet does not exist." },
+	ObjectLockConfigurationNotFoundError: {
+		status: 404,
+		message: "Object Lock configuration does not exist for this bucket.",
+	},
+	ReplicationConfigurationNotFoundError: { status: 404, message: "The replication configuration was not found." },
+	InvalidEncryptionAlgorithmError: {
+		status: 400,
+		message: "The encryption request that you specified is not valid. The valid value is AES256.",
+	},
 	NotImplemented: { status: 501, message: "A header you provided implies functionality that is not implemented." },
 	MethodNotAllowed: { status: 405, message: "The specified method is not allowed against this resource." },
 	InvalidPartOrder: { status: 400, message: "The list of parts was not in ascending order." },

@@ -8,6 +8,14 @@
  */
 import { assertKey } from "../gateway/keys";
 import { deleteBucketCors, getBucketCors, putBucketCors } from "./bucket-cors";
+import {
+	getBucketAcl,
+	getBucketEncryption,
+	getBucketReplication,
+	getBucketTagging,
+	getBucketVersioning,
+	getObjectLockConfiguration,
+} from "./bucket-defaults";
 import { createBucket, deleteBucket, getBucketLocation, headBucket, listBuckets } from "./bucket-operations";
 import type { BucketNameContext, S3Context, ServiceContext } from "./context";
 import { copyObject, uploadPartCopy } from "./copy";
@@ -62,19 +70,59 @@ const BUCKET_SUBRESOURCES: Record<string, string> = {
 	website: "Website",
 };
 
-/** Sub-resources of an object. */
-const OBJECT_SUBRESOURCES: Record<string, string> = {
-	acl: "Acl",
-	attributes: "Attributes",
-	"legal-hold": "LegalHold",
-	restore: "Restore",
-	retention: "Retention",
-	select: "Content",
-	tagging: "Tagging",
-	torrent: "Torrent",
+/**
+ * Sub-resources of an object, by method, with the name of their operation. A sub-resource with no
+ * entry for the method asks for nothing more: R2 answers `HEAD /k?tagging` as HeadObject and
+ * `GET /k?restore` as GetObject (workers-sdk, packages/miniflare/src/workers/r2/s3/detect.worker.ts).
+ * R2 also answers `DELETE /k?tagging` as DeleteObject; edgezone refuses it instead (NotImplemented
+ * naming DeleteObjectTagging), since a client asking to drop an object's tags never means to drop
+ * the object.
+ */
+const OBJECT_SUBRESOURCES = new Map<string, Record<string, string>>([
+	[
+		"GET",
+		{
+			acl: "GetObjectAcl",
+			attributes: "GetObjectAttributes",
+			"legal-hold": "GetObjectLegalHold",
+			retention: "GetObjectRetention",
+			tagging: "GetObjectTagging",
+			torrent: "GetObjectTorrent",
+		},
+	],
+	[
+		"PUT",
+		{
+			acl: "PutObjectAcl",
+			"legal-hold": "PutObjectLegalHold",
+			retention: "PutObjectRetention",
+			tagging: "PutObjectTagging",
+		},
+	],
+	["POST", { restore: "RestoreObject", select: "SelectObjectContent" }],
+	["DELETE", { tagging: "DeleteObjectTagging" }],
+]);
+
+/**
+ * The bucket configurations R2 answers the same for every bucket (`bucket-defaults.ts`), by the
+ * sub-resource of their GET.
+ */
+const BUCKET_DEFAULTS: Record<string, [name: string, handle: (c: S3Context) => Promise<Response>]> = {
+	acl: ["GetBucketAcl", getBucketAcl],
+	encryption: ["GetBucketEncryption", getBucketEncryption],
+	"object-lock": ["GetObjectLockConfiguration", getObjectLockConfiguration],
+	replication: ["GetBucketReplication", getBucketReplication],
+	tagging: ["GetBucketTagging", getBucketTagging],
+	versioning: ["GetBucketVersioning", getBucketVersioning],
 };
 
-const VERBS: Record<string, string> = { GET: "Get", HEAD: "Get", PUT: "Put", DELETE: "Delete", POST: "Post" };
+/** The entry of `table` for the first query parameter it has one for (own entries only: `?toString` names nothing). */
+function firstIn<T>(query: URLSearchParams, table: Readonly<Record<string, T>>): T | undefined {
+	for (const name of query.keys()) if (Object.hasOwn(table, name)) return table[name];
+	return undefined;
+}
+
+const VERBS: Record<string, string> = { GET: "Get", PUT: "Put", DELETE: "Delete", POST: "Post" };
 
 const unsupported = (name: string, access: S3Access = "read"): S3Operation => ({ scope: "bucket", name, access });
 const handled = (name: string, access: S3Access, handle: (c: S3Context) => Promise<Response>): S3Operation => ({
@@ -112,7 +160,9 @@ export function addressOf(url: URL, virtualBucket?: string): S3Address {
 
 /** The operation on a bucket. */
 function bucketOperation(method: string, query: URLSearchParams): S3Operation {
-	const verb = VERBS[method] ?? method;
+	// R2 answers a HEAD of a bucket as HeadBucket whatever its query (detect.worker.ts, above).
+	if (method === "HEAD") return handled("HeadBucket", "read", headBucket);
+	const verb = Object.hasOwn(VERBS, method) ? VERBS[method] : method;
 	if (method === "GET" && query.has("location")) return handled("GetBucketLocation", "read", getBucketLocation);
 	if (method === "GET" && query.has("uploads")) return handled("ListMultipartUploads", "read", listMultipartUploads);
 	if (method === "GET" && query.has("versions")) return unsupported("ListObjectVersions");
@@ -122,16 +172,11 @@ function bucketOperation(method: string, query: URLSearchParams): S3Operation {
 		if (method === "PUT") return handled("PutBucketCors", "manage-buckets", putBucketCors);
 		if (method === "DELETE") return handled("DeleteBucketCors", "manage-buckets", deleteBucketCors);
 	}
-	const sub = [...query.keys()].find((name) => name in BUCKET_SUBRESOURCES);
-	if (sub !== undefined) {
-		return unsupported(
-			`${verb}Bucket${BUCKET_SUBRESOURCES[sub]}`,
-			method === "GET" || method === "HEAD" ? "read" : "write",
-		);
-	}
+	const configuration = method === "GET" ? firstIn(query, BUCKET_DEFAULTS) : undefined;
+	if (configuration !== undefined) return handled(configuration[0], "read-bucket-config", configuration[1]);
+	const sub = firstIn(query, BUCKET_SUBRESOURCES);
+	if (sub !== undefined) return unsupported(`${verb}Bucket${sub}`, method === "GET" ? "read" : "write");
 	switch (method) {
-		case "HEAD":
-			return handled("HeadBucket", "read", headBucket);
 		case "GET": {
 			const listType = query.get("list-type");
 			if (listType === "2") return handled("ListObjectsV2", "read", listObjectsV2);
@@ -150,7 +195,6 @@ function bucketOperation(method: string, query: URLSearchParams): S3Operation {
 /** The operation on an object. */
 function objectOperation(request: Request, query: URLSearchParams): S3Operation {
 	const method = request.method;
-	const verb = VERBS[method] ?? method;
 	if (query.has("uploadId")) {
 		if (method === "GET") return handled("ListParts", "read", listParts);
 		if (method === "POST") return handled("CompleteMultipartUpload", "write", completeMultipartUpload);
@@ -164,11 +208,8 @@ function objectOperation(request: Request, query: URLSearchParams): S3Operation 
 	if (method === "POST" && query.has("uploads")) {
 		return handled("CreateMultipartUpload", "write", createMultipartUpload);
 	}
-	const sub = [...query.keys()].find((name) => name in OBJECT_SUBRESOURCES);
-	if (sub !== undefined) {
-		const name = sub === "select" ? "SelectObjectContent" : `${verb}Object${OBJECT_SUBRESOURCES[sub]}`;
-		return unsupported(name, method === "GET" || method === "HEAD" ? "read" : "write");
-	}
+	const sub = firstIn(query, OBJECT_SUBRESOURCES.get(method) ?? {});
+	if (sub !== undefined) return unsupported(sub, method === "GET" ? "read" : "write");
 	switch (method) {
 		case "GET":
 			return handled("GetObject", "read", getObject);
