@@ -121,6 +121,17 @@ describe("query parameters that name no sub-resource for the method", () => {
 		await env.BUCKET.delete(k);
 	});
 
+	it("a PUT or DELETE of a bucket with a parameter naming no sub-resource is refused, as R2 refuses it", async () => {
+		const error = await expectS3Error(
+			await s3(`/${BUCKET}?color=blue&size=1`, { method: "PUT" }),
+			400,
+			"InvalidArgument",
+		);
+		expect(error?.Message).toBe('Unsupported search param(s) "color", "size" on a PUT bucket route');
+		await expectS3Error(await s3(`/${BUCKET}?color`, { method: "DELETE" }), 400, "InvalidArgument");
+		expect((await s3(`/${BUCKET}`, { method: "HEAD" })).status).toBe(200);
+	});
+
 	it("names of Object.prototype are no sub-resource", async () => {
 		await expectS3Error(await s3(`/${BUCKET}/s3-bucket-defaults/none?toString&constructor`), 404, "NoSuchKey");
 		// A list names the parameter it does not take, as R2 does, not a sub-resource.

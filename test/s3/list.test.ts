@@ -91,8 +91,16 @@ describe("ListObjectsV2", () => {
 		expect(result.EncodingType).toBe("url");
 	});
 
-	it("refuses a negative max-keys with InvalidArgument", async () => {
-		await expectS3Error(await s3(`/${BUCKET}?list-type=2&max-keys=-1`), 400, "InvalidArgument");
+	it("refuses a negative or empty max-keys with R2's InvalidMaxKeys", async () => {
+		for (const value of ["-1", "", "ten"]) {
+			const error = await expectS3Error(await s3(`/${BUCKET}?list-type=2&max-keys=${value}`), 400, "InvalidMaxKeys");
+			expect(error?.Message).toBe("MaxKeys params must be positive integer <= 1000.");
+		}
+	});
+
+	it("refuses an encoding-type other than url with R2's NotImplemented", async () => {
+		const error = await expectS3Error(await s3(`/${BUCKET}?list-type=2&encoding-type=base64`), 501, "NotImplemented");
+		expect(error?.Message).toBe('Unrecognized encoding-type "base64" not implemented');
 	});
 });
 

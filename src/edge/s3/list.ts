@@ -13,9 +13,12 @@
  * this prefix" to a binding that compares keys by their bytes).
  *
  * `max-keys` as R2 takes it: fractions are floored, 0 lists nothing (IsTruncated says whether
- * anything matches), values over 1000 list 1000 and are echoed as sent; anything else is
- * InvalidArgument. A page may hold fewer keys than asked with more to come (R2 pages as the
- * binding does), so clients follow IsTruncated, as S3's documentation tells them to.
+ * anything matches), values over 1000 list 1000 and are echoed as sent; anything else is R2's
+ * 400 InvalidMaxKeys. An `encoding-type` other than `url` is R2's 501 NotImplemented (both as
+ * Miniflare's S3 endpoint records R2's answers: workers-sdk,
+ * packages/miniflare/src/workers/r2/s3/operations.worker.ts). A page may hold fewer keys than
+ * asked with more to come (R2 pages as the binding does), so clients follow IsTruncated, as S3's
+ * documentation tells them to.
  */
 import { MAX_KEYS } from "../../wire/limits";
 import type { S3Context } from "./context";
@@ -43,12 +46,7 @@ const TAKEN = {
 function maxKeys(text: string | null): { requested: number; limit: number } {
 	if (text === null) return { requested: MAX_KEYS, limit: MAX_KEYS };
 	const value = Number(text);
-	if (text.trim() === "" || !Number.isFinite(value) || value < 0) {
-		throw new S3Error("InvalidArgument", "Provided max-keys not an integer or within integer range", {
-			ArgumentName: "max-keys",
-			ArgumentValue: text,
-		});
-	}
+	if (text.trim() === "" || !Number.isFinite(value) || value < 0) throw new S3Error("InvalidMaxKeys");
 	const requested = Math.floor(value);
 	return { requested, limit: Math.min(requested, MAX_KEYS) };
 }
@@ -56,15 +54,12 @@ function maxKeys(text: string | null): { requested: number; limit: number } {
 /**
  * A list's `encoding-type` (only `url`, which percent-encodes the keys and prefixes it answers,
  * so that a key with characters XML 1.0 cannot carry survives), and how it encodes a key.
- * @throws S3Error 400 InvalidArgument for any other value.
+ * @throws S3Error 501 NotImplemented for any other value.
  */
 export function keyEncoding(query: URLSearchParams): { encodingType: string | null; encode: (text: string) => string } {
 	const encodingType = query.get("encoding-type");
 	if (encodingType !== null && encodingType !== "url") {
-		throw new S3Error("InvalidArgument", `Invalid Encoding Method specified in Request: ${encodingType}`, {
-			ArgumentName: "encoding-type",
-			ArgumentValue: encodingType,
-		});
+		throw new S3Error("NotImplemented", `Unrecognized encoding-type "${encodingType}" not implemented`);
 	}
 	return { encodingType, encode: (text) => (encodingType === "url" ? encodeURIComponent(text) : text) };
 }

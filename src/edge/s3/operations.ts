@@ -158,6 +158,19 @@ export function addressOf(url: URL, virtualBucket?: string): S3Address {
 	return { kind: "object", bucket, key };
 }
 
+/**
+ * A PUT or DELETE of a bucket names no sub-resource: any query parameter but a presigned URL's
+ * (`X-Amz-*`) and the AWS SDKs' `x-id` is refused together, as R2 refuses them rather than
+ * creating or deleting a bucket (workers-sdk, packages/miniflare/src/workers/r2/s3/detect.worker.ts).
+ * @throws S3Error 400 InvalidArgument naming them.
+ */
+function refuseParameters(method: string, query: URLSearchParams): void {
+	const names = [...new Set(query.keys())].filter((name) => !name.startsWith("X-Amz-") && name !== "x-id");
+	if (names.length === 0) return;
+	const named = names.map((name) => `"${name}"`).join(", ");
+	throw new S3Error("InvalidArgument", `Unsupported search param(s) ${named} on a ${method} bucket route`);
+}
+
 /** The operation on a bucket. */
 function bucketOperation(method: string, query: URLSearchParams): S3Operation {
 	// R2 answers a HEAD of a bucket as HeadBucket whatever its query (detect.worker.ts, above).
@@ -184,8 +197,10 @@ function bucketOperation(method: string, query: URLSearchParams): S3Operation {
 			return unsupported(`ListObjectsV${listType}`);
 		}
 		case "PUT":
+			refuseParameters(method, query);
 			return { scope: "bucket-name", name: "CreateBucket", access: "manage-buckets", handle: createBucket };
 		case "DELETE":
+			refuseParameters(method, query);
 			return handled("DeleteBucket", "manage-buckets", deleteBucket);
 		default:
 			throw new S3Error("MethodNotAllowed", undefined, { Method: method, ResourceType: "BUCKET" });
