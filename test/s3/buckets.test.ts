@@ -106,6 +106,77 @@ async function s3WithVars(vars: Partial<Env>, path: string, init: RequestInit = 
 	);
 }
 
+describe("ListBuckets, with R2's extension of ListObjectsV2's parameters", () => {
+	type Listed = {
+		ListAllMyBucketsResult: {
+			Buckets: { Bucket: { Name: string } | { Name: string }[] } | "";
+			IsTruncated: string;
+			KeyCount: string;
+			MaxKeys: string;
+			NextContinuationToken?: string;
+		};
+	};
+	const namesOf = (result: Listed["ListAllMyBucketsResult"]) =>
+		result.Buckets === "" ? [] : [result.Buckets.Bucket].flat().map((b) => b.Name);
+
+	it("pages by max-keys and continuation-token, in name order, with the cf-* answer headers", async () => {
+		const first = await s3("/?max-keys=1");
+		expect(first.headers.get("cf-is-truncated")).toBe("true");
+		const { ListAllMyBucketsResult: page } = await xmlOf<Listed>(first);
+		expect(namesOf(page)).toEqual([BUCKET]);
+		expect(page.IsTruncated).toBe("true");
+		expect(page.KeyCount).toBe("1");
+		expect(first.headers.get("cf-next-continuation-token")).toBe(page.NextContinuationToken);
+		const token = encodeURIComponent(page.NextContinuationToken ?? "");
+		const second = await s3(`/?max-keys=1&continuation-token=${token}`);
+		const { ListAllMyBucketsResult: rest } = await xmlOf<Listed>(second);
+		expect(namesOf(rest)).toEqual([LOGS_BUCKET]);
+		expect(second.headers.get("cf-is-truncated")).toBe("false");
+	});
+
+	it("takes prefix and start-after, from the cf-* headers too, which win over the query", async () => {
+		const { ListAllMyBucketsResult: byPrefix } = await xmlOf<Listed>(await s3("/?prefix=edgezone-l"));
+		expect(namesOf(byPrefix)).toEqual([LOGS_BUCKET]);
+		const { ListAllMyBucketsResult: after } = await xmlOf<Listed>(
+			await s3("/?start-after=zzz", { headers: { "cf-start-after": BUCKET } }),
+		);
+		expect(namesOf(after)).toEqual([LOGS_BUCKET]);
+		const { ListAllMyBucketsResult: none } = await xmlOf<Listed>(
+			await s3("/", { headers: { "cf-prefix": "nothing-" } }),
+		);
+		expect(namesOf(none)).toEqual([]);
+	});
+
+	it("refuses a max-keys that is not a number with InvalidMaxKeys", async () => {
+		await expectS3Error(await s3("/?max-keys=many"), 400, "InvalidMaxKeys");
+	});
+});
+
+describe("R2's cf-create-bucket-if-missing", () => {
+	it("is refused for an undeclared bucket, saying buckets are declared in wrangler.toml, and creates nothing", async () => {
+		const put = await s3("/not-declared-here/k", {
+			method: "PUT",
+			body: "x",
+			headers: { "cf-create-bucket-if-missing": "true" },
+		});
+		const error = await expectS3Error(put, 501, "NotImplemented");
+		expect(error?.Message).toContain("wrangler.toml");
+		expect(await listedBuckets()).not.toContain("not-declared-here");
+	});
+
+	it("changes nothing for a declared bucket", async () => {
+		const k = "s3-buckets/created-if-missing.txt";
+		const put = await s3(`/${BUCKET}/${k}`, {
+			method: "PUT",
+			body: "x",
+			headers: { "cf-create-bucket-if-missing": "true" },
+		});
+		expect(put.status).toBe(200);
+		expect(await (await bucket().get(k))?.text()).toBe("x");
+		await bucket().delete(k);
+	});
+});
+
 describe("bucket CORS", () => {
 	it("GetBucketCors answers the CORS the gateway applies from CORS_ORIGINS", async () => {
 		const response = await s3(`/${BUCKET}?cors`);

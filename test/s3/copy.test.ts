@@ -62,6 +62,50 @@ describe("CopyObject", () => {
 		expect(stored?.customMetadata).toEqual({ shape: "square" });
 	});
 
+	it("merges the request's metadata into the source's under R2's MERGE, removing nothing", async () => {
+		const [from, to] = [key("src"), key("dst")];
+		await seed(from);
+		const response = await copy(to, source(from), {
+			"x-amz-metadata-directive": "MERGE",
+			"content-type": "application/json",
+			"x-amz-meta-shape": "square",
+		});
+		expect(response.status).toBe(200);
+		const stored = await bucket().head(to);
+		expect(stored?.httpMetadata).toEqual({ contentType: "application/json", cacheControl: "max-age=5" });
+		expect(stored?.customMetadata).toEqual({ colour: "blue", shape: "square" });
+		// Onto itself, MERGE changes the metadata it names, as REPLACE would.
+		expect(
+			(await copy(from, source(from), { "x-amz-metadata-directive": "MERGE", "x-amz-meta-colour": "red" })).status,
+		).toBe(200);
+		expect((await bucket().head(from))?.customMetadata).toEqual({ colour: "red" });
+	});
+
+	it("holds R2's cf-copy-destination-if-* conditions on the destination, and stores nothing when one fails", async () => {
+		const [from, to] = [key("src"), key("dst")];
+		await seed(from);
+		const existing = await bucket().put(to, "already here");
+		if (existing === null) throw new Error("put failed");
+		await expectS3Error(
+			await copy(to, source(from), { "cf-copy-destination-if-none-match": "*" }),
+			412,
+			"PreconditionFailed",
+		);
+		await expectS3Error(
+			await copy(to, source(from), { "cf-copy-destination-if-match": '"0123"' }),
+			412,
+			"PreconditionFailed",
+		);
+		expect(await (await bucket().get(to))?.text()).toBe("already here");
+		// R2's header takes the place of S3's own of the same name.
+		const matched = await copy(to, source(from), {
+			"cf-copy-destination-if-match": existing.httpEtag,
+			"if-match": '"0123"',
+		});
+		expect(matched.status).toBe(200);
+		expect(await (await bucket().get(to))?.text()).toBe("copy me");
+	});
+
 	it("copies across served buckets, and keys with spaces and Unicode", async () => {
 		const from = key("dir/ü nïcode & x");
 		await seed(from);

@@ -65,6 +65,12 @@ const REQUEST_HEADERS = [
 	"x-amz-copy-source-if-modified-since",
 	"x-amz-copy-source-if-unmodified-since",
 	"x-amz-metadata-directive",
+	// R2's extensions (https://developers.cloudflare.com/r2/api/s3/extensions/).
+	"cf-copy-destination-if-match",
+	"cf-copy-destination-if-none-match",
+	"cf-copy-destination-if-modified-since",
+	"cf-copy-destination-if-unmodified-since",
+	"cf-create-bucket-if-missing",
 	"x-amz-user-agent",
 	"amz-sdk-invocation-id",
 	"amz-sdk-request",

@@ -88,15 +88,22 @@ export function objectHeaders(object: R2Object, options: AnswerOptions): Headers
 	return headers;
 }
 
+/** The metadata a write takes from its headers: only the fields they name. */
+export interface WrittenMetadata {
+	httpMetadata: R2HTTPMetadata;
+	customMetadata: Record<string, string>;
+	storageClass?: string;
+}
+
 /**
  * The metadata a write (PUT, or creating a multipart upload) takes from its headers.
  * @throws GatewayError 400 InvalidRequest for an `Expires` that is not a date, InvalidStorageClass
  * for a storage class R2 does not have.
  */
-export function writeMetadataFromHeaders(headers: Headers): R2MultipartOptions {
+export function writeMetadataFromHeaders(headers: Headers): WrittenMetadata {
 	const http = httpMetadataFromHeaders(headers);
 	if (http.kind === "invalid") throw badRequest(`Expires must be an HTTP date; got ${http.expires}.`);
-	const options: R2MultipartOptions = {
+	const options: WrittenMetadata = {
 		httpMetadata: http.metadata,
 		customMetadata: customMetadataFromHeaders(headers),
 	};

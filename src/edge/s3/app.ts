@@ -20,7 +20,8 @@
  * `Expect: 100-continue` is workerd's: its HTTP server answers `100 Continue` before the Worker runs.
  */
 import { withCors } from "../gateway/cors";
-import { servedBucket } from "./buckets";
+import { bucketNotCreated } from "./bucket-operations";
+import { declaredBucket, servedBucket } from "./buckets";
 import { isFormUpload } from "./detect";
 import { notImplemented, S3Error, s3ErrorAnswer, s3ErrorOf } from "./errors";
 import { addressOf, operationOf } from "./operations";
@@ -28,6 +29,11 @@ import { authorize, authorizeKey, keyScope } from "./permissions";
 import { screenHeaders } from "./request-headers";
 import { authenticate } from "./verify";
 import { virtualHostBucket } from "./virtual-host";
+
+/** Whether a request asks for its bucket to be made if missing (R2's `cf-create-bucket-if-missing`). */
+const createsMissingBucket = (request: Request, operation: string) =>
+	(operation === "PutObject" || operation === "CreateMultipartUpload") &&
+	request.headers.get("cf-create-bucket-if-missing") === "true";
 
 /** Runs the operation a request asks for; errors of any kind come back thrown. */
 async function dispatch(request: Request, url: URL, env: Env): Promise<Response> {
@@ -44,6 +50,9 @@ async function dispatch(request: Request, url: URL, env: Env): Promise<Response>
 	if (address.kind === "service") throw new S3Error("InternalError");
 	if (operation.scope === "bucket-name")
 		return operation.handle({ request, url, env, caller, bucketName: address.bucket });
+	if (createsMissingBucket(request, operation.name) && declaredBucket(env, address.bucket) === undefined) {
+		throw bucketNotCreated(address.bucket);
+	}
 	const bucket = servedBucket(env, address.bucket);
 	const scope = keyScope(caller.key, bucket.name, env);
 	const key = address.kind === "object" ? address.key : "";

@@ -5,7 +5,12 @@
  *
  * A binding tells no creation date, so ListBuckets answers the Unix epoch for every bucket
  * (edgezone's choice: clients such as `aws s3 ls` print the date and need one); the owner is
- * the deployment's account (`DEFAULT_ACCOUNT_ID`), as R2 names the account.
+ * the deployment's account (`DEFAULT_ACCOUNT_ID`), as R2 names the account. ListBuckets takes
+ * R2's extension of ListObjectsV2's parameters, in the query or in `cf-*` headers, which win
+ * (https://developers.cloudflare.com/r2/api/s3/extensions/, "ListBuckets"): `prefix`,
+ * `start-after`, `continuation-token` (edgezone's: the base64url of the page's last name) and
+ * `max-keys` (at most 1000), answering `IsTruncated` and `NextContinuationToken` in the document
+ * and in `cf-is-truncated` and `cf-next-continuation-token`.
  *
  * CreateBucket and DeleteBucket: a Worker's buckets are its bindings, declared in wrangler.toml,
  * and a binding can neither create nor delete one. So CreateBucket of a declared name answers as
@@ -17,24 +22,68 @@
  * are declared; DeleteBucket of a bucket holding objects, S3's 409 BucketNotEmpty, as R2 answers
  * (error-codes, 10008). Edgezone's choice: nothing here changes a bucket.
  */
+import { fromBase64Url, toBase64Url } from "../../common/encoding";
 import { declaredBucket, servedBuckets } from "./buckets";
 import type { BucketNameContext, S3Context, ServiceContext } from "./context";
 import { S3Error } from "./errors";
-import { S3_NAMESPACE, xmlAnswer } from "./xml";
+import { maxKeys } from "./list";
+import { S3_NAMESPACE, type XmlContent, xmlAnswer } from "./xml";
 
 /** Where a Worker's buckets come from, for the messages of the operations that would change them. */
 const DECLARED_IN = "buckets are declared in wrangler.toml ([[r2_buckets]], and their names in R2_BUCKETS)";
 
 const UNKNOWN_CREATION_DATE = new Date(0).toISOString();
 
-/** `GET /`: ListAllMyBucketsResult with every served bucket (https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListBuckets.html). */
+/** One of ListBuckets' parameters: its `cf-*` header, else its query parameter; null for neither. */
+function listParameter(c: ServiceContext, name: string): string | null {
+	return c.request.headers.get(`cf-${name}`) ?? c.url.searchParams.get(name);
+}
+
+/**
+ * `GET /`: ListAllMyBucketsResult with the served buckets, in name order, one page of them
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListBuckets.html, and R2's extension above).
+ * @throws S3Error 400 InvalidMaxKeys; InvalidArgument for a continuation token not given here.
+ */
 export async function listBuckets(c: ServiceContext): Promise<Response> {
-	const buckets = servedBuckets(c.env).map(({ name }) => ({ Name: name, CreationDate: UNKNOWN_CREATION_DATE }));
-	return xmlAnswer("ListAllMyBucketsResult", {
+	const prefix = listParameter(c, "prefix") ?? "";
+	const startAfter = listParameter(c, "start-after");
+	const token = listParameter(c, "continuation-token");
+	const { requested, limit } = maxKeys(listParameter(c, "max-keys"));
+	const after = token === null ? startAfter : tokenName(token);
+	const matching = servedBuckets(c.env)
+		.map(({ name }) => name)
+		.filter((name) => name.startsWith(prefix) && (after === null || name > after))
+		.sort();
+	const page = matching.slice(0, limit);
+	const truncated = matching.length > page.length;
+	const last = page.at(-1);
+	const next = truncated && last !== undefined ? toBase64Url(new TextEncoder().encode(last)) : undefined;
+	const content: XmlContent = {
 		"@_xmlns": S3_NAMESPACE,
-		Buckets: { Bucket: buckets },
+		Buckets: { Bucket: page.map((name) => ({ Name: name, CreationDate: UNKNOWN_CREATION_DATE })) },
 		Owner: { ID: c.env.DEFAULT_ACCOUNT_ID, DisplayName: c.env.DEFAULT_ACCOUNT_ID },
-	});
+		IsTruncated: truncated,
+		KeyCount: page.length,
+		MaxKeys: requested,
+	};
+	if (prefix !== "") content.Prefix = prefix;
+	if (startAfter !== null) content.StartAfter = startAfter;
+	if (token !== null) content.ContinuationToken = token;
+	if (next !== undefined) content.NextContinuationToken = next;
+	const headers = new Headers({ "cf-is-truncated": String(truncated) });
+	if (next !== undefined) headers.set("cf-next-continuation-token", next);
+	return xmlAnswer("ListAllMyBucketsResult", content, { headers });
+}
+
+/** The bucket name a ListBuckets continuation token resumes after. @throws S3Error 400 InvalidArgument. */
+function tokenName(token: string): string {
+	const bytes = fromBase64Url(token);
+	if (bytes === undefined) {
+		throw new S3Error("InvalidArgument", "The continuation token provided is incorrect.", {
+			ArgumentName: "continuation-token",
+		});
+	}
+	return new TextDecoder().decode(bytes);
 }
 
 /** `HEAD /<bucket>`: 200 with the bucket's region when it exists (the caller already looked it up). */
@@ -60,10 +109,19 @@ export async function createBucket(c: BucketNameContext): Promise<Response> {
 			{ BucketName: bucket.name },
 		);
 	}
-	throw new S3Error(
+	throw bucketNotCreated(c.bucketName);
+}
+
+/**
+ * The 501 of a request that would create the bucket `name` (CreateBucket, or R2's
+ * `cf-create-bucket-if-missing: true` on PutObject and CreateMultipartUpload:
+ * https://developers.cloudflare.com/r2/api/s3/extensions/), which only wrangler.toml can.
+ */
+export function bucketNotCreated(name: string): S3Error {
+	return new S3Error(
 		"NotImplemented",
-		`CreateBucket is not implemented by this endpoint: ${DECLARED_IN}. Declare ${c.bucketName} there to serve it.`,
-		{ BucketName: c.bucketName },
+		`CreateBucket is not implemented by this endpoint: ${DECLARED_IN}. Declare ${name} there to serve it.`,
+		{ BucketName: name },
 	);
 }
 

@@ -20,9 +20,13 @@
  * stream (`body-pump.ts`). A part copied into an upload with a checksum gets its checksum the same
  * way, recorded for CompleteMultipartUpload (`multipart-checksums.ts`) and named in CopyPartResult.
  *
+ * R2's extensions (https://developers.cloudflare.com/r2/api/s3/extensions/, "CopyObject"): the
+ * `MERGE` directive, the source's metadata with the fields and keys the request names replaced
+ * (nothing removed), and the destination's conditions in `cf-copy-destination-if-*`, which take
+ * the place of S3's own `If-*` headers of the same name.
+ *
  * Refused with 501, rather than answered wrongly: a `versionId` in the copy source (R2 keeps no
- * versions), and the `MERGE` directive R2 adds (its meaning is R2's own;
- * https://developers.cloudflare.com/r2/api/s3/extensions/).
+ * versions).
  */
 
 import { checksumsToHeaders } from "../../wire/checksums";
@@ -87,15 +91,26 @@ function copySource(c: S3Context): CopySource {
 	return { bucket, key };
 }
 
-/** The `onlyIf` of the four `x-amz-copy-source-if-*` headers, read as their plain counterparts. */
-function sourceConditions(headers: Headers): Headers | undefined {
+const CONDITIONS = ["if-match", "if-none-match", "if-modified-since", "if-unmodified-since"];
+
+/**
+ * The `onlyIf` of the four conditions read under `prefix` (or, with `fallback`, without it), as
+ * their plain counterparts.
+ */
+function conditionsUnder(headers: Headers, prefix: string, fallback = false): Headers | undefined {
 	const plain = new Headers();
-	for (const name of ["if-match", "if-none-match", "if-modified-since", "if-unmodified-since"]) {
-		const value = headers.get(`x-amz-copy-source-${name}`);
+	for (const name of CONDITIONS) {
+		const value = headers.get(`${prefix}${name}`) ?? (fallback ? headers.get(name) : null);
 		if (value !== null) plain.set(name, value);
 	}
 	return toOnlyIf(parseConditionals(plain));
 }
+
+/** The source's conditions: the four `x-amz-copy-source-if-*`. */
+const sourceConditions = (headers: Headers) => conditionsUnder(headers, "x-amz-copy-source-");
+
+/** The destination's conditions: R2's `cf-copy-destination-if-*`, else S3's own `If-*`. */
+const destinationConditions = (headers: Headers) => conditionsUnder(headers, "cf-copy-destination-", true);
 
 /**
  * Reads the source under its conditions (and a range, for a part).
@@ -120,8 +135,7 @@ async function readSource(c: S3Context, source: CopySource, range?: Headers): Pr
 export async function copyObject(c: S3Context): Promise<Response> {
 	const { headers } = c.request;
 	const directive = (headers.get("x-amz-metadata-directive") ?? "COPY").toUpperCase();
-	if (directive === "MERGE") throw notImplemented("x-amz-metadata-directive MERGE");
-	if (directive !== "COPY" && directive !== "REPLACE") {
+	if (directive !== "COPY" && directive !== "REPLACE" && directive !== "MERGE") {
 		throw new S3Error("InvalidArgument", "Unknown metadata directive.", {
 			ArgumentName: "x-amz-metadata-directive",
 			ArgumentValue: directive,
@@ -143,17 +157,24 @@ export async function copyObject(c: S3Context): Promise<Response> {
 	const requested = headers.get("x-amz-checksum-algorithm");
 	const algorithm = requested === null ? undefined : requestedAlgorithm(requested);
 	const written = writeMetadataFromHeaders(headers);
-	const onlyIf = toOnlyIf(parseConditionals(headers));
+	const onlyIf = destinationConditions(headers);
 	const object = await readSource(c, source);
 	const options: R2PutOptions =
 		directive === "REPLACE"
 			? { ...written, onlyIf }
-			: {
-					httpMetadata: object.httpMetadata,
-					customMetadata: object.customMetadata,
-					storageClass: written.storageClass,
-					onlyIf,
-				};
+			: directive === "MERGE"
+				? {
+						httpMetadata: { ...object.httpMetadata, ...written.httpMetadata },
+						customMetadata: { ...object.customMetadata, ...written.customMetadata },
+						storageClass: written.storageClass,
+						onlyIf,
+					}
+				: {
+						httpMetadata: object.httpMetadata,
+						customMetadata: object.customMetadata,
+						storageClass: written.storageClass,
+						onlyIf,
+					};
 	if (options.storageClass === undefined) delete options.storageClass;
 	const digest = DIGESTS.find((name) => object.checksums[name] !== undefined);
 	if (digest !== undefined) options[digest] = object.checksums[digest];

@@ -42,8 +42,11 @@ const TAKEN = {
 	]),
 };
 
-/** `max-keys` as requested (echoed) and as handed to the binding. */
-function maxKeys(text: string | null): { requested: number; limit: number } {
+/**
+ * `max-keys` as requested (echoed) and as handed to the binding (at most 1000).
+ * @throws S3Error 400 InvalidMaxKeys for a value that is not a number from 0.
+ */
+export function maxKeys(text: string | null): { requested: number; limit: number } {
 	if (text === null) return { requested: MAX_KEYS, limit: MAX_KEYS };
 	const value = Number(text);
 	if (text.trim() === "" || !Number.isFinite(value) || value < 0) throw new S3Error("InvalidMaxKeys");
