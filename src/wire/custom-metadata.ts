@@ -22,3 +22,22 @@ export function customMetadataToHeaders(metadata: Record<string, string>, header
 		headers.set(`${META_PREFIX}${name}`, encodeMetadataValue(value));
 	}
 }
+
+/** A header name: one or more of RFC 9110's token characters (§5.6.2). */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Writes an object's customMetadata on an answer as `x-amz-meta-{name}` headers, leaving out the
+ * entries whose name cannot be a header name (Unicode, spaces: the binding takes any name), and
+ * says how many it left out in `x-amz-missing-meta`, as R2's S3 API answers them
+ * (https://developers.cloudflare.com/r2/api/s3/extensions/, "Metadata variance"): the object stays
+ * readable, and the client can tell its metadata is not whole.
+ */
+export function answerCustomMetadata(metadata: Record<string, string>, headers: Headers): void {
+	let missing = 0;
+	for (const [name, value] of Object.entries(metadata)) {
+		if (TOKEN.test(name)) headers.set(`${META_PREFIX}${name}`, encodeMetadataValue(value));
+		else missing++;
+	}
+	if (missing > 0) headers.set("x-amz-missing-meta", String(missing));
+}

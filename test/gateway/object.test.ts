@@ -160,6 +160,19 @@ describe("PUT and GET of one object", () => {
 	});
 });
 
+describe("custom metadata a header cannot carry", () => {
+	it("leaves out names the binding took but HTTP cannot carry, counting them in x-amz-missing-meta", async () => {
+		const key = "gateway-object/metadata-names";
+		await env.BUCKET.put(key, "readable", { customMetadata: { kept: "yes", ünï: "v", "with space": "s" } });
+		const response = await gw(`/${key}`);
+		expect(response.status).toBe(200);
+		expect(await textOf(response)).toBe("readable");
+		expect(response.headers.get("x-amz-meta-kept")).toBe("yes");
+		expect(response.headers.get("x-amz-missing-meta")).toBe("2");
+		await env.BUCKET.delete(key);
+	});
+});
+
 describe("checksums", () => {
 	const algorithms: [header: string, algorithm: string, name: string][] = [
 		["content-md5", "MD5", "md5"],

@@ -245,6 +245,18 @@ describe("buckets and operations", () => {
 		await env.LOGS.delete(k);
 	});
 
+	it("reads an object whose metadata names HTTP cannot carry, leaving them out as R2 does", async () => {
+		const k = key("metadata-names");
+		await env.BUCKET.put(k, "readable", { customMetadata: { kept: "yes", ünï: "v" } });
+		for (const method of ["GET", "HEAD"]) {
+			const response = await s3(path(k), { method });
+			expect(response.status).toBe(200);
+			expect(response.headers.get("x-amz-meta-kept")).toBe("yes");
+			expect(response.headers.get("x-amz-missing-meta")).toBe("1");
+		}
+		await env.BUCKET.delete(k);
+	});
+
 	it("answers operations it does not do with NotImplemented naming each", async () => {
 		const cases: [string, RequestInit, string][] = [
 			[`/${BUCKET}?website`, {}, "GetBucketWebsite"],

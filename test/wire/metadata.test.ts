@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { customMetadataFromHeaders, customMetadataToHeaders } from "../../src/wire/custom-metadata";
+import {
+	answerCustomMetadata,
+	customMetadataFromHeaders,
+	customMetadataToHeaders,
+} from "../../src/wire/custom-metadata";
 import { decodeMetadataValue, encodeMetadataValue } from "../../src/wire/encoded-words";
 import {
 	copyHttpMetadataHeaders,
@@ -83,5 +87,15 @@ describe("custom metadata values (RFC 2047)", () => {
 		customMetadataToHeaders({ Owner: "ops", city: "Zürich" }, headers);
 		expect(headers.get("x-amz-meta-owner")).toBe("ops");
 		expect(customMetadataFromHeaders(headers)).toEqual({ owner: "ops", city: "Zürich" });
+	});
+
+	it("answers the names a header can carry, and counts the others in x-amz-missing-meta", () => {
+		const headers = new Headers();
+		answerCustomMetadata({ ok: "yes", ünï: "v", "with space": "s", "a.b_c~1": "t" }, headers);
+		expect(customMetadataFromHeaders(headers)).toEqual({ ok: "yes", "a.b_c~1": "t" });
+		expect(headers.get("x-amz-missing-meta")).toBe("2");
+		const whole = new Headers();
+		answerCustomMetadata({ ok: "yes" }, whole);
+		expect(whole.has("x-amz-missing-meta")).toBe(false);
 	});
 });

@@ -98,6 +98,8 @@ const EXPOSED_HEADERS = [
 	ERROR_MESSAGE_HEADER,
 	"www-authenticate",
 	"allow",
+	// How many custom metadata entries an answer left out (src/wire/custom-metadata.ts).
+	"x-amz-missing-meta",
 	// The S3 dialect's answers.
 	"x-amz-request-id",
 	"x-amz-checksum-crc32",
@@ -106,6 +108,8 @@ const EXPOSED_HEADERS = [
 	"x-amz-checksum-type",
 	"x-amz-checksum-algorithm",
 	"x-amz-mp-parts-count",
+	"cf-is-truncated",
+	"cf-next-continuation-token",
 	"date",
 ];
 

@@ -7,7 +7,7 @@
  * refusing what does not parse with the gateway's errors, and the answer's defaults.
  */
 import { checksumsFromRequest, checksumsToHeaders, type RequestedChecksum, wantsChecksums } from "../../wire/checksums";
-import { customMetadataFromHeaders, customMetadataToHeaders } from "../../wire/custom-metadata";
+import { answerCustomMetadata, customMetadataFromHeaders } from "../../wire/custom-metadata";
 import {
 	DEFAULT_CONTENT_TYPE,
 	httpMetadataFromHeaders,
@@ -81,7 +81,7 @@ export function objectHeaders(object: R2Object, options: AnswerOptions): Headers
 		headers.set("content-type", "application/octet-stream");
 		headers.set(DEFAULT_CONTENT_TYPE, "true");
 	}
-	customMetadataToHeaders(object.customMetadata ?? {}, headers);
+	answerCustomMetadata(object.customMetadata ?? {}, headers);
 	if (options.checksums) checksumsToHeaders(object.checksums, headers);
 	const storageClass = storageClassToHeader(object.storageClass);
 	if (storageClass !== undefined) headers.set(STORAGE_CLASS_HEADER, storageClass);
