@@ -3,6 +3,7 @@
  * it, values through RFC 2047 (encoded-words.ts). Header names are case-insensitive, so names
  * arrive lower case.
  */
+import { HTTP_TOKEN } from "../common/http-token.ts";
 import { decodeMetadataValue, encodeMetadataValue } from "./encoded-words.ts";
 
 const META_PREFIX = "x-amz-meta-";
@@ -23,9 +24,6 @@ export function customMetadataToHeaders(metadata: Record<string, string>, header
 	}
 }
 
-/** A header name: one or more of RFC 9110's token characters (§5.6.2). */
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
 /**
  * Writes an object's customMetadata on an answer as `x-amz-meta-{name}` headers, leaving out the
  * entries whose name cannot be a header name (Unicode, spaces: the binding takes any name), and
@@ -36,7 +34,7 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export function answerCustomMetadata(metadata: Record<string, string>, headers: Headers): void {
 	let missing = 0;
 	for (const [name, value] of Object.entries(metadata)) {
-		if (TOKEN.test(name)) headers.set(`${META_PREFIX}${name}`, encodeMetadataValue(value));
+		if (HTTP_TOKEN.test(name)) headers.set(`${META_PREFIX}${name}`, encodeMetadataValue(value));
 		else missing++;
 	}
 	if (missing > 0) headers.set("x-amz-missing-meta", String(missing));

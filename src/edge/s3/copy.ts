@@ -159,22 +159,16 @@ export async function copyObject(c: S3Context): Promise<Response> {
 	const written = writeMetadataFromHeaders(headers);
 	const onlyIf = destinationConditions(headers);
 	const object = await readSource(c, source);
-	const options: R2PutOptions =
-		directive === "REPLACE"
-			? { ...written, onlyIf }
-			: directive === "MERGE"
-				? {
-						httpMetadata: { ...object.httpMetadata, ...written.httpMetadata },
-						customMetadata: { ...object.customMetadata, ...written.customMetadata },
-						storageClass: written.storageClass,
-						onlyIf,
-					}
-				: {
-						httpMetadata: object.httpMetadata,
-						customMetadata: object.customMetadata,
-						storageClass: written.storageClass,
-						onlyIf,
-					};
+	// COPY keeps the source's metadata, REPLACE takes the request's, MERGE the request's over the source's.
+	const none: Pick<R2Object, "httpMetadata" | "customMetadata"> = {};
+	const fromSource = directive === "REPLACE" ? none : object;
+	const fromRequest = directive === "COPY" ? none : written;
+	const options: R2PutOptions = {
+		httpMetadata: { ...fromSource.httpMetadata, ...fromRequest.httpMetadata },
+		customMetadata: { ...fromSource.customMetadata, ...fromRequest.customMetadata },
+		storageClass: written.storageClass,
+		onlyIf,
+	};
 	if (options.storageClass === undefined) delete options.storageClass;
 	const digest = DIGESTS.find((name) => object.checksums[name] !== undefined);
 	if (digest !== undefined) options[digest] = object.checksums[digest];

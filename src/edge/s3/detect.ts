@@ -41,3 +41,12 @@ export function isFormUpload(request: Request, url: URL): boolean {
 		(request.headers.get("content-type") ?? "").trimStart().toLowerCase().startsWith("multipart/form-data")
 	);
 }
+
+/**
+ * Whether a query parameter only says how a request was sent, not what it asks: a presigned
+ * URL's `X-Amz-*` (its signature) or the AWS SDKs' `x-id` (the operation's name). An operation
+ * that takes a fixed set of parameters lets these through.
+ */
+export function isTransportParameter(name: string): boolean {
+	return name.startsWith("X-Amz-") || name === "x-id";
+}

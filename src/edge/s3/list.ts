@@ -22,13 +22,14 @@
  */
 import { MAX_KEYS } from "../../wire/limits";
 import type { S3Context } from "./context";
+import { isTransportParameter } from "./detect";
 import { notImplemented, S3Error } from "./errors";
 import { authorizeKey } from "./permissions";
 import { S3_NAMESPACE, type XmlContent, xmlAnswer } from "./xml";
 
-/** The query parameters each version takes, with `x-id` (the AWS SDK's) and presigned URLs' `X-Amz-*`. */
+/** The query parameters each version takes, besides those of the transport (`isTransportParameter`). */
 const TAKEN = {
-	1: new Set(["prefix", "delimiter", "marker", "max-keys", "encoding-type", "x-id"]),
+	1: new Set(["prefix", "delimiter", "marker", "max-keys", "encoding-type"]),
 	2: new Set([
 		"list-type",
 		"prefix",
@@ -38,7 +39,6 @@ const TAKEN = {
 		"max-keys",
 		"encoding-type",
 		"fetch-owner",
-		"x-id",
 	]),
 };
 
@@ -72,7 +72,7 @@ async function listPage(c: S3Context, version: 1 | 2): Promise<Response> {
 	const query = c.url.searchParams;
 	const operation = version === 2 ? "ListObjectsV2" : "ListObjects";
 	for (const name of query.keys()) {
-		if (!TAKEN[version].has(name) && !name.startsWith("X-Amz-")) throw notImplemented(`${operation} with ${name}`);
+		if (!TAKEN[version].has(name) && !isTransportParameter(name)) throw notImplemented(`${operation} with ${name}`);
 	}
 	const { encodingType, encode } = keyEncoding(query);
 	const { requested, limit } = maxKeys(query.get("max-keys"));

@@ -20,6 +20,7 @@ import { createBucket, deleteBucket, getBucketLocation, headBucket, listBuckets 
 import type { BucketNameContext, S3Context, ServiceContext } from "./context";
 import { copyObject, uploadPartCopy } from "./copy";
 import { deleteObjects } from "./delete-objects";
+import { isTransportParameter } from "./detect";
 import { S3Error } from "./errors";
 import { listObjectsV1, listObjectsV2 } from "./list";
 import {
@@ -159,13 +160,13 @@ export function addressOf(url: URL, virtualBucket?: string): S3Address {
 }
 
 /**
- * A PUT or DELETE of a bucket names no sub-resource: any query parameter but a presigned URL's
- * (`X-Amz-*`) and the AWS SDKs' `x-id` is refused together, as R2 refuses them rather than
+ * A PUT or DELETE of a bucket names no sub-resource: any query parameter but the transport's
+ * (`isTransportParameter`) is refused together, as R2 refuses them rather than
  * creating or deleting a bucket (workers-sdk, packages/miniflare/src/workers/r2/s3/detect.worker.ts).
  * @throws S3Error 400 InvalidArgument naming them.
  */
 function refuseParameters(method: string, query: URLSearchParams): void {
-	const names = [...new Set(query.keys())].filter((name) => !name.startsWith("X-Amz-") && name !== "x-id");
+	const names = [...new Set(query.keys())].filter((name) => !isTransportParameter(name));
 	if (names.length === 0) return;
 	const named = names.map((name) => `"${name}"`).join(", ");
 	throw new S3Error("InvalidArgument", `Unsupported search param(s) ${named} on a ${method} bucket route`);

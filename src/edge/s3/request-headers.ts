@@ -46,6 +46,9 @@ const OBJECT_WRITE = [
 const MFA_AND_LOCK_BYPASS = ["x-amz-mfa", "x-amz-bypass-governance-retention"];
 const SOURCE_OWNER = "x-amz-source-expected-bucket-owner";
 
+/** Refused on every operation on a bucket or an object but AbortMultipartUpload. */
+const BUCKET_OWNER = "x-amz-expected-bucket-owner";
+
 /** The headers each operation refuses besides `x-amz-expected-bucket-owner`. */
 const REFUSED: Readonly<Record<string, readonly string[]>> = {
 	PutObject: OBJECT_WRITE,
@@ -86,11 +89,8 @@ const notImplementedHeader = (name: string, value: string, why = "") =>
  */
 export function screenHeaders(headers: Headers, operation: string): void {
 	if (operation === "ListBuckets") return;
-	const refused = operation === "AbortMultipartUpload" ? [] : ["x-amz-expected-bucket-owner"];
-	for (const name of [...refused, ...(REFUSED[operation] ?? [])]) {
-		const value = headers.get(name);
-		if (value !== null) throw notImplementedHeader(name, value);
-	}
+	if (operation !== "AbortMultipartUpload") refuseIfSent(headers, BUCKET_OWNER);
+	for (const name of REFUSED[operation] ?? []) refuseIfSent(headers, name);
 	if (MAKES_OBJECT.has(operation)) {
 		const sse = headers.get("x-amz-server-side-encryption");
 		if (sse !== null && sse !== "AES256") throw notImplementedHeader("x-amz-server-side-encryption", sse);
@@ -100,6 +100,12 @@ export function screenHeaders(headers: Headers, operation: string): void {
 	if (SSEC_READS.has(operation)) screenSsec(headers, "x-amz-", "read");
 	if (SSEC_WRITES.has(operation)) screenSsec(headers, "x-amz-", "write");
 	if (COPIES.has(operation)) screenSsec(headers, "x-amz-copy-source-", "read");
+}
+
+/** @throws S3Error 501 NotImplemented when the request carries the header `name`. */
+function refuseIfSent(headers: Headers, name: string): void {
+	const value = headers.get(name);
+	if (value !== null) throw notImplementedHeader(name, value);
 }
 
 /** The SSE-C headers under `prefix`: absent, or refused as the module's comment says. */

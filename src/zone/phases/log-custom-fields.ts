@@ -14,20 +14,18 @@
  * length) and their sources: `zone/limits.ts`.
  */
 import { z } from "zod";
+import { HTTP_TOKEN } from "../../common/http-token";
 import { MAX_CUSTOM_FIELDS } from "../../logs/custom-field-objects";
 import { MAX_FIELD_NAME, MAX_FIELDS_PER_LIST } from "../limits";
 import type { Rule } from "./actions";
 import { actionRule, type RuleIssue } from "./rule";
 
-// RFC 9110 §5.6.2 token: the characters a header name (and, RFC 6265 §4.1.1, a cookie name) may hold.
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
 const headerName = z
 	.string()
 	.max(MAX_FIELD_NAME)
-	.regex(TOKEN, "must be an HTTP header name (RFC 9110 token)")
+	.regex(HTTP_TOKEN, "must be an HTTP header name (RFC 9110 token)")
 	.refine((name) => name === name.toLowerCase(), "header names must be lower case");
-const cookieName = z.string().max(MAX_FIELD_NAME).regex(TOKEN, "must be a cookie name (RFC 6265 token)");
+const cookieName = z.string().max(MAX_FIELD_NAME).regex(HTTP_TOKEN, "must be a cookie name (RFC 6265 token)");
 
 const requestField = z.strictObject({ name: headerName });
 const responseField = z.strictObject({ name: headerName, preserve_duplicates: z.boolean().optional() });
