@@ -18,6 +18,7 @@ import { auth } from "./auth";
 import { certificatePacks } from "./certificate-packs";
 import { customCertificates } from "./custom-certificates";
 import { customHostnames } from "./custom-hostnames";
+import { emulatorBuckets } from "./emulator/buckets";
 import { chains } from "./emulator/chains";
 import { clock } from "./emulator/clock";
 import { dns } from "./emulator/dns";
@@ -68,6 +69,7 @@ api.route("/zones/:zone_id/emulator/outbox", outbox);
 api.route("/zones/:zone_id/emulator/chains", chains);
 api.route("/zones/:zone_id/emulator/logs", emulatorLogs);
 api.route("/zones/:zone_id/emulator/dns", dns);
+api.route("/zones/:zone_id/emulator/buckets", emulatorBuckets);
 
 api.notFound(() => noRoute().toResponse());
 api.onError((error) => toErrorResponse(error));

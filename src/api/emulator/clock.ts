@@ -19,7 +19,8 @@ import { parseBody } from "../validate";
 
 // Years 1970 to 9999: what RFC 3339 and the certificates the clock drives can say.
 const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
-const MOMENT = z.iso
+/** An RFC 3339 date-time between 1970 and 9999, as a Date (the emulator routes' moments). */
+export const MOMENT = z.iso
 	.datetime({ offset: true, message: "must be an RFC 3339 date-time such as 2024-06-01T00:00:00Z" })
 	.transform((text) => new Date(text))
 	.refine((date) => date.getTime() >= 0 && date.getTime() <= LATEST, "must be between 1970 and 9999");

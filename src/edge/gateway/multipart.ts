@@ -43,7 +43,7 @@ function upload(c: GatewayContext): R2MultipartUpload {
 export async function createMultipartUpload(c: GatewayContext): Promise<Response> {
 	const options = writeMetadataFromHeaders(c.request.headers);
 	const created = await c.bucket.createMultipartUpload(c.key, options);
-	await ledger(c).created({
+	await ledger(c).created(bindingNameOf(c.request, c.env), {
 		uploadId: created.uploadId,
 		key: created.key,
 		initiated: Date.now(),

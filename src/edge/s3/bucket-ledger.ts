@@ -27,6 +27,10 @@
  *   (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html): the binding does not say
  *   where an object's parts begin.
  *
+ * - the bucket's lifecycle rules (`lifecycle/`), which the binding cannot set: S3's
+ *   Get/Put/DeleteBucketLifecycleConfiguration read and write them, and the ledger applies them
+ *   once a day on its alarm (`lifecycle/sweep.ts`), or at a moment the emulator route asks.
+ *
  * Checksums and part sizes: one row per key, with the ETag of the object they describe. A row is answered
  * only for an object of that ETag: an object written since by any other way (the native gateway,
  * Worker code) has another ETag unless it holds the same bytes (a single-part ETag is the MD5 of
@@ -34,8 +38,15 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { migrate } from "../../zone/schema";
+import { servedBuckets } from "./buckets";
 import type { S3Context } from "./context";
+import type { LifecycleRule } from "./lifecycle/rules";
+import { LIFECYCLE_MIGRATION, LifecycleStore } from "./lifecycle/store";
+import { type LifecycleSweep, type OpenUpload, sweepBucket } from "./lifecycle/sweep";
 import { type ChecksumType, type UploadChecksum, uploadChecksumFrom } from "./multipart-checksums";
+
+/** How often the alarm applies the lifecycle rules, in ms: R2 applies them "typically within 24 hours". */
+const SWEEP_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 /** How long a finished upload's row is kept, in ms. */
 const FINISHED_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -108,6 +119,7 @@ const MIGRATIONS = [
 			ALTER TABLE object_parts ADD COLUMN checksums TEXT;
 		`,
 	},
+	LIFECYCLE_MIGRATION,
 ];
 
 /**
@@ -213,9 +225,61 @@ function toPart(row: PartRow): PartRecord {
 
 /** The record of what one R2 binding does not keep: its multipart uploads, its objects' flexible checksums (see the module comment). */
 export class BucketLedger extends DurableObject<Env> {
+	readonly #lifecycle: LifecycleStore;
+
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
+		this.#lifecycle = new LifecycleStore(ctx.storage.sql);
 		void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, MIGRATIONS));
+	}
+
+	/** The lifecycle rules in effect (R2's default until a configuration is put). */
+	lifecycle(): readonly LifecycleRule[] {
+		return this.#lifecycle.rules();
+	}
+
+	/** Replaces the lifecycle rules of the bucket of `binding` (none: the configuration deleted). */
+	async setLifecycle(binding: string, rules: readonly LifecycleRule[]): Promise<void> {
+		this.#lifecycle.set(binding, rules);
+		await this.#armSweep();
+	}
+
+	/**
+	 * Applies the lifecycle rules to the bucket of `binding` as they stand at `at` (ms since the
+	 * epoch): the emulator route's way to see a rule act without waiting for its days.
+	 */
+	async applyLifecycle(binding: string, at: number): Promise<LifecycleSweep> {
+		this.#lifecycle.remember(binding);
+		return this.#sweep(binding, at);
+	}
+
+	/** The daily sweep, at real time; armed again while a rule is enabled. */
+	override async alarm(): Promise<void> {
+		const binding = this.#lifecycle.binding();
+		if (binding === undefined) return;
+		await this.#sweep(binding, Date.now());
+		await this.#armSweep();
+	}
+
+	async #sweep(binding: string, at: number): Promise<LifecycleSweep> {
+		const served = servedBuckets(this.env).find((bucket) => bucket.binding === binding);
+		if (served === undefined) return { at, objectsExpired: 0, uploadsAborted: 0 };
+		const uploads = this.ctx.storage.sql
+			.exec<{ upload_id: string; key: string; initiated: number }>(
+				"SELECT upload_id, key, initiated FROM uploads WHERE state = 'open'",
+			)
+			.toArray()
+			.map((row): OpenUpload => ({ uploadId: row.upload_id, key: row.key, initiated: row.initiated }));
+		return sweepBucket(served.bucket, this.#lifecycle.rules(), uploads, at, {
+			objectsDeleted: (keys) => this.objectsDeleted(keys),
+			uploadAborted: (uploadId, key, when) => this.finished(uploadId, key, "aborted", when),
+		});
+	}
+
+	/** Sets the alarm a day out when a rule is enabled and none is set. */
+	async #armSweep(): Promise<void> {
+		if (!this.#lifecycle.rules().some((rule) => rule.enabled)) return;
+		if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + SWEEP_INTERVAL_MS);
 	}
 
 	/** Records the flexible checksum of the object of `key` and `etag` (unquoted), replacing any other of `key`. */
@@ -275,8 +339,13 @@ export class BucketLedger extends DurableObject<Env> {
 		});
 	}
 
-	/** Records a new upload; prunes finished rows past their time. */
-	created(upload: Omit<UploadRecord, "state">): void {
+	/**
+	 * Records a new upload of the bucket of `binding`; prunes finished rows past their time, and
+	 * arms the lifecycle's sweep, which aborts the upload if it is left open too long.
+	 */
+	async created(binding: string, upload: Omit<UploadRecord, "state">): Promise<void> {
+		this.#lifecycle.remember(binding);
+		await this.#armSweep();
 		const sql = this.ctx.storage.sql;
 		sql.exec("DELETE FROM uploads WHERE state != 'open' AND finished < ?", upload.initiated - FINISHED_TTL_MS);
 		sql.exec(

@@ -59,6 +59,7 @@ const S3_CODES = {
 	BucketNotEmpty: { status: 409, message: "The bucket you tried to delete is not empty." },
 	NoSuchCORSConfiguration: { status: 404, message: "The CORS configuration does not exist." },
 	NoSuchTagSet: { status: 404, message: "The TagSet does not exist." },
+	NoSuchLifecycleConfiguration: { status: 404, message: "The lifecycle configuration does not exist." },
 	ObjectLockConfigurationNotFoundError: {
 		status: 404,
 		message: "Object Lock configuration does not exist for this bucket.",

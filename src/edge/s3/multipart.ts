@@ -104,7 +104,7 @@ export async function createMultipartUpload(c: S3Context): Promise<Response> {
 	const checksum = uploadChecksumOf(c.request.headers);
 	const options = writeMetadataFromHeaders(c.request.headers);
 	const upload = await c.bucket.bucket.createMultipartUpload(c.key, options);
-	await ledgerOf(c).created({
+	await ledgerOf(c).created(c.bucket.binding, {
 		uploadId: upload.uploadId,
 		key: upload.key,
 		initiated: Date.now(),

@@ -16,6 +16,7 @@ import {
 	getBucketVersioning,
 	getObjectLockConfiguration,
 } from "./bucket-defaults";
+import { deleteBucketLifecycle, getBucketLifecycle, putBucketLifecycle } from "./bucket-lifecycle";
 import { createBucket, deleteBucket, getBucketLocation, headBucket, listBuckets } from "./bucket-operations";
 import type { BucketNameContext, S3Context, ServiceContext } from "./context";
 import { copyObject, uploadPartCopy } from "./copy";
@@ -185,6 +186,11 @@ function bucketOperation(method: string, query: URLSearchParams): S3Operation {
 		if (method === "GET") return handled("GetBucketCors", "read-bucket-config", getBucketCors);
 		if (method === "PUT") return handled("PutBucketCors", "manage-buckets", putBucketCors);
 		if (method === "DELETE") return handled("DeleteBucketCors", "manage-buckets", deleteBucketCors);
+	}
+	if (query.has("lifecycle")) {
+		if (method === "GET") return handled("GetBucketLifecycleConfiguration", "read-bucket-config", getBucketLifecycle);
+		if (method === "PUT") return handled("PutBucketLifecycleConfiguration", "manage-buckets", putBucketLifecycle);
+		if (method === "DELETE") return handled("DeleteBucketLifecycle", "manage-buckets", deleteBucketLifecycle);
 	}
 	const configuration = method === "GET" ? firstIn(query, BUCKET_DEFAULTS) : undefined;
 	if (configuration !== undefined) return handled(configuration[0], "read-bucket-config", configuration[1]);

@@ -1,0 +1,45 @@
+/**
+ * A bucket's object lifecycle configuration through S3
+ * (https://developers.cloudflare.com/r2/buckets/object-lifecycles/, "S3 API"):
+ * GetBucketLifecycleConfiguration, PutBucketLifecycleConfiguration and DeleteBucketLifecycle
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_PutBucketLifecycleConfiguration.html).
+ * The rules live in the bucket's ledger, which applies them (`bucket-ledger.ts`); what a rule may
+ * hold is `lifecycle/rules.ts`. A put replaces every rule, R2's default one included, as on R2.
+ */
+
+import { ledgerOf } from "./bucket-ledger";
+import type { S3Context } from "./context";
+import { S3Error } from "./errors";
+import { lifecycleDocument, parseLifecycle } from "./lifecycle/rules";
+import { checkedBytes } from "./payload";
+import { xmlAnswer } from "./xml";
+
+/** The largest document taken: 1000 rules of a 1024-byte prefix and a 255-character ID, escaped, with their markup. */
+const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
+
+/**
+ * `GET /<bucket>?lifecycle`: the rules in effect, R2's default rule for a bucket never configured.
+ * @throws S3Error 404 NoSuchLifecycleConfiguration after DeleteBucketLifecycle.
+ */
+export async function getBucketLifecycle(c: S3Context): Promise<Response> {
+	const rules = await ledgerOf(c).lifecycle();
+	if (rules.length === 0) throw new S3Error("NoSuchLifecycleConfiguration", undefined, { BucketName: c.bucket.name });
+	return xmlAnswer("LifecycleConfiguration", lifecycleDocument(rules));
+}
+
+/**
+ * `PUT /<bucket>?lifecycle` with a `<LifecycleConfiguration>`: replaces the rules; a refused
+ * document (`parseLifecycle`, and the body's signed hash and Content-MD5 or checksum) changes nothing.
+ */
+export async function putBucketLifecycle(c: S3Context): Promise<Response> {
+	const bytes = await checkedBytes(c.request, c.caller.payloadHash, MAX_DOCUMENT_BYTES);
+	const rules = parseLifecycle(new TextDecoder().decode(bytes));
+	await ledgerOf(c).setLifecycle(c.bucket.binding, rules);
+	return new Response(null, { status: 200 });
+}
+
+/** `DELETE /<bucket>?lifecycle`: removes every rule, R2's default one included; 204. */
+export async function deleteBucketLifecycle(c: S3Context): Promise<Response> {
+	await ledgerOf(c).setLifecycle(c.bucket.binding, []);
+	return new Response(null, { status: 204 });
+}
