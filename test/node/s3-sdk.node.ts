@@ -18,11 +18,13 @@ import {
 	CreateMultipartUploadCommand,
 	DeleteBucketCommand,
 	DeleteBucketCorsCommand,
+	DeleteBucketLifecycleCommand,
 	DeleteObjectCommand,
 	DeleteObjectsCommand,
 	GetBucketAclCommand,
 	GetBucketCorsCommand,
 	GetBucketEncryptionCommand,
+	GetBucketLifecycleConfigurationCommand,
 	GetBucketLocationCommand,
 	GetBucketTaggingCommand,
 	GetBucketVersioningCommand,
@@ -36,6 +38,7 @@ import {
 	ListObjectsV2Command,
 	ListPartsCommand,
 	PutBucketCorsCommand,
+	PutBucketLifecycleConfigurationCommand,
 	PutObjectCommand,
 	type PutObjectCommandInput,
 	S3ServiceException,
@@ -49,6 +52,7 @@ import {
 	BUCKET,
 	type Credentials,
 	credentialsOf,
+	DEV_TOKEN,
 	nativeBucket,
 	patternBytes,
 	READ_TOKEN,
@@ -198,6 +202,70 @@ describe("@aws-sdk/client-s3 against wrangler dev: buckets", () => {
 			await statusOf(s3.send(new DeleteBucketCorsCommand({ Bucket: BUCKET }))),
 		];
 		for (const status of answers) expect(status === 501 || status < 500).toBe(true);
+	});
+
+	it("reads R2's default lifecycle rule, replaces it, sees a rule act, and deletes the configuration", async () => {
+		// No test configures the log bucket: it has R2's default rule, as every new bucket.
+		const before = await s3.send(new GetBucketLifecycleConfigurationCommand({ Bucket: "edgezone-logs" }));
+		expect(before.Rules).toEqual([
+			{
+				ID: "Default Multipart Abort Rule",
+				Filter: { Prefix: "" },
+				Status: "Enabled",
+				AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 },
+			},
+		]);
+		const rules = [
+			{
+				ID: "Delete Old Logs",
+				Status: "Enabled" as const,
+				Filter: { Prefix: "sdk-lifecycle/" },
+				Expiration: { Days: 90 },
+			},
+			...(before.Rules ?? []),
+		];
+		await s3.send(
+			new PutBucketLifecycleConfigurationCommand({ Bucket: BUCKET, LifecycleConfiguration: { Rules: rules } }),
+		);
+		const after = await s3.send(new GetBucketLifecycleConfigurationCommand({ Bucket: BUCKET }));
+		expect(after.Rules?.map((rule) => [rule.ID, rule.Filter?.Prefix, rule.Expiration?.Days])).toEqual([
+			["Delete Old Logs", "sdk-lifecycle/", 90],
+			["Default Multipart Abort Rule", "", undefined],
+		]);
+		const transition = s3.send(
+			new PutBucketLifecycleConfigurationCommand({
+				Bucket: BUCKET,
+				LifecycleConfiguration: {
+					Rules: [
+						{ ID: "ia", Status: "Enabled", Filter: {}, Transitions: [{ Days: 30, StorageClass: "STANDARD_IA" }] },
+					],
+				},
+			}),
+		);
+		expect(await s3Error(transition)).toMatchObject({ code: "NotImplemented", status: 501 });
+
+		// The emulator route applies the rules as they will stand in 100 days.
+		await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: "sdk-lifecycle/old.log", Body: "old" }));
+		const sweep = await fetch(
+			`${dev.url}/client/v4/zones/023e105f4ecef8ad9ca31a8372d0c353/emulator/buckets/${BUCKET}/lifecycle`,
+			{
+				method: "POST",
+				headers: { Authorization: `Bearer ${DEV_TOKEN}`, "Content-Type": "application/json" },
+				body: JSON.stringify({ at: new Date(Date.now() + 100 * 86_400_000).toISOString() }),
+			},
+		);
+		expect(((await sweep.json()) as { result: { objects_expired: number } }).result.objects_expired).toBe(1);
+		expect(await native.head("sdk-lifecycle/old.log")).toBeNull();
+
+		await s3.send(new DeleteBucketLifecycleCommand({ Bucket: BUCKET }));
+		expect(await s3Error(s3.send(new GetBucketLifecycleConfigurationCommand({ Bucket: BUCKET })))).toMatchObject({
+			code: "NoSuchLifecycleConfiguration",
+			status: 404,
+		});
+		// Left with R2's default rule, sent back as R2's docs advise.
+		await s3.send(
+			new PutBucketLifecycleConfigurationCommand({ Bucket: BUCKET, LifecycleConfiguration: { Rules: before.Rules } }),
+		);
 	});
 });
 

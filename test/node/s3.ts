@@ -15,7 +15,7 @@ import { apiTokenId, s3SecretOf } from "../../src/common/api-tokens.ts";
 export const BUCKET = "edgezone-bucket";
 
 /** API tokens of .dev.vars.example: every zone (R2 Admin Read & Write), read-only, one zone (Object). */
-const DEV_TOKEN = "edgezone_dev_token_000000000000000000000";
+export const DEV_TOKEN = "edgezone_dev_token_000000000000000000000";
 export const READ_TOKEN = "edgezone_dev_read_token_0000000000000000";
 export const SCOPED_TOKEN = "edgezone_dev_scoped_token_00000000000000";
 
