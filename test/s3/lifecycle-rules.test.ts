@@ -120,6 +120,14 @@ describe("parseLifecycle", () => {
 			doc(rule("<Status>Enabled</Status><Expiration><Days>1</Days><Date>2024-01-01T00:00:00Z</Date></Expiration>")),
 			doc(
 				rule(
+					"<Status>Enabled</Status><Filter><Prefix>a</Prefix></Filter><Filter/><Expiration><Days>1</Days></Expiration>",
+				),
+			),
+			doc(
+				rule("<Status>Enabled</Status><Expiration><Days>1</Days></Expiration><Expiration><Days>2</Days></Expiration>"),
+			),
+			doc(
+				rule(
 					"<Status>Enabled</Status><Prefix>a</Prefix><Filter><Prefix>b</Prefix></Filter><Expiration><Days>1</Days></Expiration>",
 				),
 			),

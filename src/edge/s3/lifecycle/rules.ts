@@ -79,7 +79,9 @@ const parser = new XMLParser({
 
 type Element = Record<string, unknown>;
 
-const isElement = (value: unknown): value is Element => typeof value === "object" && value !== null;
+/** One element with children; a repeated element (an array) is not one. */
+const isElement = (value: unknown): value is Element =>
+	typeof value === "object" && value !== null && !Array.isArray(value);
 /** An element's text: fast-xml-parser gives "" for an empty element. */
 const isText = (value: unknown): value is string => typeof value === "string";
 
