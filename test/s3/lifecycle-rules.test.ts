@@ -8,6 +8,7 @@ import {
 	abortOf,
 	DEFAULT_RULES,
 	dueAfterDays,
+	expirationHeader,
 	expiryOf,
 	type LifecycleRule,
 	lifecycleDocument,
@@ -177,5 +178,22 @@ describe("when a rule is due", () => {
 		expect(expiryOf(byDate, "any", Date.now())).toBe(Date.parse("2030-01-01T00:00:00Z"));
 		expect(abortOf(byDays, "logs/1", 0)).toBeUndefined();
 		expect(abortOf(DEFAULT_RULES[0] as LifecycleRule, "any", 0)).toBe(8 * DAY);
+	});
+});
+
+describe("expirationHeader", () => {
+	it("names the earliest rule's date and ID, and is left out for an ID no header can carry", () => {
+		const rules: LifecycleRule[] = [
+			{ id: "later", enabled: true, prefix: "", expiration: { days: 30 } },
+			{ id: "sooner", enabled: true, prefix: "logs/", expiration: { days: 1 } },
+		];
+		expect(expirationHeader(rules, "logs/x", 0)).toBe('expiry-date="Sat, 03 Jan 1970 00:00:00 GMT", rule-id="sooner"');
+		expect(expirationHeader(rules, "other", 0)).toBe('expiry-date="Sun, 01 Feb 1970 00:00:00 GMT", rule-id="later"');
+		expect(expirationHeader([{ ...(rules[0] as LifecycleRule), id: "régle" }], "x", 0)).toBeUndefined();
+		expect(expirationHeader([{ ...(rules[0] as LifecycleRule), id: "line\nbreak" }], "x", 0)).toBeUndefined();
+		expect(expirationHeader([{ ...(rules[0] as LifecycleRule), id: "back\\slash" }], "x", 0)).toContain(
+			'rule-id="back\\\\slash"',
+		);
+		expect(expirationHeader(DEFAULT_RULES, "x", 0)).toBeUndefined();
 	});
 });

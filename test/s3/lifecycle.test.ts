@@ -229,3 +229,34 @@ describe("the emulator route", () => {
 		expect(reader.status).toBe(403);
 	});
 });
+
+describe("x-amz-expiration", () => {
+	it("tells each write and read when a rule expires the object, and which rule", async () => {
+		expect(
+			(await putRules(expireRule("week", "lc-exp/", 7) + expireRule('say "soon"', "lc-exp/soon/", 1))).status,
+		).toBe(200);
+		const put = await s3(`/${BUCKET}/lc-exp/a.txt`, { method: "PUT", body: "a" });
+		expect(put.status).toBe(200);
+		const uploaded = (await env.BUCKET.head("lc-exp/a.txt"))?.uploaded.getTime() ?? 0;
+		const due = new Date((Math.floor((uploaded + 7 * DAY) / DAY) + 1) * DAY).toUTCString();
+		const expected = `expiry-date="${due}", rule-id="week"`;
+		expect(put.headers.get("x-amz-expiration")).toBe(expected);
+		expect((await s3(`/${BUCKET}/lc-exp/a.txt`)).headers.get("x-amz-expiration")).toBe(expected);
+		expect((await s3(`/${BUCKET}/lc-exp/a.txt`, { method: "HEAD" })).headers.get("x-amz-expiration")).toBe(expected);
+
+		// The earliest rule wins; its ID quoted as a header's quoted-string.
+		await env.BUCKET.put("lc-exp/soon/b.txt", "b");
+		expect((await s3(`/${BUCKET}/lc-exp/soon/b.txt`, { method: "HEAD" })).headers.get("x-amz-expiration")).toMatch(
+			/, rule-id="say \\"soon\\""$/,
+		);
+		// An object no rule expires, and a missing one, carry none.
+		await env.BUCKET.put("lc-kept/c.txt", "c");
+		expect((await s3(`/${BUCKET}/lc-kept/c.txt`)).headers.get("x-amz-expiration")).toBeNull();
+		expect((await s3(`/${BUCKET}/lc-exp/missing`)).headers.get("x-amz-expiration")).toBeNull();
+
+		// A delete of the rules is seen by the very next read.
+		await s3(LIFECYCLE, { method: "DELETE" });
+		expect((await s3(`/${BUCKET}/lc-exp/a.txt`)).headers.get("x-amz-expiration")).toBeNull();
+		await env.BUCKET.delete(["lc-exp/a.txt", "lc-exp/soon/b.txt", "lc-kept/c.txt"]);
+	});
+});

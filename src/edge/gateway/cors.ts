@@ -108,6 +108,7 @@ const EXPOSED_HEADERS = [
 	"x-amz-checksum-type",
 	"x-amz-checksum-algorithm",
 	"x-amz-mp-parts-count",
+	"x-amz-expiration",
 	"cf-is-truncated",
 	"cf-next-continuation-token",
 	"date",

@@ -10,6 +10,7 @@
 import { ledgerOf } from "./bucket-ledger";
 import type { S3Context } from "./context";
 import { S3Error } from "./errors";
+import { setLifecycleRules } from "./lifecycle/cached-rules";
 import { lifecycleDocument, parseLifecycle } from "./lifecycle/rules";
 import { checkedBytes } from "./payload";
 import { xmlAnswer } from "./xml";
@@ -34,12 +35,12 @@ export async function getBucketLifecycle(c: S3Context): Promise<Response> {
 export async function putBucketLifecycle(c: S3Context): Promise<Response> {
 	const bytes = await checkedBytes(c.request, c.caller.payloadHash, MAX_DOCUMENT_BYTES);
 	const rules = parseLifecycle(new TextDecoder().decode(bytes));
-	await ledgerOf(c).setLifecycle(c.bucket.binding, rules);
+	await setLifecycleRules(c, rules);
 	return new Response(null, { status: 200 });
 }
 
 /** `DELETE /<bucket>?lifecycle`: removes every rule, R2's default one included; 204. */
 export async function deleteBucketLifecycle(c: S3Context): Promise<Response> {
-	await ledgerOf(c).setLifecycle(c.bucket.binding, []);
+	await setLifecycleRules(c, []);
 	return new Response(null, { status: 204 });
 }

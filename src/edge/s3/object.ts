@@ -27,6 +27,8 @@ import { FLEXIBLE_CHECKSUMS } from "./checksums";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
 import { forgetObjects, recordChecksum, recordedChecksum } from "./ledger-checksums";
+import { lifecycleRules } from "./lifecycle/cached-rules";
+import { expirationHeader, type LifecycleRule } from "./lifecycle/rules";
 
 /** The gateway's context for the same request. */
 function gatewayContext(c: S3Context): GatewayContext {
@@ -193,20 +195,32 @@ function withPartsCount(response: Response, count: number | undefined): Response
 /**
  * A read of the object or of one part, answered by the gateway's `read` (its GET or its HEAD)
  * and turned into S3's answer: no `x-r2-*` headers, the parts count, the checksums that apply,
- * the `response-*` overrides.
+ * `x-amz-expiration` (the bucket's lifecycle rules asked beside the read), the `response-*` overrides.
  */
 async function objectRead(c: S3Context, read: (context: GatewayContext) => Promise<Response>): Promise<Response> {
 	refuseUnsupportedReads(c.url);
 	const part = await partRead(c);
 	// A part's answer carries no whole-object checksum (`withoutWholeChecksums`).
 	const stored = part === undefined ? ledgerChecksum(c) : undefined;
-	const [answer, checksum] = await Promise.all([read(part?.context ?? gatewayContext(c)), stored]);
+	const [answer, checksum, rules] = await Promise.all([
+		read(part?.context ?? gatewayContext(c)),
+		stored,
+		lifecycleRules(c, Date.now()),
+	]);
 	const response = withoutWholeChecksums(withoutGatewayHeaders(withPartsCount(answer, part?.count)));
 	if (part?.checksum !== undefined && response.status < 300) {
 		response.headers.set(part.checksum.header, part.checksum.value);
 		response.headers.set("x-amz-checksum-type", part.checksum.type);
 	}
+	const uploaded = Date.parse(response.headers.get("last-modified") ?? "");
+	if (response.status < 300 && !Number.isNaN(uploaded)) withExpiration(response.headers, rules, c.key, uploaded);
 	return withOverrides(c.url, withChecksumType(withLedgerChecksum(response, checksum)));
+}
+
+/** Sets `x-amz-expiration` when a lifecycle rule expires the object (`uploaded` in ms). */
+function withExpiration(headers: Headers, rules: readonly LifecycleRule[], key: string, uploaded: number): void {
+	const expiration = expirationHeader(rules, key, uploaded);
+	if (expiration !== undefined) headers.set("x-amz-expiration", expiration);
 }
 
 /** `GET /<bucket>/<key>`, of the object or of one part. */
@@ -220,8 +234,8 @@ export const headObject = (c: S3Context): Promise<Response> => objectRead(c, gat
  * hash and the flexible checksum verified) into `put()` (or, without a length, into the
  * gateway's chunked upload), with `x-amz-meta-*`, the six httpMetadata headers, Content-MD5,
  * `x-amz-storage-class` and the conditionals. A SHA1 or SHA256 sent in a header is also given to
- * `put()`, which stores it for `x-amz-checksum-mode` reads. Answers 200 with the ETag and the
- * verified checksum.
+ * `put()`, which stores it for `x-amz-checksum-mode` reads. Answers 200 with the ETag, the
+ * verified checksum, and `x-amz-expiration` when a lifecycle rule expires the object.
  * @throws S3Error, with nothing stored: those of `requestBody`, and the stream's own refusal
  * (BadDigest, SignatureDoesNotMatch, IncompleteBody, XAmzContentSHA256Mismatch, …) when the body
  * turned out not to be the one sent; 412 PreconditionFailed; the binding's BadDigest (Content-MD5).
@@ -248,6 +262,7 @@ export async function putObject(c: S3Context): Promise<Response> {
 	}
 	if (object === null) throw new S3Error("PreconditionFailed");
 	const headers = new Headers({ etag: object.httpEtag });
+	withExpiration(headers, await lifecycleRules(c, Date.now()), c.key, object.uploaded.getTime());
 	const value = body.checksumValue();
 	if (body.checksum !== undefined && value !== undefined) {
 		headers.set(body.checksum.header, value);

@@ -221,3 +221,22 @@ export function lifecycleDocument(rules: readonly LifecycleRule[]): XmlContent {
 		}),
 	};
 }
+
+/**
+ * S3's `x-amz-expiration` for an object of `key` uploaded at `uploaded` (ms): when the earliest
+ * enabled expiration rule makes it due, and that rule's ID, as R2 sends it on writes and reads
+ * (object-lifecycles page: "newly uploaded objects' `x-amz-expiration` value immediately reflects
+ * the expiration"; the format: https://docs.aws.amazon.com/AmazonS3/latest/API/API_HeadObject.html,
+ * "x-amz-expiration"). Undefined when no rule expires it, or when the rule's ID holds a character
+ * no header can carry (edgezone's choice: the header left out rather than the answer refused).
+ */
+export function expirationHeader(rules: readonly LifecycleRule[], key: string, uploaded: number): string | undefined {
+	let first: { at: number; rule: LifecycleRule } | undefined;
+	for (const rule of rules) {
+		const at = expiryOf(rule, key, uploaded);
+		if (at !== undefined && (first === undefined || at < first.at)) first = { at, rule };
+	}
+	if (first === undefined || !/^[\x20-\x7e]*$/.test(first.rule.id)) return undefined;
+	const id = first.rule.id.replace(/["\\]/g, (character) => `\\${character}`);
+	return `expiry-date="${new Date(first.at).toUTCString()}", rule-id="${id}"`;
+}

@@ -1,0 +1,34 @@
+/**
+ * The lifecycle rules of a bucket as the S3 dialect's object answers read them (for
+ * `x-amz-expiration`, `rules.ts`), through one isolate's cache, so that a read does not call the
+ * bucket's ledger each time: a bucket's rules are trusted for `TRUST_MS`, and a put or delete of
+ * them through this isolate makes the next read ask again (locally, one isolate, at once; a
+ * deployed edge's other isolates within `TRUST_MS`, the same trust the zones' configurations get).
+ */
+import { CONFIG_CHECK_INTERVAL_MS } from "../../config-checks";
+import { VersionedCache } from "../../versioned-cache";
+import { ledgerOf } from "../bucket-ledger";
+import type { S3Context } from "../context";
+import type { LifecycleRule } from "./rules";
+
+/** How long a bucket's rules read from its ledger are answered without asking again, in ms. */
+const TRUST_MS = CONFIG_CHECK_INTERVAL_MS;
+
+/** Kept per binding: the buckets are wrangler.toml's, a handful. */
+const kept = new VersionedCache<readonly LifecycleRule[]>(TRUST_MS);
+
+type InBucket = Pick<S3Context, "env" | "bucket">;
+
+/**
+ * The rules in effect for `c`'s bucket.
+ * @param now ms since the epoch.
+ */
+export function lifecycleRules(c: InBucket, now: number): Promise<readonly LifecycleRule[]> {
+	return kept.get(c.bucket.binding, now, async () => ({ version: 0, value: await ledgerOf(c).lifecycle() }));
+}
+
+/** Replaces the rules of `c`'s bucket in its ledger (none: deleted), and forgets what this isolate kept. */
+export async function setLifecycleRules(c: InBucket, rules: readonly LifecycleRule[]): Promise<void> {
+	await ledgerOf(c).setLifecycle(c.bucket.binding, rules);
+	kept.expire(c.bucket.binding);
+}
