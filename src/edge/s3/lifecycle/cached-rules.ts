@@ -3,16 +3,18 @@
  * `x-amz-expiration`, `rules.ts`), through one isolate's cache, so that a read does not call the
  * bucket's ledger each time: a bucket's rules are trusted for `TRUST_MS`, and a put or delete of
  * them through this isolate makes the next read ask again (locally, one isolate, at once; a
- * deployed edge's other isolates within `TRUST_MS`, the same trust the zones' configurations get).
+ * deployed edge's other isolates within `TRUST_MS`). A minute, not the second the zones'
+ * configurations get: the header only tells, it decides nothing, and R2 itself says existing
+ * objects' `x-amz-expiration` may lag a change of rules ("may experience a delay",
+ * https://developers.cloudflare.com/r2/buckets/object-lifecycles/).
  */
-import { CONFIG_CHECK_INTERVAL_MS } from "../../config-checks";
 import { VersionedCache } from "../../versioned-cache";
 import { ledgerOf } from "../bucket-ledger";
 import type { S3Context } from "../context";
 import type { LifecycleRule } from "./rules";
 
 /** How long a bucket's rules read from its ledger are answered without asking again, in ms. */
-const TRUST_MS = CONFIG_CHECK_INTERVAL_MS;
+const TRUST_MS = 60_000;
 
 /** Kept per binding: the buckets are wrangler.toml's, a handful. */
 const kept = new VersionedCache<readonly LifecycleRule[]>(TRUST_MS);
