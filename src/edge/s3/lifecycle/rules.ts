@@ -71,6 +71,22 @@ export function abortOf(rule: LifecycleRule, key: string, initiated: number): nu
 	return dueAfterDays(initiated, rule.abortAfterDays);
 }
 
+/**
+ * The rule that makes something due first, by `due` (`expiryOf` or `abortOf` of one object or
+ * upload), and when (ms since the epoch); undefined when no rule does.
+ */
+export function firstDue(
+	rules: readonly LifecycleRule[],
+	due: (rule: LifecycleRule) => number | undefined,
+): { at: number; rule: LifecycleRule } | undefined {
+	let first: { at: number; rule: LifecycleRule } | undefined;
+	for (const rule of rules) {
+		const at = due(rule);
+		if (at !== undefined && (first === undefined || at < first.at)) first = { at, rule };
+	}
+	return first;
+}
+
 const parser = new XMLParser({
 	parseTagValue: false,
 	trimValues: true,
@@ -231,11 +247,7 @@ export function lifecycleDocument(rules: readonly LifecycleRule[]): XmlContent {
  * no header can carry (edgezone's choice: the header left out rather than the answer refused).
  */
 export function expirationHeader(rules: readonly LifecycleRule[], key: string, uploaded: number): string | undefined {
-	let first: { at: number; rule: LifecycleRule } | undefined;
-	for (const rule of rules) {
-		const at = expiryOf(rule, key, uploaded);
-		if (at !== undefined && (first === undefined || at < first.at)) first = { at, rule };
-	}
+	const first = firstDue(rules, (rule) => expiryOf(rule, key, uploaded));
 	if (first === undefined || !/^[\x20-\x7e]*$/.test(first.rule.id)) return undefined;
 	const id = first.rule.id.replace(/["\\]/g, (character) => `\\${character}`);
 	return `expiry-date="${new Date(first.at).toUTCString()}", rule-id="${id}"`;

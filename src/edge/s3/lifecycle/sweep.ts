@@ -13,7 +13,7 @@
  */
 import { MAX_KEYS } from "../../../wire/limits";
 import { fromBindingError } from "../../gateway/errors";
-import { abortOf, expiryOf, type LifecycleRule } from "./rules";
+import { abortOf, expiryOf, firstDue, type LifecycleRule } from "./rules";
 
 /** What one sweep did: at what moment (ms since the epoch), and how many objects and uploads went. */
 export interface LifecycleSweep {
@@ -35,25 +35,10 @@ export interface SweepRecord {
 	uploadAborted(uploadId: string, key: string, at: number): void;
 }
 
-/** The prefixes to list: each enabled expiration rule's, less those a shorter one covers. */
-function listedPrefixes(rules: readonly LifecycleRule[]): string[] {
-	const prefixes = [
-		...new Set(rules.filter((rule) => rule.enabled && rule.expiration).map((rule) => rule.prefix)),
-	].sort();
+/** The prefixes to list: each of `expiring`'s, less those a shorter one covers. */
+function listedPrefixes(expiring: readonly LifecycleRule[]): string[] {
+	const prefixes = [...new Set(expiring.map((rule) => rule.prefix))].sort();
 	return prefixes.filter((prefix, index) => !prefixes.slice(0, index).some((shorter) => prefix.startsWith(shorter)));
-}
-
-/** The earliest moment any rule makes `key` due, by `due` (ms); undefined for never. */
-function earliest(
-	rules: readonly LifecycleRule[],
-	due: (rule: LifecycleRule) => number | undefined,
-): number | undefined {
-	let first: number | undefined;
-	for (const rule of rules) {
-		const at = due(rule);
-		if (at !== undefined && (first === undefined || at < first)) first = at;
-	}
-	return first;
 }
 
 /** Deletes every object due at `at`, a page of keys at a time. @returns how many went. */
@@ -65,14 +50,14 @@ async function expireObjects(
 ): Promise<number> {
 	const expiring = rules.filter((rule) => rule.enabled && rule.expiration);
 	let expired = 0;
-	for (const prefix of listedPrefixes(rules)) {
+	for (const prefix of listedPrefixes(expiring)) {
 		let cursor: string | undefined;
 		do {
 			const page = await bucket.list({ prefix, cursor, limit: MAX_KEYS });
 			const due = page.objects
 				.filter((object) => {
-					const expiry = earliest(expiring, (rule) => expiryOf(rule, object.key, object.uploaded.getTime()));
-					return expiry !== undefined && expiry <= at;
+					const expiry = firstDue(expiring, (rule) => expiryOf(rule, object.key, object.uploaded.getTime()));
+					return expiry !== undefined && expiry.at <= at;
 				})
 				.map((object) => object.key);
 			if (due.length > 0) {
@@ -99,8 +84,8 @@ async function abortUploads(
 ): Promise<number> {
 	let aborted = 0;
 	for (const upload of uploads) {
-		const due = earliest(rules, (rule) => abortOf(rule, upload.key, upload.initiated));
-		if (due === undefined || due > at) continue;
+		const due = firstDue(rules, (rule) => abortOf(rule, upload.key, upload.initiated));
+		if (due === undefined || due.at > at) continue;
 		try {
 			await bucket.resumeMultipartUpload(upload.key, upload.uploadId).abort();
 		} catch (error) {
