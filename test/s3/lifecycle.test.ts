@@ -231,7 +231,7 @@ describe("the emulator route", () => {
 });
 
 describe("x-amz-expiration", () => {
-	it("tells each write and read when a rule expires the object, and which rule", async () => {
+	it("tells each write (put, copy, completed upload) and read when a rule expires the object, and which rule", async () => {
 		expect(
 			(await putRules(expireRule("week", "lc-exp/", 7) + expireRule('say "soon"', "lc-exp/soon/", 1))).status,
 		).toBe(200);
@@ -249,6 +249,28 @@ describe("x-amz-expiration", () => {
 		expect((await s3(`/${BUCKET}/lc-exp/soon/b.txt`, { method: "HEAD" })).headers.get("x-amz-expiration")).toMatch(
 			/, rule-id="say \\"soon\\""$/,
 		);
+		// A copy and a completed upload are new objects, and are told too.
+		const copy = await s3(`/${BUCKET}/lc-exp/copy.txt`, {
+			method: "PUT",
+			headers: { "x-amz-copy-source": `/${BUCKET}/lc-exp/a.txt` },
+		});
+		expect(copy.status).toBe(200);
+		const copied = (await env.BUCKET.head("lc-exp/copy.txt"))?.uploaded.getTime() ?? 0;
+		expect(copy.headers.get("x-amz-expiration")).toBe(
+			`expiry-date="${new Date((Math.floor((copied + 7 * DAY) / DAY) + 1) * DAY).toUTCString()}", rule-id="week"`,
+		);
+		const uploadId = await createUpload("lc-exp/soon/multi.bin");
+		const part = await s3(`/${BUCKET}/lc-exp/soon/multi.bin?partNumber=1&uploadId=${encodeURIComponent(uploadId)}`, {
+			method: "PUT",
+			body: "part",
+		});
+		const complete = await s3(`/${BUCKET}/lc-exp/soon/multi.bin?uploadId=${encodeURIComponent(uploadId)}`, {
+			method: "POST",
+			body: `<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>${part.headers.get("etag")}</ETag></Part></CompleteMultipartUpload>`,
+		});
+		expect(complete.status).toBe(200);
+		expect(complete.headers.get("x-amz-expiration")).toMatch(/^expiry-date="[^"]+ GMT", rule-id="say \\"soon\\""$/);
+
 		// An object no rule expires, and a missing one, carry none.
 		await env.BUCKET.put("lc-kept/c.txt", "c");
 		expect((await s3(`/${BUCKET}/lc-kept/c.txt`)).headers.get("x-amz-expiration")).toBeNull();
@@ -257,6 +279,12 @@ describe("x-amz-expiration", () => {
 		// A delete of the rules is seen by the very next read.
 		await s3(LIFECYCLE, { method: "DELETE" });
 		expect((await s3(`/${BUCKET}/lc-exp/a.txt`)).headers.get("x-amz-expiration")).toBeNull();
-		await env.BUCKET.delete(["lc-exp/a.txt", "lc-exp/soon/b.txt", "lc-kept/c.txt"]);
+		await env.BUCKET.delete([
+			"lc-exp/a.txt",
+			"lc-exp/soon/b.txt",
+			"lc-kept/c.txt",
+			"lc-exp/copy.txt",
+			"lc-exp/soon/multi.bin",
+		]);
 	});
 });

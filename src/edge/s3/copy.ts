@@ -46,6 +46,7 @@ import {
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
 import { recordChecksum, recordedChecksum } from "./ledger-checksums";
+import { withExpiration } from "./lifecycle/cached-rules";
 import { partNumberOf, uploadError, uploadIdOf } from "./multipart";
 import { requestedAlgorithm } from "./multipart-checksums";
 import { authorizeKey, keyScope } from "./permissions";
@@ -127,7 +128,8 @@ async function readSource(c: S3Context, source: CopySource, range?: Headers): Pr
 /**
  * `PUT /<bucket>/<key>` with `x-amz-copy-source`: the source's body streams into `put`, with the
  * metadata the directive says and the destination's own conditionals; answers CopyObjectResult
- * with the copy's checksum (the source's, or one of `x-amz-checksum-algorithm`).
+ * with the copy's checksum (the source's, or one of `x-amz-checksum-algorithm`), and
+ * `x-amz-expiration` when a lifecycle rule expires the copy.
  * @throws S3Error 400 InvalidArgument for another directive, InvalidRequest for a copy onto
  * itself changing nothing or an algorithm S3 does not name; the source's 404 and 412; the
  * destination's 412.
@@ -192,12 +194,18 @@ export async function copyObject(c: S3Context): Promise<Response> {
 		await recordChecksum(c, c.key, copied.etag, { header: kept.header, value: kept.value, type: "FULL_OBJECT" });
 		checksums.set(kept.header, kept.value);
 	}
-	return xmlAnswer("CopyObjectResult", {
-		"@_xmlns": S3_NAMESPACE,
-		LastModified: copied.uploaded.toISOString(),
-		ETag: copied.httpEtag,
-		...checksumElements(checksums),
-	});
+	const answered = new Headers();
+	await withExpiration(c, answered, c.key, copied.uploaded.getTime());
+	return xmlAnswer(
+		"CopyObjectResult",
+		{
+			"@_xmlns": S3_NAMESPACE,
+			LastModified: copied.uploaded.toISOString(),
+			ETag: copied.httpEtag,
+			...checksumElements(checksums),
+		},
+		{ headers: answered },
+	);
 }
 
 /**

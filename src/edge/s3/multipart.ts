@@ -29,6 +29,7 @@ import { checksumElement, checksumOfHeader, FLEXIBLE_CHECKSUMS, type FlexibleChe
 import type { S3Context } from "./context";
 import { notImplemented, S3Error, s3ErrorOf } from "./errors";
 import { uploadCompleted } from "./ledger-checksums";
+import { withExpiration } from "./lifecycle/cached-rules";
 import { keyEncoding } from "./list";
 import {
 	checkCompletedChecksum,
@@ -248,7 +249,7 @@ async function objectChecksumOf(
  * checksum, its parts' checksums against the ones recorded; then `complete(parts)`. Answers
  * CompleteMultipartUploadResult with the object's ETag as R2 gives it (the MD5 of the parts'
  * MD5s, a hyphen, the number of parts) and the object's checksum, which the ledger keeps for
- * reads. Conditional headers are refused with 501: the binding's `complete` takes no condition,
+ * reads, with `x-amz-expiration` when a lifecycle rule expires the object. Conditional headers are refused with 501: the binding's `complete` takes no condition,
  * and checking one first could not be atomic.
  */
 export async function completeMultipartUpload(c: S3Context): Promise<Response> {
@@ -285,7 +286,9 @@ export async function completeMultipartUpload(c: S3Context): Promise<Response> {
 		if (algorithm !== undefined) Object.assign(content, checksumElement(algorithm, checksum.value));
 		content.ChecksumType = checksum.type;
 	}
-	return xmlAnswer("CompleteMultipartUploadResult", content);
+	const headers = new Headers();
+	await withExpiration(c, headers, object.key, object.uploaded.getTime());
+	return xmlAnswer("CompleteMultipartUploadResult", content, { headers });
 }
 
 /** `DELETE /<bucket>/<key>?uploadId=…`: 204; NoSuchUpload for an unknown or finished upload. */

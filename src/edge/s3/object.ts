@@ -27,8 +27,8 @@ import { FLEXIBLE_CHECKSUMS } from "./checksums";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
 import { forgetObjects, recordChecksum, recordedChecksum } from "./ledger-checksums";
-import { lifecycleRules } from "./lifecycle/cached-rules";
-import { expirationHeader, type LifecycleRule } from "./lifecycle/rules";
+import { lifecycleRules, withExpiration } from "./lifecycle/cached-rules";
+import { expirationHeader } from "./lifecycle/rules";
 
 /** The gateway's context for the same request. */
 function gatewayContext(c: S3Context): GatewayContext {
@@ -213,14 +213,10 @@ async function objectRead(c: S3Context, read: (context: GatewayContext) => Promi
 		response.headers.set("x-amz-checksum-type", part.checksum.type);
 	}
 	const uploaded = Date.parse(response.headers.get("last-modified") ?? "");
-	if (response.status < 300 && !Number.isNaN(uploaded)) withExpiration(response.headers, rules, c.key, uploaded);
+	const expiration =
+		response.status < 300 && !Number.isNaN(uploaded) ? expirationHeader(rules, c.key, uploaded) : undefined;
+	if (expiration !== undefined) response.headers.set("x-amz-expiration", expiration);
 	return withOverrides(c.url, withChecksumType(withLedgerChecksum(response, checksum)));
-}
-
-/** Sets `x-amz-expiration` when a lifecycle rule expires the object (`uploaded` in ms). */
-function withExpiration(headers: Headers, rules: readonly LifecycleRule[], key: string, uploaded: number): void {
-	const expiration = expirationHeader(rules, key, uploaded);
-	if (expiration !== undefined) headers.set("x-amz-expiration", expiration);
 }
 
 /** `GET /<bucket>/<key>`, of the object or of one part. */
@@ -262,7 +258,7 @@ export async function putObject(c: S3Context): Promise<Response> {
 	}
 	if (object === null) throw new S3Error("PreconditionFailed");
 	const headers = new Headers({ etag: object.httpEtag });
-	withExpiration(headers, await lifecycleRules(c, Date.now()), c.key, object.uploaded.getTime());
+	await withExpiration(c, headers, c.key, object.uploaded.getTime());
 	const value = body.checksumValue();
 	if (body.checksum !== undefined && value !== undefined) {
 		headers.set(body.checksum.header, value);

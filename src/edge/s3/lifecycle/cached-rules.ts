@@ -11,7 +11,7 @@
 import { VersionedCache } from "../../versioned-cache";
 import { ledgerOf } from "../bucket-ledger";
 import type { S3Context } from "../context";
-import type { LifecycleRule } from "./rules";
+import { expirationHeader, type LifecycleRule } from "./rules";
 
 /** How long a bucket's rules read from its ledger are answered without asking again, in ms. */
 const TRUST_MS = 60_000;
@@ -33,4 +33,13 @@ export function lifecycleRules(c: InBucket, now: number): Promise<readonly Lifec
 export async function setLifecycleRules(c: InBucket, rules: readonly LifecycleRule[]): Promise<void> {
 	await ledgerOf(c).setLifecycle(c.bucket.binding, rules);
 	kept.expire(c.bucket.binding);
+}
+
+/**
+ * Sets `x-amz-expiration` on a write's answer when one of `c`'s bucket's rules expires the object
+ * written (`uploaded` in ms), as S3 answers PutObject, CopyObject and CompleteMultipartUpload.
+ */
+export async function withExpiration(c: InBucket, headers: Headers, key: string, uploaded: number): Promise<void> {
+	const expiration = expirationHeader(await lifecycleRules(c, Date.now()), key, uploaded);
+	if (expiration !== undefined) headers.set("x-amz-expiration", expiration);
 }
