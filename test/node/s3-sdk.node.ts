@@ -515,28 +515,66 @@ describe("@aws-sdk/client-s3 against wrangler dev: objects", () => {
 		expect(await native.head("s3-sdk/copy/refused.txt")).toBeNull();
 	});
 
-	it("refuses object tags and SSE-C with NotImplemented, as R2 refuses tags, and stores nothing", async () => {
+	it("refuses object tags with NotImplemented, as R2 does, and stores nothing", async () => {
 		const tagged = "s3-sdk/refused/tagged.txt";
 		const error = await s3Error(
 			s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: tagged, Body: "x", Tagging: "a=b" })),
 		);
 		expect(error).toMatchObject({ code: "NotImplemented", status: 501 });
 		expect(error.message).toContain("x-amz-tagging");
-		const encrypted = "s3-sdk/refused/ssec.txt";
+		expect(await native.head(tagged)).toBeNull();
+	});
+
+	it("stores and reads objects with a customer key (SSE-C), as R2's SSE-C example does", async () => {
 		const customerKey = Buffer.alloc(32, 7);
-		const ssec = s3.send(
-			new PutObjectCommand({
+		const ssec = {
+			SSECustomerAlgorithm: "AES256",
+			SSECustomerKey: customerKey.toString("base64"),
+			SSECustomerKeyMD5: base64(md5(customerKey)),
+		};
+		const single = "s3-sdk/ssec/single-part";
+		const put = await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: single, Body: "BeepBoop", ...ssec }));
+		expect(put).toMatchObject({ SSECustomerAlgorithm: "AES256", SSECustomerKeyMD5: ssec.SSECustomerKeyMD5 });
+
+		const multi = "s3-sdk/ssec/multi-part";
+		const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: multi, ...ssec }));
+		const parts = [];
+		for (const [index, body] of [Buffer.alloc(5 * 1024 * 1024, 1), Buffer.from("tail")].entries()) {
+			const { ETag } = await s3.send(
+				new UploadPartCommand({ Bucket: BUCKET, Key: multi, UploadId, PartNumber: index + 1, Body: body, ...ssec }),
+			);
+			parts.push({ ETag, PartNumber: index + 1 });
+		}
+		await s3.send(
+			new CompleteMultipartUploadCommand({
 				Bucket: BUCKET,
-				Key: encrypted,
-				Body: "x",
-				SSECustomerAlgorithm: "AES256",
-				SSECustomerKey: customerKey.toString("base64"),
-				SSECustomerKeyMD5: base64(md5(customerKey)),
+				Key: multi,
+				UploadId,
+				MultipartUpload: { Parts: parts },
+				...ssec,
 			}),
 		);
-		expect(await s3Error(ssec)).toMatchObject({ code: "NotImplemented", status: 501 });
-		expect(await native.head(tagged)).toBeNull();
-		expect(await native.head(encrypted)).toBeNull();
+		const head = await s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: multi, ...ssec }));
+		expect(head).toMatchObject({ ContentLength: 5 * 1024 * 1024 + 4, SSECustomerKeyMD5: ssec.SSECustomerKeyMD5 });
+		const read = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: single, ...ssec }));
+		expect(await read.Body?.transformToString()).toBe("BeepBoop");
+
+		expect(await s3Error(s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: single })))).toMatchObject({
+			code: "InvalidRequest",
+			status: 400,
+		});
+		const otherKey = Buffer.alloc(32, 8);
+		const other = {
+			SSECustomerAlgorithm: "AES256",
+			SSECustomerKey: otherKey.toString("base64"),
+			SSECustomerKeyMD5: base64(md5(otherKey)),
+		};
+		expect(await s3Error(s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: multi, ...other })))).toMatchObject({
+			code: "AccessDenied",
+			status: 403,
+		});
+		await s3.send(new DeleteObjectsCommand({ Bucket: BUCKET, Delete: { Objects: [{ Key: single }, { Key: multi }] } }));
+		expect(await native.head(single)).toBeNull();
 	});
 
 	it("answers NotImplemented naming an operation R2 does not implement", async () => {

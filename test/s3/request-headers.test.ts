@@ -1,7 +1,7 @@
 /**
  * The request headers R2 refuses: each refused with R2's error before anything is stored, where
  * dropping it in silence would store an object unlike the one asked for (tagged, locked,
- * KMS-encrypted, encrypted with the caller's key), and the values R2 takes (AES256, canned ACLs).
+ * KMS-encrypted), and the values R2 takes (AES256, canned ACLs). SSE-C: `ssec.test.ts`.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -12,18 +12,6 @@ const path = (k: string) => `/${BUCKET}/${k}`;
 
 /** A PutObject of `k` with `headers`. */
 const put = (k: string, headers: Record<string, string>) => s3(path(k), { method: "PUT", body: "body", headers });
-
-/** SSE-C's three headers for a 256-bit key, under `prefix`. */
-async function ssec(prefix = "x-amz-", algorithm = "AES256"): Promise<Record<string, string>> {
-	const secret = new Uint8Array(32).fill(7);
-	const md5 = new Uint8Array(await crypto.subtle.digest("MD5", secret));
-	const base64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-	return {
-		[`${prefix}server-side-encryption-customer-algorithm`]: algorithm,
-		[`${prefix}server-side-encryption-customer-key`]: base64(secret),
-		[`${prefix}server-side-encryption-customer-key-MD5`]: base64(md5),
-	};
-}
 
 describe("headers R2 does not implement", () => {
 	it("refuses each on PutObject with NotImplemented naming it and its value, and stores nothing", async () => {
@@ -90,39 +78,5 @@ describe("headers R2 does not implement", () => {
 			headers: { "x-amz-expected-bucket-owner": "123456789012" },
 		});
 		expect(aborted.status).toBe(204);
-	});
-});
-
-describe("SSE-C (customer-provided keys)", () => {
-	it("refuses a write with a key as not implemented here, storing nothing in the clear", async () => {
-		const k = key("ssec-put");
-		const error = await expectS3Error(await put(k, await ssec()), 501, "NotImplemented");
-		expect(error?.Message).toContain("x-amz-server-side-encryption-customer-algorithm");
-		expect(await env.BUCKET.head(k)).toBeNull();
-	});
-
-	it("asks for all three headers, then AES256, as R2 does", async () => {
-		const headers = await ssec();
-		const without = (name: string) =>
-			Object.fromEntries(Object.entries(headers).filter(([header]) => !header.endsWith(name)));
-		const noKey = await expectS3Error(await put(key("a"), without("customer-key")), 400, "InvalidArgument");
-		expect(noKey?.Message).toContain("an appropriate secret key");
-		const noMd5 = await expectS3Error(await put(key("b"), without("key-MD5")), 400, "InvalidArgument");
-		expect(noMd5?.Message).toContain("MD5 of the secret key");
-		await expectS3Error(await put(key("c"), await ssec("x-amz-", "AES128")), 400, "InvalidEncryptionAlgorithmError");
-	});
-
-	it("answers a read with a key that its object was not stored with one, as R2 answers", async () => {
-		const k = key("ssec-read");
-		await env.BUCKET.put(k, "plain");
-		const error = await expectS3Error(await s3(path(k), { headers: await ssec() }), 400, "InvalidRequest");
-		expect(error?.Message).toBe("The encryption parameters are not applicable to this object.");
-		const copied = await s3(path(key("ssec-copy")), {
-			method: "PUT",
-			headers: { "x-amz-copy-source": `/${BUCKET}/${k}`, ...(await ssec("x-amz-copy-source-")) },
-		});
-		await expectS3Error(copied, 400, "InvalidRequest");
-		expect(await env.BUCKET.head(key("ssec-copy"))).toBeNull();
-		await env.BUCKET.delete(k);
 	});
 });

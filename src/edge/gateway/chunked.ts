@@ -86,7 +86,7 @@ function digesters(checksums: RequestedChecksum[]) {
 /**
  * Stores a stream of unknown length under `key`.
  *
- * @param options httpMetadata, customMetadata and storageClass of the object (no `onlyIf`:
+ * @param options httpMetadata, customMetadata, storageClass and ssecKey of the object (no `onlyIf`:
  * completing a multipart upload cannot be conditional, so callers refuse conditional chunked PUTs).
  * @param checksums digests the client sent (at most one algorithm); verified by R2 on a single
  * put, by this function on a multipart upload.
@@ -109,6 +109,8 @@ export async function putChunked(
 	}
 
 	const upload = await bucket.createMultipartUpload(key, options);
+	// Each part of an upload with an SSE-C key carries it again (R2UploadPartOptions).
+	const partOptions = options.ssecKey === undefined ? undefined : { ssecKey: options.ssecKey };
 	try {
 		const digest = digesters(checksums);
 		const parts: R2UploadedPart[] = [];
@@ -116,7 +118,7 @@ export async function putChunked(
 		while (step.filled > 0) {
 			const bytes = buffer.subarray(0, step.filled);
 			digest.update(bytes);
-			parts.push(await upload.uploadPart(parts.length + 1, bytes));
+			parts.push(await upload.uploadPart(parts.length + 1, bytes, partOptions));
 			if (step.done) break;
 			step = await fill(reader, buffer, pending);
 		}

@@ -6,4 +6,6 @@ export interface GatewayContext {
 	/** The bucket the request names (`buckets.ts`): `BUCKET` unless `x-r2-bucket` says another. */
 	bucket: R2Bucket;
 	env: Env;
+	/** The SSE-C key a read hands the binding (the S3 dialect's; the native dialect sends none). */
+	ssecKey?: ArrayBuffer;
 }

@@ -65,6 +65,9 @@ const REQUEST_HEADERS = [
 	"x-amz-copy-source-if-modified-since",
 	"x-amz-copy-source-if-unmodified-since",
 	"x-amz-metadata-directive",
+	"x-amz-server-side-encryption-customer-algorithm",
+	"x-amz-server-side-encryption-customer-key",
+	"x-amz-server-side-encryption-customer-key-md5",
 	// R2's extensions (https://developers.cloudflare.com/r2/api/s3/extensions/).
 	"cf-copy-destination-if-match",
 	"cf-copy-destination-if-none-match",
@@ -109,6 +112,8 @@ const EXPOSED_HEADERS = [
 	"x-amz-checksum-algorithm",
 	"x-amz-mp-parts-count",
 	"x-amz-expiration",
+	"x-amz-server-side-encryption-customer-algorithm",
+	"x-amz-server-side-encryption-customer-key-MD5",
 	"cf-is-truncated",
 	"cf-next-continuation-token",
 	"date",

@@ -20,7 +20,7 @@
 import { z } from "zod";
 import { isPartNumber, MAX_PART_NUMBER, MIN_PART_NUMBER } from "../../wire/limits";
 import { objectToJson } from "../../wire/object-json";
-import { bucketLedger, openUploadChecksum } from "../s3/bucket-ledger";
+import { bucketLedger, openUpload } from "../s3/bucket-ledger";
 import { checksummedStream } from "../s3/checksums";
 import { bindingNameOf } from "./buckets";
 import type { GatewayContext } from "./context";
@@ -57,8 +57,8 @@ const PART_NUMBER = /^\d{1,5}$/;
 /**
  * `PUT /{key}?uploadId=&partNumber=`: streams one part; answers `{partNumber, etag}`. In an upload
  * with a flexible checksum, the part's checksum is computed on the way and recorded.
- * @throws GatewayError 400 for a bad part number, 411 for a body without Content-Length; the
- * binding's errors as it throws them.
+ * @throws GatewayError 400 for a bad part number or an upload created with an SSE-C key (through
+ * S3), 411 for a body without Content-Length; the binding's errors as it throws them.
  */
 export async function uploadPart(c: GatewayContext): Promise<Response> {
 	const text = c.url.searchParams.get("partNumber") ?? "";
@@ -72,7 +72,13 @@ export async function uploadPart(c: GatewayContext): Promise<Response> {
 	}
 	const handle = upload(c);
 	const size = Number(request.headers.get("content-length") ?? 0);
-	const algorithm = (await openUploadChecksum(ledger(c), c.key, handle.uploadId))?.algorithm;
+	const recorded = await openUpload(ledger(c), c.key, handle.uploadId);
+	if (recorded?.ssecKeyMd5 !== undefined) {
+		throw badRequest(
+			"This upload was created with an SSE-C key, which this dialect cannot send: upload its parts through S3.",
+		);
+	}
+	const algorithm = recorded?.checksum?.algorithm;
 	// Only such a part goes through the S3 dialect's body loop: any other is the request's own
 	// stream, which the binding reads with no JavaScript between.
 	const computing =
@@ -108,6 +114,7 @@ export async function completeMultipartUpload(c: GatewayContext): Promise<Respon
 	const object = await handle.complete(parts);
 	await ledger(c).finished(handle.uploadId, c.key, "completed", Date.now(), {
 		etag: object.etag,
+		version: object.version,
 		partNumbers: parts.map((part) => part.partNumber),
 	});
 	return jsonAnswer(objectToJson(object), { headers: { etag: object.httpEtag } });

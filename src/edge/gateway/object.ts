@@ -98,6 +98,7 @@ export async function getObject(c: GatewayContext): Promise<Response> {
 	const object = await c.bucket.get(c.key, {
 		onlyIf: toOnlyIf(conditions),
 		range: range.kind === "range" ? new Headers({ range: request.headers.get("range") ?? "" }) : undefined,
+		ssecKey: c.ssecKey,
 	});
 	if (object === null) throw noSuchKey();
 	const options = answerOptions(request.headers);

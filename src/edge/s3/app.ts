@@ -7,7 +7,7 @@
  * buckets before its signature holds): the signature (`verify.ts`: malformed 400, unknown key,
  * wrong signature, time), the bucket and key from Host and path (`virtual-host.ts`), the operation from method, path and query (`operations.ts`: 405, or 501
  * NotImplemented naming it), the caller's R2 permission (`permissions.ts`: 403), the headers R2
- * refuses (`request-headers.ts`: 501, or 400 for SSE-C), the bucket
+ * refuses (`request-headers.ts`: 501), the bucket
  * (404 NoSuchBucket), the keys the caller reaches in it (403), the handler. Every error, thrown here, by the shared gateway helpers or by
  * the binding, becomes S3's XML error (`errors.ts`); every answer carries `x-amz-request-id`.
  *
@@ -15,8 +15,8 @@
  * headers (`CORS_ORIGINS`), so a page may GET or PUT a presigned URL.
  *
  * Gaps (each answered 501 NotImplemented, never wrongly): the bucket configurations R2 does not
- * implement, the Put and Delete of those it answers the same for every bucket
- * (`bucket-defaults.ts`), and SSE-C writes (`request-headers.ts`).
+ * implement, and the Put and Delete of those it answers the same for every bucket
+ * (`bucket-defaults.ts`).
  * `Expect: 100-continue` is workerd's: its HTTP server answers `100 Continue` before the Worker runs.
  */
 import { withCors } from "../gateway/cors";

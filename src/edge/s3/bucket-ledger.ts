@@ -30,6 +30,8 @@
  * - the bucket's lifecycle rules (`lifecycle/`), which the binding cannot set: S3's
  *   Get/Put/DeleteBucketLifecycleConfiguration read and write them, and the ledger applies them
  *   once a day on its alarm (`lifecycle/sweep.ts`), or at a moment the emulator route asks.
+ * - which objects and uploads were stored with an SSE-C key, by the key's MD5 (`ssec/store.ts`):
+ *   locally the binding keeps no trace of the key.
  *
  * Checksums and part sizes: one row per key, with the ETag of the object they describe. A row is answered
  * only for an object of that ETag: an object written since by any other way (the native gateway,
@@ -44,6 +46,7 @@ import type { LifecycleRule } from "./lifecycle/rules";
 import { LIFECYCLE_MIGRATION, LifecycleStore } from "./lifecycle/store";
 import { type LifecycleSweep, type OpenUpload, sweepBucket } from "./lifecycle/sweep";
 import { type ChecksumType, type UploadChecksum, uploadChecksumFrom } from "./multipart-checksums";
+import { SSEC_MIGRATION, SsecStore, type StoredSsec } from "./ssec/store";
 
 /** How often the alarm applies the lifecycle rules, in ms: R2 applies them "typically within 24 hours". */
 const SWEEP_INTERVAL_MS = 24 * 60 * 60 * 1000;
@@ -120,6 +123,7 @@ const MIGRATIONS = [
 		`,
 	},
 	LIFECYCLE_MIGRATION,
+	SSEC_MIGRATION,
 ];
 
 /**
@@ -143,6 +147,17 @@ export interface ObjectParts {
 	checksums?: string[];
 }
 
+/**
+ * What a completion made: the object's ETag (unquoted) and version (the binding's), the part
+ * numbers it took in order, and its flexible checksum, if one was made.
+ */
+export interface CompletedUpload {
+	etag: string;
+	version: string;
+	partNumbers: readonly number[];
+	checksum?: ObjectChecksum;
+}
+
 /** An upload as recorded. */
 export interface UploadRecord {
 	uploadId: string;
@@ -154,6 +169,8 @@ export interface UploadRecord {
 	state: "open" | "completed" | "aborted";
 	/** The flexible checksum it was created with, if any. */
 	checksum?: UploadChecksum;
+	/** The MD5 (base64) of the SSE-C key it was created with, if any. */
+	ssecKeyMd5?: string;
 }
 
 /**
@@ -198,9 +215,11 @@ type UploadRow = {
 	state: UploadRecord["state"];
 	checksum_algorithm: string | null;
 	checksum_type: string | null;
+	ssec_key_md5: string | null;
 };
 
-const UPLOAD_COLUMNS = "upload_id, key, initiated, storage_class, state, checksum_algorithm, checksum_type";
+const UPLOAD_COLUMNS =
+	"upload_id, key, initiated, storage_class, state, checksum_algorithm, checksum_type, ssec_key_md5";
 
 function toUpload(row: UploadRow): UploadRecord {
 	const upload: UploadRecord = {
@@ -212,6 +231,7 @@ function toUpload(row: UploadRow): UploadRecord {
 	};
 	const checksum = uploadChecksumFrom(row.checksum_algorithm, row.checksum_type);
 	if (checksum !== undefined) upload.checksum = checksum;
+	if (row.ssec_key_md5 !== null) upload.ssecKeyMd5 = row.ssec_key_md5;
 	return upload;
 }
 
@@ -226,10 +246,12 @@ function toPart(row: PartRow): PartRecord {
 /** The record of what one R2 binding does not keep: its multipart uploads, its objects' flexible checksums (see the module comment). */
 export class BucketLedger extends DurableObject<Env> {
 	readonly #lifecycle: LifecycleStore;
+	readonly #ssec: SsecStore;
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
 		this.#lifecycle = new LifecycleStore(ctx.storage.sql);
+		this.#ssec = new SsecStore(ctx.storage.sql);
 		void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, MIGRATIONS));
 	}
 
@@ -309,6 +331,24 @@ export class BucketLedger extends DurableObject<Env> {
 		return row ?? null;
 	}
 
+	/** Records that the object of `key` and `version` (the binding's) was stored with the SSE-C key of `keyMd5`. */
+	ssecStored(key: string, version: string, keyMd5: string): void {
+		this.#ssec.stored(key, version, keyMd5);
+	}
+
+	/**
+	 * The SSE-C record of `key`, with the version of the object it describes, which the caller
+	 * compares with the object it read; null for none.
+	 */
+	storedSsec(key: string): StoredSsec | null {
+		return this.#ssec.of(key);
+	}
+
+	/** Whether any object of the bucket may have been stored with an SSE-C key. */
+	hasSsecObjects(): boolean {
+		return this.#ssec.any();
+	}
+
 	/**
 	 * The parts of the multipart object of `key` and `etag`: their sizes (bytes, in order) and,
 	 * when the object's checksum was made from theirs, their checksums (base64, in order); null
@@ -328,13 +368,14 @@ export class BucketLedger extends DurableObject<Env> {
 		return parts;
 	}
 
-	/** Forgets the checksums and part sizes of deleted keys. */
+	/** Forgets the checksums, part sizes and SSE-C records of deleted keys. */
 	objectsDeleted(keys: readonly string[]): void {
 		const sql = this.ctx.storage.sql;
 		this.ctx.storage.transactionSync(() => {
 			for (const key of keys) {
 				sql.exec("DELETE FROM object_checksums WHERE key = ?", key);
 				sql.exec("DELETE FROM object_parts WHERE key = ?", key);
+				this.#ssec.forget(key);
 			}
 		});
 	}
@@ -349,13 +390,14 @@ export class BucketLedger extends DurableObject<Env> {
 		const sql = this.ctx.storage.sql;
 		sql.exec("DELETE FROM uploads WHERE state != 'open' AND finished < ?", upload.initiated - FINISHED_TTL_MS);
 		sql.exec(
-			`INSERT OR REPLACE INTO uploads (${UPLOAD_COLUMNS}) VALUES (?, ?, ?, ?, 'open', ?, ?)`,
+			`INSERT OR REPLACE INTO uploads (${UPLOAD_COLUMNS}) VALUES (?, ?, ?, ?, 'open', ?, ?, ?)`,
 			upload.uploadId,
 			upload.key,
 			upload.initiated,
 			upload.storageClass,
 			upload.checksum?.algorithm.name ?? null,
 			upload.checksum?.type ?? null,
+			upload.ssecKeyMd5 ?? null,
 		);
 	}
 
@@ -386,19 +428,26 @@ export class BucketLedger extends DurableObject<Env> {
 
 	/**
 	 * Records that an upload was completed or aborted, and forgets its parts. A completion names
-	 * the object it made (`etag` unquoted) and the part numbers it took, in order: their sizes are
-	 * kept for GetObject's `partNumber` when the ledger knows every one of them; and the object's
-	 * flexible checksum when one was made, replacing any other of `key`.
+	 * the object it made (`etag` unquoted, the binding's `version`) and the part numbers it took,
+	 * in order: their sizes are kept for GetObject's `partNumber` when the ledger knows every one of
+	 * them; the object's flexible checksum when one was made, replacing any other of `key`; and the
+	 * upload's SSE-C key, which the object was stored with.
+	 * @returns the MD5 (base64) of the upload's SSE-C key, if it was created with one.
 	 */
 	finished(
 		uploadId: string,
 		key: string,
 		state: "completed" | "aborted",
 		at: number,
-		completed?: { etag: string; partNumbers: readonly number[]; checksum?: ObjectChecksum },
-	): void {
+		completed?: CompletedUpload,
+	): string | undefined {
 		const sql = this.ctx.storage.sql;
-		this.ctx.storage.transactionSync(() => {
+		return this.ctx.storage.transactionSync(() => {
+			const [upload] = sql
+				.exec<{ ssec_key_md5: string | null }>("SELECT ssec_key_md5 FROM uploads WHERE upload_id = ?", uploadId)
+				.toArray();
+			const keyMd5 = upload?.ssec_key_md5 ?? undefined;
+			if (completed !== undefined && keyMd5 !== undefined) this.#ssec.stored(key, completed.version, keyMd5);
 			if (completed !== undefined) {
 				const parts = completed.partNumbers.map(
 					(partNumber) =>
@@ -432,6 +481,7 @@ export class BucketLedger extends DurableObject<Env> {
 				at,
 			);
 			sql.exec("DELETE FROM parts WHERE upload_id = ?", uploadId);
+			return keyMd5;
 		});
 	}
 
@@ -513,14 +563,14 @@ export const ledgerOf = (c: Pick<S3Context, "env" | "bucket">): DurableObjectStu
 	bucketLedger(c.env, c.bucket.binding);
 
 /**
- * The flexible checksum of the open upload `uploadId` of `key`, as `ledger` recorded it; undefined
- * for an upload with none, or one the ledger does not hold open under that key.
+ * The open upload `uploadId` of `key` as `ledger` recorded it (its flexible checksum and SSE-C
+ * key, if any); undefined for one the ledger does not hold open under that key.
  */
-export async function openUploadChecksum(
+export async function openUpload(
 	ledger: DurableObjectStub<BucketLedger>,
 	key: string,
 	uploadId: string,
-): Promise<UploadChecksum | undefined> {
+): Promise<UploadRecord | undefined> {
 	const record = await ledger.upload(uploadId);
-	return record?.state === "open" && record.key === key ? record.checksum : undefined;
+	return record?.state === "open" && record.key === key ? record : undefined;
 }

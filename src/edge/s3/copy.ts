@@ -33,7 +33,7 @@ import { checksumsToHeaders } from "../../wire/checksums";
 import { parseConditionals, toOnlyIf } from "../gateway/conditionals";
 import { writeMetadataFromHeaders } from "../gateway/headers";
 import { assertKey } from "../gateway/keys";
-import { ledgerOf, openUploadChecksum } from "./bucket-ledger";
+import { ledgerOf, openUpload } from "./bucket-ledger";
 import type { NamedBucket } from "./buckets";
 import { servedBucket } from "./buckets";
 import {
@@ -50,6 +50,8 @@ import { withExpiration } from "./lifecycle/cached-rules";
 import { partNumberOf, uploadError, uploadIdOf } from "./multipart";
 import { requestedAlgorithm } from "./multipart-checksums";
 import { authorizeKey, keyScope } from "./permissions";
+import { checkPart, checkRead, customerKeyOf, withCustomerKeyHeaders } from "./ssec/customer-key";
+import { recordSsec, storedSsec } from "./ssec/recorded";
 import { S3_NAMESPACE, xmlAnswer } from "./xml";
 
 /** The digests R2 verifies a put against, the one it keeps beside the MD5 first; it takes one a put. */
@@ -114,14 +116,29 @@ const sourceConditions = (headers: Headers) => conditionsUnder(headers, "x-amz-c
 const destinationConditions = (headers: Headers) => conditionsUnder(headers, "cf-copy-destination-", true);
 
 /**
- * Reads the source under its conditions (and a range, for a part).
+ * Reads the source under its conditions (and a range, for a part), with the SSE-C key of the
+ * `x-amz-copy-source-server-side-encryption-customer-*` headers checked as a read's (`ssec/`).
  * @throws S3Error 404 NoSuchKey; 412 PreconditionFailed when a condition does not hold (S3
- * answers 412 for each of the four, If-None-Match and If-Modified-Since included).
+ * answers 412 for each of the four, If-None-Match and If-Modified-Since included); those of
+ * `customerKeyOf` and `checkRead`.
  */
 async function readSource(c: S3Context, source: CopySource, range?: Headers): Promise<R2ObjectBody> {
-	const object = await source.bucket.bucket.get(source.key, { onlyIf: sourceConditions(c.request.headers), range });
+	const sent = await customerKeyOf(c.request.headers, "x-amz-copy-source-");
+	const stored = await storedSsec({ env: c.env, bucket: source.bucket }, source.key, sent, Date.now());
+	const object = await source.bucket.bucket.get(source.key, {
+		onlyIf: sourceConditions(c.request.headers),
+		range,
+		// The key goes to the binding only for an object recorded with one: R2 decrypts with it.
+		ssecKey: stored !== null ? sent?.key : undefined,
+	});
 	if (object === null) throw new S3Error("NoSuchKey", undefined, { Key: source.key });
 	if (!("body" in object)) throw new S3Error("PreconditionFailed");
+	try {
+		checkRead(stored !== null && stored.version === object.version ? stored.keyMd5 : undefined, sent);
+	} catch (error) {
+		await object.body.cancel();
+		throw error;
+	}
 	return object;
 }
 
@@ -144,12 +161,14 @@ export async function copyObject(c: S3Context): Promise<Response> {
 		});
 	}
 	const source = copySource(c);
+	const sent = await customerKeyOf(headers);
 	if (
 		source.bucket.binding === c.bucket.binding &&
 		source.key === c.key &&
 		directive === "COPY" &&
 		!headers.has("x-amz-storage-class") &&
-		!headers.has("x-amz-checksum-algorithm")
+		!headers.has("x-amz-checksum-algorithm") &&
+		sent === undefined
 	) {
 		throw new S3Error(
 			"InvalidRequest",
@@ -172,6 +191,7 @@ export async function copyObject(c: S3Context): Promise<Response> {
 		onlyIf,
 	};
 	if (options.storageClass === undefined) delete options.storageClass;
+	if (sent !== undefined) options.ssecKey = sent.key;
 	const digest = DIGESTS.find((name) => object.checksums[name] !== undefined);
 	if (digest !== undefined) options[digest] = object.checksums[digest];
 	const body = copiedBody(object, object.size, algorithm);
@@ -180,6 +200,7 @@ export async function copyObject(c: S3Context): Promise<Response> {
 		algorithm === undefined ? recordedChecksum({ env: c.env, bucket: source.bucket }, source.key, Date.now()) : null,
 	]);
 	if (copied === null) throw new S3Error("PreconditionFailed");
+	if (sent !== undefined) await recordSsec(c, c.key, copied.version, sent.keyMd5);
 	const checksums = new Headers();
 	checksumsToHeaders(copied.checksums, checksums);
 	const computed = body.checksum?.digest();
@@ -194,7 +215,7 @@ export async function copyObject(c: S3Context): Promise<Response> {
 		await recordChecksum(c, c.key, copied.etag, { header: kept.header, value: kept.value, type: "FULL_OBJECT" });
 		checksums.set(kept.header, kept.value);
 	}
-	const answered = new Headers();
+	const answered = withCustomerKeyHeaders(new Headers(), sent?.keyMd5);
 	await withExpiration(c, answered, c.key, copied.uploaded.getTime());
 	return xmlAnswer(
 		"CopyObjectResult",
@@ -244,7 +265,10 @@ export async function uploadPartCopy(c: S3Context): Promise<Response> {
 		);
 	}
 	const source = copySource(c);
-	const wanted = await openUploadChecksum(ledgerOf(c), c.key, uploadId);
+	const sent = await customerKeyOf(c.request.headers);
+	const upload = await openUpload(ledgerOf(c), c.key, uploadId);
+	if (upload !== undefined) checkPart(upload.ssecKeyMd5, sent);
+	const wanted = upload?.checksum;
 	// A Range header rather than an R2Range: R2 then serves the whole object for a range past its
 	// end instead of failing, so the refusal below can name the object's size.
 	const object = await readSource(c, source, rangeText === null ? undefined : new Headers({ range: rangeText.trim() }));
@@ -260,7 +284,9 @@ export async function uploadPartCopy(c: S3Context): Promise<Response> {
 	const body = copiedBody(object, length, wanted?.algorithm);
 	let part: R2UploadedPart;
 	try {
-		part = await c.bucket.bucket.resumeMultipartUpload(c.key, uploadId).uploadPart(partNumber, body.stream);
+		part = await c.bucket.bucket
+			.resumeMultipartUpload(c.key, uploadId)
+			.uploadPart(partNumber, body.stream, sent === undefined ? undefined : { ssecKey: sent.key });
 	} catch (error) {
 		throw uploadError(error);
 	}
@@ -273,10 +299,14 @@ export async function uploadPartCopy(c: S3Context): Promise<Response> {
 		uploaded,
 		...(checksum === undefined ? {} : { checksum }),
 	});
-	return xmlAnswer("CopyPartResult", {
-		"@_xmlns": S3_NAMESPACE,
-		LastModified: new Date(uploaded).toISOString(),
-		ETag: `"${part.etag}"`,
-		...(checksum === undefined || wanted === undefined ? {} : checksumElement(wanted.algorithm, checksum)),
-	});
+	return xmlAnswer(
+		"CopyPartResult",
+		{
+			"@_xmlns": S3_NAMESPACE,
+			LastModified: new Date(uploaded).toISOString(),
+			ETag: `"${part.etag}"`,
+			...(checksum === undefined || wanted === undefined ? {} : checksumElement(wanted.algorithm, checksum)),
+		},
+		{ headers: withCustomerKeyHeaders(new Headers(), sent?.keyMd5) },
+	);
 }

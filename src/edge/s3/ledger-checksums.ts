@@ -15,7 +15,7 @@
 
 import { CONFIG_CHECK_INTERVAL_MS } from "../config-checks";
 import { VersionedCache } from "../versioned-cache";
-import { ledgerOf, type ObjectChecksum, type RecordedChecksum } from "./bucket-ledger";
+import { type CompletedUpload, ledgerOf, type ObjectChecksum, type RecordedChecksum } from "./bucket-ledger";
 import type { S3Context } from "./context";
 
 /** How long a row read from a ledger is answered without asking again, in ms. */
@@ -50,15 +50,17 @@ export async function recordChecksum(c: InBucket, key: string, etag: string, che
  * Records in `c`'s bucket's ledger that an upload of `key` completed into the object of
  * `completed.etag` (unquoted), from the parts numbered `completed.partNumbers`, with the
  * checksum made of theirs, if any (`bucket-ledger.ts`, `finished`).
+ * @returns the MD5 (base64) of the SSE-C key the upload was created with, if any.
  */
 export async function uploadCompleted(
 	c: InBucket,
 	uploadId: string,
 	key: string,
-	completed: { etag: string; partNumbers: readonly number[]; checksum?: ObjectChecksum },
-): Promise<void> {
-	await ledgerOf(c).finished(uploadId, key, "completed", Date.now(), completed);
+	completed: CompletedUpload,
+): Promise<string | undefined> {
+	const keyMd5 = await ledgerOf(c).finished(uploadId, key, "completed", Date.now(), completed);
 	rows.expire(cacheKey(c, key));
+	return keyMd5;
 }
 
 /** Forgets the checksums (and part sizes) of `keys`, just deleted from `c`'s bucket. */

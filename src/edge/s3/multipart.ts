@@ -24,7 +24,7 @@ import { storageClassToHeader } from "../../wire/storage-class";
 import { hasConditionals, parseConditionals } from "../gateway/conditionals";
 import { writeMetadataFromHeaders } from "../gateway/headers";
 import { requestBody } from "./body";
-import { ledgerOf, type ObjectChecksum, openUploadChecksum } from "./bucket-ledger";
+import { ledgerOf, type ObjectChecksum, openUpload } from "./bucket-ledger";
 import { checksumElement, checksumOfHeader, FLEXIBLE_CHECKSUMS, type FlexibleChecksum } from "./checksums";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error, s3ErrorOf } from "./errors";
@@ -40,6 +40,8 @@ import {
 } from "./multipart-checksums";
 import { checkedBytes } from "./payload";
 import { authorizeKey } from "./permissions";
+import { checkPart, customerKeyOf, withCustomerKeyHeaders } from "./ssec/customer-key";
+import { ssecRecorded } from "./ssec/recorded";
 import { S3_NAMESPACE, type XmlContent, xmlAnswer } from "./xml";
 
 /** S3's name of a binding storage class. */
@@ -103,7 +105,9 @@ const uploadChecksumElements = (checksum: UploadChecksum | undefined): XmlConten
  */
 export async function createMultipartUpload(c: S3Context): Promise<Response> {
 	const checksum = uploadChecksumOf(c.request.headers);
-	const options = writeMetadataFromHeaders(c.request.headers);
+	const options: R2MultipartOptions = writeMetadataFromHeaders(c.request.headers);
+	const sent = await customerKeyOf(c.request.headers);
+	if (sent !== undefined) options.ssecKey = sent.key;
 	const upload = await c.bucket.bucket.createMultipartUpload(c.key, options);
 	await ledgerOf(c).created(c.bucket.binding, {
 		uploadId: upload.uploadId,
@@ -111,11 +115,13 @@ export async function createMultipartUpload(c: S3Context): Promise<Response> {
 		initiated: Date.now(),
 		storageClass: options.storageClass ?? "Standard",
 		...(checksum === undefined ? {} : { checksum }),
+		...(sent === undefined ? {} : { ssecKeyMd5: sent.keyMd5 }),
 	});
+	if (sent !== undefined) ssecRecorded(c, upload.key);
 	return xmlAnswer(
 		"InitiateMultipartUploadResult",
 		{ "@_xmlns": S3_NAMESPACE, Bucket: c.bucket.name, Key: upload.key, UploadId: upload.uploadId },
-		{ headers: uploadChecksumHeaders(checksum) },
+		{ headers: withCustomerKeyHeaders(uploadChecksumHeaders(checksum), sent?.keyMd5) },
 	);
 }
 
@@ -133,11 +139,16 @@ export async function createMultipartUpload(c: S3Context): Promise<Response> {
 export async function uploadPart(c: S3Context): Promise<Response> {
 	const partNumber = partNumberOf(c.url);
 	const uploadId = uploadIdOf(c.url);
-	const wanted = await openUploadChecksum(ledgerOf(c), c.key, uploadId);
+	const sent = await customerKeyOf(c.request.headers);
+	const upload = await openUpload(ledgerOf(c), c.key, uploadId);
+	const wanted = upload?.checksum;
+	if (upload !== undefined) checkPart(upload.ssecKeyMd5, sent);
 	const body = requestBody(c, { contentMd5: true, lengthRequired: true, checksum: wanted?.algorithm });
 	let part: R2UploadedPart;
 	try {
-		part = await c.bucket.bucket.resumeMultipartUpload(c.key, uploadId).uploadPart(partNumber, body.stream ?? "");
+		part = await c.bucket.bucket
+			.resumeMultipartUpload(c.key, uploadId)
+			.uploadPart(partNumber, body.stream ?? "", sent === undefined ? undefined : { ssecKey: sent.key });
 	} catch (error) {
 		throw body.failure() ?? uploadError(error);
 	}
@@ -149,7 +160,7 @@ export async function uploadPart(c: S3Context): Promise<Response> {
 		uploaded: Date.now(),
 		...(wanted !== undefined && value !== undefined ? { checksum: value } : {}),
 	});
-	const headers = new Headers({ etag: `"${part.etag}"` });
+	const headers = withCustomerKeyHeaders(new Headers({ etag: `"${part.etag}"` }), sent?.keyMd5);
 	if (body.checksum !== undefined && value !== undefined) headers.set(body.checksum.header, value);
 	return new Response(null, { status: 200, headers });
 }
@@ -234,7 +245,7 @@ async function objectChecksumOf(
 	uploadId: string,
 	parts: readonly NamedPart[],
 ): Promise<ObjectChecksum | undefined> {
-	const upload = await openUploadChecksum(ledgerOf(c), c.key, uploadId);
+	const upload = (await openUpload(ledgerOf(c), c.key, uploadId))?.checksum;
 	if (upload === undefined) return undefined;
 	const { parts: all } = await ledgerOf(c).parts(uploadId, 0, MAX_PART_NUMBER);
 	const recorded = new Map(all.map((part) => [part.partNumber, part]));
@@ -257,6 +268,8 @@ export async function completeMultipartUpload(c: S3Context): Promise<Response> {
 	if (hasConditionals(parseConditionals(c.request.headers))) {
 		throw notImplemented("CompleteMultipartUpload with a conditional header");
 	}
+	// S3 reads an SSE-C key here only to check it (the upload was created with its own).
+	await customerKeyOf(c.request.headers);
 	const bytes = await checkedBytes(c.request, c.caller.payloadHash, MAX_COMPLETE_BYTES, true);
 	const parts = parseComplete(new TextDecoder().decode(bytes));
 	const checksum = await objectChecksumOf(c, uploadId, parts);
@@ -268,8 +281,9 @@ export async function completeMultipartUpload(c: S3Context): Promise<Response> {
 	} catch (error) {
 		throw uploadError(error);
 	}
-	await uploadCompleted(c, uploadId, c.key, {
+	const keyMd5 = await uploadCompleted(c, uploadId, c.key, {
 		etag: object.etag,
+		version: object.version,
 		partNumbers: parts.map((part) => part.partNumber),
 		...(checksum === undefined ? {} : { checksum }),
 	});
@@ -286,7 +300,8 @@ export async function completeMultipartUpload(c: S3Context): Promise<Response> {
 		if (algorithm !== undefined) Object.assign(content, checksumElement(algorithm, checksum.value));
 		content.ChecksumType = checksum.type;
 	}
-	const headers = new Headers();
+	if (keyMd5 !== undefined) ssecRecorded(c, object.key);
+	const headers = withCustomerKeyHeaders(new Headers(), keyMd5);
 	await withExpiration(c, headers, object.key, object.uploaded.getTime());
 	return xmlAnswer("CompleteMultipartUploadResult", content, { headers });
 }

@@ -29,6 +29,8 @@ import { notImplemented, S3Error } from "./errors";
 import { forgetObjects, recordChecksum, recordedChecksum } from "./ledger-checksums";
 import { lifecycleRules, withExpiration } from "./lifecycle/cached-rules";
 import { expirationHeader } from "./lifecycle/rules";
+import { customerKeyOf, withCustomerKeyHeaders } from "./ssec/customer-key";
+import { checkedRead, recordSsec, storedSsec } from "./ssec/recorded";
 
 /** The gateway's context for the same request. */
 function gatewayContext(c: S3Context): GatewayContext {
@@ -195,19 +197,24 @@ function withPartsCount(response: Response, count: number | undefined): Response
 /**
  * A read of the object or of one part, answered by the gateway's `read` (its GET or its HEAD)
  * and turned into S3's answer: no `x-r2-*` headers, the parts count, the checksums that apply,
- * `x-amz-expiration` (the bucket's lifecycle rules asked beside the read), the `response-*` overrides.
+ * `x-amz-expiration` (the bucket's lifecycle rules asked beside the read), the `response-*`
+ * overrides; checked against the SSE-C key the object was stored with (`ssec/`).
+ * @throws S3Error those of `customerKeyOf` and `checkedRead` for SSE-C.
  */
 async function objectRead(c: S3Context, read: (context: GatewayContext) => Promise<Response>): Promise<Response> {
 	refuseUnsupportedReads(c.url);
+	const sent = await customerKeyOf(c.request.headers);
+	const ssec = await storedSsec(c, c.key, sent, Date.now());
 	const part = await partRead(c);
 	// A part's answer carries no whole-object checksum (`withoutWholeChecksums`).
 	const stored = part === undefined ? ledgerChecksum(c) : undefined;
-	const [answer, checksum, rules] = await Promise.all([
-		read(part?.context ?? gatewayContext(c)),
-		stored,
-		lifecycleRules(c, Date.now()),
-	]);
+	const context = part?.context ?? gatewayContext(c);
+	// The key goes to the binding only for an object recorded with one: R2 decrypts with it.
+	if (ssec !== null && sent !== undefined) context.ssecKey = sent.key;
+	const [answer, checksum, rules] = await Promise.all([read(context), stored, lifecycleRules(c, Date.now())]);
+	const keyMd5 = await checkedRead(answer, ssec, sent);
 	const response = withoutWholeChecksums(withoutGatewayHeaders(withPartsCount(answer, part?.count)));
+	withCustomerKeyHeaders(response.headers, keyMd5);
 	if (part?.checksum !== undefined && response.status < 300) {
 		response.headers.set(part.checksum.header, part.checksum.value);
 		response.headers.set("x-amz-checksum-type", part.checksum.type);
@@ -230,8 +237,9 @@ export const headObject = (c: S3Context): Promise<Response> => objectRead(c, gat
  * hash and the flexible checksum verified) into `put()` (or, without a length, into the
  * gateway's chunked upload), with `x-amz-meta-*`, the six httpMetadata headers, Content-MD5,
  * `x-amz-storage-class` and the conditionals. A SHA1 or SHA256 sent in a header is also given to
- * `put()`, which stores it for `x-amz-checksum-mode` reads. Answers 200 with the ETag, the
- * verified checksum, and `x-amz-expiration` when a lifecycle rule expires the object.
+ * `put()`, which stores it for `x-amz-checksum-mode` reads. An SSE-C key goes to `put()`, and its
+ * MD5 to the bucket's ledger. Answers 200 with the ETag, the verified checksum, the SSE-C
+ * headers, and `x-amz-expiration` when a lifecycle rule expires the object.
  * @throws S3Error, with nothing stored: those of `requestBody`, and the stream's own refusal
  * (BadDigest, SignatureDoesNotMatch, IncompleteBody, XAmzContentSHA256Mismatch, …) when the body
  * turned out not to be the one sent; 412 PreconditionFailed; the binding's BadDigest (Content-MD5).
@@ -242,6 +250,8 @@ export async function putObject(c: S3Context): Promise<Response> {
 	const checksums = requestedChecksums(body.headers);
 	const options: R2PutOptions = writeMetadataFromHeaders(body.headers);
 	if (checksums.length > 1) throw new S3Error("InvalidRequest", "Send one checksum per PutObject: R2 verifies one.");
+	const sent = await customerKeyOf(body.headers);
+	if (sent !== undefined) options.ssecKey = sent.key;
 	let object: R2Object | null;
 	try {
 		if (body.stream !== null && body.length === undefined) {
@@ -258,6 +268,8 @@ export async function putObject(c: S3Context): Promise<Response> {
 	}
 	if (object === null) throw new S3Error("PreconditionFailed");
 	const headers = new Headers({ etag: object.httpEtag });
+	if (sent !== undefined) await recordSsec(c, c.key, object.version, sent.keyMd5);
+	withCustomerKeyHeaders(headers, sent?.keyMd5);
 	await withExpiration(c, headers, c.key, object.uploaded.getTime());
 	const value = body.checksumValue();
 	if (body.checksum !== undefined && value !== undefined) {

@@ -14,15 +14,9 @@
  * - `x-amz-server-side-encryption`: AES256 (what R2 does at rest anyway) is taken by those
  *   writes, any other value refused; UploadPart refuses the header;
  * - `x-amz-acl`: a canned ACL is taken and means nothing (R2 has no object ACLs), any other value
- *   refused;
- * - SSE-C (`x-amz-server-side-encryption-customer-*`, and `x-amz-copy-source-…` of a copy's
- *   source): the three headers together (400 InvalidArgument naming the one missing), algorithm
- *   AES256 (400 InvalidEncryptionAlgorithmError); then a read answers 400 InvalidRequest, "The
- *   encryption parameters are not applicable to this object.", as R2 answers for an object not
- *   stored with SSE-C, which no object written here is, since a write asking for it is refused
- *   with 501 NotImplemented (edgezone's gap: R2 implements SSE-C, and the binding takes
- *   `ssecKey`, but Miniflare's R2 simulator ignores it, so an object "encrypted" locally would
- *   be stored and served in the clear).
+ *   refused.
+ * SSE-C (`x-amz-server-side-encryption-customer-*`), which R2 implements, is read by the
+ * operations that take it (`ssec/customer-key.ts`).
  */
 import { S3Error } from "./errors";
 
@@ -63,11 +57,6 @@ const REFUSED: Readonly<Record<string, readonly string[]>> = {
 /** The operations that make an object, where `x-amz-server-side-encryption` and `x-amz-acl` are read. */
 const MAKES_OBJECT = new Set(["PutObject", "CopyObject", "CreateMultipartUpload"]);
 
-/** The operations that write bytes an SSE-C key would encrypt, and those that read them. */
-const SSEC_WRITES = new Set(["PutObject", "CopyObject", "CreateMultipartUpload", "UploadPart", "UploadPartCopy"]);
-const SSEC_READS = new Set(["GetObject", "HeadObject"]);
-const COPIES = new Set(["CopyObject", "UploadPartCopy"]);
-
 /** S3's canned ACLs (https://docs.aws.amazon.com/AmazonS3/latest/userguide/acl-overview.html#canned-acl). */
 const CANNED_ACLS = new Set([
 	"private",
@@ -84,8 +73,7 @@ const notImplementedHeader = (name: string, value: string, why = "") =>
 
 /**
  * Checks the headers of a request for `operation` (S3's name) against what R2 takes.
- * @throws S3Error 501 NotImplemented for a header R2 refuses; 400 InvalidArgument,
- * InvalidEncryptionAlgorithmError or InvalidRequest for SSE-C headers (see the module's comment).
+ * @throws S3Error 501 NotImplemented for a header R2 refuses.
  */
 export function screenHeaders(headers: Headers, operation: string): void {
 	if (operation === "ListBuckets") return;
@@ -97,31 +85,10 @@ export function screenHeaders(headers: Headers, operation: string): void {
 		const acl = headers.get("x-amz-acl");
 		if (acl !== null && !CANNED_ACLS.has(acl)) throw notImplementedHeader("x-amz-acl", acl);
 	}
-	if (SSEC_READS.has(operation)) screenSsec(headers, "x-amz-", "read");
-	if (SSEC_WRITES.has(operation)) screenSsec(headers, "x-amz-", "write");
-	if (COPIES.has(operation)) screenSsec(headers, "x-amz-copy-source-", "read");
 }
 
 /** @throws S3Error 501 NotImplemented when the request carries the header `name`. */
 function refuseIfSent(headers: Headers, name: string): void {
 	const value = headers.get(name);
 	if (value !== null) throw notImplementedHeader(name, value);
-}
-
-/** The SSE-C headers under `prefix`: absent, or refused as the module's comment says. */
-function screenSsec(headers: Headers, prefix: string, use: "read" | "write"): void {
-	const algorithmName = `${prefix}server-side-encryption-customer-algorithm`;
-	const algorithm = headers.get(algorithmName);
-	const key = headers.get(`${prefix}server-side-encryption-customer-key`);
-	const keyMd5 = headers.get(`${prefix}server-side-encryption-customer-key-MD5`);
-	if (algorithm === null && key === null && keyMd5 === null) return;
-	const must = "Requests specifying Server Side Encryption with Customer provided keys must provide";
-	if (key === null) throw new S3Error("InvalidArgument", `${must} an appropriate secret key.`);
-	if (keyMd5 === null) throw new S3Error("InvalidArgument", `${must} the client calculated MD5 of the secret key.`);
-	if (algorithm === null) throw new S3Error("InvalidArgument", `${must} a valid encryption algorithm.`);
-	if (algorithm !== "AES256") throw new S3Error("InvalidEncryptionAlgorithmError");
-	if (use === "read") {
-		throw new S3Error("InvalidRequest", "The encryption parameters are not applicable to this object.");
-	}
-	throw notImplementedHeader(algorithmName, algorithm, ": SSE-C (customer-provided keys) is not implemented here yet");
 }

@@ -1,0 +1,87 @@
+/**
+ * The SSE-C records of the bucket ledgers (`store.ts`) as the S3 dialect reads and writes them,
+ * through one isolate's caches, so that a read in a bucket where no object was ever stored with a
+ * key does not call the ledger's Durable Object:
+ * - per bucket, whether any object may have been stored with a key, trusted for `BUCKET_TRUST_MS`
+ *   (a minute: the lifecycle rules' trust, `../lifecycle/cached-rules.ts`, for the same reason,
+ *   a per-read cost) and asked again as soon as this isolate records a key;
+ * - per key, the row last read, as the flexible checksums' rows are kept (`../ledger-checksums.ts`).
+ * A row describes one version of an object, so a kept row never misdescribes an object written
+ * since. Locally (one isolate) a key recorded is seen by the next read; on a deployed edge another
+ * isolate may not see a bucket's first key for up to a minute, and there R2, which keeps the key
+ * itself, refuses a read without it.
+ */
+import { CONFIG_CHECK_INTERVAL_MS } from "../../config-checks";
+import { VersionedCache } from "../../versioned-cache";
+import { ledgerOf } from "../bucket-ledger";
+import type { S3Context } from "../context";
+import { type CustomerKey, checkRead } from "./customer-key";
+import type { StoredSsec } from "./store";
+
+/** How long a bucket's "a key was recorded" is answered without asking again, in ms. */
+const BUCKET_TRUST_MS = 60_000;
+
+/** How many keys (of every bucket) an isolate keeps rows of. */
+const MAX_KEYS = 4096;
+
+const buckets = new VersionedCache<boolean>(BUCKET_TRUST_MS);
+const rows = new VersionedCache<StoredSsec | null>(CONFIG_CHECK_INTERVAL_MS, MAX_KEYS);
+
+type InBucket = Pick<S3Context, "env" | "bucket">;
+
+const rowKey = (c: InBucket, key: string) => `${c.bucket.binding}\n${key}`;
+
+/**
+ * The SSE-C record of `key` in `c`'s bucket, to check a read of it against; null when there is
+ * none, or when the request sent no key and no object of the bucket was recorded with one.
+ * @param now ms since the epoch.
+ */
+export async function storedSsec(
+	c: InBucket,
+	key: string,
+	sent: CustomerKey | undefined,
+	now: number,
+): Promise<StoredSsec | null> {
+	const ledger = () => ledgerOf(c);
+	if (sent === undefined) {
+		const any = await buckets.get(c.bucket.binding, now, async () => ({
+			version: 0,
+			value: await ledger().hasSsecObjects(),
+		}));
+		if (!any) return null;
+	}
+	return rows.get(rowKey(c, key), now, async () => ({ version: 0, value: await ledger().storedSsec(key) }));
+}
+
+/** Records that the object of `key` and `version` was just stored in `c`'s bucket with the key of `keyMd5`. */
+export async function recordSsec(c: InBucket, key: string, version: string, keyMd5: string): Promise<void> {
+	await ledgerOf(c).ssecStored(key, version, keyMd5);
+	ssecRecorded(c, key);
+}
+
+/** Makes this isolate's next read of `key`, and of `c`'s bucket, ask the ledger: a key was recorded there. */
+export function ssecRecorded(c: InBucket, key: string): void {
+	rows.expire(rowKey(c, key));
+	buckets.expire(c.bucket.binding);
+}
+
+/**
+ * Checks the gateway's answer to a read (before its `x-r2-*` headers go: `x-r2-version` says
+ * which object it read) against `stored` and the key `sent` (`customer-key.ts`, `checkRead`).
+ * @returns the MD5 of the object's key to answer, if it was stored with one.
+ * @throws S3Error as `checkRead`, with the answer's body cancelled.
+ */
+export async function checkedRead(
+	answer: Response,
+	stored: StoredSsec | null,
+	sent: CustomerKey | undefined,
+): Promise<string | undefined> {
+	if (stored === null && sent === undefined) return undefined;
+	const version = answer.headers.get("x-r2-version");
+	try {
+		return checkRead(stored !== null && stored.version === version ? stored.keyMd5 : undefined, sent);
+	} catch (error) {
+		await answer.body?.cancel();
+		throw error;
+	}
+}
