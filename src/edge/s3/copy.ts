@@ -50,8 +50,8 @@ import { withExpiration } from "./lifecycle/cached-rules";
 import { partNumberOf, uploadError, uploadIdOf } from "./multipart";
 import { requestedAlgorithm } from "./multipart-checksums";
 import { authorizeKey, keyScope } from "./permissions";
-import { checkPart, checkRead, customerKeyOf, withCustomerKeyHeaders } from "./ssec/customer-key";
-import { recordSsec, storedSsec } from "./ssec/recorded";
+import { checkPart, customerKeyOf, withCustomerKeyHeaders } from "./ssec/customer-key";
+import { checkVersion, keyForRead, recordSsec, storedSsec } from "./ssec/recorded";
 import { S3_NAMESPACE, xmlAnswer } from "./xml";
 
 /** The digests R2 verifies a put against, the one it keeps beside the MD5 first; it takes one a put. */
@@ -120,7 +120,7 @@ const destinationConditions = (headers: Headers) => conditionsUnder(headers, "cf
  * `x-amz-copy-source-server-side-encryption-customer-*` headers checked as a read's (`ssec/`).
  * @throws S3Error 404 NoSuchKey; 412 PreconditionFailed when a condition does not hold (S3
  * answers 412 for each of the four, If-None-Match and If-Modified-Since included); those of
- * `customerKeyOf` and `checkRead`.
+ * `customerKeyOf` and `checkVersion`.
  */
 async function readSource(c: S3Context, source: CopySource, range?: Headers): Promise<R2ObjectBody> {
 	const sent = await customerKeyOf(c.request.headers, "x-amz-copy-source-");
@@ -128,13 +128,12 @@ async function readSource(c: S3Context, source: CopySource, range?: Headers): Pr
 	const object = await source.bucket.bucket.get(source.key, {
 		onlyIf: sourceConditions(c.request.headers),
 		range,
-		// The key goes to the binding only for an object recorded with one: R2 decrypts with it.
-		ssecKey: stored !== null ? sent?.key : undefined,
+		ssecKey: keyForRead(stored, sent),
 	});
 	if (object === null) throw new S3Error("NoSuchKey", undefined, { Key: source.key });
 	if (!("body" in object)) throw new S3Error("PreconditionFailed");
 	try {
-		checkRead(stored !== null && stored.version === object.version ? stored.keyMd5 : undefined, sent);
+		checkVersion(stored, object.version, sent);
 	} catch (error) {
 		await object.body.cancel();
 		throw error;

@@ -30,7 +30,7 @@ import { forgetObjects, recordChecksum, recordedChecksum } from "./ledger-checks
 import { lifecycleRules, withExpiration } from "./lifecycle/cached-rules";
 import { expirationHeader } from "./lifecycle/rules";
 import { customerKeyOf, withCustomerKeyHeaders } from "./ssec/customer-key";
-import { checkedRead, recordSsec, storedSsec } from "./ssec/recorded";
+import { checkedRead, keyForRead, recordSsec, storedSsec } from "./ssec/recorded";
 
 /** The gateway's context for the same request. */
 function gatewayContext(c: S3Context): GatewayContext {
@@ -209,8 +209,7 @@ async function objectRead(c: S3Context, read: (context: GatewayContext) => Promi
 	// A part's answer carries no whole-object checksum (`withoutWholeChecksums`).
 	const stored = part === undefined ? ledgerChecksum(c) : undefined;
 	const context = part?.context ?? gatewayContext(c);
-	// The key goes to the binding only for an object recorded with one: R2 decrypts with it.
-	if (ssec !== null && sent !== undefined) context.ssecKey = sent.key;
+	context.ssecKey = keyForRead(ssec, sent);
 	const [answer, checksum, rules] = await Promise.all([read(context), stored, lifecycleRules(c, Date.now())]);
 	const keyMd5 = await checkedRead(answer, ssec, sent);
 	const response = withoutWholeChecksums(withoutGatewayHeaders(withPartsCount(answer, part?.count)));

@@ -66,9 +66,29 @@ export function ssecRecorded(c: InBucket, key: string): void {
 }
 
 /**
- * Checks the gateway's answer to a read (before its `x-r2-*` headers go: `x-r2-version` says
- * which object it read) against `stored` and the key `sent` (`customer-key.ts`, `checkRead`).
+ * The key a read hands the binding's `get`: the one sent, for an object recorded with a key (R2
+ * decrypts with it); none otherwise, so that a plain object is read as R2 stores it.
+ */
+export const keyForRead = (stored: StoredSsec | null, sent: CustomerKey | undefined): ArrayBuffer | undefined =>
+	stored === null ? undefined : sent?.key;
+
+/**
+ * Checks a read of the object of `version` (the binding's) against `stored` and the key `sent`:
+ * `stored` describes it only when it names that version (`customer-key.ts`, `checkRead`).
  * @returns the MD5 of the object's key to answer, if it was stored with one.
+ * @throws S3Error as `checkRead`.
+ */
+export function checkVersion(
+	stored: StoredSsec | null,
+	version: string | null,
+	sent: CustomerKey | undefined,
+): string | undefined {
+	return checkRead(stored !== null && stored.version === version ? stored.keyMd5 : undefined, sent);
+}
+
+/**
+ * Checks the gateway's answer to a read (before its `x-r2-*` headers go: `x-r2-version` says
+ * which object it read), as `checkVersion`.
  * @throws S3Error as `checkRead`, with the answer's body cancelled.
  */
 export async function checkedRead(
@@ -77,9 +97,8 @@ export async function checkedRead(
 	sent: CustomerKey | undefined,
 ): Promise<string | undefined> {
 	if (stored === null && sent === undefined) return undefined;
-	const version = answer.headers.get("x-r2-version");
 	try {
-		return checkRead(stored !== null && stored.version === version ? stored.keyMd5 : undefined, sent);
+		return checkVersion(stored, answer.headers.get("x-r2-version"), sent);
 	} catch (error) {
 		await answer.body?.cancel();
 		throw error;
