@@ -65,6 +65,53 @@ export function withCustomerKeyHeaders(headers: Headers, keyMd5: string | undefi
 	return headers;
 }
 
+/** What a key sent is refused with, beside the key recorded: one sent where none was, none where one was, another. */
+interface Refusals {
+	unexpected: () => S3Error;
+	missing: () => S3Error;
+	other: () => S3Error;
+}
+
+/** `sent` against `recorded` (a key's MD5, or undefined for none): the MD5 when they agree. */
+function compareKeys(
+	recorded: string | undefined,
+	sent: CustomerKey | undefined,
+	refusals: Refusals,
+): string | undefined {
+	if (recorded === undefined) {
+		if (sent === undefined) return undefined;
+		throw refusals.unexpected();
+	}
+	if (sent === undefined) throw refusals.missing();
+	if (sent.keyMd5 !== recorded) throw refusals.other();
+	return recorded;
+}
+
+const READ_REFUSALS: Refusals = {
+	unexpected: () => new S3Error("InvalidRequest", "The encryption parameters are not applicable to this object."),
+	missing: () =>
+		new S3Error(
+			"InvalidRequest",
+			"The object was stored using a form of Server Side Encryption. The correct parameters must be provided to retrieve the object.",
+		),
+	other: () => new S3Error("AccessDenied", "The SSE-C key sent is not the key the object was stored with."),
+};
+
+const PART_REFUSALS: Refusals = {
+	unexpected: () =>
+		new S3Error(
+			"InvalidRequest",
+			"The multipart upload initiate did not request encryption: its parts cannot carry encryption parameters.",
+		),
+	missing: () =>
+		new S3Error(
+			"InvalidRequest",
+			"The multipart upload initiate requested encryption. Subsequent part requests must include the appropriate encryption parameters.",
+		),
+	other: () =>
+		new S3Error("InvalidRequest", "The provided encryption parameters did not match the ones used originally."),
+};
+
 /**
  * Checks a read of an object against the key it was stored with (`storedMd5`, undefined for an
  * object stored without one), S3's way
@@ -73,22 +120,8 @@ export function withCustomerKeyHeaders(headers: Headers, keyMd5: string | undefi
  * @throws S3Error 400 InvalidRequest for an object stored with a key read without one, or a key
  * sent for an object stored without; 403 AccessDenied for another key than the object's.
  */
-export function checkRead(storedMd5: string | undefined, sent: CustomerKey | undefined): string | undefined {
-	if (storedMd5 === undefined) {
-		if (sent === undefined) return undefined;
-		throw new S3Error("InvalidRequest", "The encryption parameters are not applicable to this object.");
-	}
-	if (sent === undefined) {
-		throw new S3Error(
-			"InvalidRequest",
-			"The object was stored using a form of Server Side Encryption. The correct parameters must be provided to retrieve the object.",
-		);
-	}
-	if (sent.keyMd5 !== storedMd5) {
-		throw new S3Error("AccessDenied", "The SSE-C key sent is not the key the object was stored with.");
-	}
-	return storedMd5;
-}
+export const checkRead = (storedMd5: string | undefined, sent: CustomerKey | undefined): string | undefined =>
+	compareKeys(storedMd5, sent, READ_REFUSALS);
 
 /**
  * Checks a part (UploadPart, UploadPartCopy) against the key its upload was created with
@@ -97,20 +130,5 @@ export function checkRead(storedMd5: string | undefined, sent: CustomerKey | und
  * key for an upload created without one.
  */
 export function checkPart(uploadMd5: string | undefined, sent: CustomerKey | undefined): void {
-	if (uploadMd5 === undefined) {
-		if (sent === undefined) return;
-		throw new S3Error(
-			"InvalidRequest",
-			"The multipart upload initiate did not request encryption: its parts cannot carry encryption parameters.",
-		);
-	}
-	if (sent === undefined) {
-		throw new S3Error(
-			"InvalidRequest",
-			"The multipart upload initiate requested encryption. Subsequent part requests must include the appropriate encryption parameters.",
-		);
-	}
-	if (sent.keyMd5 !== uploadMd5) {
-		throw new S3Error("InvalidRequest", "The provided encryption parameters did not match the ones used originally.");
-	}
+	compareKeys(uploadMd5, sent, PART_REFUSALS);
 }
