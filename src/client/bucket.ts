@@ -12,7 +12,8 @@
  * - a ReadableStream of unknown length is accepted (the gateway streams it into a multipart
  *   upload past 8 MiB) where the binding throws; a conditional put of one is refused with 10033.
  *   The `body` of an object read through a RemoteBucket is not one: it goes with its length;
- * - SSE-C (`ssecKey`) is not supported.
+ * - SSE-C (`ssecKey`) is not supported: the native dialect has no spelling for it (the gateway's
+ *   S3 dialect takes it).
  */
 import { askForChecksums } from "../wire/checksums.ts";
 import { R2_ERRORS } from "../wire/error-codes.ts";

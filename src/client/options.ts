@@ -175,9 +175,11 @@ export function writeMetadata(
 	if (storageClass !== undefined) headers.set(STORAGE_CLASS_HEADER, storageClass);
 }
 
-/** SSE-C has no spelling in docs/gateway.md. */
+/** SSE-C has no spelling in the gateway's native dialect; its S3 dialect takes it (docs/gateway.md). */
 export function unsupportedSsec(): TypeError {
-	return new TypeError("RemoteBucket: ssecKey is not supported; the gateway has no spelling for SSE-C.");
+	return new TypeError(
+		"RemoteBucket: ssecKey is not supported; the gateway's native dialect has no spelling for SSE-C (its S3 dialect takes it).",
+	);
 }
 
 /** A digest given as hex or bytes, as bytes. @throws TypeError for the wrong length, as workerd. */
