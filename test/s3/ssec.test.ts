@@ -29,8 +29,11 @@ async function ssec(fill: number, prefix = "x-amz-"): Promise<Record<string, str
 
 const KEY_MD5 = "x-amz-server-side-encryption-customer-key-md5";
 
+/** Objects here are text, so that reading an answer as text is what its type says. */
+const TEXT = { "content-type": "text/plain" };
+
 async function createUpload(k: string, headers: Record<string, string> = {}): Promise<string> {
-	const created = await s3(`${path(k)}?uploads`, { method: "POST", headers });
+	const created = await s3(`${path(k)}?uploads`, { method: "POST", headers: { ...TEXT, ...headers } });
 	expect(created.status).toBe(200);
 	const { InitiateMultipartUploadResult: result } = await xmlOf<{
 		InitiateMultipartUploadResult: { UploadId: string };
@@ -42,7 +45,7 @@ describe("PutObject, GetObject and HeadObject with a customer key", () => {
 	it("stores with the key, answers its MD5, and reads only with the same key", async () => {
 		const k = key("one");
 		const seven = await ssec(7);
-		const put = await s3(path(k), { method: "PUT", body: "secret body", headers: seven });
+		const put = await s3(path(k), { method: "PUT", body: "secret body", headers: { ...TEXT, ...seven } });
 		expect(put.status).toBe(200);
 		expect(put.headers.get("x-amz-server-side-encryption-customer-algorithm")).toBe("AES256");
 		expect(put.headers.get(KEY_MD5)).toBe(seven["x-amz-server-side-encryption-customer-key-MD5"]);
@@ -66,7 +69,7 @@ describe("PutObject, GetObject and HeadObject with a customer key", () => {
 
 	it("refuses a key sent for an object stored without one", async () => {
 		const k = key("plain");
-		await env.BUCKET.put(k, "plain");
+		await env.BUCKET.put(k, "plain", { httpMetadata: { contentType: "text/plain" } });
 		const error = await expectS3Error(await s3(path(k), { headers: await ssec(7) }), 400, "InvalidRequest");
 		expect(error?.Message).toBe("The encryption parameters are not applicable to this object.");
 		await env.BUCKET.delete(k);
@@ -74,16 +77,22 @@ describe("PutObject, GetObject and HeadObject with a customer key", () => {
 
 	it("takes an object written again without a key as stored without one, and forgets a deleted one", async () => {
 		const k = key("rewritten");
-		expect((await s3(path(k), { method: "PUT", body: "a", headers: await ssec(7) })).status).toBe(200);
-		await env.BUCKET.put(k, "b");
+		expect((await s3(path(k), { method: "PUT", body: "a", headers: { ...TEXT, ...(await ssec(7)) } })).status).toBe(
+			200,
+		);
+		await env.BUCKET.put(k, "b", { httpMetadata: { contentType: "text/plain" } });
 		const plain = await s3(path(k));
 		expect(plain.status).toBe(200);
 		expect(plain.headers.get(KEY_MD5)).toBeNull();
 		expect(await plain.text()).toBe("b");
+		// The key it was stored with no longer applies.
+		await expectS3Error(await s3(path(k), { headers: await ssec(7) }), 400, "InvalidRequest");
 
-		expect((await s3(path(k), { method: "PUT", body: "c", headers: await ssec(7) })).status).toBe(200);
+		expect((await s3(path(k), { method: "PUT", body: "c", headers: { ...TEXT, ...(await ssec(7)) } })).status).toBe(
+			200,
+		);
 		expect((await s3(path(k), { method: "DELETE" })).status).toBe(204);
-		expect((await s3(path(k), { method: "PUT", body: "d" })).status).toBe(200);
+		expect((await s3(path(k), { method: "PUT", body: "d", headers: TEXT })).status).toBe(200);
 		expect(await (await s3(path(k))).text()).toBe("d");
 		await env.BUCKET.delete(k);
 	});
@@ -114,7 +123,11 @@ describe("PutObject, GetObject and HeadObject with a customer key", () => {
 		];
 		for (const [sent, code, message] of refusals) {
 			const k = key("refused");
-			const error = await expectS3Error(await s3(path(k), { method: "PUT", body: "x", headers: sent }), 400, code);
+			const error = await expectS3Error(
+				await s3(path(k), { method: "PUT", body: "x", headers: { ...TEXT, ...sent } }),
+				400,
+				code,
+			);
 			expect(error?.Message).toContain(message);
 			expect(await env.BUCKET.head(k)).toBeNull();
 		}
@@ -164,7 +177,9 @@ describe("multipart uploads with a customer key", () => {
 describe("CopyObject and UploadPartCopy with customer keys", () => {
 	it("reads the source with its key and stores the copy with the destination's", async () => {
 		const source = key("copy-source");
-		expect((await s3(path(source), { method: "PUT", body: "to copy", headers: await ssec(7) })).status).toBe(200);
+		expect(
+			(await s3(path(source), { method: "PUT", body: "to copy", headers: { ...TEXT, ...(await ssec(7)) } })).status,
+		).toBe(200);
 		const copy = (destination: string, headers: Record<string, string>) =>
 			s3(path(destination), { method: "PUT", headers: { "x-amz-copy-source": path(source), ...headers } });
 
@@ -195,7 +210,9 @@ describe("CopyObject and UploadPartCopy with customer keys", () => {
 	it("copies a part from a source read with its key into an upload with its own", async () => {
 		const source = key("part-source");
 		const k = key("part-copy");
-		expect((await s3(path(source), { method: "PUT", body: "copied part", headers: await ssec(7) })).status).toBe(200);
+		expect(
+			(await s3(path(source), { method: "PUT", body: "copied part", headers: { ...TEXT, ...(await ssec(7)) } })).status,
+		).toBe(200);
 		const eight = await ssec(8);
 		const uploadId = await createUpload(k, eight);
 		const copyPart = (headers: Record<string, string>) =>

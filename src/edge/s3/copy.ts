@@ -51,7 +51,7 @@ import { partNumberOf, uploadError, uploadIdOf } from "./multipart";
 import { requestedAlgorithm } from "./multipart-checksums";
 import { authorizeKey, keyScope } from "./permissions";
 import { checkPart, customerKeyOf, withCustomerKeyHeaders } from "./ssec/customer-key";
-import { checkVersion, keyForRead, recordSsec, storedSsec } from "./ssec/recorded";
+import { checkBeforeRead, checkVersion, keyForRead, recordSsec, storedSsec } from "./ssec/recorded";
 import { S3_NAMESPACE, xmlAnswer } from "./xml";
 
 /** The digests R2 verifies a put against, the one it keeps beside the MD5 first; it takes one a put. */
@@ -125,6 +125,7 @@ const destinationConditions = (headers: Headers) => conditionsUnder(headers, "cf
 async function readSource(c: S3Context, source: CopySource, range?: Headers): Promise<R2ObjectBody> {
 	const sent = await customerKeyOf(c.request.headers, "x-amz-copy-source-");
 	const stored = await storedSsec({ env: c.env, bucket: source.bucket }, source.key, sent, Date.now());
+	await checkBeforeRead(source.bucket.bucket, source.key, stored, sent);
 	const object = await source.bucket.bucket.get(source.key, {
 		onlyIf: sourceConditions(c.request.headers),
 		range,

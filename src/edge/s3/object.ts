@@ -30,7 +30,7 @@ import { forgetObjects, recordChecksum, recordedChecksum } from "./ledger-checks
 import { lifecycleRules, withExpiration } from "./lifecycle/cached-rules";
 import { expirationHeader } from "./lifecycle/rules";
 import { customerKeyOf, withCustomerKeyHeaders } from "./ssec/customer-key";
-import { checkedRead, keyForRead, recordSsec, storedSsec } from "./ssec/recorded";
+import { checkBeforeRead, checkedRead, keyForRead, recordSsec, storedSsec } from "./ssec/recorded";
 
 /** The gateway's context for the same request. */
 function gatewayContext(c: S3Context): GatewayContext {
@@ -205,6 +205,7 @@ async function objectRead(c: S3Context, read: (context: GatewayContext) => Promi
 	refuseUnsupportedReads(c.url);
 	const sent = await customerKeyOf(c.request.headers);
 	const ssec = await storedSsec(c, c.key, sent, Date.now());
+	await checkBeforeRead(c.bucket.bucket, c.key, ssec, sent);
 	const part = await partRead(c);
 	// A part's answer carries no whole-object checksum (`withoutWholeChecksums`).
 	const stored = part === undefined ? ledgerChecksum(c) : undefined;

@@ -87,6 +87,24 @@ export function checkVersion(
 }
 
 /**
+ * Checks a read that involves a key (one sent, or a record of one) against the object's current
+ * version (`head`) before any of its bytes are read, so that a refusal does not cancel a body
+ * already flowing; `checkedRead` then checks the answer of the read itself, for an object written
+ * again in between. A read in a bucket with no record and without a key costs nothing here.
+ * @throws S3Error as `checkRead`.
+ */
+export async function checkBeforeRead(
+	bucket: R2Bucket,
+	key: string,
+	stored: StoredSsec | null,
+	sent: CustomerKey | undefined,
+): Promise<void> {
+	if (stored === null && sent === undefined) return;
+	const object = await bucket.head(key);
+	if (object !== null) checkVersion(stored, object.version, sent);
+}
+
+/**
  * Checks the gateway's answer to a read (before its `x-r2-*` headers go: `x-r2-version` says
  * which object it read), as `checkVersion`.
  * @throws S3Error as `checkRead`, with the answer's body cancelled.
