@@ -199,7 +199,7 @@ function withPartsCount(response: Response, count: number | undefined): Response
  * and turned into S3's answer: no `x-r2-*` headers, the parts count, the checksums that apply,
  * `x-amz-expiration` (the bucket's lifecycle rules asked beside the read), the `response-*`
  * overrides; checked against the SSE-C key the object was stored with (`ssec/`).
- * @throws S3Error those of `customerKeyOf` and `checkedRead` for SSE-C.
+ * @throws S3Error those of `customerKeyOf`, `checkBeforeRead` and `checkedRead` for SSE-C.
  */
 async function objectRead(c: S3Context, read: (context: GatewayContext) => Promise<Response>): Promise<Response> {
 	refuseUnsupportedReads(c.url);
