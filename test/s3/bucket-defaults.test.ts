@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SCOPED_TOKEN, SCOPED_TOKEN_ID } from "../api/credentials";
-import { BUCKET, clientOf, expectS3Error, s3, xmlOf } from "./helpers";
+import { BUCKET, clientOf, expectS3Error, s3, textOf, xmlOf } from "./helpers";
 
 const S3_NAMESPACE = "http://s3.amazonaws.com/doc/2006-03-01/";
 
@@ -108,7 +108,7 @@ describe("query parameters that name no sub-resource for the method", () => {
 		expect((await s3(`/${BUCKET}/${k}?tagging`, { method: "HEAD" })).status).toBe(200);
 		const read = await s3(`/${BUCKET}/${k}?restore`);
 		expect(read.status).toBe(200);
-		expect(await read.text()).toBe("plain");
+		expect(await textOf(read)).toBe("plain");
 		await env.BUCKET.delete(k);
 	});
 

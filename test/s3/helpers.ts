@@ -79,6 +79,14 @@ const parser = new XMLParser({
 	isArray: (name) => ["Contents", "CommonPrefixes", "Bucket"].includes(name),
 });
 
+/**
+ * An object's bytes as UTF-8, whatever its Content-Type: `Response.text()` on an object stored
+ * without a text type draws workerd's "does not appear to be text" warning.
+ */
+export async function textOf(response: Response): Promise<string> {
+	return new TextDecoder().decode(await response.arrayBuffer());
+}
+
 /** An S3 `<Error>` document, parsed. */
 interface S3ErrorXml {
 	Error: Record<string, string>;

@@ -12,7 +12,7 @@ import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { toBase64 } from "../../src/common/encoding";
 import { gw } from "../gateway/helpers";
-import { BUCKET, bucket, expectS3Error, s3 } from "./helpers";
+import { BUCKET, bucket, expectS3Error, s3, textOf } from "./helpers";
 
 const parser = new XMLParser({ parseTagValue: false, isArray: (name) => ["Part", "Upload"].includes(name) });
 
@@ -149,7 +149,7 @@ describe("a multipart upload with a checksum", () => {
 				partRead.headers.get(header(algorithm)),
 				partRead.headers.get("x-amz-checksum-type"),
 			]).toEqual([206, sums[1], type]);
-			expect(await partRead.text()).toBe("tail");
+			expect(await textOf(partRead)).toBe("tail");
 			const unasked = await s3(`${path(k)}?partNumber=1`, { method: "HEAD" });
 			expect([unasked.status, unasked.headers.get(header(algorithm))]).toEqual([206, null]);
 		},
@@ -309,7 +309,7 @@ describe("CopyObject with x-amz-checksum-algorithm", () => {
 			expected,
 			"FULL_OBJECT",
 		]);
-		expect(await read.text()).toBe("copied with a new checksum");
+		expect(await textOf(read)).toBe("copied with a new checksum");
 
 		await expectS3Error(
 			await s3(path(k), {
