@@ -559,6 +559,17 @@ describe("@aws-sdk/client-s3 against wrangler dev: objects", () => {
 		const read = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: single, ...ssec }));
 		expect(await read.Body?.transformToString()).toBe("BeepBoop");
 
+		// A presigned GET: the SDK signs the SSE-C headers rather than hoist them into the URL.
+		const url = await getSignedUrl(s3, new GetObjectCommand({ Bucket: BUCKET, Key: single, ...ssec }));
+		const presigned = await fetch(url, {
+			headers: {
+				"x-amz-server-side-encryption-customer-algorithm": "AES256",
+				"x-amz-server-side-encryption-customer-key": ssec.SSECustomerKey,
+				"x-amz-server-side-encryption-customer-key-md5": ssec.SSECustomerKeyMD5,
+			},
+		});
+		expect([presigned.status, await presigned.text()]).toEqual([200, "BeepBoop"]);
+
 		expect(await s3Error(s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: single })))).toMatchObject({
 			code: "InvalidRequest",
 			status: 400,
