@@ -62,6 +62,8 @@ describe("PutObject, GetObject and HeadObject with a customer key", () => {
 		const bare = await expectS3Error(await s3(path(k)), 400, "InvalidRequest");
 		expect(bare?.Message).toContain("stored using a form of Server Side Encryption");
 		await expectS3Error(await s3(path(k), { method: "HEAD" }), 400, "InvalidRequest");
+		// The key is asked for before the conditions are weighed.
+		await expectS3Error(await s3(path(k), { headers: { "if-match": '"other"' } }), 400, "InvalidRequest");
 		await expectS3Error(await s3(path(k), { headers: await ssec(8) }), 403, "AccessDenied");
 		await expectS3Error(await s3(path(k), { method: "HEAD", headers: await ssec(8) }), 403, "AccessDenied");
 		await env.BUCKET.delete(k);
