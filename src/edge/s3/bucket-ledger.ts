@@ -432,7 +432,7 @@ export class BucketLedger extends DurableObject<Env> {
 	 * in order: their sizes are kept for GetObject's `partNumber` when the ledger knows every one of
 	 * them; the object's flexible checksum when one was made, replacing any other of `key`; and the
 	 * upload's SSE-C key, which the object was stored with.
-	 * @returns the MD5 (base64) of the upload's SSE-C key, if it was created with one.
+	 * @returns for a completion, the MD5 (base64) of the upload's SSE-C key, if it was created with one.
 	 */
 	finished(
 		uploadId: string,
@@ -443,12 +443,10 @@ export class BucketLedger extends DurableObject<Env> {
 	): string | undefined {
 		const sql = this.ctx.storage.sql;
 		return this.ctx.storage.transactionSync(() => {
-			const [upload] = sql
-				.exec<{ ssec_key_md5: string | null }>("SELECT ssec_key_md5 FROM uploads WHERE upload_id = ?", uploadId)
-				.toArray();
-			const keyMd5 = upload?.ssec_key_md5 ?? undefined;
-			if (completed !== undefined && keyMd5 !== undefined) this.#ssec.stored(key, completed.version, keyMd5);
+			let keyMd5: string | undefined;
 			if (completed !== undefined) {
+				keyMd5 = this.upload(uploadId)?.ssecKeyMd5;
+				if (keyMd5 !== undefined) this.#ssec.stored(key, completed.version, keyMd5);
 				const parts = completed.partNumbers.map(
 					(partNumber) =>
 						sql
