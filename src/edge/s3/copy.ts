@@ -51,7 +51,7 @@ import { partNumberOf, uploadError, uploadIdOf } from "./multipart";
 import { requestedAlgorithm } from "./multipart-checksums";
 import { authorizeKey, keyScope } from "./permissions";
 import { checkPart, customerKeyOf, withCustomerKeyHeaders } from "./ssec/customer-key";
-import { checkBeforeRead, checkVersion, keyForRead, recordSsec, storedSsec } from "./ssec/recorded";
+import { checkVersion, recordSsec, ssecRead } from "./ssec/recorded";
 import { S3_NAMESPACE, xmlAnswer } from "./xml";
 
 /** The digests R2 verifies a put against, the one it keeps beside the MD5 first; it takes one a put. */
@@ -120,21 +120,24 @@ const destinationConditions = (headers: Headers) => conditionsUnder(headers, "cf
  * `x-amz-copy-source-server-side-encryption-customer-*` headers checked as a read's (`ssec/`).
  * @throws S3Error 404 NoSuchKey; 412 PreconditionFailed when a condition does not hold (S3
  * answers 412 for each of the four, If-None-Match and If-Modified-Since included); those of
- * `customerKeyOf` and `checkVersion`.
+ * `ssecRead` and `checkVersion`.
  */
 async function readSource(c: S3Context, source: CopySource, range?: Headers): Promise<R2ObjectBody> {
-	const sent = await customerKeyOf(c.request.headers, "x-amz-copy-source-");
-	const stored = await storedSsec({ env: c.env, bucket: source.bucket }, source.key, sent, Date.now());
-	await checkBeforeRead(source.bucket.bucket, source.key, stored, sent);
+	const ssec = await ssecRead(
+		{ env: c.env, bucket: source.bucket },
+		source.key,
+		c.request.headers,
+		"x-amz-copy-source-",
+	);
 	const object = await source.bucket.bucket.get(source.key, {
 		onlyIf: sourceConditions(c.request.headers),
 		range,
-		ssecKey: keyForRead(stored, sent),
+		ssecKey: ssec.ssecKey,
 	});
 	if (object === null) throw new S3Error("NoSuchKey", undefined, { Key: source.key });
 	if (!("body" in object)) throw new S3Error("PreconditionFailed");
 	try {
-		checkVersion(stored, object.version, sent);
+		checkVersion(ssec.stored, object.version, ssec.sent);
 	} catch (error) {
 		await object.body.cancel();
 		throw error;

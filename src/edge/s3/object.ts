@@ -30,7 +30,7 @@ import { forgetObjects, recordChecksum, recordedChecksum } from "./ledger-checks
 import { lifecycleRules, withExpiration } from "./lifecycle/cached-rules";
 import { expirationHeader } from "./lifecycle/rules";
 import { customerKeyOf, withCustomerKeyHeaders } from "./ssec/customer-key";
-import { checkBeforeRead, checkedRead, keyForRead, recordSsec, storedSsec } from "./ssec/recorded";
+import { checkedRead, recordSsec, ssecRead } from "./ssec/recorded";
 
 /** The gateway's context for the same request. */
 function gatewayContext(c: S3Context): GatewayContext {
@@ -199,20 +199,18 @@ function withPartsCount(response: Response, count: number | undefined): Response
  * and turned into S3's answer: no `x-r2-*` headers, the parts count, the checksums that apply,
  * `x-amz-expiration` (the bucket's lifecycle rules asked beside the read), the `response-*`
  * overrides; checked against the SSE-C key the object was stored with (`ssec/`).
- * @throws S3Error those of `customerKeyOf`, `checkBeforeRead` and `checkedRead` for SSE-C.
+ * @throws S3Error those of `ssecRead` and `checkedRead` for SSE-C.
  */
 async function objectRead(c: S3Context, read: (context: GatewayContext) => Promise<Response>): Promise<Response> {
 	refuseUnsupportedReads(c.url);
-	const sent = await customerKeyOf(c.request.headers);
-	const ssec = await storedSsec(c, c.key, sent, Date.now());
-	await checkBeforeRead(c.bucket.bucket, c.key, ssec, sent);
+	const ssec = await ssecRead(c, c.key, c.request.headers);
 	const part = await partRead(c);
 	// A part's answer carries no whole-object checksum (`withoutWholeChecksums`).
 	const stored = part === undefined ? ledgerChecksum(c) : undefined;
 	const context = part?.context ?? gatewayContext(c);
-	context.ssecKey = keyForRead(ssec, sent);
+	context.ssecKey = ssec.ssecKey;
 	const [answer, checksum, rules] = await Promise.all([read(context), stored, lifecycleRules(c, Date.now())]);
-	const keyMd5 = await checkedRead(answer, ssec, sent);
+	const keyMd5 = await checkedRead(answer, ssec);
 	const response = withoutWholeChecksums(withoutGatewayHeaders(withPartsCount(answer, part?.count)));
 	withCustomerKeyHeaders(response.headers, keyMd5);
 	if (part?.checksum !== undefined && response.status < 300) {

@@ -15,7 +15,7 @@ import { CONFIG_CHECK_INTERVAL_MS } from "../../config-checks";
 import { VersionedCache } from "../../versioned-cache";
 import { ledgerOf } from "../bucket-ledger";
 import type { S3Context } from "../context";
-import { type CustomerKey, checkRead } from "./customer-key";
+import { type CustomerKey, checkRead, customerKeyOf } from "./customer-key";
 import type { StoredSsec } from "./store";
 
 /** How long a bucket's "a key was recorded" is answered without asking again, in ms. */
@@ -36,7 +36,7 @@ const rowKey = (c: InBucket, key: string) => `${c.bucket.binding}\n${key}`;
  * none, or when the request sent no key and no object of the bucket was recorded with one.
  * @param now ms since the epoch.
  */
-export async function storedSsec(
+async function storedSsec(
 	c: InBucket,
 	key: string,
 	sent: CustomerKey | undefined,
@@ -69,7 +69,7 @@ export function ssecRecorded(c: InBucket, key: string): void {
  * The key a read hands the binding's `get`: the one sent, for an object recorded with a key (R2
  * decrypts with it); none otherwise, so that a plain object is read as R2 stores it.
  */
-export const keyForRead = (stored: StoredSsec | null, sent: CustomerKey | undefined): ArrayBuffer | undefined =>
+const keyForRead = (stored: StoredSsec | null, sent: CustomerKey | undefined): ArrayBuffer | undefined =>
 	stored === null ? undefined : sent?.key;
 
 /**
@@ -93,7 +93,7 @@ export function checkVersion(
  * again in between. A read in a bucket with no record and without a key costs nothing here.
  * @throws S3Error as `checkRead`.
  */
-export async function checkBeforeRead(
+async function checkBeforeRead(
 	bucket: R2Bucket,
 	key: string,
 	stored: StoredSsec | null,
@@ -109,11 +109,7 @@ export async function checkBeforeRead(
  * which object it read), as `checkVersion`.
  * @throws S3Error as `checkRead`, with the answer's body cancelled.
  */
-export async function checkedRead(
-	answer: Response,
-	stored: StoredSsec | null,
-	sent: CustomerKey | undefined,
-): Promise<string | undefined> {
+export async function checkedRead(answer: Response, { stored, sent }: SsecRead): Promise<string | undefined> {
 	if (stored === null && sent === undefined) return undefined;
 	try {
 		return checkVersion(stored, answer.headers.get("x-r2-version"), sent);
@@ -121,4 +117,25 @@ export async function checkedRead(
 		await answer.body?.cancel();
 		throw error;
 	}
+}
+
+/** What a read knows of SSE-C before it reads: the key sent, the record, and the key to hand the binding's `get`. */
+export interface SsecRead {
+	sent: CustomerKey | undefined;
+	stored: StoredSsec | null;
+	ssecKey: ArrayBuffer | undefined;
+}
+
+/**
+ * Prepares a read of `key` in `c`'s bucket: the SSE-C headers under `prefix` (`x-amz-`, or
+ * `x-amz-copy-source-` for a copy's source) read, the record asked, and the read checked
+ * against the object's version (`checkBeforeRead`). The read's own answer is then checked with
+ * `checkVersion` or `checkedRead`.
+ * @throws S3Error those of `customerKeyOf` and `checkRead`.
+ */
+export async function ssecRead(c: InBucket, key: string, headers: Headers, prefix = "x-amz-"): Promise<SsecRead> {
+	const sent = await customerKeyOf(headers, prefix);
+	const stored = await storedSsec(c, key, sent, Date.now());
+	await checkBeforeRead(c.bucket.bucket, key, stored, sent);
+	return { sent, stored, ssecKey: keyForRead(stored, sent) };
 }
