@@ -47,6 +47,7 @@ import { forgetActiveHostnames } from "../edge/custom-hostname-routing";
 import { forgetZoneNames } from "../edge/zone-names";
 import { hostnameProblem, normalizeHostname } from "../zone/custom-hostnames/names";
 import { CODES } from "../zone/failure";
+import { UUID } from "./certificate-packs";
 import { ok } from "./envelope";
 import { unwrap } from "./errors";
 import { pageInfo } from "./pagination";
@@ -55,6 +56,13 @@ import type { ApiEnv } from "./types";
 import { HEX_ID, parseBody, parseParam, parseQuery } from "./validate";
 
 const CODE = CODES.customHostnameInvalid;
+
+/**
+ * A custom hostname id: a UUID, the form Cloudflare issues (the SDK's examples,
+ * `client.customHostnames.get('0d89c70d-ad9f-4843-b99f-6cc0252067e9', ...)`), or the 32 hex
+ * digits edgezone issued before, so that stored custom hostnames stay reachable.
+ */
+const HOSTNAME_ID = UUID.or(HEX_ID);
 
 /** A custom hostname: validated, then lower-cased without a trailing dot. */
 const HOSTNAME = z
@@ -200,7 +208,7 @@ const TEXT = z.string().min(1).max(254);
 // cloudflare-typescript `src/internal/utils/query.ts`).
 const LIST = z
 	.object({
-		id: HEX_ID.optional(),
+		id: HOSTNAME_ID.optional(),
 		hostname: TEXT.optional(),
 		"hostname.exact": TEXT.optional(),
 		"hostname.contain": TEXT.optional(),
@@ -225,8 +233,8 @@ const LIST = z
 
 const FALLBACK = z.strictObject({ origin: ORIGIN });
 
-/** The custom hostname id of the path (32 hex; 7003 otherwise). */
-const idOf = (c: Context<ApiEnv>) => parseParam(c, "custom_hostname_id", HEX_ID);
+/** The custom hostname id of the path (a UUID or 32 hex; 7003 otherwise). */
+const idOf = (c: Context<ApiEnv>) => parseParam(c, "custom_hostname_id", HOSTNAME_ID);
 
 /** After a write: this isolate's edge reads the registry's routes and the zone's active hostnames again. */
 function forgetRoutes(zoneId: string): void {

@@ -54,6 +54,21 @@ describe("client.customHostnames", () => {
 		await expect(client.customHostnames.get(created.id, { zone_id })).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
 	});
 
+	it("takes the SDK's UUID ids: an unknown one is NotFoundError (1436), and lists nothing", async () => {
+		const client = sdkClient();
+		const zone_id = await freshZone();
+		const created = await client.customHostnames.create({ zone_id, hostname: unique() });
+		expect(created.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+		const example = "0d89c70d-ad9f-4843-b99f-6cc0252067e9";
+		const missing = await client.customHostnames.get(example, { zone_id }).catch((e: unknown) => e);
+		expect(missing).toBeInstanceOf(Cloudflare.NotFoundError);
+		expect((missing as InstanceType<typeof Cloudflare.NotFoundError>).errors).toMatchObject([{ code: 1436 }]);
+		expect((await client.customHostnames.list({ zone_id, id: example })).result).toEqual([]);
+		expect((await client.customHostnames.list({ zone_id, id: created.id })).result.map((h) => h.id)).toEqual([
+			created.id,
+		]);
+	});
+
 	it("answers a duplicate with ConflictError and an unknown CA with BadRequestError", async () => {
 		const client = sdkClient();
 		const zone_id = await freshZone();

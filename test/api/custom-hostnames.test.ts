@@ -3,10 +3,11 @@
  * it, the lifecycle on the zone's clock with the simulated DNS, the default CA (Google unless CAA
  * blocks it), lists, the fallback origin, the quota and bad input.
  */
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import patchFixture from "../../fixtures/api/13-patch-custom-hostname-default-ca.json";
-import { zoneRegistry } from "../../src/common/durable-objects";
+import { zoneRegistry, zoneState } from "../../src/common/durable-objects";
 import { call, freshZone } from "./http";
 
 const DAY = 86_400;
@@ -109,7 +110,8 @@ describe("a new custom hostname", () => {
 			custom_origin_server: "origin.example.net",
 			custom_origin_sni: ":request_host_header:",
 		});
-		expect(h.id).toMatch(/^[0-9a-f]{32}$/);
+		// A UUID, as Cloudflare issues (the SDK's examples).
+		expect(h.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 		expect(h).toMatchObject({
 			hostname,
 			status: "pending",
@@ -471,6 +473,7 @@ describe("lists", () => {
 		["?ssl_status=done", "/ssl_status"],
 		["?certificate_authority=digicert", "/certificate_authority"],
 		["?id=xyz", "/id"],
+		["?id=0D89C70D-AD9F-4843-B99F-6CC0252067E9", "/id"],
 		["?id=023e105f4ecef8ad9ca31a8372d0c353&hostname=a.example.com", "/id"],
 	])("refuse %s with 400 1400 at %s", async (query, pointer) => {
 		const zone = await freshZone();
@@ -582,15 +585,55 @@ describe("bad input", () => {
 		expect(await get(zone, h.id)).toEqual(h);
 	});
 
-	it("answers unknown ids 404 1436 and malformed ids 7003", async () => {
+	it("answers unknown ids, UUIDs or 32 hex, 404 1436 and malformed ids 7003", async () => {
 		const zone = await freshZone();
-		const unknown = "0123456789abcdef0123456789abcdef";
-		for (const method of ["GET", "PATCH", "DELETE"]) {
-			const res = await call(method, `/zones/${zone}/custom_hostnames/${unknown}`, method === "PATCH" ? {} : undefined);
-			expect(res.status, method).toBe(404);
-			expect(res.body.errors?.[0]?.code).toBe(1436);
+		for (const unknown of ["0d89c70d-ad9f-4843-b99f-6cc0252067e9", "0123456789abcdef0123456789abcdef"]) {
+			for (const method of ["GET", "PATCH", "DELETE"]) {
+				const res = await call(
+					method,
+					`/zones/${zone}/custom_hostnames/${unknown}`,
+					method === "PATCH" ? {} : undefined,
+				);
+				expect(res.status, `${method} ${unknown}`).toBe(404);
+				expect(res.body.errors?.[0]?.code).toBe(1436);
+			}
 		}
-		expect((await call("GET", `/zones/${zone}/custom_hostnames/nope`)).body.errors?.[0]?.code).toBe(7003);
+		for (const malformed of ["nope", "0d89c70d-ad9f-4843-b99f-6cc0252067e", "0d89c70dad9f4843b99f6cc0252067e9a"]) {
+			const res = await call("GET", `/zones/${zone}/custom_hostnames/${malformed}`);
+			expect(res.status, malformed).toBe(400);
+			expect(res.body.errors?.[0]?.code).toBe(7003);
+		}
+	});
+
+	it("lists by a UUID id: the one custom hostname, or none", async () => {
+		const zone = await freshZone();
+		const h = await create(zone, { hostname: `uuid.${crypto.randomUUID().slice(0, 8)}.example.org` });
+		const list = (query: string) => call("GET", `/zones/${zone}/custom_hostnames${query}`);
+		const none = await list("?id=0d89c70d-ad9f-4843-b99f-6cc0252067e9");
+		expect(none.status).toBe(200);
+		expect(none.body.result).toEqual([]);
+		expect(((await list(`?id=${h.id}`)).body.result as Hostname[]).map((x) => x.id)).toEqual([h.id]);
+	});
+
+	it("keeps a custom hostname stored with a 32-hex id reachable by it", async () => {
+		const zone = await freshZone();
+		const h = await create(zone, { hostname: `legacy.${crypto.randomUUID().slice(0, 8)}.example.org` });
+		const legacy = "0123456789abcdef0123456789abcdef";
+		// The row as edgezone stored it before it issued UUIDs.
+		await runInDurableObject(zoneState(env, zone), (_zone, state) => {
+			state.storage.sql.exec(
+				"UPDATE custom_hostnames SET id = ?, record = json_set(record, '$.id', ?) WHERE id = ?",
+				legacy,
+				legacy,
+				h.id,
+			);
+		});
+		expect(await get(zone, legacy)).toMatchObject({ id: legacy, hostname: h.hostname });
+		const listed = await call("GET", `/zones/${zone}/custom_hostnames?id=${legacy}`);
+		expect((listed.body.result as Hostname[]).map((x) => x.id)).toEqual([legacy]);
+		expect((await patch(zone, legacy, { custom_metadata: { k: "v" } })).id).toBe(legacy);
+		const deleted = await call("DELETE", `/zones/${zone}/custom_hostnames/${legacy}`);
+		expect(deleted.body).toEqual({ id: legacy });
 	});
 });
 

@@ -121,7 +121,9 @@ export class CustomHostnameStore {
 			invalid(CODES.customHostnameQuota, `the zone holds its hard cap of ${QUOTA_HARD_CAP} custom hostnames`);
 		const dns = this.#dns.view();
 		const record: HostnameRecord = {
-			id: randomHexId(),
+			// A UUID, as Cloudflare issues (the SDK's `client.customHostnames.get('0d89c70d-ad9f-4843-b99f-6cc0252067e9', ...)`);
+			// rows stored before keep their 32-hex ids, which the API accepts too.
+			id: crypto.randomUUID(),
 			hostname: input.hostname,
 			created_at: now,
 			...origins({}, input),
