@@ -109,6 +109,16 @@ const OUTPUT_OPTIONS = z
 	})
 	.transform(withOutputDefaults);
 
+/**
+ * A challenge token as Cloudflare's OpenAPI schema spells `logpush_ownership_challenge`
+ * (github.com/cloudflare/api-schemas): at most 4096 characters of `^[a-zA-Z0-9/\+\.\-_]*$`.
+ * Both the job and the validation endpoint check it; anything else is a 400 1002 at the field.
+ */
+const OWNERSHIP_CHALLENGE = z
+	.string()
+	.max(4096)
+	.regex(/^[a-zA-Z0-9/+.\-_]*$/, "must match ^[a-zA-Z0-9/\\+\\.\\-_]*$: letters, digits, /, +, ., - and _");
+
 const refused = (message: string) =>
 	z
 		.unknown()
@@ -132,11 +142,7 @@ const JOB_FIELDS = z.strictObject({
 	max_upload_records: zeroOr(1_000, 1_000_000).optional(),
 	max_upload_interval_seconds: zeroOr(30, 300).optional(),
 	output_options: OUTPUT_OPTIONS.nullable().optional(),
-	ownership_challenge: z
-		.string()
-		.max(4096)
-		.regex(/^[a-zA-Z0-9/+.\-_]*$/)
-		.optional(),
+	ownership_challenge: OWNERSHIP_CHALLENGE.optional(),
 	filter: z
 		.string()
 		.superRefine((filter, ctx) => {
@@ -151,7 +157,7 @@ const JOB_FIELDS = z.strictObject({
 const DESTINATION = z.strictObject({ destination_conf: z.string().min(1).max(4096) });
 const VALIDATION = z.strictObject({
 	destination_conf: z.string().min(1).max(4096),
-	ownership_challenge: z.string().max(4096),
+	ownership_challenge: OWNERSHIP_CHALLENGE,
 });
 
 /**

@@ -367,6 +367,21 @@ describe("ownership challenges", () => {
 		expect(JSON.stringify(created.body.result)).not.toContain(token);
 	});
 
+	it.each(["a b", "token=", "<jwt>", "é", "a\nb"])(
+		"refuses the challenge %j, outside the schema's pattern, with a 400 1002 on the job and the validation",
+		async (ownership_challenge) => {
+			const { jobs, ownership, S3 } = await jobsOf();
+			for (const path of [jobs, `${ownership}/validate`]) {
+				const res = await call("POST", path, { destination_conf: S3, ownership_challenge });
+				expect(res.status, path).toBe(400);
+				expect(res.body.errors).toEqual([
+					expect.objectContaining({ code: 1002, source: { pointer: "/ownership_challenge" } }),
+				]);
+			}
+			expect((await call("GET", jobs)).body.result).toEqual([]);
+		},
+	);
+
 	it("answers 400 for a body without destination_conf", async () => {
 		const { ownership, S3 } = await jobsOf();
 		expect((await call("POST", ownership, {})).status).toBe(400);
