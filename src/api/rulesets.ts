@@ -18,8 +18,16 @@
  * return 204 continue to return 204"): the Zone runs the very write and rolls it back
  * (`rehearse`, zone/failure.ts), so it fails with the errors the write would have, and a success
  * leaves the ruleset, its versions and the zone's config version as they were.
- * Gaps: version deletion and the entrypoint versions endpoints are not served.
+ * A phase's entrypoint versions (`/phases/{phase}/entrypoint/versions[/{version}]`, SDK
+ * `rulesets.phases.versions.*`) are its `kind: zone` ruleset's: the list is `[]` and a version
+ * 404 10003 when the phase has no entrypoint (developers.cloudflare.com/ruleset-engine/rulesets-api/view/).
+ * Gaps: version deletion is not served.
  */
+
+import type {
+	VersionListResponse as PhaseVersionListResponse,
+	VersionGetResponse,
+} from "cloudflare/resources/rulesets/phases/versions";
 import type { RulesetGetResponse, RulesetListResponse } from "cloudflare/resources/rulesets/rulesets";
 import type { VersionListResponse } from "cloudflare/resources/rulesets/versions";
 import { type Context, Hono } from "hono";
@@ -127,6 +135,17 @@ export const rulesets = new Hono<ApiEnv>()
 		requirePhase(c, phase, "write");
 		const body = await parseBody(c, ENTRYPOINT_UPDATE, CODES.rulesetInvalid);
 		return written(unwrap(await c.var.zoneState.putEntrypoint(phase, body, dryRun)), dryRun);
+	})
+	.get("/phases/:phase/entrypoint/versions", reads(...RULESETS), async (c) => {
+		const phase = parseParam(c, "phase", PHASE);
+		requirePhase(c, phase, "read");
+		return ok(unwrap(await c.var.zoneState.listEntrypointVersions(phase)) satisfies PhaseVersionListResponse[]);
+	})
+	.get("/phases/:phase/entrypoint/versions/:version", reads(...RULESETS), async (c) => {
+		const phase = parseParam(c, "phase", PHASE);
+		const version = parseParam(c, "version", INT_ID);
+		requirePhase(c, phase, "read");
+		return ok(unwrap(await c.var.zoneState.getEntrypointVersion(phase, version)) satisfies VersionGetResponse);
 	})
 	.get("/:ruleset_id", reads(...RULESETS), async (c) => {
 		const ruleset = unwrap(await c.var.zoneState.getRuleset(parseParam(c, "ruleset_id", HEX_ID)));

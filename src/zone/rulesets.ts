@@ -230,6 +230,20 @@ export class RulesetStore {
 			.map((row) => summary(JSON.parse(row.snapshot) as Ruleset));
 	}
 
+	/**
+	 * The kept versions of a phase's entrypoint, as `versions`; none when the phase has no
+	 * entrypoint ("returns an empty array", developers.cloudflare.com/ruleset-engine/rulesets-api/view/).
+	 */
+	entrypointVersions(phase: Phase): RulesetSummary[] {
+		const id = this.#zoneRulesetId(phase);
+		return id === undefined ? [] : this.versions(id);
+	}
+
+	/** One version of a phase's entrypoint, as `version`; 404 10003 when the phase has no entrypoint (same page). */
+	entrypointVersion(phase: Phase, version: number): Ruleset {
+		return this.version(this.entrypoint(phase).id, version);
+	}
+
 	/** One version of a ruleset, with its rules as they were; 404 when unknown or no longer kept. */
 	version(id: string, version: number): Ruleset {
 		const latest = Number(this.get(id).version);

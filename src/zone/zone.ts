@@ -185,6 +185,16 @@ export class Zone extends DurableObject<Env> {
 		return this.#run(() => this.#rulesets.version(id, version));
 	}
 
+	/** The kept versions of a phase's entrypoint, without rules; none when the phase has none. */
+	listEntrypointVersions(phase: Phase): Result<RulesetSummary[]> {
+		return this.#run(() => this.#rulesets.entrypointVersions(phase));
+	}
+
+	/** One version of a phase's entrypoint, with its rules. */
+	getEntrypointVersion(phase: Phase, version: number): Result<Ruleset> {
+		return this.#run(() => this.#rulesets.entrypointVersion(phase, version));
+	}
+
 	/** All log-push jobs. */
 	listJobs(): Result<LogpushJob[]> {
 		return this.#run(() => this.#logpush.list());

@@ -2,6 +2,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { zoneState } from "../../src/common/durable-objects";
+import { WAF_TOKEN } from "./credentials";
 import { call, freshZone } from "./http";
 import { sdkClient } from "./sdk";
 
@@ -285,6 +286,59 @@ describe("versions", () => {
 		expect((await call("GET", `${base}/${ruleset.id}/versions/9`)).status).toBe(404);
 		expect((await call("GET", `${base}/${ruleset.id}/versions/one`)).body.errors?.[0]?.code).toBe(7003);
 		expect((await call("GET", `${base}/${"0".repeat(32)}/versions`)).status).toBe(404);
+	});
+});
+
+describe("phase entrypoint versions", () => {
+	it("lists the entrypoint's versions without rules and reads each with its rules, as the SDK types them", async () => {
+		const { zone, base, ruleset } = await setup();
+		await call("PUT", `${base}/phases/${PHASE}/entrypoint`, { rules: [rule(["a"])] });
+		await call("PUT", `${base}/phases/${PHASE}/entrypoint`, { rules: [rule(["b"])] });
+		const client = sdkClient();
+		const listed = [];
+		for await (const version of client.rulesets.phases.versions.list(PHASE, { zone_id: zone })) listed.push(version);
+		expect(listed.map((v) => [v.id, v.version])).toEqual([
+			[ruleset.id, "1"],
+			[ruleset.id, "2"],
+			[ruleset.id, "3"],
+		]);
+		expect(listed.every((v) => !("rules" in v) && v.kind === "zone" && v.phase === PHASE)).toBe(true);
+		const second = await client.rulesets.phases.versions.get("2", { zone_id: zone, ruleset_phase: PHASE });
+		expect(second).toEqual(result(await call("GET", `${base}/${ruleset.id}/versions/2`)));
+		expect(second.rules[0]?.action_parameters).toEqual({ request_fields: [{ name: "a" }] });
+	});
+
+	it("lists [] and answers a version 404 10003 when the phase has no entrypoint", async () => {
+		const zone = await freshZone();
+		const path = `/zones/${zone}/rulesets/phases/${PHASE}/entrypoint/versions`;
+		const list = await call("GET", path);
+		expect(list.status).toBe(200);
+		expect(list.body.result).toEqual([]);
+		const one = await call("GET", `${path}/1`);
+		expect(one.status).toBe(404);
+		expect(one.body.errors?.[0]?.code).toBe(10003);
+	});
+
+	it("answers 404 for a version the entrypoint never had, 7003 for a malformed version or phase", async () => {
+		const { base } = await setup();
+		expect((await call("GET", `${base}/phases/${PHASE}/entrypoint/versions/9`)).status).toBe(404);
+		for (const path of [`phases/${PHASE}/entrypoint/versions/one`, "phases/http_nothing/entrypoint/versions"]) {
+			const res = await call("GET", `${base}/${path}`);
+			expect(res.status, path).toBe(400);
+			expect(res.body.errors?.[0]?.code).toBe(7003);
+		}
+	});
+
+	it("asks the phase's read permission: Zone WAF for the custom rules, not the log fields'", async () => {
+		const zone = await freshZone();
+		const base = `/zones/${zone}/rulesets/phases`;
+		const headers = { Authorization: `Bearer ${WAF_TOKEN}` };
+		const waf = await call("GET", `${base}/http_request_firewall_custom/entrypoint/versions`, undefined, headers);
+		expect(waf.status).toBe(200);
+		const log = await call("GET", `${base}/${PHASE}/entrypoint/versions`, undefined, headers);
+		expect(log.status).toBe(403);
+		expect(log.body.errors).toEqual([{ code: 10000, message: "Authentication error" }]);
+		expect((await call("GET", `${base}/${PHASE}/entrypoint/versions/1`, undefined, headers)).status).toBe(403);
 	});
 });
 
