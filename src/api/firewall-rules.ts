@@ -7,10 +7,18 @@
  * delete by `?id=a&id=b`, and get / replace / edit / delete of one rule. A rule's `filter` is
  * `{id}` (an existing filter; other fields beside `id` are ignored, as a client echoing a rule
  * sends them) or `{expression, paused?, description?, ref?}` (a new filter, locked).
- * SDK quirk (cloudflare-typescript `src/resources/firewall/rules.ts`): `firewall.rules.create` and `.update` send one object whose `action` is the
- * rate-limit action object `{mode, response?, timeout?}`; one object is accepted, and `mode` is
- * mapped: `ban` to `block`, `simulate` to `log`, the challenges as they are (`response` and
- * `timeout` mean nothing to a firewall rule and are refused). `edit` sends `{}`: no change.
+ * SDK quirks (cloudflare-typescript `src/resources/firewall/rules.ts`, generated from Cloudflare's
+ * OpenAPI schema, whose create and update bodies carry the rate-limiting API's action object):
+ * `firewall.rules.create` and `.update` send one object whose `action` is `{mode, response?,
+ * timeout?}`, where the documented API takes an array of rules whose `action` is a string
+ * (developers.cloudflare.com/firewall/api/cf-firewall-rules/post/, json-object/). Both are
+ * accepted: `mode` is mapped (`ban` to `block`, `simulate` to `log`, the challenges as they
+ * are), `response` and `timeout` are shape-checked and not kept (`ACTION_OBJECT`). `edit` and
+ * `bulkEdit` send `{}` / `{id}`: no change. Refused, as the documented API refuses them:
+ * `bulkUpdate` sends PUT `{id}` alone, where a PUT must carry each rule whole with `id`,
+ * `action` and `filter.id` (docs .../put/), a 400 10200 naming the missing field; `bulkDelete`
+ * sends no ids, where they go in `?id=` (docs .../delete/), a 400 at `/id` (the SDK sends them
+ * with the request option `query: {id: [...]}`).
  * The zone's rule quota is the var FIREWALL_RULES_QUOTA (default 1000, the Enterprise plan's).
  * DELETE takes `delete_filter_if_unused` in the body or the query. Answers are the SDK's types;
  * one deleted rule is `{id}` (plus `filter: {id, deleted: true}` when its filter went too).
@@ -43,8 +51,25 @@ const ACTION_NAME = z.enum(ACTIONS, { error: `action must be one of ${ACTIONS.jo
 
 // The SDK's rate-limit `mode` names for the same effects.
 const MODES: Record<string, FirewallAction> = { ban: "block", simulate: "log" };
+
+/**
+ * The SDK's `RuleCreateParams.Action` / `RuleUpdateParams.Action` (cloudflare-typescript
+ * `src/resources/firewall/rules.ts`): `{mode, response?, timeout?}`, shape-checked as the SDK
+ * types it. Only `mode` sets the rule's action: `timeout` (a rate limit's mitigation time, 1 to
+ * 86400 s) and `response` (a rate limit's custom body) have nothing to act on in a firewall rule,
+ * which acts on each matching request with its action's own page, so they are taken and not kept.
+ */
 const ACTION_OBJECT = z
-	.strictObject({ mode: z.enum([...ACTIONS, "ban", "simulate"]) })
+	.strictObject({
+		mode: z.enum([...ACTIONS, "ban", "simulate"]),
+		timeout: z.number().int().min(1).max(86_400).optional(),
+		response: z
+			.strictObject({
+				body: z.string().optional(),
+				content_type: z.enum(["text/plain", "text/xml", "application/json"]).optional(),
+			})
+			.optional(),
+	})
 	.transform(({ mode }): FirewallAction => MODES[mode] ?? (mode as FirewallAction));
 
 /** `action`: a name, or the SDK's `{mode}` object. */

@@ -103,8 +103,31 @@ describe("the single POST", () => {
 		expect(ban.body.result).toEqual([expect.objectContaining({ action: "block" })]);
 		const simulate = await call("POST", rules, { filter: { expression: NET }, action: { mode: "simulate" } });
 		expect(simulate.body.result).toEqual([expect.objectContaining({ action: "log" })]);
-		const timeout = await call("POST", rules, { filter: { expression: SHOP }, action: { mode: "ban", timeout: 60 } });
-		expect(timeout.status).toBe(400);
+	});
+
+	it("takes the whole SDK action object: timeout and response are shape-checked and not kept", async () => {
+		const { rules } = paths(await freshZone());
+		const response = { body: "<error>slow down</error>", content_type: "text/xml" };
+		const ban = await call("POST", rules, {
+			filter: { expression: SHOP },
+			action: { mode: "ban", timeout: 60, response },
+		});
+		expect(ban.status, JSON.stringify(ban.body)).toBe(200);
+		const [rule] = ban.body.result as { id: string; action: unknown }[];
+		expect(rule?.action).toBe("block");
+		const stored = await call("GET", `${rules}/${rule?.id}`);
+		expect(JSON.stringify(stored.body.result)).not.toMatch(/timeout|slow down/);
+		for (const action of [
+			{ mode: "ban", timeout: 0 },
+			{ mode: "ban", timeout: 1.5 },
+			{ mode: "ban", response: { content_type: "text/html" } },
+			{ mode: "ban", period: 60 },
+			{ timeout: 60 },
+		]) {
+			const res = await call("POST", rules, { filter: { expression: NET }, action });
+			expect(res.status, JSON.stringify(action)).toBe(400);
+			expect(res.body.errors?.[0]?.code).toBe(10200);
+		}
 	});
 
 	it("does not create a duplicate filter under 50 concurrent POSTs of one expression", async () => {

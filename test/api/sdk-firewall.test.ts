@@ -117,14 +117,40 @@ describe("the cloudflare SDK and firewall rules", () => {
 		const id = rule?.id ?? "";
 		// bulkEdit sends PATCH /firewall/rules with `{"id": ...}`: an edit of that rule changing nothing.
 		expect((await cf.firewall.rules.bulkEdit({ zone_id, id })).result).toEqual([rule]);
-		// bulkUpdate sends PUT with `{"id": ...}` alone, which is not a whole rule: refused, naming a missing field.
+		// bulkUpdate sends PUT with `{"id": ...}` alone, where the API takes whole rules with id, action and
+		// filter.id (developers.cloudflare.com/firewall/api/cf-firewall-rules/put/): refused, naming a missing field.
 		const update = await cf.firewall.rules.bulkUpdate({ zone_id, id }).catch((e: unknown) => e);
 		expect(update).toBeInstanceOf(Cloudflare.BadRequestError);
 		expect((update as InstanceType<typeof Cloudflare.BadRequestError>).errors[0]?.code).toBe(10200);
-		// bulkDelete sends DELETE /firewall/rules without ids: refused, and nothing is deleted.
+		// bulkDelete sends DELETE /firewall/rules without ids, where the API takes them in `?id=`
+		// (developers.cloudflare.com/firewall/api/cf-firewall-rules/delete/): refused, and nothing is deleted.
 		const remove = await cf.firewall.rules.bulkDelete({ zone_id }).catch((e: unknown) => e);
 		expect(remove).toBeInstanceOf(Cloudflare.BadRequestError);
+		expect((remove as InstanceType<typeof Cloudflare.BadRequestError>).errors[0]?.source?.pointer).toBe("/id");
 		expect(await cf.firewall.rules.get(id, { zone_id })).toEqual(rule);
+		// With the ids as the request option `query`, bulkDelete deletes them.
+		const deleted = await cf.firewall.rules.bulkDelete({ zone_id }, { query: { id: [id] } });
+		expect(deleted.result).toEqual([{ id }]);
+		await expect(cf.firewall.rules.get(id, { zone_id })).rejects.toBeInstanceOf(Cloudflare.NotFoundError);
+	});
+
+	it("creates and updates with the SDK's whole action type: {mode, timeout, response}", async () => {
+		const cf = client();
+		const zone_id = await freshZone();
+		const [rule] = (
+			await cf.firewall.rules.create({
+				zone_id,
+				action: { mode: "ban", timeout: 3600, response: { body: "no", content_type: "text/plain" } },
+				filter: { expression: ADMIN },
+			})
+		).result;
+		expect(rule).toMatchObject({ action: "block", filter: { expression: ADMIN } });
+		const updated = await cf.firewall.rules.update(rule?.id ?? "", {
+			zone_id,
+			action: { mode: "js_challenge", timeout: 60 },
+			filter: { expression: ADMIN },
+		});
+		expect(updated).toMatchObject({ id: rule?.id, action: "js_challenge" });
 	});
 });
 
