@@ -23,8 +23,9 @@
  * (docs ssl/edge-certificates/additional-options/cipher-suites/supported-cipher-suites, TLS 1.2
  * and lower: TLS 1.3 suites cannot be chosen); custom certificates are refused (not emulated).
  * Size limits (edgezone's): `custom_metadata` 4,096 bytes as JSON (the docs' per-hostname custom
- * metadata limit is 4 KB), origins 253 characters, 20 ciphers. Errors: 400 1400 naming the
- * field; unknown id 404 1436; no fallback origin 404 1414.
+ * metadata limit is 4 KB), origins 253 characters, 20 ciphers. Ids: UUIDs, and the 32 hex digits
+ * of custom hostnames stored before edgezone issued UUIDs (`HOSTNAME_ID`). Errors: 400 1400 naming
+ * the field; unknown id 404 1436; malformed id 400 7003; no fallback origin 404 1414.
  */
 import type {
 	CustomHostnameCreateResponse,
