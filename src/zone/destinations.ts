@@ -23,7 +23,7 @@
  */
 import { z } from "zod";
 import { ConfigError, jsonVar } from "../common/config";
-import { allows, keyPrefixes, reachesBucket, s3AccessKey } from "../common/s3-keys";
+import { grantsAccess, keyPrefixes, reachesBucket, s3AccessKey } from "../common/s3-keys";
 import { fixedSecret, sameSecret } from "../common/secrets";
 
 /** A parsed destination; `fingerprint` names bucket and path without the query (ownership challenge docs). */
@@ -159,7 +159,7 @@ export async function accessRefusal(env: Env, destination: Destination): Promise
 	}
 	const prefixes = keyPrefixes(key, true);
 	const reachesPath = prefixes === undefined || prefixes.some((p) => `${path}/`.startsWith(p));
-	if (!allows(key.permission, "write") || !reachesBucket(key, bucket) || !reachesPath) {
+	if (!grantsAccess(key, "write") || !reachesBucket(key, bucket) || !reachesPath) {
 		return refused(`AccessDenied: the access key ${keys.accessKeyId} may not write ${scheme}://${bucket}/${path}`);
 	}
 	return undefined;
