@@ -54,8 +54,6 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]{40})$/i;
 
 /** Who is calling: the zones they may reach, and what they may do there. */
 export interface Caller extends Grant {
-	/** `"*"`: every zone, and may create zones; otherwise these zone ids only. */
-	zones: "*" | string[];
 	/** Whether the credential may reach this zone id. */
 	canReach(zoneId: string): boolean;
 	/** For an API token, its id (src/common/api-tokens.ts), derived once; undefined for a key pair. */

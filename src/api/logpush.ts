@@ -5,12 +5,14 @@
  *
  * Emulates: job create / list / get / replace (PUT) / delete with the job object of the
  * SDK's `LogpushJob`; `destination_conf` parsed against the bound buckets
- * (`src/zone/destinations.ts`, an unknown bucket is a 400) and confined to the zone's own prefix
- * of them, `<zone_id>/` (`zonePathRefusal`, edgezone's rule: the buckets are shared; a job
- * outside it is a 400 at `/destination_conf`, a challenge outside it `valid: false` and no
- * file written, a validation outside it `valid: false`); the S3 keys a destination carries
- * checked as an S3 client's (`accessRefusal`: the key exists, the secret matches, it may write
- * the path), refused the same ways, with Cloudflare's "error validating destination" message; `output_options` shape-checked
+ * (`src/zone/destinations.ts`, an unknown bucket is a 400) and written where it may
+ * (`destinationRefusal`): the S3 keys a destination carries decide, checked as an S3 client's
+ * (the key exists, the secret matches, it may write the path: anywhere in the bucket for a token
+ * of the whole account, under its zones' ids for one of listed zones), refused with Cloudflare's
+ * "error validating destination" message; a destination without keys is confined to the zone's
+ * own prefix, `<zone_id>/` (edgezone's rule: the buckets are shared). Refused, a job is a 400 at
+ * `/destination_conf`, a challenge `valid: false` with no file written, a validation
+ * `valid: false`; `output_options` shape-checked
  * here, `field_names` checked against the dataset, and the documented defaults of a job and
  * its output filled in by `newJobSettings` (`zone/logpush.ts`) and `withOutputDefaults` (`logs/output-options.ts`); ownership
  * challenge and validation answering 200 with `valid: false` for a bad destination,
@@ -39,12 +41,11 @@ import { parseFilter } from "../logs/filter";
 import { parseTemplate } from "../logs/format";
 import { withOutputDefaults } from "../logs/output-options";
 import {
-	accessRefusal,
 	bucketMap,
 	type Destination,
+	destinationRefusal,
 	type ParsedDestination,
 	parseDestination,
-	zonePathRefusal,
 } from "../zone/destinations";
 import { CODES } from "../zone/failure";
 import { JOB_DEFAULTS, type JobSettings, newJobSettings } from "../zone/logpush";
@@ -161,20 +162,19 @@ const VALIDATION = z.strictObject({
 });
 
 /**
- * Parses `destination_conf` for the path's zone: a known bucket, under the zone's own prefix,
- * and keys, when it carries any, that may write there (`accessRefusal`).
+ * Parses `destination_conf` for the path's zone: a known bucket, and a path its keys may write,
+ * or without keys one under the zone's own prefix (`destinationRefusal`).
  */
 async function zoneDestination(c: Context<ApiEnv>, conf: string): Promise<ParsedDestination> {
 	const parsed = parseDestination(conf, bucketMap(c.env));
 	if (!parsed.ok) return parsed;
-	const refusal =
-		zonePathRefusal(parsed.destination, c.var.zone.id) ?? (await accessRefusal(c.env, parsed.destination));
+	const refusal = await destinationRefusal(c.env, parsed.destination, c.var.zone.id);
 	return refusal === undefined ? parsed : { ok: false, message: refusal };
 }
 
 /**
- * Parses `destination_conf`; an invalid one, one outside the zone's prefix, or one its keys may
- * not write, is a 400 1002 at `/destination_conf`, and nothing is stored.
+ * Parses `destination_conf`; an invalid one, one its keys may not write, or one without keys
+ * outside the zone's prefix, is a 400 1002 at `/destination_conf`, and nothing is stored.
  */
 async function destinationOf(c: Context<ApiEnv>, conf: string): Promise<Destination> {
 	const parsed = await zoneDestination(c, conf);

@@ -23,7 +23,11 @@
  * and custom certificates need "SSL and Certificates", the group their API reference pages accept;
  * R2's temporary credentials need "Workers R2 Storage" (Write; the dashboard's "Edit"), as their
  * API reference page says. "Workers R2 Storage Bucket Item" grants no endpoint here: it is an
- * R2 Object permission, for the S3 dialect (src/common/s3-keys.ts, with the other R2 groups). `GET /user/tokens/verify` is answered to any token, whatever its
+ * R2 Object permission, for the S3 dialect (src/common/s3-keys.ts, with the other R2 groups).
+ * An endpoint acting on a whole bucket (the emulator's lifecycle sweep, `managesBuckets`) asks
+ * what the S3 operations configuring a bucket ask, through the same check (`grantsAccess`,
+ * src/common/s3-keys.ts): "Workers R2 Storage Edit" (Admin Read & Write), and a credential of
+ * the whole account, never one of listed zones, since every zone shares the buckets. `GET /user/tokens/verify` is answered to any token, whatever its
  * permissions (`verifiesToken`): it asks nothing but the token itself.
  * A ruleset is then checked by its phase (`permitsPhase`): a "Logs Edit" token may not write a
  * WAF ruleset, nor a "Zone WAF Edit" token the log fields. Gap: the list of rulesets shows every
@@ -31,8 +35,9 @@
  * Permissions name no zone of their own: the credential's `zones` say which zones they apply to.
  *
  * Each endpoint says what it asks where it is registered, once: its first handler is `reads`,
- * `writes` or `readsLogpush` (`app.get("/", reads("Zone"), handler)`), and `auth.ts` reads it
- * from the route the request matched (`requirementOf`), before the zone is looked up.
+ * `writes`, `readsLogpush`, `managesBuckets` or `verifiesToken` (`app.get("/", reads("Zone"),
+ * handler)`), and `auth.ts` reads it from the route the request matched (`requirementOf`),
+ * before the zone is looked up. An endpoint registered without one is served to no credential.
  */
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import type { Context, MiddlewareHandler } from "hono";
@@ -40,6 +45,7 @@ import { matchedRoutes } from "hono/route";
 import { METHOD_NAME_ALL } from "hono/router";
 import type { RouterRoute } from "hono/types";
 import { z } from "zod";
+import { grantsAccess, r2GrantOf, type S3Access } from "../common/s3-keys";
 import type { ApiEnv } from "./types";
 
 /** The permission groups edgezone's endpoints use. */
@@ -62,6 +68,8 @@ export const PERMISSION = z.enum(GROUPS.flatMap((group): Permission[] => [`${gro
 
 /** What a credential allows, as `API_CREDENTIALS` says; no `permissions`: every endpoint. */
 export interface Grant {
+	/** `"*"`: every zone, and may create zones; otherwise these zone ids only. */
+	zones: "*" | string[];
 	/** `"read"`: no endpoint that writes. */
 	access: "read" | "write";
 	/** The token's permissions; undefined for a credential not limited by permissions. */
@@ -71,8 +79,16 @@ export interface Grant {
 /** What an endpoint asks: whether it writes, and the permissions of which any one grants it. */
 export interface Requirement {
 	access: "read" | "write";
-	/** `"any"`: every token may call it, whatever its permissions. */
-	accepted: readonly Permission[] | "any";
+	/**
+	 * `"any"`: every token may call it, whatever its permissions; `"none"`: no credential (an
+	 * endpoint registered without a requirement, `requirementOf`).
+	 */
+	accepted: readonly Permission[] | "any" | "none";
+	/**
+	 * For an endpoint acting on a bucket: the S3 access it amounts to, which the credential's R2
+	 * permission and zones must allow as for an S3 client (`grantsAccess`).
+	 */
+	r2?: S3Access;
 	/** An endpoint about the bearer token itself: a key pair or an unknown token is 401 1000 (`auth.ts`). */
 	ownToken?: true;
 }
@@ -104,6 +120,17 @@ export const writes = (...groups: Group[]): MiddlewareHandler<ApiEnv> =>
 /** The first handler of a log-push endpoint that reads: no write, yet Logs Edit (/logs/logpush/permissions/). */
 export const readsLogpush: MiddlewareHandler<ApiEnv> = asking({ access: "read", accepted: ["Logs Edit"] });
 
+/**
+ * The first handler of an endpoint that changes a whole bucket, as the S3 operations configuring
+ * it do (manage-buckets): "Workers R2 Storage Edit", and a credential of the whole account
+ * (`grantsAccess`, src/common/s3-keys.ts).
+ */
+export const managesBuckets: MiddlewareHandler<ApiEnv> = asking({
+	access: "write",
+	accepted: ["Workers R2 Storage Edit"],
+	r2: "manage-buckets",
+});
+
 /** The first handler of `GET /user/tokens/verify`: any token, about itself. */
 export const verifiesToken: MiddlewareHandler<ApiEnv> = asking({ access: "read", accepted: "any", ownToken: true });
 
@@ -118,15 +145,18 @@ export function requirementOfHandler(route: RouterRoute): Requirement | undefine
 /**
  * What the endpoint `c` matched asks: the requirement of its first handler, the first route
  * of the request's method the app matched (in registration order, the one that answers; HEAD
- * is served by GET's). An endpoint registered without one falls back to its method: GET and
- * HEAD read, others write, and no permission grants it, so a token limited by permissions is
- * refused until it says what it asks (the coverage test in test/api/auth.test.ts finds it).
+ * is served by GET's). An endpoint registered without one is refused to every credential (403
+ * 10000, `UNREGISTERED`), so none is served until it says what it asks (the coverage test in
+ * test/api/auth.test.ts names it).
  */
 export function requirementOf(c: Context): Requirement {
 	const endpoint = matchedRoutes(c).find((route) => route.method !== METHOD_NAME_ALL);
 	const needs = endpoint === undefined ? undefined : REQUIREMENTS.get(endpoint.handler);
-	return needs ?? { access: c.req.method === "GET" || c.req.method === "HEAD" ? "read" : "write", accepted: [] };
+	return needs ?? UNREGISTERED;
 }
+
+/** What an endpoint registered without a requirement asks: what no credential has. */
+const UNREGISTERED: Requirement = { access: "write", accepted: "none" };
 
 /**
  * The family of the phases edgezone knows one for: the WAF's phases (docs waf/custom-rules,
@@ -152,9 +182,17 @@ export function permitsPhase(grant: Grant, phase: Phase, access: "read" | "write
 	return grant.permissions.some((p) => accepted.includes(p));
 }
 
-/** Whether `grant` allows calling an endpoint that asks `needs` (`requirementOf`). */
+/** Whether `grant` allows calling an endpoint that asks `needs` (`requirementOf`): the one check of every endpoint. */
 export function permits(grant: Grant, needs: Requirement): boolean {
-	if (needs.access === "write" && grant.access === "read") return false;
 	const accepted = needs.accepted;
+	if (accepted === "none") return false;
+	if (needs.access === "write" && grant.access === "read") return false;
+	if (needs.r2 !== undefined && !grantsR2(grant, needs.r2)) return false;
 	return accepted === "any" || grant.permissions === undefined || grant.permissions.some((p) => accepted.includes(p));
+}
+
+/** Whether the R2 permission `grant` gives its S3 keys (`r2GrantOf`) allows `access` in its zones. */
+function grantsR2(grant: Grant, access: S3Access): boolean {
+	const r2 = r2GrantOf(grant);
+	return typeof r2 !== "string" && grantsAccess({ permission: r2.permission, zones: grant.zones }, access);
 }

@@ -21,7 +21,8 @@
  *   (r2/api/tokens: "you can scope your token to a set of buckets"); an Admin permission reaches
  *   every bucket, so an entry scoping one is refused.
  * The zones a token lists also scope its keys in the log-push buckets, which hold every zone's
- * logs (`keyPrefixes`).
+ * logs (`keyPrefixes`), and keep it from every bucket-level access (`grantsAccess`: configuring,
+ * sweeping, creating or deleting a bucket, reading its configuration, listing the buckets).
  *
  * The API validates the secret in full, these rules included (`r2GrantOf`); this module reads the
  * token entries' `token`, `id`, `zones`, `access`, `permissions` and `buckets`, and ignores
@@ -86,8 +87,39 @@ const ALLOWED: Record<R2Permission, readonly S3Access[]> = {
 	none: [],
 };
 
-/** Whether `permission` allows `access`. */
-export const allows = (permission: R2Permission, access: S3Access): boolean => ALLOWED[permission].includes(access);
+/**
+ * The accesses that act on a whole bucket, or on the account's list of buckets: those only an
+ * Admin permission allows (r2/api/tokens, "Permissions": Admin Read & Write "the ability to
+ * create, list and delete buckets, and edit bucket configurations"; Admin Read only "to list
+ * buckets and view bucket configuration").
+ */
+const BUCKET_LEVEL: readonly S3Access[] = ["list-buckets", "read-bucket-config", "manage-buckets"];
+
+/**
+ * Whether a holder of R2's `permission`, a token of `zones`, may do `access`: the one check of
+ * every S3 operation (src/edge/s3/permissions.ts), of every API route acting on a bucket
+ * (src/api/permissions.ts, the emulator's lifecycle sweep) and of a log-push destination's keys
+ * (src/zone/destinations.ts).
+ *
+ * The permission must allow the access (`ALLOWED`), and a bucket-level access needs a token of
+ * the whole account (`zones: "*"`). Edgezone's rule, whatever R2 group a token of listed zones
+ * names: every zone shares the buckets (the log-push buckets hold each zone's logs under its id),
+ * and a bucket's configuration applies to every key in it, so a zone's token that changed a
+ * lifecycle rule, or swept the bucket with it, would expire other zones' objects and abort their
+ * uploads. Reading a bucket's configuration is refused to it too, for the same reason the other
+ * zones' objects are: the rules name other zones' prefixes and say when their objects go, which
+ * is theirs to know; and listing the buckets is the account's view, not a zone's. Such a token
+ * keeps the object accesses of its permission, in its zones' prefixes of the log-push buckets
+ * (`keyPrefixes`). On Cloudflare a zone's destination is a bucket of its own account, so no
+ * tenant shares one; this rule keeps that true of edgezone's shared buckets.
+ */
+export function grantsAccess(
+	holder: { permission: R2Permission; zones: "*" | readonly string[] },
+	access: S3Access,
+): boolean {
+	if (!ALLOWED[holder.permission].includes(access)) return false;
+	return holder.zones === "*" || !BUCKET_LEVEL.includes(access);
+}
 
 /** Whether `key` reaches the bucket `bucketName` (a key whose Object permission is scoped to buckets). */
 export const reachesBucket = (key: R2Grant, bucketName: string): boolean =>

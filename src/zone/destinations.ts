@@ -12,18 +12,22 @@
  * https://developers.cloudflare.com/logs/logpush/logpush-job/enable-destinations/s3-compatible-endpoints/)
  * are checked as an S3 client's would be (`accessRefusal`): an S3 Access Key ID of a token of
  * `API_CREDENTIALS` (src/common/s3-keys.ts), its secret, and a permission that writes the bucket
- * at the destination's path. Edgezone's choice: keys stay optional, so a job without them writes
- * under its zone's prefix as before (README, "API v4"); `account-id`, when given, must be the
- * deployment's account (`DEFAULT_ACCOUNT_ID`), which holds the buckets.
+ * at the destination's path. On Cloudflare the keys decide what a destination may write, so here
+ * they decide alone (`destinationRefusal`): a token of the whole account's keys write anywhere in
+ * the bucket (`r2://edgezone-logs/{DATE}`, as Cloudflare's R2 page writes it), a token of listed
+ * zones' only under those zones' ids, as an S3 PutObject with them would. `account-id`, when
+ * given, must be the deployment's account (`DEFAULT_ACCOUNT_ID`), which holds the buckets.
  * Other schemes (gs, azure, https, ...) are refused: nothing local could receive them.
- * Edgezone's own rule, as every zone writes into the same local buckets: a zone's destinations
- * (jobs and ownership challenges) lie under its own id, `r2://edgezone-logs/<zone_id>/...`
- * (`zonePathRefusal`). On Cloudflare each destination is a bucket of the customer's, reached with
- * its credentials (r2) or proven by the ownership challenge (s3); locally neither tells zones apart.
+ * Edgezone's choice: keys stay optional, and a destination without them is edgezone's own
+ * allowance, so it gets edgezone's own rule, as every zone writes into the same local buckets: it
+ * lies under its zone's id, `r2://edgezone-logs/<zone_id>/...` (`zonePathRefusal`; README, "API
+ * v4"). On Cloudflare each destination is a bucket of the customer's, reached with its
+ * credentials (r2) or proven by the ownership challenge (s3); locally the challenge does not tell
+ * zones apart, the keys do.
  */
 import { z } from "zod";
 import { ConfigError, jsonVar } from "../common/config";
-import { allows, keyPrefixes, reachesBucket, s3AccessKey } from "../common/s3-keys";
+import { grantsAccess, keyPrefixes, reachesBucket, s3AccessKey } from "../common/s3-keys";
 import { fixedSecret, sameSecret } from "../common/secrets";
 
 /** A parsed destination; `fingerprint` names bucket and path without the query (ownership challenge docs). */
@@ -118,15 +122,33 @@ export function parseDestination(conf: string, buckets: Record<string, string>):
 }
 
 /**
- * Why `destination` is not one the zone `zoneId` may write, or undefined when it may: its path
- * must be the zone's id or start with `<zone_id>/` (edgezone's rule for its shared buckets,
- * above), so that no zone's jobs or challenges land among another zone's objects. `{DATE}` in
- * the first segment is not under the prefix (it expands after the id).
+ * Why the zone `zoneId` may not write `destination` (a job's or an ownership challenge's), or
+ * undefined when it may: the keys it carries decide, as for an S3 client (`accessRefusal`);
+ * without keys, its path must be under the zone's id (`zonePathRefusal`).
+ * @throws ConfigError when `API_CREDENTIALS` is unset or not valid.
  */
-export function zonePathRefusal(destination: Destination, zoneId: string): string | undefined {
+export async function destinationRefusal(
+	env: Env,
+	destination: Destination,
+	zoneId: string,
+): Promise<string | undefined> {
+	if (destination.keys === undefined) {
+		const outside = zonePathRefusal(destination, zoneId);
+		if (outside !== undefined) return outside;
+	}
+	return accessRefusal(env, destination);
+}
+
+/**
+ * Why a destination without keys is not one the zone `zoneId` may write, or undefined when it
+ * may: its path must be the zone's id or start with `<zone_id>/` (edgezone's rule for its shared
+ * buckets, above), so that no zone's jobs or challenges land among another zone's objects.
+ * `{DATE}` in the first segment is not under the prefix (it expands after the id).
+ */
+function zonePathRefusal(destination: Destination, zoneId: string): string | undefined {
 	const { path, scheme, bucket } = destination;
 	if (path === zoneId || path.startsWith(`${zoneId}/`)) return undefined;
-	return `the path of a destination must start with the zone's id: edgezone's log buckets are shared by every zone, and a zone writes under its own id only (${scheme}://${bucket}/${zoneId}/<path>)`;
+	return `the path of a destination without S3 keys must start with the zone's id: edgezone's log buckets are shared by every zone, so a zone writes under its own id (${scheme}://${bucket}/${zoneId}/<path>); with keys, the keys decide where`;
 }
 
 /**
@@ -159,7 +181,7 @@ export async function accessRefusal(env: Env, destination: Destination): Promise
 	}
 	const prefixes = keyPrefixes(key, true);
 	const reachesPath = prefixes === undefined || prefixes.some((p) => `${path}/`.startsWith(p));
-	if (!allows(key.permission, "write") || !reachesBucket(key, bucket) || !reachesPath) {
+	if (!grantsAccess(key, "write") || !reachesBucket(key, bucket) || !reachesPath) {
 		return refused(`AccessDenied: the access key ${keys.accessKeyId} may not write ${scheme}://${bucket}/${path}`);
 	}
 	return undefined;

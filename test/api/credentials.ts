@@ -29,6 +29,11 @@ export const SSL_EDIT_TOKEN = "test_token_ssl_edit_00000000000000000000";
 export const R2_BUCKET_ITEM_TOKEN = "test_token_r2_bucket_item_edit_000000000";
 /** A bearer token with R2's "Workers R2 Storage Read" (Admin Read only). */
 export const R2_ADMIN_READ_TOKEN = "test_token_r2_storage_read_0000000000000";
+/**
+ * A bearer token reaching only the default zone with R2's "Workers R2 Storage Edit" (Admin Read &
+ * Write), which a token of listed zones is never given for a whole bucket (src/common/s3-keys.ts).
+ */
+export const R2_ZONE_EDIT_TOKEN = "test_token_r2_edit_default_zone_00000000";
 /** An X-Auth-Email + X-Auth-Key pair reaching every zone. */
 export const EMAIL = "test@example.com";
 export const KEY = "abcdef0123456789abcdef0123456789abcde";
@@ -58,4 +63,5 @@ export const API_CREDENTIALS = [
 		buckets: ["edgezone-bucket"],
 	},
 	{ token: R2_ADMIN_READ_TOKEN, zones: "*", permissions: ["Workers R2 Storage Read"] },
+	{ token: R2_ZONE_EDIT_TOKEN, zones: [DEFAULT_ZONE_ID], permissions: ["Workers R2 Storage Edit"] },
 ];

@@ -2,12 +2,14 @@
  * The S3 keys of a log-push destination (`access-key-id` and `secret-access-key` in the query of
  * r2:// and s3://) are checked as an S3 client's would be: the key must be a token's, the secret
  * its secret, and the token must write the bucket at the job's path. A job whose keys fail is
- * refused at create and update with nothing stored; one whose keys may write delivers.
+ * refused at create and update with nothing stored; one whose keys may write delivers. The keys
+ * decide where: a token of every zone's anywhere in the bucket, one of listed zones' under those
+ * zones' ids; only a destination without keys must lie under its own zone's id.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { edgeRequest, flush, records, uniquePath, zoneWithHost } from "../edge/logs-helpers";
-import { credentialsOf } from "../s3/helpers";
+import { clientOf, credentialsOf, expectS3Error, s3 } from "../s3/helpers";
 import {
 	DEFAULT_ZONE_ID,
 	R2_BUCKET_ITEM_TOKEN,
@@ -141,5 +143,55 @@ describe("log-push destination keys", () => {
 		expect(delivery?.objects.every((key) => key.startsWith(`${path}/`))).toBe(true);
 		expect(await records(delivery?.objects ?? [])).toContainEqual({ RayID: ray, ClientRequestPath: "/keys/delivered" });
 		expect((await env.LOGS.list({ prefix: readOnly })).objects).toEqual([]);
+	});
+
+	it("accept the keys of a token of every zone at Cloudflare's r2://<bucket>/{DATE}, and deliver there", async () => {
+		const { zone_id, host } = await zoneWithHost("keys");
+		const job = { enabled: true, output_options: { field_names: ["RayID", "ClientRequestPath"] } };
+		const res = await call("POST", jobsPath(zone_id), { destination_conf: await withKeys("{DATE}", TOKEN), ...job });
+		expect(res.status, JSON.stringify(res.body)).toBe(200);
+		const { ray } = await edgeRequest(host, "/keys/dated");
+		const [delivery, ...others] = await flush(zone_id);
+		expect(others).toEqual([]);
+		expect(delivery?.error).toBeUndefined();
+		const today = new Date().toISOString().slice(0, 10).replaceAll("-", "");
+		expect(delivery?.objects.length).toBeGreaterThan(0);
+		for (const key of delivery?.objects ?? []) expect(key).toMatch(new RegExp(`^${today}/[^/]+\\.log\\.gz$`));
+		expect(await records(delivery?.objects ?? [])).toContainEqual({ RayID: ray, ClientRequestPath: "/keys/dated" });
+		await env.LOGS.delete(delivery?.objects ?? []);
+	});
+
+	it("refuse the keys of a token of listed zones outside their ids, as an S3 PutObject with them is refused", async () => {
+		const scoped = { id: SCOPED_TOKEN_ID };
+		// The default zone's own job: its token's keys still may not write outside the zone's id.
+		await expectRefused(DEFAULT_ZONE_ID, await withKeys("{DATE}", SCOPED_TOKEN, scoped), "AccessDenied");
+		const today = new Date().toISOString().slice(0, 10).replaceAll("-", "");
+		const put = await s3(
+			`/edgezone-logs/${today}/keys-${crypto.randomUUID()}.log.gz`,
+			{ method: "PUT", body: "x" },
+			await clientOf(SCOPED_TOKEN, scoped),
+		);
+		await expectS3Error(put, 403, "AccessDenied");
+		// Under the zone's id they may, whichever zone's job carries them: the keys decide.
+		const { zone_id } = await zoneWithHost("keys");
+		const res = await call("POST", jobsPath(zone_id), {
+			destination_conf: await withKeys(uniquePath(DEFAULT_ZONE_ID, "keys-decide"), SCOPED_TOKEN, scoped),
+		});
+		expect(res.status, JSON.stringify(res.body)).toBe(200);
+	});
+
+	it("keep a destination without keys under its zone's id", async () => {
+		const { zone_id } = await zoneWithHost("keys");
+		for (const destination_conf of [
+			"r2://edgezone-logs/{DATE}",
+			`r2://edgezone-logs/{DATE}?account-id=${env.DEFAULT_ACCOUNT_ID}`,
+			`r2://edgezone-logs/${DEFAULT_ZONE_ID}/j`,
+		]) {
+			const res = await call("POST", jobsPath(zone_id), { destination_conf });
+			expect(res.status, destination_conf).toBe(400);
+			expect(res.body.errors?.[0]).toMatchObject({ code: 1002, source: { pointer: "/destination_conf" } });
+			expect(res.body.errors?.[0]?.message).toContain("must start with the zone's id");
+		}
+		expect((await call("GET", jobsPath(zone_id))).body.result).toEqual([]);
 	});
 });

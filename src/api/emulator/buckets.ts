@@ -8,9 +8,12 @@
  *   aborts the multipart uploads due by then, and answers `{bucket, at, objects_expired,
  *   uploads_aborted}`. An object's age is its upload time, as the binding keeps it; the zone's
  *   clock plays no part (a bucket is not a zone's).
- * Permission: Workers R2 Storage Edit, what managing lifecycle rules needs on Cloudflare
- * (developers.cloudflare.com/r2/buckets/object-lifecycles/). Errors: a bad body is 400 9400, a
- * bucket wrangler.toml does not declare 404 9404.
+ * Permission (`managesBuckets`): what changing the bucket's lifecycle rules over S3 needs, by the
+ * same check (src/common/s3-keys.ts `grantsAccess`): Workers R2 Storage Edit (R2's Admin Read &
+ * Write, developers.cloudflare.com/r2/api/tokens/), and a credential of the whole account: the
+ * sweep acts on every zone's objects in a bucket they share, so a credential of listed zones is
+ * refused 403 10000, whichever zone the path names. Errors: a bad body is 400 9400, a bucket
+ * wrangler.toml does not declare 404 9404.
  */
 import { Hono } from "hono";
 import { z } from "zod";
@@ -19,7 +22,7 @@ import { servedBuckets } from "../../edge/s3/buckets";
 import { CODES } from "../../zone/failure";
 import { ok } from "../envelope";
 import { ApiError } from "../errors";
-import { writes } from "../permissions";
+import { managesBuckets } from "../permissions";
 import type { ApiEnv } from "../types";
 import { parseBody } from "../validate";
 import { MOMENT } from "./clock";
@@ -27,26 +30,19 @@ import { MOMENT } from "./clock";
 const SWEEP = z.strictObject({ at: MOMENT.optional() });
 
 /** Routes under `/zones/{zone_id}/emulator/buckets`. */
-export const emulatorBuckets = new Hono<ApiEnv>().post(
-	"/:bucket_name/lifecycle",
-	writes("Workers R2 Storage"),
-	async (c) => {
-		const { at } = await parseBody(c, SWEEP, CODES.emulatorInvalid, { whenEmpty: {} });
-		const name = c.req.param("bucket_name");
-		const bucket = servedBuckets(c.env).find((served) => served.name === name);
-		if (bucket === undefined) {
-			const message = `bucket "${name}" is not declared in wrangler.toml (R2_BUCKETS)`;
-			throw new ApiError(404, [{ code: CODES.emulatorNotFound, message }]);
-		}
-		const sweep = await bucketLedger(c.env, bucket.binding).applyLifecycle(
-			bucket.binding,
-			(at ?? new Date()).getTime(),
-		);
-		return ok({
-			bucket: name,
-			at: new Date(sweep.at).toISOString(),
-			objects_expired: sweep.objectsExpired,
-			uploads_aborted: sweep.uploadsAborted,
-		});
-	},
-);
+export const emulatorBuckets = new Hono<ApiEnv>().post("/:bucket_name/lifecycle", managesBuckets, async (c) => {
+	const { at } = await parseBody(c, SWEEP, CODES.emulatorInvalid, { whenEmpty: {} });
+	const name = c.req.param("bucket_name");
+	const bucket = servedBuckets(c.env).find((served) => served.name === name);
+	if (bucket === undefined) {
+		const message = `bucket "${name}" is not declared in wrangler.toml (R2_BUCKETS)`;
+		throw new ApiError(404, [{ code: CODES.emulatorNotFound, message }]);
+	}
+	const sweep = await bucketLedger(c.env, bucket.binding).applyLifecycle(bucket.binding, (at ?? new Date()).getTime());
+	return ok({
+		bucket: name,
+		at: new Date(sweep.at).toISOString(),
+		objects_expired: sweep.objectsExpired,
+		uploads_aborted: sweep.uploadsAborted,
+	});
+});

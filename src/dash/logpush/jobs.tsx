@@ -212,7 +212,7 @@ export const CreateJobForm: FC<{
 					label="Destination"
 					value={values.destination_conf}
 					required
-					hint="r2://<bucket>/<zone id>/<path> or s3://<bucket>/<zone id>/<path>?region=<region>: the path starts with this zone's id; {DATE} in the path becomes YYYYMMDD."
+					hint="r2://<bucket>/<zone id>/<path> or s3://<bucket>/<zone id>/<path>?region=<region>: the path starts with this zone's id, unless it carries S3 keys (access-key-id and secret-access-key), which then decide where it writes; {DATE} in the path becomes YYYYMMDD."
 				/>
 				<TextField
 					name="ownership_challenge"

@@ -5,6 +5,11 @@
  * An operation without a handler is answered 501 NotImplemented naming it: those R2 does not
  * implement (https://developers.cloudflare.com/r2/api/s3/api/), and those this dialect does not
  * do yet.
+ *
+ * The operations are one table (`S3_OPERATIONS`): each entry says how a request spells it, S3's
+ * name, the access it needs (`S3Access`, which `authorize` in `permissions.ts` checks for every
+ * request, `app.ts`) and its handler. A request is the first entry its spelling matches, so an
+ * operation that is not in the table is never served, and none is in it without an access.
  */
 import { assertKey } from "../gateway/keys";
 import { deleteBucketCors, getBucketCors, putBucketCors } from "./bucket-cors";
@@ -47,7 +52,68 @@ export type S3Address =
 	| { kind: "bucket"; bucket: string }
 	| { kind: "object"; bucket: string; key: string };
 
-/** Sub-resources of a bucket (S3's query flags), by the name S3 gives their operations. */
+/** How a request spells an operation. */
+interface Spelling {
+	method: "GET" | "HEAD" | "PUT" | "POST" | "DELETE";
+	/** What the path names. */
+	target: S3Address["kind"];
+	/**
+	 * The query parameters that pick it, all of them; `name=value` picks that value. `{name}` in
+	 * the operation's name is the parameter's value (`ListObjectsV{list-type}`).
+	 */
+	flags: readonly string[];
+	/** A header whose presence picks it. */
+	header?: "x-amz-copy-source";
+	/**
+	 * It takes no query parameter but the transport's (`isTransportParameter`): any other is
+	 * refused together, as R2 refuses them on a PUT or DELETE of a bucket rather than creating or
+	 * deleting it (workers-sdk, packages/miniflare/src/workers/r2/s3/detect.worker.ts).
+	 */
+	bare?: true;
+}
+
+/** An entry of the operation table: its spelling and the operation. */
+export type S3TableEntry = Spelling & S3Operation;
+
+type Method = Spelling["method"];
+type Handler = (c: S3Context) => Promise<Response>;
+
+const onBucket = (method: Method, flags: string[], name: string, access: S3Access, handle?: Handler): S3TableEntry => ({
+	target: "bucket",
+	method,
+	flags,
+	scope: "bucket",
+	name,
+	access,
+	handle,
+});
+
+const onObject = (
+	method: Method,
+	flags: string[],
+	name: string,
+	access: S3Access,
+	handle?: Handler,
+	header?: Spelling["header"],
+): S3TableEntry => ({
+	target: "object",
+	method,
+	flags,
+	...(header === undefined ? {} : { header }),
+	scope: "bucket",
+	name,
+	access,
+	handle,
+});
+
+const VERBS: Record<Method, string> = { GET: "Get", HEAD: "Head", PUT: "Put", DELETE: "Delete", POST: "Post" };
+
+/**
+ * Sub-resources of a bucket (S3's query flags) R2 does not implement, by the name S3 gives their
+ * operations; each is named with its method's verb (`GetBucketWebsite`), bucket configuration: an
+ * Admin access to read it, Admin Read & Write for any other method. A HEAD of a bucket has none:
+ * R2 answers it as HeadBucket whatever its query (detect.worker.ts, above).
+ */
 const BUCKET_SUBRESOURCES: Record<string, string> = {
 	accelerate: "Accelerate",
 	acl: "Acl",
@@ -80,59 +146,108 @@ const BUCKET_SUBRESOURCES: Record<string, string> = {
  * naming DeleteObjectTagging), since a client asking to drop an object's tags never means to drop
  * the object.
  */
-const OBJECT_SUBRESOURCES = new Map<string, Record<string, string>>([
-	[
-		"GET",
-		{
-			acl: "GetObjectAcl",
-			attributes: "GetObjectAttributes",
-			"legal-hold": "GetObjectLegalHold",
-			retention: "GetObjectRetention",
-			tagging: "GetObjectTagging",
-			torrent: "GetObjectTorrent",
-		},
-	],
-	[
-		"PUT",
-		{
-			acl: "PutObjectAcl",
-			"legal-hold": "PutObjectLegalHold",
-			retention: "PutObjectRetention",
-			tagging: "PutObjectTagging",
-		},
-	],
-	["POST", { restore: "RestoreObject", select: "SelectObjectContent" }],
-	["DELETE", { tagging: "DeleteObjectTagging" }],
-]);
-
-/**
- * The bucket configurations R2 answers the same for every bucket (`bucket-defaults.ts`), by the
- * sub-resource of their GET.
- */
-const BUCKET_DEFAULTS: Record<string, [name: string, handle: (c: S3Context) => Promise<Response>]> = {
-	acl: ["GetBucketAcl", getBucketAcl],
-	encryption: ["GetBucketEncryption", getBucketEncryption],
-	"object-lock": ["GetObjectLockConfiguration", getObjectLockConfiguration],
-	replication: ["GetBucketReplication", getBucketReplication],
-	tagging: ["GetBucketTagging", getBucketTagging],
-	versioning: ["GetBucketVersioning", getBucketVersioning],
+const OBJECT_SUBRESOURCES: Partial<Record<Method, Record<string, string>>> = {
+	GET: {
+		acl: "GetObjectAcl",
+		attributes: "GetObjectAttributes",
+		"legal-hold": "GetObjectLegalHold",
+		retention: "GetObjectRetention",
+		tagging: "GetObjectTagging",
+		torrent: "GetObjectTorrent",
+	},
+	PUT: {
+		acl: "PutObjectAcl",
+		"legal-hold": "PutObjectLegalHold",
+		retention: "PutObjectRetention",
+		tagging: "PutObjectTagging",
+	},
+	POST: { restore: "RestoreObject", select: "SelectObjectContent" },
+	DELETE: { tagging: "DeleteObjectTagging" },
 };
 
-/** The entry of `table` for the first query parameter it has one for (own entries only: `?toString` names nothing). */
-function firstIn<T>(query: URLSearchParams, table: Readonly<Record<string, T>>): T | undefined {
-	for (const name of query.keys()) if (Object.hasOwn(table, name)) return table[name];
-	return undefined;
+/** The operations this dialect does on a bucket's sub-resources, and the ones R2 answers the same for every bucket (`bucket-defaults.ts`). */
+const BUCKET_CONFIGURATIONS: S3TableEntry[] = [
+	onBucket("GET", ["location"], "GetBucketLocation", "read", getBucketLocation),
+	onBucket("GET", ["uploads"], "ListMultipartUploads", "read", listMultipartUploads),
+	onBucket("GET", ["versions"], "ListObjectVersions", "read"),
+	onBucket("POST", ["delete"], "DeleteObjects", "write", deleteObjects),
+	onBucket("GET", ["cors"], "GetBucketCors", "read-bucket-config", getBucketCors),
+	onBucket("PUT", ["cors"], "PutBucketCors", "manage-buckets", putBucketCors),
+	onBucket("DELETE", ["cors"], "DeleteBucketCors", "manage-buckets", deleteBucketCors),
+	onBucket("GET", ["lifecycle"], "GetBucketLifecycleConfiguration", "read-bucket-config", getBucketLifecycle),
+	onBucket("PUT", ["lifecycle"], "PutBucketLifecycleConfiguration", "manage-buckets", putBucketLifecycle),
+	onBucket("DELETE", ["lifecycle"], "DeleteBucketLifecycle", "manage-buckets", deleteBucketLifecycle),
+	onBucket("GET", ["acl"], "GetBucketAcl", "read-bucket-config", getBucketAcl),
+	onBucket("GET", ["encryption"], "GetBucketEncryption", "read-bucket-config", getBucketEncryption),
+	onBucket("GET", ["object-lock"], "GetObjectLockConfiguration", "read-bucket-config", getObjectLockConfiguration),
+	onBucket("GET", ["replication"], "GetBucketReplication", "read-bucket-config", getBucketReplication),
+	onBucket("GET", ["tagging"], "GetBucketTagging", "read-bucket-config", getBucketTagging),
+	onBucket("GET", ["versioning"], "GetBucketVersioning", "read-bucket-config", getBucketVersioning),
+];
+
+const sameSpelling = (a: Spelling, b: Spelling) =>
+	a.target === b.target && a.method === b.method && a.header === b.header && a.flags.join("&") === b.flags.join("&");
+
+/** `entries` without those an earlier one spells the same way (and so would never be reached). */
+const reachable = (entries: S3TableEntry[]) =>
+	entries.filter((entry, i) => !entries.slice(0, i).some((earlier) => sameSpelling(earlier, entry)));
+
+/**
+ * Every operation, in the order a request is matched against them: the first whose method,
+ * target, flags and header the request has is its operation, so the more specific spellings
+ * come first and an operation without flags (ListObjects, PutObject, ...) last.
+ */
+export const S3_OPERATIONS: readonly S3TableEntry[] = reachable([
+	{
+		target: "service",
+		method: "GET",
+		flags: [],
+		scope: "service",
+		name: "ListBuckets",
+		access: "list-buckets",
+		handle: listBuckets,
+	},
+	// R2 answers a HEAD of a bucket as HeadBucket whatever its query (detect.worker.ts, above).
+	onBucket("HEAD", [], "HeadBucket", "read", headBucket),
+	...BUCKET_CONFIGURATIONS,
+	...Object.entries(BUCKET_SUBRESOURCES).flatMap(([flag, sub]) =>
+		(["GET", "PUT", "DELETE", "POST"] as const).map((method) =>
+			onBucket(
+				method,
+				[flag],
+				`${VERBS[method]}Bucket${sub}`,
+				method === "GET" ? "read-bucket-config" : "manage-buckets",
+			),
+		),
+	),
+	onBucket("GET", ["list-type=2"], "ListObjectsV2", "read", listObjectsV2),
+	onBucket("GET", ["list-type"], "ListObjectsV{list-type}", "read"),
+	onBucket("GET", [], "ListObjects", "read", listObjectsV1),
+	{ ...onBucket("PUT", [], "CreateBucket", "manage-buckets"), scope: "bucket-name", handle: createBucket, bare: true },
+	{ ...onBucket("DELETE", [], "DeleteBucket", "manage-buckets", deleteBucket), bare: true },
+	onObject("GET", ["uploadId"], "ListParts", "read", listParts),
+	onObject("POST", ["uploadId"], "CompleteMultipartUpload", "write", completeMultipartUpload),
+	onObject("DELETE", ["uploadId"], "AbortMultipartUpload", "write", abortMultipartUpload),
+	onObject("PUT", ["uploadId", "partNumber"], "UploadPartCopy", "write", uploadPartCopy, "x-amz-copy-source"),
+	onObject("PUT", ["uploadId", "partNumber"], "UploadPart", "write", uploadPart),
+	onObject("POST", ["uploads"], "CreateMultipartUpload", "write", createMultipartUpload),
+	...Object.entries(OBJECT_SUBRESOURCES).flatMap(([method, subs]) =>
+		Object.entries(subs).map(([flag, name]) =>
+			onObject(method as Method, [flag], name, method === "GET" ? "read" : "write"),
+		),
+	),
+	onObject("GET", [], "GetObject", "read", getObject),
+	onObject("HEAD", [], "HeadObject", "read", headObject),
+	onObject("PUT", [], "CopyObject", "write", copyObject, "x-amz-copy-source"),
+	onObject("PUT", [], "PutObject", "write", putObject),
+	onObject("DELETE", [], "DeleteObject", "write", deleteObject),
+]);
+
+/** Whether a query has `flag`: a parameter by its own name (`?toString` names nothing else), or `name=value`. */
+function hasFlag(query: URLSearchParams, flag: string): boolean {
+	const equals = flag.indexOf("=");
+	return equals < 0 ? query.has(flag) : query.get(flag.slice(0, equals)) === flag.slice(equals + 1);
 }
-
-const VERBS: Record<string, string> = { GET: "Get", PUT: "Put", DELETE: "Delete", POST: "Post" };
-
-const unsupported = (name: string, access: S3Access = "read"): S3Operation => ({ scope: "bucket", name, access });
-const handled = (name: string, access: S3Access, handle: (c: S3Context) => Promise<Response>): S3Operation => ({
-	scope: "bucket",
-	name,
-	access,
-	handle,
-});
 
 /**
  * The bucket and key of a URL, the key percent-decoded once: path-style (`/<bucket>/<key>`), or
@@ -161,9 +276,8 @@ export function addressOf(url: URL, virtualBucket?: string): S3Address {
 }
 
 /**
- * A PUT or DELETE of a bucket names no sub-resource: any query parameter but the transport's
- * (`isTransportParameter`) is refused together, as R2 refuses them rather than
- * creating or deleting a bucket (workers-sdk, packages/miniflare/src/workers/r2/s3/detect.worker.ts).
+ * Refuses every query parameter but the transport's (`isTransportParameter`) together, for an
+ * operation that takes none (`bare`).
  * @throws S3Error 400 InvalidArgument naming them.
  */
 function refuseParameters(method: string, query: URLSearchParams): void {
@@ -173,91 +287,28 @@ function refuseParameters(method: string, query: URLSearchParams): void {
 	throw new S3Error("InvalidArgument", `Unsupported search param(s) ${named} on a ${method} bucket route`);
 }
 
-/** The operation on a bucket. */
-function bucketOperation(method: string, query: URLSearchParams): S3Operation {
-	// R2 answers a HEAD of a bucket as HeadBucket whatever its query (detect.worker.ts, above).
-	if (method === "HEAD") return handled("HeadBucket", "read", headBucket);
-	const verb = Object.hasOwn(VERBS, method) ? VERBS[method] : method;
-	if (method === "GET" && query.has("location")) return handled("GetBucketLocation", "read", getBucketLocation);
-	if (method === "GET" && query.has("uploads")) return handled("ListMultipartUploads", "read", listMultipartUploads);
-	if (method === "GET" && query.has("versions")) return unsupported("ListObjectVersions");
-	if (method === "POST" && query.has("delete")) return handled("DeleteObjects", "write", deleteObjects);
-	if (query.has("cors")) {
-		if (method === "GET") return handled("GetBucketCors", "read-bucket-config", getBucketCors);
-		if (method === "PUT") return handled("PutBucketCors", "manage-buckets", putBucketCors);
-		if (method === "DELETE") return handled("DeleteBucketCors", "manage-buckets", deleteBucketCors);
-	}
-	if (query.has("lifecycle")) {
-		if (method === "GET") return handled("GetBucketLifecycleConfiguration", "read-bucket-config", getBucketLifecycle);
-		if (method === "PUT") return handled("PutBucketLifecycleConfiguration", "manage-buckets", putBucketLifecycle);
-		if (method === "DELETE") return handled("DeleteBucketLifecycle", "manage-buckets", deleteBucketLifecycle);
-	}
-	const configuration = method === "GET" ? firstIn(query, BUCKET_DEFAULTS) : undefined;
-	if (configuration !== undefined) return handled(configuration[0], "read-bucket-config", configuration[1]);
-	const sub = firstIn(query, BUCKET_SUBRESOURCES);
-	if (sub !== undefined) return unsupported(`${verb}Bucket${sub}`, method === "GET" ? "read" : "write");
-	switch (method) {
-		case "GET": {
-			const listType = query.get("list-type");
-			if (listType === "2") return handled("ListObjectsV2", "read", listObjectsV2);
-			if (listType === null) return handled("ListObjects", "read", listObjectsV1);
-			return unsupported(`ListObjectsV${listType}`);
-		}
-		case "PUT":
-			refuseParameters(method, query);
-			return { scope: "bucket-name", name: "CreateBucket", access: "manage-buckets", handle: createBucket };
-		case "DELETE":
-			refuseParameters(method, query);
-			return handled("DeleteBucket", "manage-buckets", deleteBucket);
-		default:
-			throw new S3Error("MethodNotAllowed", undefined, { Method: method, ResourceType: "BUCKET" });
-	}
-}
-
-/** The operation on an object. */
-function objectOperation(request: Request, query: URLSearchParams): S3Operation {
-	const method = request.method;
-	if (query.has("uploadId")) {
-		if (method === "GET") return handled("ListParts", "read", listParts);
-		if (method === "POST") return handled("CompleteMultipartUpload", "write", completeMultipartUpload);
-		if (method === "DELETE") return handled("AbortMultipartUpload", "write", abortMultipartUpload);
-		if (method === "PUT" && query.has("partNumber")) {
-			return request.headers.has("x-amz-copy-source")
-				? handled("UploadPartCopy", "write", uploadPartCopy)
-				: handled("UploadPart", "write", uploadPart);
-		}
-	}
-	if (method === "POST" && query.has("uploads")) {
-		return handled("CreateMultipartUpload", "write", createMultipartUpload);
-	}
-	const sub = firstIn(query, OBJECT_SUBRESOURCES.get(method) ?? {});
-	if (sub !== undefined) return unsupported(sub, method === "GET" ? "read" : "write");
-	switch (method) {
-		case "GET":
-			return handled("GetObject", "read", getObject);
-		case "HEAD":
-			return handled("HeadObject", "read", headObject);
-		case "PUT":
-			if (request.headers.has("x-amz-copy-source")) return handled("CopyObject", "write", copyObject);
-			return handled("PutObject", "write", putObject);
-		case "DELETE":
-			return handled("DeleteObject", "write", deleteObject);
-		default:
-			throw new S3Error("MethodNotAllowed", undefined, { Method: method, ResourceType: "OBJECT" });
-	}
-}
-
 /**
- * The operation a request asks for at `address`.
- * @throws S3Error 405 MethodNotAllowed for a method S3 has no operation for there.
+ * The operation a request asks for at `address`: the first entry of `S3_OPERATIONS` its
+ * spelling matches.
+ * @throws S3Error 405 MethodNotAllowed for a method S3 has no operation for there; 400
+ * InvalidArgument for a parameter an operation that takes none was sent (`bare`).
  */
 export function operationOf(request: Request, url: URL, address: S3Address): S3Operation {
-	if (address.kind === "service") {
-		if (request.method === "GET") {
-			return { scope: "service", name: "ListBuckets", access: "list-buckets", handle: listBuckets };
-		}
-		throw new S3Error("MethodNotAllowed", undefined, { Method: request.method, ResourceType: "SERVICE" });
+	const query = url.searchParams;
+	const entry = S3_OPERATIONS.find(
+		(candidate) =>
+			candidate.target === address.kind &&
+			candidate.method === request.method &&
+			candidate.flags.every((flag) => hasFlag(query, flag)) &&
+			(candidate.header === undefined || request.headers.has(candidate.header)),
+	);
+	if (entry === undefined) {
+		throw new S3Error("MethodNotAllowed", undefined, {
+			Method: request.method,
+			ResourceType: address.kind.toUpperCase(),
+		});
 	}
-	if (address.kind === "bucket") return bucketOperation(request.method, url.searchParams);
-	return objectOperation(request, url.searchParams);
+	if (entry.bare) refuseParameters(request.method, query);
+	if (!entry.name.includes("{")) return entry;
+	return { ...entry, name: entry.name.replace(/\{([^}]+)\}/g, (_, name: string) => query.get(name) ?? "") };
 }

@@ -4,7 +4,10 @@
  * everything; Admin Read only lists buckets and reads; Object Read & Write reads and writes
  * objects; Object Read only reads them. Listing the account's buckets and viewing a bucket's
  * configuration need an Admin permission; creating and deleting buckets and editing their
- * configuration, Admin Read & Write.
+ * configuration, Admin Read & Write; and each of these bucket-level accesses a token of the whole
+ * account, never one of listed zones, whose zones share the buckets (`grantsAccess`,
+ * src/common/s3-keys.ts, the one check every S3 operation, the emulator's lifecycle sweep and a
+ * log-push destination's keys go through).
  *
  * The buckets a caller reaches: every one, or those its token's Object permission is scoped to
  * (r2/api/tokens: "you can scope your token to a set of buckets"; `reachesBucket`).
@@ -16,15 +19,19 @@
  * what their parent key reaches; they never list the account's buckets (edgezone's choice: they
  * are for one bucket).
  */
-import { type AccessKey, allows, keyPrefixes, reachesBucket, type S3Access } from "../../common/s3-keys";
+import { type AccessKey, grantsAccess, keyPrefixes, reachesBucket, type S3Access } from "../../common/s3-keys";
 import { bucketMap } from "../../zone/destinations";
 import { accessDenied } from "./errors";
 
 export type { S3Access } from "../../common/s3-keys";
 
-/** @throws S3Error 403 AccessDenied when `key`'s permission does not allow `access`. */
+/**
+ * Lets `key` do what an operation needs (`S3_OPERATIONS` names it, `operations.ts`).
+ * @throws S3Error 403 AccessDenied when `grantsAccess` refuses it, or for temporary credentials
+ * listing the buckets.
+ */
 export function authorize(key: AccessKey, access: S3Access): void {
-	if (!allows(key.permission, access)) throw accessDenied();
+	if (!grantsAccess(key, access)) throw accessDenied();
 	if (key.temporary !== undefined && access === "list-buckets") throw accessDenied();
 }
 
