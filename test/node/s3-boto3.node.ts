@@ -22,9 +22,9 @@ const native = nativeBucket(dev.url);
 const MiB = 1024 * 1024;
 const SCRIPT = join(import.meta.dirname, "s3-boto3.py");
 /**
- * The executable of the first Python that imports boto3: `python3` on PATH (a pyenv or venv install), then Debian's,
- * whose `python3-boto3` .ci/run installs. None: in CI (`CI=true`, as test/dash/e2e/global-setup.ts
- * reads it) the file fails; elsewhere its tests are skipped, loudly.
+ * The executable of the first Python that imports boto3: `python3` on PATH (a pyenv or venv
+ * install), then Debian's, whose `python3-boto3` .ci/run installs. None: in CI (`CI=true`, as
+ * test/dash/e2e/global-setup.ts reads it) the file fails; elsewhere its tests are skipped, loudly.
  */
 const PYTHON = ["python3", "/usr/bin/python3"]
 	.map((python) => spawnSync(python, ["-c", "import boto3, sys; print(sys.executable)"], { encoding: "utf8" }))

@@ -225,14 +225,14 @@ describe.skipIf(!existsSync(RCLONE))("rclone (Debian's) against wrangler dev", (
 });
 
 describe.skipIf(!existsSync(CURL))("curl --aws-sigv4 against wrangler dev", () => {
-	/** curl's signed GET of `key` with `Accept-Encoding: gzip` (signed: curl signs the headers it is given). */
-	async function signedGet(key: string) {
+	/** curl's signed GET of `key` with `Accept-Encoding: <acceptEncoding>` (signed: curl signs the headers it is given). */
+	async function signedGet(key: string, acceptEncoding = "gzip") {
 		const out = join(work, "curl", crypto.randomUUID());
 		mkdirSync(join(out, ".."), { recursive: true });
 		const status = await run(CURL, [
 			"--silent",
 			...["--aws-sigv4", "aws:amz:auto:s3", "--user", `${admin.accessKeyId}:${admin.secretAccessKey}`],
-			...["-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD", "-H", "Accept-Encoding: gzip"],
+			...["-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD", "-H", `Accept-Encoding: ${acceptEncoding}`],
 			...["--dump-header", `${out}.headers`, "--output", out, "--write-out", "%{http_code}"],
 			`${dev.url}/${BUCKET}/${key}`,
 		]);
@@ -245,6 +245,13 @@ describe.skipIf(!existsSync(CURL))("curl --aws-sigv4 against wrangler dev", () =
 		const answer = await signedGet("s3-cli/curl/object.bin");
 		expect(answer.status).toBe(200);
 		expect(sha256Hex(answer.body)).toBe(sha256Hex(bytes));
+	});
+
+	it("verifies an uncommon signed Accept-Encoding from the client's value, which request.cf keeps", async () => {
+		await native.put("s3-cli/curl/uncommon.bin", patternBytes(100, 22));
+		const answer = await signedGet("s3-cli/curl/uncommon.bin", "x-edgezone-test");
+		expect(answer.status).toBe(200);
+		expect(sha256Hex(answer.body)).toBe(sha256Hex(patternBytes(100, 22)));
 	});
 
 	it("answers an error uncompressed, though the client accepts gzip", async () => {
