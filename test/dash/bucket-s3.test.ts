@@ -54,6 +54,28 @@ describe("the Bucket page's S3 section", () => {
 		expect(await (await env.BUCKET.get(key))?.text()).toBe("from the page");
 	});
 
+	it("gives aws CLI commands that write and use a profile of their own, never the default one", async () => {
+		const { browser } = await signIn(TOKEN);
+		const page = await exports.default.fetch(PAGE, { headers: { cookie: browser.cookie } });
+		const text = (await seen(await page.text())).text;
+		const id = (await s3Rows(browser)).get("AWS Access Key ID");
+		expect(text).toContain(
+			[
+				`aws configure set aws_access_key_id ${id} --profile edgezone`,
+				`aws configure set aws_secret_access_key ${await sha256Hex(TOKEN)} --profile edgezone`,
+				"aws configure set region auto --profile edgezone",
+				"aws configure set endpoint_url http://localhost --profile edgezone",
+				"aws configure set s3.addressing_style path --profile edgezone",
+				"export AWS_PROFILE=edgezone",
+				"aws s3 ls s3://edgezone-bucket --endpoint-url http://localhost",
+			].join(" "),
+		);
+		// Every `aws configure set` names the profile: none writes the default one.
+		const sets = text.match(/aws configure set \S+ \S+( --profile \S+)?/g) ?? [];
+		expect(sets).toHaveLength(5);
+		for (const set of sets) expect(set).toMatch(/ --profile edgezone$/);
+	});
+
 	it("shows a token's declared id and its R2 permission", async () => {
 		const { browser } = await signIn(SCOPED_TOKEN);
 		const rows = await s3Rows(browser);

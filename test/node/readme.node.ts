@@ -116,8 +116,19 @@ async function baseline(env: NodeJS.ProcessEnv): Promise<string> {
 }
 
 describe("the README's shell blocks, pasted in order against wrangler dev", () => {
+	// The aws CLI's files in a directory of the run's own: the README writes its `edgezone`
+	// profile there, not into this machine's ~/.aws, and none of this machine's AWS profile or keys
+	// reach the blocks (AWS_CA_BUNDLE does, as on a machine that has it: the README allows for it).
+	const aws = Object.fromEntries(
+		["AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"].map(
+			(name) => [name, undefined],
+		),
+	);
 	const env: NodeJS.ProcessEnv = {
 		...process.env,
+		...aws,
+		AWS_CONFIG_FILE: join(state, "aws-config"),
+		AWS_SHARED_CREDENTIALS_FILE: join(state, "aws-credentials"),
 		B: dev.url,
 		// `npx node` as the README writes it: the project's Node, from node_modules/.bin.
 		PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,

@@ -1,5 +1,5 @@
 /**
- * boto3 (Debian's `python3-boto3`; .ci/run installs it) against wrangler dev, configured as R2's
+ * boto3 (the first Python that has it; .ci/run installs Debian's `python3-boto3`) against wrangler dev, configured as R2's
  * docs configure it (https://developers.cloudflare.com/r2/examples/aws/boto3/) and otherwise
  * unchanged. test/node/s3-boto3.py makes the calls and prints what boto3 answered as JSON; this file
  * asserts it, and reads every write back through the native dialect (plain HTTP with the gateway's
@@ -20,10 +20,23 @@ import { BUCKET, type Credentials, credentialsOf, nativeBucket, patternBytes, sh
 const dev = inject("dev");
 const native = nativeBucket(dev.url);
 const MiB = 1024 * 1024;
-/** Debian's Python, whose boto3 .ci/run installs: `python3` on PATH may be another install (a pyenv shim) first. */
-const PYTHON = "/usr/bin/python3";
 const SCRIPT = join(import.meta.dirname, "s3-boto3.py");
-const hasBoto3 = spawnSync(PYTHON, ["-c", "import boto3"]).status === 0;
+/**
+ * The executable of the first Python that imports boto3: `python3` on PATH (a pyenv or venv
+ * install), then Debian's, whose `python3-boto3` .ci/run installs. None: in CI (`CI=true`, as
+ * test/dash/e2e/global-setup.ts reads it) the file fails; elsewhere its tests are skipped, loudly.
+ */
+const PYTHON = ["python3", "/usr/bin/python3"]
+	.map((python) => spawnSync(python, ["-c", "import boto3, sys; print(sys.executable)"], { encoding: "utf8" }))
+	// Its own path, not a pyenv shim's: the shim finds its Python through HOME, which boto3() changes.
+	.find((found) => found.status === 0)
+	?.stdout.trim();
+if (PYTHON === undefined) {
+	const why =
+		"No Python with boto3 (tried python3 on PATH, then /usr/bin/python3): the boto3 tests need it. Install it with `apt-get install -y python3-boto3` (Debian) or `pip install boto3`.";
+	if (process.env.CI === "true") throw new Error(why);
+	console.warn(`\n${"!".repeat(100)}\n!! SKIPPING THE BOTO3 TESTS. ${why}\n${"!".repeat(100)}\n`);
+}
 
 const work = mkdtempSync(join(tmpdir(), "edgezone-s3-boto3-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -51,7 +64,7 @@ async function boto3<T = Record<string, unknown>>(args: string[], credentials = 
 		S3_BUCKET: BUCKET,
 	};
 	try {
-		const { stdout } = await promisify(execFile)(PYTHON, [SCRIPT, ...args], { env });
+		const { stdout } = await promisify(execFile)(PYTHON ?? "python3", [SCRIPT, ...args], { env });
 		return JSON.parse(stdout) as T;
 	} catch (error) {
 		const { stderr, stdout } = error as { stderr?: string; stdout?: string };
@@ -80,7 +93,7 @@ async function served(key: string) {
 
 const md5 = (bytes: Uint8Array | string) => createHash("md5").update(bytes).digest();
 
-describe.skipIf(!hasBoto3)("boto3 (Debian's python3-boto3) against wrangler dev", () => {
+describe.skipIf(PYTHON === undefined)("boto3 against wrangler dev", () => {
 	it("puts an object with a Content-Type and metadata, gets it whole and by range, and heads it", async () => {
 		const key = "s3-boto3/objects/hello.txt";
 		const body = "hello from boto3";

@@ -24,6 +24,7 @@ const MiB = 1024 * 1024;
 const AWS = "/usr/bin/aws";
 const RCLONE = "/usr/bin/rclone";
 const S3CMD = "/usr/bin/s3cmd";
+const CURL = "/usr/bin/curl";
 
 const work = mkdtempSync(join(tmpdir(), "edgezone-s3-cli-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -61,14 +62,17 @@ function envFor(credentials: Credentials): NodeJS.ProcessEnv {
 		RCLONE_CONFIG_EZ_SECRET_ACCESS_KEY: credentials.secretAccessKey,
 		RCLONE_CONFIG_EZ_ENDPOINT: dev.url,
 		RCLONE_CONFIG_EZ_REGION: "auto",
+		// A refusal fails the run at once, not after rclone's minutes of retries.
+		RCLONE_RETRIES: "1",
+		RCLONE_LOW_LEVEL_RETRIES: "1",
 	};
 }
 
-/** Runs a client; answers its output, or rejects with its stderr in the message. */
-async function run(file: string, args: string[], environment = env): Promise<string> {
+/** Runs a client; answers its output (with its stderr when `withStderr`), or rejects with its stderr in the message. */
+async function run(file: string, args: string[], environment = env, withStderr = false): Promise<string> {
 	try {
-		const { stdout } = await promisify(execFile)(file, args, { env: environment, maxBuffer: 64 * MiB });
-		return stdout;
+		const { stdout, stderr } = await promisify(execFile)(file, args, { env: environment, maxBuffer: 64 * MiB });
+		return withStderr ? `${stderr}${stdout}` : stdout;
 	} catch (error) {
 		const { stderr, stdout } = error as { stderr?: string; stdout?: string };
 		throw new Error(`${file} ${args.join(" ")} failed:\n${stderr ?? ""}${stdout ?? ""}`);
@@ -146,6 +150,8 @@ describe.skipIf(!existsSync(AWS))("the aws CLI (Debian's awscli) against wrangle
 		await aws("s3", "cp", file("ls/one.txt", patternBytes(10)), `s3://${BUCKET}/s3-cli/ls/one.txt`);
 		expect(await aws("s3", "ls", `s3://${BUCKET}/s3-cli/ls/`)).toMatch(/ 10 one\.txt$/m);
 		expect(await aws("s3", "ls", `s3://${BUCKET}/s3-cli/`)).toMatch(/PRE ls\/$/m);
+		await aws("s3", "cp", `s3://${BUCKET}/s3-cli/ls/one.txt`, join(work, "ls/back.txt"));
+		expect(sha256Hex(readFileSync(join(work, "ls/back.txt")))).toBe(sha256Hex(patternBytes(10)));
 	});
 
 	it("syncs a directory up and down, then removes it with rm --recursive", async () => {
@@ -192,6 +198,67 @@ describe.skipIf(!existsSync(RCLONE))("rclone (Debian's) against wrangler dev", (
 		expect(await refused(RCLONE, ["check", join(work, "rclone"), `ez:${BUCKET}/s3-cli/rclone`])).toMatch(
 			/1 differences/,
 		);
+	});
+
+	// rclone signs `Accept-Encoding: gzip`, which wrangler dev (as Cloudflare's edge) rewrites to
+	// `br, gzip` before the Worker sees it; a text object is then sent gzip-compressed.
+	it("reads objects back: copy from the bucket, check --download and cat, the same bytes", async () => {
+		const text = "rclone reads what it wrote.\n".repeat(200);
+		const files = { "notes.txt": new TextEncoder().encode(text), "sub/data.bin": patternBytes(200_000, 8) };
+		for (const [name, bytes] of Object.entries(files)) file(`rclone-read/up/${name}`, bytes);
+		const remote = `ez:${BUCKET}/s3-cli/rclone-read`;
+		await run(RCLONE, ["copy", join(work, "rclone-read/up"), remote]);
+		await run(RCLONE, ["copy", remote, join(work, "rclone-read/down")]);
+		for (const [name, bytes] of Object.entries(files)) {
+			expect(sha256Hex(readFileSync(join(work, "rclone-read/down", name)))).toBe(sha256Hex(bytes));
+		}
+		expect(await run(RCLONE, ["check", "--download", join(work, "rclone-read/up"), remote], env, true)).toMatch(
+			/0 differences found/,
+		);
+		expect(await run(RCLONE, ["cat", `${remote}/notes.txt`])).toBe(text);
+		// check --download compares bytes: a changed object fails it.
+		await native.put("s3-cli/rclone-read/notes.txt", "other");
+		expect(await refused(RCLONE, ["check", "--download", join(work, "rclone-read/up"), remote])).toMatch(
+			/1 differences found/,
+		);
+	});
+});
+
+describe.skipIf(!existsSync(CURL))("curl --aws-sigv4 against wrangler dev", () => {
+	/** curl's signed GET of `key` with `Accept-Encoding: <acceptEncoding>` (signed: curl signs the headers it is given). */
+	async function signedGet(key: string, acceptEncoding = "gzip") {
+		const out = join(work, "curl", crypto.randomUUID());
+		mkdirSync(join(out, ".."), { recursive: true });
+		const status = await run(CURL, [
+			"--silent",
+			...["--aws-sigv4", "aws:amz:auto:s3", "--user", `${admin.accessKeyId}:${admin.secretAccessKey}`],
+			...["-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD", "-H", `Accept-Encoding: ${acceptEncoding}`],
+			...["--dump-header", `${out}.headers`, "--output", out, "--write-out", "%{http_code}"],
+			`${dev.url}/${BUCKET}/${key}`,
+		]);
+		return { status: Number(status), headers: readFileSync(`${out}.headers`, "utf8"), body: readFileSync(out) };
+	}
+
+	it("verifies a GET that signed Accept-Encoding: gzip, and answers the object", async () => {
+		const bytes = patternBytes(5000, 21);
+		await native.put("s3-cli/curl/object.bin", bytes);
+		const answer = await signedGet("s3-cli/curl/object.bin");
+		expect(answer.status).toBe(200);
+		expect(sha256Hex(answer.body)).toBe(sha256Hex(bytes));
+	});
+
+	it("verifies an uncommon signed Accept-Encoding from the client's value, which request.cf keeps", async () => {
+		await native.put("s3-cli/curl/uncommon.bin", patternBytes(100, 22));
+		const answer = await signedGet("s3-cli/curl/uncommon.bin", "x-edgezone-test");
+		expect(answer.status).toBe(200);
+		expect(sha256Hex(answer.body)).toBe(sha256Hex(patternBytes(100, 22)));
+	});
+
+	it("answers an error uncompressed, though the client accepts gzip", async () => {
+		const answer = await signedGet("s3-cli/curl/missing");
+		expect(answer.status).toBe(404);
+		expect(answer.headers).toMatch(/^content-encoding: identity\r$/im);
+		expect(answer.body.toString("utf8")).toMatch(/^<\?xml .*<Code>NoSuchKey<\/Code>/);
 	});
 });
 

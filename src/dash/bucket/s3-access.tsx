@@ -16,6 +16,12 @@ import { type AccessKey, accessKeyOfToken } from "../../edge/s3/credentials";
 import { s3ErrorOf } from "../../edge/s3/errors";
 import type { Ctx } from "../types";
 
+/**
+ * The aws CLI profile the page's commands write and use, named so that the default profile,
+ * which holds a person's AWS keys, is never overwritten.
+ */
+const PROFILE = "edgezone";
+
 /** What the page says of a permission: R2's name, and why a token has none. */
 const permissionName = (permission: R2Permission): string =>
 	permission === "none"
@@ -123,13 +129,22 @@ export const S3AccessCard: FC<{ access: S3Access }> = ({ access }) => (
 				{access.kind === "key" && (
 					<>
 						<h3>With the AWS CLI</h3>
+						<p>
+							In a profile of its own, <code>{PROFILE}</code>, so the default profile (your AWS keys) stays as it is.
+							The aws CLI reads <code>endpoint_url</code> from a profile since versions 1.29 and 2.13;
+							<code>--endpoint-url</code> serves older ones.
+						</p>
 						<pre>
 							<code>
 								{[
-									`aws configure set aws_access_key_id ${access.key.id}`,
-									`aws configure set aws_secret_access_key ${access.key.secret}`,
-									"aws configure set region auto",
-									"aws configure set default.s3.addressing_style path",
+									...[
+										`aws_access_key_id ${access.key.id}`,
+										`aws_secret_access_key ${access.key.secret}`,
+										"region auto",
+										`endpoint_url ${access.endpoint}`,
+										"s3.addressing_style path",
+									].map((setting) => `aws configure set ${setting} --profile ${PROFILE}`),
+									`export AWS_PROFILE=${PROFILE}`,
 									`aws s3 ls s3://${access.buckets[0] ?? "<bucket>"} --endpoint-url ${access.endpoint}`,
 								].join("\n")}
 							</code>

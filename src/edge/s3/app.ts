@@ -5,7 +5,7 @@
  *
  * Order per request (edgezone's, following S3's: a caller learns nothing of the operations or the
  * buckets before its signature holds): the signature (`verify.ts`: malformed 400, unknown key,
- * wrong signature, time), the bucket and key from Host and path (`virtual-host.ts`), the operation from method, path and query (`operations.ts`: 405, or 501
+ * wrong signature, an unsigned `x-amz-*` header, time), the bucket and key from Host and path (`virtual-host.ts`), the operation from method, path and query (`operations.ts`: 405, or 501
  * NotImplemented naming it), the caller's R2 permission (`permissions.ts`: 403), the headers R2
  * refuses (`request-headers.ts`: 501), the bucket
  * (404 NoSuchBucket), the keys the caller reaches in it (403), the handler. Every error, thrown here, by the shared gateway helpers or by

@@ -127,12 +127,23 @@ export function s3ErrorOf(error: unknown): S3Error | undefined {
 /**
  * The XML answer of an error, with `x-amz-request-id`. An answer to HEAD has no body (RFC 9110
  * §9.3.2): S3 clients read its status alone.
+ *
+ * Never compressed: a client that asked for `Accept-Encoding: gzip` itself (rclone does) reads the
+ * body as sent, and a compressed `<Error>` reads as garbage ("XML syntax error … U+001F"), so the
+ * client never learns why. `Content-Encoding: identity` stops wrangler dev, which otherwise
+ * compresses an `application/xml` answer for a client that accepts gzip (workers-sdk,
+ * packages/miniflare/src/workers/core/entry.worker.ts, `ensureAcceptableEncoding`: it leaves an
+ * answer whose Content-Encoding is neither gzip nor br as it is), and the runtime, which
+ * compresses only for gzip or br; `Cache-Control: no-transform` stops Cloudflare's edge
+ * (https://developers.cloudflare.com/speed/optimization/content/compression/).
  */
 export function s3ErrorAnswer(error: S3Error, method: string, requestId: string): Response {
 	const headers = new Headers(error.headers);
 	headers.set("x-amz-request-id", requestId);
 	if (method === "HEAD") return new Response(null, { status: error.status, headers });
 	headers.set("content-type", "application/xml");
+	headers.set("content-encoding", "identity");
+	headers.set("cache-control", "no-transform");
 	const content: XmlContent = { Code: error.code, Message: error.message, ...error.details, RequestId: requestId };
 	return new Response(xmlDocument("Error", content), { status: error.status, headers });
 }

@@ -69,15 +69,28 @@ function canonicalQuery(url: URL, excluded: readonly string[]): string {
 	return pairs.map(([name, value]) => `${name}=${value}`).join("&");
 }
 
-/** One signed header's canonical value; `host` from the URL when the request has no Host header. */
-function headerValue(request: Request, url: URL, name: string): string {
-	const value = request.headers.get(name) ?? (name === "host" ? url.host : "");
+/**
+ * One signed header's canonical value; `host` from the URL when the request has no Host header;
+ * `accept-encoding` as `acceptEncoding` says when it is given.
+ */
+function headerValue(request: Request, url: URL, name: string, acceptEncoding: string | undefined): string {
+	const value =
+		(name === "accept-encoding" ? acceptEncoding : undefined) ??
+		request.headers.get(name) ??
+		(name === "host" ? url.host : "");
 	return value.trim().replace(/\s+/g, " ");
 }
 
 /** The canonical request of a request under `input`. */
-function canonicalRequest(request: Request, url: URL, input: SignatureInput): string {
-	const headers = input.signedHeaders.map((name) => `${name}:${headerValue(request, url, name)}\n`).join("");
+function canonicalRequest(
+	request: Request,
+	url: URL,
+	input: SignatureInput,
+	acceptEncoding: string | undefined,
+): string {
+	const headers = input.signedHeaders
+		.map((name) => `${name}:${headerValue(request, url, name, acceptEncoding)}\n`)
+		.join("");
 	return [
 		request.method,
 		canonicalUri(url),
@@ -126,13 +139,21 @@ function scopeString(scope: Scope): string {
 /**
  * The signature (64 lower-case hex) a holder of `secret` computes for this request.
  * @param url the request's URL, parsed once by the caller.
+ * @param acceptEncoding the value of `Accept-Encoding` to sign instead of the received one (the
+ * value the client sent, when a proxy rewrote it: `accept-encoding.ts`).
  */
-export function signatureOf(request: Request, url: URL, input: SignatureInput, secret: string): string {
+export function signatureOf(
+	request: Request,
+	url: URL,
+	input: SignatureInput,
+	secret: string,
+	acceptEncoding?: string,
+): string {
 	const stringToSign = [
 		"AWS4-HMAC-SHA256",
 		input.amzDate,
 		scopeString(input.scope),
-		sha256Hex(canonicalRequest(request, url, input)),
+		sha256Hex(canonicalRequest(request, url, input, acceptEncoding)),
 	].join("\n");
 	return createHmac("sha256", signingKey(secret, input.scope)).update(stringToSign).digest("hex");
 }

@@ -7,6 +7,11 @@
  * (https://docs.aws.amazon.com/AmazonS3/latest/API/sigv4-auth-using-authorization-header.html,
  * https://docs.aws.amazon.com/AmazonS3/latest/API/sigv4-query-string-auth.html).
  *
+ * A signature holds only if it covers every `x-amz-*` header the request carries
+ * (`signed-headers.ts`: 403 AccessDenied naming them, checked once the signature matches), and
+ * one that covers `Accept-Encoding` is checked against the values a proxy may have rewritten
+ * (`accept-encoding.ts`).
+ *
  * Edgezone's choice: the time is checked after the signature, so a request nobody signed learns
  * nothing but that its signature is wrong; a client whose clock is off still gets
  * RequestTimeTooSkewed with the server's time, which AWS SDKs use to correct their clock.
@@ -19,9 +24,11 @@
  * or signed after it.
  */
 import { fixedSecret, sameSecret } from "../../common/secrets";
-import { signatureClaim } from "./authorization";
+import { acceptEncodingCandidates } from "./accept-encoding";
+import { type SignatureClaim, signatureClaim } from "./authorization";
 import { type AccessKey, accessKey } from "./credentials";
 import { S3Error } from "./errors";
+import { requireSignedHeaders } from "./signed-headers";
 import { type SignatureSeed, signatureOf } from "./sigv4";
 import { sessionTokenOf, temporaryKey } from "./temporary-credentials";
 
@@ -35,6 +42,21 @@ export interface S3Caller {
 	payloadHash: string;
 	/** The request's verified signature and scope: what the chunk signatures of a `STREAMING-…` body chain from. */
 	seed: SignatureSeed;
+}
+
+/**
+ * Whether the claimed signature is the one `secret` gives, compared in constant time: once, or,
+ * when it covers `Accept-Encoding`, once per value that header may have had when signed.
+ */
+function signatureHolds(request: Request, url: URL, claim: SignatureClaim, secret: string): boolean {
+	const claimed = fixedSecret(claim.signature);
+	const values = claim.input.signedHeaders.includes("accept-encoding")
+		? acceptEncodingCandidates(request.headers.get("accept-encoding"), request.cf?.clientAcceptEncoding)
+		: [undefined];
+	return values.some((value) => {
+		const computed = fixedSecret(signatureOf(request, url, claim.input, secret, value));
+		return computed !== undefined && sameSecret(claimed, computed);
+	});
 }
 
 const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -53,11 +75,14 @@ export async function authenticate(request: Request, url: URL, env: Env, now: nu
 			? await accessKey(env, claim.accessKeyId)
 			: await temporaryKey(env, claim.accessKeyId, sessionToken);
 	if (key === undefined) throw new S3Error("InvalidAccessKeyId", undefined, { AWSAccessKeyId: claim.accessKeyId });
-	const expected = signatureOf(request, url, claim.input, key.secret);
-	const computed = fixedSecret(expected);
-	if (computed === undefined || !sameSecret(fixedSecret(claim.signature), computed)) {
+	if (!signatureHolds(request, url, claim, key.secret)) {
 		throw new S3Error("SignatureDoesNotMatch", undefined, { AWSAccessKeyId: claim.accessKeyId });
 	}
+	requireSignedHeaders(
+		request.headers,
+		claim.input.signedHeaders,
+		claim.expiresIn === undefined ? undefined : url.searchParams,
+	);
 	if (claim.expiresIn === undefined) {
 		if (Math.abs(now - claim.signedAt) > MAX_SKEW_MS) {
 			throw new S3Error("RequestTimeTooSkewed", undefined, {
