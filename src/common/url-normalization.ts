@@ -25,12 +25,11 @@ export type NormalizationType = (typeof NORMALIZATION_TYPES)[number];
  * https://developers.cloudflare.com/rules/normalization/settings/).
  */
 export const NORMALIZATION_SCOPES = ["incoming", "both", "none"] as const;
-export type NormalizationScope = (typeof NORMALIZATION_SCOPES)[number];
 
 /** A zone's URL normalization setting, as the API answers it. */
 export interface UrlNormalization {
 	type: NormalizationType;
-	scope: NormalizationScope;
+	scope: (typeof NORMALIZATION_SCOPES)[number];
 }
 
 /**
