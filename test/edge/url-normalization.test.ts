@@ -5,6 +5,7 @@
  */
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { RemoteBucket, RemoteBucketError } from "../../src/client";
 import { call } from "../api/http";
 
 const RW = "Bearer test-rw";
@@ -72,6 +73,23 @@ describe("the README's rule on /private/*", () => {
 		expect(answer.status).toBe(400);
 		expect(answer.body).toContain("encoded slash");
 		expect((await edge(zone.host, "/private%2freport.txt")).status).toBe(400);
+	});
+
+	it("refuses a second key= rather than show the rules one key and reach another", async () => {
+		const answer = await edge(zone.host, "/?key=public/x&key=private/report.txt");
+		expect(answer.status).toBe(400);
+		expect(answer.body).not.toContain("quarterly figures");
+	});
+
+	it("meets RemoteBucket's reads through the zone, which send the key's slashes as slashes", async () => {
+		const bucket = new RemoteBucket({
+			url: `http://${zone.host}`,
+			token: "test-rw",
+			fetch: (input, init) => exports.default.fetch(input, init),
+		});
+		const refused = await bucket.get("private/report.txt").catch((error: unknown) => error);
+		expect(refused).toBeInstanceOf(RemoteBucketError);
+		expect((refused as RemoteBucketError).status).toBe(403);
 	});
 
 	it("serves the office, by any spelling", async () => {
