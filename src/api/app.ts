@@ -36,6 +36,7 @@ import { rulesets } from "./rulesets";
 import { totalTls } from "./total-tls";
 import type { ApiEnv } from "./types";
 import { universalSsl } from "./universal-ssl";
+import { urlNormalization } from "./url-normalization";
 import { userTokens } from "./user-tokens";
 import { zoneAccess } from "./zone-access";
 import { zones } from "./zones";
@@ -62,6 +63,7 @@ api.route("/zones/:zone_id/ssl/universal/settings", universalSsl);
 api.route("/zones/:zone_id/acm/total_tls", totalTls);
 api.route("/zones/:zone_id/custom_certificates", customCertificates);
 api.route("/zones/:zone_id/custom_hostnames", customHostnames);
+api.route("/zones/:zone_id/url_normalization", urlNormalization);
 // Emulator-only routes, not Cloudflare's (README, "Emulator-only routes"): the zone's own
 // settings, so they ask the Zone group; the pending log asks what log-push does.
 api.route("/zones/:zone_id/emulator/clock", clock);

@@ -15,7 +15,8 @@
  *
  * Which permissions each endpoint accepts follows the "Accepted Permissions" of its page in
  * the API reference: zones need Zone; rulesets accept any of their phase families, of which
- * edgezone knows Zone WAF and Logs (the family of `http_log_custom_fields`); all of log-push,
+ * edgezone knows Zone WAF and Logs (the family of `http_log_custom_fields`), and so does the
+ * URL normalization setting; all of log-push,
  * reads included, needs Logs Edit, "because Logpush jobs contain sensitive information"
  * (/logs/logpush/permissions/), while Logpull and its retention flag are read with Logs Read
  * (their API reference pages); filters and firewall rules need Firewall Services, the group

@@ -145,8 +145,17 @@ export interface GatewayRequest {
 /** Node's fetch sends a stream body only when told it is half duplex; workerd ignores the field. */
 type StreamingInit = RequestInit & { duplex?: "half" };
 
-/** The keys that URL parsing removes from a path, however escaped (WHATWG URL, dot segments). */
+/** The segments that URL parsing removes from a path, however escaped (WHATWG URL, dot segments). */
 const DOT_SEGMENTS = new Set([".", ".."]);
+
+/**
+ * Whether a URL path can carry `key`: not when a segment of it is `.` or `..`, which URL parsing
+ * removes, nor under `client/v4`, the API's path (docs/gateway.md, "Keys").
+ */
+function pathHolds(key: string): boolean {
+	if (key === "client/v4" || key.startsWith("client/v4/")) return false;
+	return !key.split("/").some((segment) => DOT_SEGMENTS.has(segment));
+}
 
 /** Sends requests to one gateway with one token. */
 export class Transport {
@@ -163,11 +172,11 @@ export class Transport {
 	}
 
 	/**
-	 * The URL of `key` with `query`. The keys `.` and `..` go in `?key=` on `/`, as no URL path can
-	 * hold them (docs/gateway.md, "Keys").
+	 * The URL of `key` with `query`. A key no URL path can hold (`pathHolds`) goes in `?key=` on `/`
+	 * (docs/gateway.md, "Keys").
 	 */
 	url(key: string | undefined, query: Record<string, string> = {}): string {
-		if (key !== undefined && DOT_SEGMENTS.has(key)) return this.url(undefined, { ...query, key });
+		if (key !== undefined && !pathHolds(key)) return this.url(undefined, { ...query, key });
 		const search = new URLSearchParams(query).toString();
 		return `${this.#base}/${key === undefined ? "" : encodeKey(key)}${search === "" ? "" : `?${search}`}`;
 	}
@@ -194,10 +203,11 @@ export class Transport {
 }
 
 /**
- * A key as one path segment (docs/gateway.md, "Keys"): `encodeURIComponent` escapes `/`, `?`, `#`
- * and `%`, so the gateway's single percent-decoding gives the key back and dot segments inside
- * a key cannot be collapsed by URL parsing.
+ * A key as a URL path (docs/gateway.md, "Keys"): its `/` as `/`, which the gateway takes as the
+ * key's (never `%2F`, so the zone's rules read the path the object has), and each segment with
+ * `encodeURIComponent`, which escapes `?`, `#` and `%`, so the gateway's single percent-decoding
+ * gives the key back.
  */
 function encodeKey(key: string): string {
-	return encodeURIComponent(key);
+	return key.split("/").map(encodeURIComponent).join("/");
 }

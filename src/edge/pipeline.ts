@@ -7,7 +7,9 @@
  * gateway's errors and CORS preflights included (docs fundamentals/reference/cloudflare-ray-id,
  * https://developers.cloudflare.com/fundamentals/reference/cloudflare-ray-id/). Where the
  * deployment trusts them, the emulator's geo headers set the request's location for the rules and
- * the log alike (`geo.ts`); invalid ones are refused before the firewall runs.
+ * the log alike (`geo.ts`); invalid ones are refused before the firewall runs. The rules see the
+ * request's path as the zone's URL normalization leaves it, and the origin the URL as sent unless
+ * the setting says otherwise (`request-path.ts`).
  */
 import { firewall, type Verdict } from "./firewall";
 import { gateway, gatewayErrorAnswer } from "./gateway/app";
@@ -16,9 +18,11 @@ import { trustedGeo } from "./geo";
 import { openLogTap } from "./log-entry";
 import { cfRayHeader, newRayId } from "./ray";
 import { type RequestContext, requestFields } from "./request-fields";
+import { originUrl, rulesPath } from "./request-path";
 import { s3 } from "./s3/app";
 import { isS3Request } from "./s3/detect";
 import { zoneForHost } from "./zone-routing";
+import { zoneView } from "./zone-view";
 
 /**
  * Answers one edge request; never throws (the firewall's answers are pages, and the gateway
@@ -30,11 +34,15 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 	const rayId = newRayId();
 	const zone = await zoneForHost(env, url.hostname, receivedAt);
 	const sent = trustedGeo(request, env);
+	// The zone's view is cached in the isolate (`zone-view.ts`): the firewall's read below is the same one.
+	const normalization = (await zoneView(env, zone.id, receivedAt)).config.urlNormalization;
+	const speaksS3 = isS3Request(request, url);
 	const context: RequestContext = {
 		rayId,
 		zoneName: zone.name,
 		receivedAt,
 		geo: sent.kind === "geo" ? sent.geo : undefined,
+		path: () => rulesPath(url, normalization, !speaksS3),
 	};
 	// A refused geo header answers as the firewall would have: no rule ran, the bucket is not reached.
 	const verdict: Verdict =
@@ -43,10 +51,10 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 			: await firewall(env, zone.id, (names) => requestFields(request, url, context, names), rayId, receivedAt);
 	const tap = await openLogTap(env, ctx, zone.id, context);
 	const forwarded = tap.request(request, url);
+	const origin = originUrl(url, normalization);
 	// A SigV4-signed request speaks S3 (s3/detect.ts); every other one the gateway's own dialect.
 	const response =
-		verdict.answer ??
-		(isS3Request(request, url) ? await s3(forwarded, url, env, rayId) : await gateway(forwarded, url, env));
+		verdict.answer ?? (speaksS3 ? await s3(forwarded, origin, env, rayId) : await gateway(forwarded, origin, env));
 	const cfRay = cfRayHeader(rayId, request);
 	// The tap reads the answer as the gateway (or the firewall) made it, before CF-Ray.
 	const answer = tap.answer(response, verdict, cfRay);

@@ -4,7 +4,8 @@
  * https://developers.cloudflare.com/ruleset-engine/rules-language/fields/).
  *
  * Emulates: the request fields of the standard and dynamic field lists that have a local
- * meaning — URI parts, method, version, headers, cookies, query arguments, the client IP
+ * meaning — URI parts (normalized by the zone's URL normalization, and their `raw.` versions as
+ * received: only the path differs, `src/common/url-normalization.ts`), method, version, headers, cookies, query arguments, the client IP
  * (`CF-Connecting-IP`, which Cloudflare and wrangler dev set), the geo fields (`geo.ts`: from
  * `request.cf`, or locally from the emulator's `X-Edgezone-Geo-*` headers) and the bot field of
  * `request.cf` where present.
@@ -34,6 +35,14 @@ export type RequestFields = {
 	readonly "http.request.uri.args.names": readonly string[];
 	readonly "http.request.uri.args.values": readonly string[];
 	readonly "http.request.full_uri": string;
+	readonly "raw.http.request.uri": string;
+	readonly "raw.http.request.uri.path": string;
+	readonly "raw.http.request.uri.path.extension": string;
+	readonly "raw.http.request.uri.query": string;
+	readonly "raw.http.request.uri.args": { readonly [name: string]: readonly string[] };
+	readonly "raw.http.request.uri.args.names": readonly string[];
+	readonly "raw.http.request.uri.args.values": readonly string[];
+	readonly "raw.http.request.full_uri": string;
 	readonly "http.request.headers": { readonly [name: string]: readonly string[] };
 	readonly "http.request.headers.names": readonly string[];
 	readonly "http.request.headers.values": readonly string[];
@@ -78,6 +87,12 @@ export interface RequestContext {
 	receivedAt: number;
 	/** The location the request's trusted geo headers set (`geo.ts`); absent: `request.cf`'s. */
 	geo?: Geo;
+	/**
+	 * The path the `http.request.uri*` fields see, asked when a rule first reads one: the URL's
+	 * path after the zone's URL normalization (`request-path.ts`); absent: the URL's path. The
+	 * `raw.` fields always see the URL's path.
+	 */
+	path?: () => string;
 }
 
 /** The `request.cf` properties read here; all optional, as Miniflare and Cloudflare fill them differently. */
@@ -99,6 +114,7 @@ class Source {
 	#headerMap: Record<string, string[]> | undefined;
 	#args: Record<string, string[]> | undefined;
 	#pathname: string | undefined;
+	#rawPathname: string | undefined;
 	#search: string | undefined;
 	#protocol: string | undefined;
 
@@ -131,9 +147,15 @@ class Source {
 		this.#args ??= queryArguments(this.query);
 		return this.#args;
 	}
+	/** The path the rules see (`RequestContext.path`). */
 	get pathname(): string {
-		this.#pathname ??= this.url.pathname;
+		this.#pathname ??= this.context.path?.() ?? this.rawPathname;
 		return this.#pathname;
+	}
+	/** The URL's path as received. */
+	get rawPathname(): string {
+		this.#rawPathname ??= this.url.pathname;
+		return this.#rawPathname;
 	}
 	get search(): string {
 		this.#search ??= this.url.search;
@@ -163,6 +185,15 @@ const COMPUTED: Computed = {
 	"http.request.uri.args.names": (s) => Object.keys(s.args),
 	"http.request.uri.args.values": (s) => Object.values(s.args).flat(),
 	"http.request.full_uri": (s) => `${s.protocol}//${s.url.host}${s.pathname}${s.search}`,
+	// Raw fields: the URL as received, before normalization (docs fields/reference/raw.http.request.uri.path).
+	"raw.http.request.uri": (s) => s.rawPathname + s.search,
+	"raw.http.request.uri.path": (s) => s.rawPathname,
+	"raw.http.request.uri.path.extension": (s) => extensionOf(s.rawPathname),
+	"raw.http.request.uri.query": (s) => s.query,
+	"raw.http.request.uri.args": (s) => s.args,
+	"raw.http.request.uri.args.names": (s) => Object.keys(s.args),
+	"raw.http.request.uri.args.values": (s) => Object.values(s.args).flat(),
+	"raw.http.request.full_uri": (s) => `${s.protocol}//${s.url.host}${s.rawPathname}${s.search}`,
 	"http.request.headers": (s) => s.headerMap,
 	"http.request.headers.names": (s) => Object.keys(s.headerMap),
 	"http.request.headers.values": (s) => Object.values(s.headerMap).flat(),

@@ -5,10 +5,11 @@
  * the isolate by the zone's config version (edgezone's design). Every write that
  * changes what the edge must do (rulesets; log-push job create, update, delete; filters
  * and firewall rules, including a quota-refused POST that kept its filters; the Logpull
- * retention flag) bumps one
+ * retention flag; the URL normalization setting) bumps one
  * per-zone counter in the same transaction, so a cached view is current exactly when its
  * version equals the stored one. Reads and refused writes (rolled back) leave it as it is.
  */
+import type { UrlNormalization } from "../common/url-normalization";
 import type { EnforcedFirewallRule } from "./firewall-rules";
 import type { LogpushJob } from "./logpush";
 import type { Rule } from "./phases/actions";
@@ -35,6 +36,8 @@ export interface EdgeConfig {
 	firewallCustomRules: Rule[];
 	/** Whether Logpull retention is on (`retention.ts`): the edge then logs every request. */
 	logpullRetention: boolean;
+	/** The zone's URL normalization setting (`url-normalization.ts`): what the rules and the origin see. */
+	urlNormalization: UrlNormalization;
 }
 
 /** The one-row `zone_config` table. Every method runs inside the caller's transaction. */

@@ -106,6 +106,8 @@ export const CODES = {
 	customHostnameQuota: 1415,
 	/** Chosen (the real code is not public): an invalid R2 temporary credentials request. */
 	r2TemporaryCredentialsInvalid: 10040,
+	/** Chosen (the real code is not public; the endpoint is the rulesets' family): an invalid URL normalization body. */
+	urlNormalizationInvalid: 20200,
 } as const;
 
 /**

@@ -240,6 +240,19 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 			ALTER TABLE logpush_cursors ADD COLUMN since INTEGER NOT NULL DEFAULT 0;
 		`,
 	},
+	{
+		id: 11,
+		name: "url_normalization",
+		sql: `
+			-- One row: the zone's URL normalization setting (url-normalization.ts), Cloudflare's default.
+			CREATE TABLE url_normalization (
+				id INTEGER PRIMARY KEY CHECK (id = 1),
+				type TEXT NOT NULL,
+				scope TEXT NOT NULL
+			);
+			INSERT INTO url_normalization (id, type, scope) VALUES (1, 'cloudflare', 'incoming');
+		`,
+	},
 ];
 
 /** Tables of the zone registry (the `ZoneRegistry` Durable Object). */

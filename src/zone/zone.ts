@@ -4,6 +4,7 @@ import type { CustomHostname } from "cloudflare/resources/custom-hostnames/custo
 import type { FallbackOriginGetResponse } from "cloudflare/resources/custom-hostnames/fallback-origin";
 import type { QuotaGetResponse } from "cloudflare/resources/custom-hostnames/quota";
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
+import type { UrlNormalization } from "../common/url-normalization";
 import type { LogEntry, LogRow } from "../logs/entry";
 import { sampled } from "../logs/format";
 import {
@@ -68,12 +69,13 @@ import {
 	type RulesetUpdate,
 } from "./rulesets";
 import { migrate, ZONE_MIGRATIONS } from "./schema";
+import { UrlNormalizationStore } from "./url-normalization";
 
 /**
  * All state of one zone, one store each: rulesets, log-push jobs and the pending edge log (with
  * Logpull retention; its appends, delivery and the zone's one alarm: `log-delivery.ts`), filters
- * and firewall rules, custom hostnames, certificates, and the emulator's clock, simulated DNS and
- * outbox. Writes the edge depends on bump the zone's config version in their transaction
+ * and firewall rules, custom hostnames, certificates, the URL normalization setting, and the
+ * emulator's clock, simulated DNS and outbox. Writes the edge depends on bump the zone's config version in their transaction
  * (`#write`), and `edgeConfig()` answers the edge's view with that version.
  *
  * One instance per zone, addressed with `zoneState(env, zone_id)` (`src/common/durable-objects.ts`): edgezone's
@@ -96,6 +98,7 @@ export class Zone extends DurableObject<Env> {
 	readonly #logs: LogScheduler;
 	readonly #dns: SimulatedDns;
 	readonly #hostnames: CustomHostnameStore;
+	readonly #urlNormalization: UrlNormalizationStore;
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
@@ -116,6 +119,7 @@ export class Zone extends DurableObject<Env> {
 		});
 		this.#dns = new SimulatedDns(ctx.storage.sql);
 		this.#hostnames = new CustomHostnameStore(ctx.storage.sql, this.#dns);
+		this.#urlNormalization = new UrlNormalizationStore(ctx.storage.sql);
 		void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, ZONE_MIGRATIONS));
 	}
 
@@ -265,6 +269,24 @@ export class Zone extends DurableObject<Env> {
 		const result = this.#write(() => ({ flag: this.#retention.set(flag) }));
 		await this.#logs.schedule(undefined);
 		return result;
+	}
+
+	/** The zone's URL normalization setting (`url-normalization.ts`). */
+	urlNormalization(): Result<UrlNormalization> {
+		return this.#run(() => this.#urlNormalization.get());
+	}
+
+	/** Replaces the URL normalization setting: a write the edge depends on (the rules see the normalized URL). */
+	setUrlNormalization(setting: UrlNormalization): Result<UrlNormalization> {
+		return this.#write(() => this.#urlNormalization.set(setting));
+	}
+
+	/** Puts the URL normalization setting back to Cloudflare's default (the API's DELETE). */
+	resetUrlNormalization(): Result<null> {
+		return this.#write(() => {
+			this.#urlNormalization.reset();
+			return null;
+		});
 	}
 
 	/**
@@ -625,6 +647,7 @@ export class Zone extends DurableObject<Env> {
 				.entrypointRules("http_request_firewall_custom")
 				.filter((rule) => rule.enabled),
 			logpullRetention: this.#retention.flag(),
+			urlNormalization: this.#urlNormalization.get(),
 		}));
 	}
 

@@ -79,6 +79,20 @@ describe("the zone's config version", () => {
 		}
 		expect(await version(zone)).toBe(before);
 	});
+
+	it("moves by one on each URL normalization write, not on its reads or refused writes", async () => {
+		const zone = await freshZone();
+		const path = `/zones/${zone}/url_normalization`;
+		expect((await call("GET", path)).status).toBe(200);
+		expect((await call("PUT", path, { type: "rfc3986" })).status).toBe(400);
+		expect(await version(zone)).toBe(0);
+		expect((await call("PUT", path, { type: "rfc3986", scope: "both" })).status).toBe(200);
+		expect(await version(zone)).toBe(1);
+		expect((await edgeConfig(zone)).urlNormalization).toStrictEqual({ type: "rfc3986", scope: "both" });
+		expect((await call("DELETE", path)).status).toBe(204);
+		expect(await version(zone)).toBe(2);
+		expect((await edgeConfig(zone)).urlNormalization).toStrictEqual({ type: "cloudflare", scope: "incoming" });
+	});
 });
 
 describe("the config version and filters and firewall rules", () => {
@@ -162,6 +176,7 @@ describe("the edge's view of a zone", () => {
 			firewallRules: [],
 			firewallCustomRules: [],
 			logpullRetention: false,
+			urlNormalization: { type: "cloudflare", scope: "incoming" },
 		});
 		await call("PUT", `/zones/${zone}/rulesets/phases/http_log_custom_fields/entrypoint`, {
 			rules: [

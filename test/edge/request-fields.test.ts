@@ -26,6 +26,24 @@ describe("requestFields", () => {
 		});
 	});
 
+	it("gives the uri fields the path the edge says the rules see, and the raw. fields the URL as sent", () => {
+		const request = new Request("https://shop.example.com/%70rivate//Report.TXT?x=1&y");
+		const fields = requestFields(request, new URL(request.url), { ...CONTEXT, path: () => "/private/Report.TXT" });
+		expect(fields).toMatchObject({
+			"http.request.uri": "/private/Report.TXT?x=1&y",
+			"http.request.uri.path": "/private/Report.TXT",
+			"http.request.full_uri": "https://shop.example.com/private/Report.TXT?x=1&y",
+			"raw.http.request.uri": "/%70rivate//Report.TXT?x=1&y",
+			"raw.http.request.uri.path": "/%70rivate//Report.TXT",
+			"raw.http.request.uri.path.extension": "txt",
+			"raw.http.request.uri.query": "x=1&y",
+			"raw.http.request.uri.args": { x: ["1"], y: [""] },
+			"raw.http.request.uri.args.names": ["x", "y"],
+			"raw.http.request.uri.args.values": ["1", ""],
+			"raw.http.request.full_uri": "https://shop.example.com/%70rivate//Report.TXT?x=1&y",
+		});
+	});
+
 	it.each([
 		["/", ""],
 		["/archive.tar.gz", "gz"],

@@ -273,9 +273,9 @@ describe("storage class", () => {
 describe("keys", () => {
 	const keys: [path: string, key: string][] = [
 		["/a%20b/%C3%BC/%25/%3F%23%26%2B", "a b/ü/%/?#&+"],
-		["/dir%2Ffile", "dir/file"],
-		["/x%2F..%2Fy", "x/../y"],
-		["/client%2Fv4%2Fnot-the-api", "client/v4/not-the-api"],
+		["/dir/file", "dir/file"],
+		["/?key=x/../y", "x/../y"],
+		["/?key=client%2Fv4%2Fnot-the-api", "client/v4/not-the-api"],
 		["/%E2%9C%93%20check", "✓ check"],
 	];
 	it.each(keys)("%s names the key %j", async (path, key) => {
@@ -285,6 +285,16 @@ describe("keys", () => {
 		expect(await (await env.BUCKET.get(key))?.text()).toBe(key);
 		expect(await textOf(await gw(path))).toBe(key);
 	});
+
+	it.each(["/refused%2Fslash", "/refused%2fslash", "/%2F"])(
+		"refuses %s with 400: a key's / is the path's, never an encoded slash, and nothing is stored",
+		async (path) => {
+			const response = await gw(path, { method: "PUT", body: "x" });
+			await expectError(response, 400, 400);
+			expect(await env.BUCKET.head(decodeURIComponent(path.slice(1)))).toBeNull();
+			await expectError(await gw(path), 400, 400);
+		},
+	);
 
 	it("decodes a percent sign exactly once", async () => {
 		await env.BUCKET.put("100%25", "literal");
