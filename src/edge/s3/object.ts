@@ -32,9 +32,9 @@ import { expirationHeader } from "./lifecycle/rules";
 import { customerKeyOf, withCustomerKeyHeaders } from "./ssec/customer-key";
 import { checkedRead, recordSsec, ssecRead } from "./ssec/recorded";
 
-/** The gateway's context for the same request. */
+/** The gateway's context for the same request, reading an unquoted ETag as S3 does. */
 function gatewayContext(c: S3Context): GatewayContext {
-	return { request: c.request, url: c.url, key: c.key, bucket: c.bucket.bucket, env: c.env };
+	return { request: c.request, url: c.url, key: c.key, bucket: c.bucket.bucket, env: c.env, etagsAsQuoted: true };
 }
 
 /**
@@ -244,7 +244,7 @@ export const headObject = (c: S3Context): Promise<Response> => objectRead(c, gat
  */
 export async function putObject(c: S3Context): Promise<Response> {
 	const body = requestBody(c);
-	const conditions = parseConditionals(body.headers);
+	const conditions = parseConditionals(body.headers, true);
 	const checksums = requestedChecksums(body.headers);
 	const options: R2PutOptions = writeMetadataFromHeaders(body.headers);
 	if (checksums.length > 1) throw new S3Error("InvalidRequest", "Send one checksum per PutObject: R2 verifies one.");
