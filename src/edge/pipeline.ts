@@ -43,10 +43,13 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 			: await firewall(env, zone.id, (names) => requestFields(request, url, context, names), rayId, receivedAt);
 	const tap = await openLogTap(env, ctx, zone.id, context);
 	const forwarded = tap.request(request, url);
-	// A SigV4-signed request speaks S3 (s3/detect.ts); every other one the gateway's own dialect.
+	// A SigV4-signed request, or an unsigned one plainly an S3 client's, speaks S3 (s3/detect.ts);
+	// every other one the gateway's own dialect.
 	const response =
 		verdict.answer ??
-		(isS3Request(request, url) ? await s3(forwarded, url, env, rayId) : await gateway(forwarded, url, env));
+		((await isS3Request(request, url, env, receivedAt))
+			? await s3(forwarded, url, env, rayId)
+			: await gateway(forwarded, url, env));
 	const cfRay = cfRayHeader(rayId, request);
 	// The tap reads the answer as the gateway (or the firewall) made it, before CF-Ray.
 	const answer = tap.answer(response, verdict, cfRay);
