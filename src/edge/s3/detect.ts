@@ -16,9 +16,9 @@
  * XML, rather than the native dialect's 401 JSON, which an S3 client cannot read. Plainly S3's:
  * - a header only S3 clients send: an `x-amz-*` the native dialect does not read (its own are
  *   `x-amz-meta-*`, `x-amz-checksum-*` and `x-amz-storage-class`), such as `x-amz-date`,
- *   `x-amz-content-sha256` or `x-amz-copy-source`, or the AWS SDKs' `amz-sdk-*`
- *   (https://docs.aws.amazon.com/sdkref/latest/guide/feature-retry-behavior.html sends
- *   `amz-sdk-invocation-id` and `amz-sdk-request` on every call);
+ *   `x-amz-content-sha256` or `x-amz-copy-source`, or the AWS SDKs' `amz-sdk-*` (their retry
+ *   layer sends `amz-sdk-invocation-id` and `amz-sdk-request` on every attempt: smithy-typescript,
+ *   `@smithy/core` `util-retry/constants`; botocore, `botocore/handlers.py`);
  * - a query parameter only S3 clients send: `list-type` (ListObjectsV2), the AWS SDKs' `x-id`,
  *   or a presigned URL's `X-Amz-*` without its algorithm;
  * - a Host naming a served bucket in virtual-host style (`virtual-host.ts`): the native dialect
