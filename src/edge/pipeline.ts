@@ -36,7 +36,7 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 	const sent = trustedGeo(request, env);
 	// The zone's view is cached in the isolate (`zone-view.ts`): the firewall's read below is the same one.
 	const normalization = (await zoneView(env, zone.id, receivedAt)).config.urlNormalization;
-	const speaksS3 = isS3Request(request, url);
+	const speaksS3 = await isS3Request(request, url, env, receivedAt);
 	const context: RequestContext = {
 		rayId,
 		zoneName: zone.name,
@@ -52,7 +52,8 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 	const tap = await openLogTap(env, ctx, zone.id, context);
 	const forwarded = tap.request(request, url);
 	const origin = originUrl(url, normalization);
-	// A SigV4-signed request speaks S3 (s3/detect.ts); every other one the gateway's own dialect.
+	// A SigV4-signed request, or an unsigned one plainly an S3 client's, speaks S3 (s3/detect.ts);
+	// every other one the gateway's own dialect.
 	const response =
 		verdict.answer ?? (speaksS3 ? await s3(forwarded, origin, env, rayId) : await gateway(forwarded, origin, env));
 	const cfRay = cfRayHeader(rayId, request);

@@ -2,14 +2,17 @@
  * The API's example requests (fixtures/api/*.json, in file order) sent to wrangler dev with fetch,
  * each answered with the status its fixture expects; then the same flow on a wrangler dev of its
  * own, stopped and started again on the same `--persist-to`, reading the ruleset and the jobs back
- * unchanged (state lives in the Durable Objects' storage, not in the isolate).
+ * unchanged, and the buckets' creation dates ListBuckets answers (state lives in the Durable
+ * Objects' storage, not in the isolate).
  *
  * Fixture format: {description, method, path, body?, expect, save?: {name: "result field"}};
  * `{name}` in path or body is replaced by a saved value, `{unique}` by a fresh label, and
  * `{ownership_challenge}` by the token the last ownership request wrote into the bucket.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { ListBucketsCommand } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { credentialsOf, s3Client } from "./s3";
 import { DEV_VARS_EXAMPLE, type RunningDev, startDev } from "./wrangler-dev";
 
 const FIXTURES = new URL("../../fixtures/api/", import.meta.url);
@@ -98,12 +101,22 @@ describe("the API's state across a restart of wrangler dev", () => {
 		await dev?.stop();
 	});
 
+	/** Each bucket's name and CreationDate (ms) as ListBuckets answers them. */
+	const bucketDates = async (url: string) => {
+		const { Buckets = [] } = await s3Client(url, await credentialsOf()).send(new ListBucketsCommand({}));
+		return Buckets.map((bucket) => [bucket.Name, bucket.CreationDate?.getTime()]);
+	};
+
 	it("reads the ruleset and the jobs back unchanged after wrangler dev stops and starts on the same state", async () => {
 		if (dev === undefined) throw new Error("wrangler dev did not start");
 		const before = new Flow(dev.url);
 		for (const fixture of fixtures) expect((await before.send(fixture)).status).toBe(fixture.expect);
+		const created = await bucketDates(dev.url);
 		await dev.stop();
 		dev = await startDev(DEV_VARS_EXAMPLE, { persistTo: dev.persistTo });
+		// The buckets' creation dates, which the buckets' ledgers recorded, are the same after it.
+		expect(await bucketDates(dev.url)).toEqual(created);
+		for (const [name, date] of created) expect(date, String(name)).toBeGreaterThan(Date.parse("2020-01-01"));
 		const after = new Flow(dev.url);
 		Object.assign(after.vars, before.vars);
 		for (const file of READ_BACK) {

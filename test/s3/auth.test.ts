@@ -245,6 +245,77 @@ describe("the native dialect beside S3", () => {
 	});
 });
 
+describe("an unsigned request plainly an S3 client's", () => {
+	/** An unsigned request as an S3 client sends it (no credential), to `origin` (ORIGIN unless told). */
+	const unsigned = (path: string, init: RequestInit = {}, origin = ORIGIN) =>
+		exports.default.fetch(`${origin}${path}`, init);
+
+	it("gets R2's answer to an anonymous S3 request, 403 AccessDenied in XML with CF-Ray, and stores nothing", async () => {
+		const k = key("anonymous");
+		await bucket().put(k, "private");
+		const sdk = { "amz-sdk-invocation-id": crypto.randomUUID(), "amz-sdk-request": "attempt=1; max=3" };
+		const requests: [string, RequestInit, string?][] = [
+			[`/${BUCKET}?list-type=2`, {}],
+			[`/${BUCKET}/${k}?x-id=GetObject`, {}],
+			[`/${BUCKET}/${k}`, { headers: sdk }],
+			[`/${BUCKET}/${k}`, { headers: { "x-amz-content-sha256": "UNSIGNED-PAYLOAD", "x-amz-date": amzDate() } }],
+			[`/${BUCKET}/${k}?X-Amz-Credential=x`, {}],
+			[`/${BUCKET}?location`, {}],
+			[`/${BUCKET}/?cors`, {}],
+			[`/${k}`, {}, `http://${BUCKET}.localhost`],
+			["/?list-type=2", {}, `http://${BUCKET}.localhost`],
+		];
+		for (const [path, init, origin] of requests) {
+			const response = await unsigned(path, init, origin);
+			const error = await expectS3Error(response, 403, "AccessDenied");
+			expect(error?.Message, path).toBe("Access Denied");
+			expect(response.headers.get("cf-ray"), path).toMatch(/^[0-9a-f]{16}-/);
+		}
+		const put = await unsigned(`/${BUCKET}/${k}`, { method: "PUT", body: "overwritten", headers: sdk });
+		await expectS3Error(put, 403, "AccessDenied");
+		const copy = await unsigned(`/${BUCKET}/${key("copy")}`, {
+			method: "PUT",
+			headers: { "x-amz-copy-source": `${BUCKET}/${k}` },
+		});
+		await expectS3Error(copy, 403, "AccessDenied");
+		expect(await (await bucket().get(k))?.text()).toBe("private");
+		const head = await unsigned(`/${BUCKET}/${k}`, { method: "HEAD", headers: sdk });
+		expect([head.status, head.headers.get("x-amz-request-id")?.length]).toEqual([403, 16]);
+	});
+
+	it("leaves the native dialect's requests to it: a bearer token, its own x-amz-* headers, its key operations", async () => {
+		const k = key("native-amz");
+		const put = await exports.default.fetch(`${ORIGIN}/${k}`, {
+			method: "PUT",
+			body: "native",
+			headers: {
+				authorization: "Bearer test-rw",
+				"x-amz-meta-owner": "me",
+				"amz-sdk-invocation-id": crypto.randomUUID(),
+				"x-amz-date": amzDate(),
+			},
+		});
+		expect(put.status).toBe(200);
+		expect((await put.json<{ key: string }>()).key).toBe(k);
+		const native: [string, RequestInit][] = [
+			[
+				`/${k}`,
+				{ headers: { "x-amz-checksum-mode": "ENABLED", "x-amz-meta-a": "b", "x-amz-storage-class": "STANDARD" } },
+			],
+			[`/${BUCKET}?uploads`, { method: "POST" }],
+			[`/${BUCKET}?uploadId=x&partNumber=1`, { method: "PUT", body: "x" }],
+			[`/${k}?location`, {}],
+			["/?list&prefix=x", {}],
+		];
+		for (const [path, init] of native) {
+			const response = await exports.default.fetch(`${ORIGIN}${path}`, init);
+			expect(response.status, path).toBe(401);
+			expect(response.headers.get("x-amz-request-id"), path).toBeNull();
+			expect(await response.json(), path).toMatchObject({ error: { code: 10002 } });
+		}
+	});
+});
+
 describe("presigned URLs from a browser", () => {
 	it("answers the preflight of a presigned PUT, and the PUT with CORS headers", async () => {
 		const k = key("browser");

@@ -133,6 +133,25 @@ describe("PutObject with an aws-chunked body", () => {
 		expect((await bucket().head(k))?.httpMetadata?.contentEncoding).toBe("gzip");
 	});
 
+	it("drops aws-chunked from the Content-Encoding of a body that is not chunked and stores the rest, as S3 does", async () => {
+		for (const [encoding, stored] of [
+			["gzip, aws-chunked", "gzip"],
+			["aws-chunked", undefined],
+		] as const) {
+			const k = key("not-chunked");
+			const body = "plain bytes, not framed";
+			const response = await s3(`/${BUCKET}/${k}`, {
+				method: "PUT",
+				body,
+				headers: { "content-encoding": encoding, "x-amz-content-sha256": await sha256Hex(body) },
+			});
+			expect(response.status).toBe(200);
+			const object = await bucket().get(k);
+			expect(object?.httpMetadata?.contentEncoding).toBe(stored);
+			expect(await object?.text()).toBe(body);
+		}
+	});
+
 	it("stores an unsigned body with a CRC32 trailer, as the AWS SDKs and CLI send by default, and answers its checksum", async () => {
 		const k = key("unsigned-trailer");
 		const data = patterned(200_000);

@@ -5,7 +5,7 @@
  * applies, and Put/DeleteBucketCors are refused saying where it is set. Each needs R2's Admin
  * permission, and a refused one changes nothing.
  */
-import { createExecutionContext } from "cloudflare:test";
+import { createExecutionContext, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
@@ -149,6 +149,28 @@ describe("ListBuckets, with R2's extension of ListObjectsV2's parameters", () =>
 
 	it("refuses a max-keys that is not a number with InvalidMaxKeys", async () => {
 		await expectS3Error(await s3("/?max-keys=many"), 400, "InvalidMaxKeys");
+	});
+
+	it("dates each bucket when the edge first saw it, as its ledger recorded, the same on every listing", async () => {
+		type Dated = { ListAllMyBucketsResult: { Buckets: { Bucket: { Name: string; CreationDate: string }[] } } };
+		const list = async () => (await xmlOf<Dated>(await s3("/"))).ListAllMyBucketsResult.Buckets.Bucket;
+		const first = await list();
+		expect(first.map((b) => b.Name)).toEqual([BUCKET, LOGS_BUCKET]);
+		for (const { Name, CreationDate } of first) {
+			expect(CreationDate, Name).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+			expect(Date.parse(CreationDate), Name).toBeGreaterThan(Date.parse("2020-01-01T00:00:00Z"));
+			expect(Date.parse(CreationDate), Name).toBeLessThanOrEqual(Date.now());
+		}
+		// The date is the ledger's, kept in its storage: when its first migration ran.
+		const ledger = env.BUCKET_LEDGERS.get(env.BUCKET_LEDGERS.idFromName("BUCKET"));
+		const recorded = await runInDurableObject(ledger, (_, state) => {
+			const [row] = state.storage.sql
+				.exec<{ applied_at: string }>("SELECT applied_at FROM _migrations WHERE id = 1")
+				.toArray();
+			return row?.applied_at;
+		});
+		expect(first[0]?.CreationDate).toBe(recorded);
+		expect(await list()).toEqual(first);
 	});
 });
 

@@ -138,6 +138,25 @@ describe("CopyObject", () => {
 		expect(await (await bucket().get(to))?.text()).toBe("copy me");
 	});
 
+	it("compares an unquoted ETag in the copy-source conditionals as if quoted, as S3 does", async () => {
+		const [from, to] = [key("src"), key("dst")];
+		const seeded = await seed(from);
+		await expectS3Error(
+			await copy(to, source(from), { "x-amz-copy-source-if-none-match": seeded.etag }),
+			412,
+			"PreconditionFailed",
+		);
+		await expectS3Error(
+			await copy(to, source(from), { "x-amz-copy-source-if-match": "0123" }),
+			412,
+			"PreconditionFailed",
+		);
+		expect(await bucket().head(to)).toBeNull();
+		expect((await copy(to, source(from), { "x-amz-copy-source-if-match": seeded.etag })).status).toBe(200);
+		expect(await (await bucket().get(to))?.text()).toBe("copy me");
+		expect((await copy(to, source(from), { "x-amz-copy-source-if-none-match": "0123" })).status).toBe(200);
+	});
+
 	it("refuses a missing source with NoSuchKey, a copy onto itself changing nothing, and a bad directive", async () => {
 		const [from, to] = [key("src"), key("dst")];
 		await expectS3Error(await copy(to, source(from)), 404, "NoSuchKey");

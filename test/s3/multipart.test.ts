@@ -200,6 +200,12 @@ describe("a multipart upload through S3", () => {
 		const stored = await bucket().get(k);
 		expect(await stored?.text()).toBe("just one part");
 		expect(stored?.etag).toMatch(/^[0-9a-f]{32}-1$/);
+		// S3 counts the parts of any multipart object read by partNumber, one part too.
+		for (const method of ["GET", "HEAD"]) {
+			const read = await s3(`${path(k)}?partNumber=1`, { method });
+			expect([read.status, read.headers.get("x-amz-mp-parts-count")]).toEqual([206, "1"]);
+			await read.body?.cancel();
+		}
 	});
 
 	it("refuses a part other than the last under 5 MiB with EntityTooSmall and stores nothing", async () => {

@@ -176,6 +176,27 @@ describe("GetObject and HeadObject", () => {
 		await expectS3Error(await s3(path(k), { headers: { "if-match": '"other"' } }), 412, "PreconditionFailed");
 	});
 
+	it("compares an unquoted ETag in If-Match and If-None-Match as if quoted, as S3 does", async () => {
+		const k = key("unquoted");
+		const stored = await bucket().put(k, "unquoted");
+		const etag = stored?.etag ?? "";
+		const matched = await s3(path(k), { headers: { "if-match": etag } });
+		expect(matched.status).toBe(200);
+		expect(await textOf(matched)).toBe("unquoted");
+		expect((await s3(path(k), { method: "HEAD", headers: { "if-match": etag } })).status).toBe(200);
+		expect((await s3(path(k), { headers: { "if-none-match": etag } })).status).toBe(304);
+		expect((await s3(path(k), { method: "HEAD", headers: { "if-none-match": `"x", ${etag}` } })).status).toBe(304);
+		await expectS3Error(await s3(path(k), { headers: { "if-match": "other" } }), 412, "PreconditionFailed");
+		await expectS3Error(
+			await s3(path(k), { method: "PUT", body: "again", headers: { "if-match": "other" } }),
+			412,
+			"PreconditionFailed",
+		);
+		const put = await s3(path(k), { method: "PUT", body: "again", headers: { "if-match": etag } });
+		expect(put.status).toBe(200);
+		expect(await (await bucket().get(k))?.text()).toBe("again");
+	});
+
 	it("answers HEAD with the object's headers and no body", async () => {
 		const k = key("head");
 		await bucket().put(k, "twelve bytes");

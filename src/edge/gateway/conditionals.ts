@@ -8,7 +8,9 @@
  *
  * Two differences from handing R2 the raw headers, both deliberate:
  * - an If-Modified-Since or If-Unmodified-Since that is not a valid date is ignored (§13.1.3,
- *   §13.1.4) instead of reaching workerd, and an unquoted ETag is a 400 instead of a thrown error;
+ *   §13.1.4) instead of reaching workerd, and an unquoted ETag is a 400 instead of a thrown error
+ *   (workerd's `onlyIf` header parsing refuses it, as §8.8.3's grammar does), except where the S3
+ *   dialect asks for S3's reading: S3 compares an unquoted ETag as if it were quoted;
  * - R2 compares If-Unmodified-Since strictly, so a date equal to Last-Modified fails there, while
  *   §13.1.4 says it passes. The date R2 receives is one second later, which makes R2's strict
  *   comparison at whole seconds the RFC's "not after".
@@ -28,13 +30,15 @@ type EntityTagList = "*" | { tag: string; weak: boolean }[];
 
 const ENTITY_TAG = /^(W\/)?"([^"]*)"$/;
 
-function parseEntityTags(name: string, value: string | null): EntityTagList | undefined {
+function parseEntityTags(name: string, value: string | null, asQuoted: boolean): EntityTagList | undefined {
 	if (value === null) return undefined;
 	if (value.trim() === "*") return "*";
 	return value.split(",").map((part) => {
-		const match = ENTITY_TAG.exec(part.trim());
-		if (!match) throw badRequest(`${name} must be "*" or a list of quoted entity tags; got ${value}.`);
-		return { tag: match[2] ?? "", weak: match[1] !== undefined };
+		const trimmed = part.trim();
+		const match = ENTITY_TAG.exec(trimmed);
+		if (match) return { tag: match[2] ?? "", weak: match[1] !== undefined };
+		if (asQuoted && trimmed !== "" && !trimmed.includes('"')) return { tag: trimmed, weak: false };
+		throw badRequest(`${name} must be "*" or a list of quoted entity tags; got ${value}.`);
 	});
 }
 
@@ -46,12 +50,14 @@ function parseDate(value: string | null): number | undefined {
 
 /**
  * Reads the conditional headers of a request.
- * @throws GatewayError 400 when If-Match or If-None-Match is neither `*` nor quoted entity tags.
+ * @param asQuoted true to read an unquoted entity tag (`abc`) as the quoted one (`"abc"`), as S3
+ * does; false to refuse it, as RFC 9110 §8.8.3 and the binding's `onlyIf` headers do.
+ * @throws GatewayError 400 when If-Match or If-None-Match is neither `*` nor (quoted) entity tags.
  */
-export function parseConditionals(headers: Headers): Conditionals {
+export function parseConditionals(headers: Headers, asQuoted = false): Conditionals {
 	return {
-		ifMatch: parseEntityTags("If-Match", headers.get("if-match")),
-		ifNoneMatch: parseEntityTags("If-None-Match", headers.get("if-none-match")),
+		ifMatch: parseEntityTags("If-Match", headers.get("if-match"), asQuoted),
+		ifNoneMatch: parseEntityTags("If-None-Match", headers.get("if-none-match"), asQuoted),
 		ifModifiedSince: parseDate(headers.get("if-modified-since")),
 		ifUnmodifiedSince: parseDate(headers.get("if-unmodified-since")),
 	};

@@ -8,4 +8,6 @@ export interface GatewayContext {
 	env: Env;
 	/** The SSE-C key a read hands the binding (the S3 dialect's; the native dialect sends none). */
 	ssecKey?: ArrayBuffer;
+	/** Whether an unquoted ETag in If-Match or If-None-Match reads as quoted (the S3 dialect's; `conditionals.ts`). */
+	etagsAsQuoted?: boolean;
 }

@@ -74,7 +74,7 @@ async function readAnswer(
 /** `HEAD /{key}`: `head()`, with conditionals and Range evaluated on its metadata. */
 export async function headObject(c: GatewayContext): Promise<Response> {
 	const { request } = c;
-	const conditions = parseConditionals(request.headers);
+	const conditions = parseConditionals(request.headers, c.etagsAsQuoted);
 	const range = requestedRange(request);
 	const object = await c.bucket.head(c.key);
 	if (object === null) throw noSuchKey();
@@ -93,7 +93,7 @@ export async function headObject(c: GatewayContext): Promise<Response> {
  */
 export async function getObject(c: GatewayContext): Promise<Response> {
 	const { request } = c;
-	const conditions = parseConditionals(request.headers);
+	const conditions = parseConditionals(request.headers, c.etagsAsQuoted);
 	const range = requestedRange(request);
 	const object = await c.bucket.get(c.key, {
 		onlyIf: toOnlyIf(conditions),
@@ -113,7 +113,7 @@ export async function getObject(c: GatewayContext): Promise<Response> {
  */
 export async function putObject(c: GatewayContext): Promise<Response> {
 	const { request } = c;
-	const conditions = parseConditionals(request.headers);
+	const conditions = parseConditionals(request.headers, c.etagsAsQuoted);
 	const checksums = requestedChecksums(request.headers);
 	const options: R2PutOptions = writeMetadataFromHeaders(request.headers);
 	if (checksums.length > 1) {

@@ -4,7 +4,8 @@
  * calls it where it calls the gateway, after the zone's firewall and before its log tap.
  *
  * Order per request (edgezone's, following S3's: a caller learns nothing of the operations or the
- * buckets before its signature holds): the signature (`verify.ts`: malformed 400, unknown key,
+ * buckets before its signature holds): a request with none at all is 403 AccessDenied, as R2
+ * answers an anonymous S3 request; then the signature (`verify.ts`: malformed 400, unknown key,
  * wrong signature, an unsigned `x-amz-*` header, time), the bucket and key from Host and path (`virtual-host.ts`), the operation from method, path and query (`operations.ts`: 405, or 501
  * NotImplemented naming it), the caller's R2 permission (`permissions.ts`: 403), the headers R2
  * refuses (`request-headers.ts`: 501), the bucket
@@ -22,7 +23,7 @@
 import { withCors } from "../gateway/cors";
 import { bucketNotCreated } from "./bucket-operations";
 import { declaredBucket, servedBucket } from "./buckets";
-import { isFormUpload } from "./detect";
+import { isFormUpload, isSigned } from "./detect";
 import { notImplemented, S3Error, s3ErrorAnswer, s3ErrorOf } from "./errors";
 import { addressOf, operationOf } from "./operations";
 import { authorize, authorizeKey, keyScope } from "./permissions";
@@ -39,6 +40,8 @@ const createsMissingBucket = (request: Request, operation: string) =>
 async function dispatch(request: Request, url: URL, env: Env): Promise<Response> {
 	// Its signature is in the form's body, which is not read for an operation R2 does not have.
 	if (isFormUpload(request, url)) throw notImplemented("PostObject (a browser form upload; use a presigned PUT)");
+	// An S3 client's request with no credential (`detect.ts`): R2 serves no S3 operation anonymously.
+	if (!isSigned(request, url)) throw new S3Error("AccessDenied");
 	const now = Date.now();
 	const caller = await authenticate(request, url, env, now);
 	const address = addressOf(url, await virtualHostBucket(env, url.hostname, now));

@@ -16,7 +16,9 @@
  *
  * The headers S3 reads here (https://docs.aws.amazon.com/AmazonS3/latest/API/API_PutObject.html,
  * https://docs.aws.amazon.com/AmazonS3/latest/API/sigv4-streaming.html): `Content-Encoding`
- * (`aws-chunked` is the framing's, left out of what is stored), `x-amz-decoded-content-length`,
+ * (`aws-chunked` is the framing's, left out of what is stored; on a body that is not chunked, a
+ * `STREAMING-…` payload not declared, S3 drops it all the same and stores the rest, such as `gzip`),
+ * `x-amz-decoded-content-length`,
  * `x-amz-trailer`, `x-amz-sdk-checksum-algorithm` and `x-amz-checksum-*`.
  */
 
@@ -151,9 +153,8 @@ export interface RequestBodyOptions {
 /**
  * The decoded, verified body of an object-carrying request.
  * @throws S3Error, at once, for headers that do not describe a body this dialect takes: 400
- * InvalidRequest (checksum headers, a checksum of another algorithm than `options.checksum`,
- * `aws-chunked` without a `STREAMING-…` payload, a trailer where the payload has none or none
- * where it must), 400 InvalidDigest (a Content-MD5 that is not one, with `contentMd5`), 411
+ * InvalidRequest (checksum headers, a checksum of another algorithm than `options.checksum`, a
+ * trailer where the payload has none or none where it must), 400 InvalidDigest (a Content-MD5 that is not one, with `contentMd5`), 411
  * MissingContentLength (an aws-chunked body without its decoded length; any body of unknown
  * length, with `lengthRequired`), 501 for a streaming payload R2 does not take
  * (`STREAMING-AWS4-ECDSA-P256-SHA256-PAYLOAD`, SigV4a); 400 XAmzContentSHA256Mismatch for an
@@ -168,7 +169,6 @@ export function requestBody(c: Pick<S3Context, "request" | "caller">, options: R
 	if (wanted !== undefined && declared !== undefined && declared.checksum.name !== wanted.name) {
 		throw checksumTypeMismatch(wanted, declared.checksum);
 	}
-	const chunkedEncoding = listOf(headers.get("content-encoding")).includes("aws-chunked");
 	const lengthHeader = headers.get("content-length");
 	let length = lengthHeader !== null ? Number(lengthHeader) : request.body === null ? 0 : undefined;
 	let framing: BodyFraming | undefined;
@@ -195,11 +195,10 @@ export function requestBody(c: Pick<S3Context, "request" | "caller">, options: R
 		});
 		framing = decoder;
 		trailers = decoder.trailers;
-	} else if (chunkedEncoding || hasTrailer) {
-		throw new S3Error(
-			"InvalidRequest",
-			"An aws-chunked body (Content-Encoding: aws-chunked, x-amz-trailer) needs x-amz-content-sha256: STREAMING-….",
-		);
+	} else if (hasTrailer) {
+		// An `aws-chunked` token without a STREAMING-… payload frames nothing: S3 takes the body as
+		// it is and only drops the token from the stored Content-Encoding (`storedHeaders`).
+		throw new S3Error("InvalidRequest", "A body with x-amz-trailer needs x-amz-content-sha256: STREAMING-…-TRAILER.");
 	} else if (SIGNED_HASH.test(payloadHash)) {
 		if (request.body === null) {
 			if (payloadHash !== EMPTY_SHA256) throw payloadMismatch();

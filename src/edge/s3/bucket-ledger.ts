@@ -32,6 +32,7 @@
  *   once a day on its alarm (`lifecycle/sweep.ts`), or at a moment the emulator route asks.
  * - which objects and uploads were stored with an SSE-C key, by the key's MD5 (`ssec/store.ts`):
  *   locally the binding keeps no trace of the key.
+ * - the bucket's creation date, which the binding does not tell (`bucket-creation.ts`).
  *
  * Checksums and part sizes: one row per key, with the ETag of the object they describe. A row is answered
  * only for an object of that ETag: an object written since by any other way (the native gateway,
@@ -40,6 +41,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { migrate } from "../../zone/schema";
+import { CREATION_MIGRATION, creationDate } from "./bucket-creation";
 import { servedBuckets } from "./buckets";
 import type { S3Context } from "./context";
 import type { LifecycleRule } from "./lifecycle/rules";
@@ -124,6 +126,7 @@ const MIGRATIONS = [
 	},
 	LIFECYCLE_MIGRATION,
 	SSEC_MIGRATION,
+	CREATION_MIGRATION,
 ];
 
 /**
@@ -253,6 +256,11 @@ export class BucketLedger extends DurableObject<Env> {
 		this.#lifecycle = new LifecycleStore(ctx.storage.sql);
 		this.#ssec = new SsecStore(ctx.storage.sql);
 		void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, MIGRATIONS));
+	}
+
+	/** The bucket's creation date for ListBuckets, ISO 8601: when the edge first saw it (`bucket-creation.ts`). */
+	bucketCreated(): string {
+		return creationDate(this.ctx.storage.sql, new Date().toISOString());
 	}
 
 	/** The lifecycle rules in effect (R2's default until a configuration is put). */

@@ -3,8 +3,9 @@
  * (every bucket of `R2_BUCKETS`), HeadBucket and GetBucketLocation (R2's one location, `auto`:
  * https://developers.cloudflare.com/r2/api/s3/api/, "Bucket-level operations").
  *
- * A binding tells no creation date, so ListBuckets answers the Unix epoch for every bucket
- * (edgezone's choice: clients such as `aws s3 ls` print the date and need one); the owner is
+ * A binding tells no creation date, so ListBuckets answers the one the bucket's ledger recorded
+ * when the edge first saw the bucket (`bucket-creation.ts`; clients such as `aws s3 ls` print
+ * it), asked of the page's buckets' ledgers at once; the owner is
  * the deployment's account (`DEFAULT_ACCOUNT_ID`), as R2 names the account. ListBuckets takes
  * R2's extension of ListObjectsV2's parameters, in the query or in `cf-*` headers, which win
  * (https://developers.cloudflare.com/r2/api/s3/extensions/, "ListBuckets"): `prefix`,
@@ -23,6 +24,7 @@
  * (error-codes, 10008). Edgezone's choice: nothing here changes a bucket.
  */
 import { fromBase64Url, toBase64Url } from "../../common/encoding";
+import { bucketLedger } from "./bucket-ledger";
 import { declaredBucket, servedBuckets } from "./buckets";
 import type { BucketNameContext, S3Context, ServiceContext } from "./context";
 import { S3Error } from "./errors";
@@ -31,8 +33,6 @@ import { S3_NAMESPACE, type XmlContent, xmlAnswer } from "./xml";
 
 /** Where a Worker's buckets come from, for the messages of the operations that would change them. */
 const DECLARED_IN = "buckets are declared in wrangler.toml ([[r2_buckets]], and their names in R2_BUCKETS)";
-
-const UNKNOWN_CREATION_DATE = new Date(0).toISOString();
 
 /** One of ListBuckets' parameters: its `cf-*` header, else its query parameter; null for neither. */
 function listParameter(c: ServiceContext, name: string): string | null {
@@ -51,16 +51,16 @@ export async function listBuckets(c: ServiceContext): Promise<Response> {
 	const { requested, limit } = maxKeys(listParameter(c, "max-keys"));
 	const after = token === null ? startAfter : tokenName(token);
 	const matching = servedBuckets(c.env)
-		.map(({ name }) => name)
-		.filter((name) => name.startsWith(prefix) && (after === null || name > after))
-		.sort();
+		.filter(({ name }) => name.startsWith(prefix) && (after === null || name > after))
+		.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 	const page = matching.slice(0, limit);
+	const created = await Promise.all(page.map(({ binding }) => bucketLedger(c.env, binding).bucketCreated()));
 	const truncated = matching.length > page.length;
-	const last = page.at(-1);
+	const last = page.at(-1)?.name;
 	const next = truncated && last !== undefined ? toBase64Url(new TextEncoder().encode(last)) : undefined;
 	const content: XmlContent = {
 		"@_xmlns": S3_NAMESPACE,
-		Buckets: { Bucket: page.map((name) => ({ Name: name, CreationDate: UNKNOWN_CREATION_DATE })) },
+		Buckets: { Bucket: page.map(({ name }, i) => ({ Name: name, CreationDate: created[i] ?? "" })) },
 		Owner: { ID: c.env.DEFAULT_ACCOUNT_ID, DisplayName: c.env.DEFAULT_ACCOUNT_ID },
 		IsTruncated: truncated,
 		KeyCount: page.length,

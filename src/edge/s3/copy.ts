@@ -98,7 +98,7 @@ const CONDITIONS = ["if-match", "if-none-match", "if-modified-since", "if-unmodi
 
 /**
  * The `onlyIf` of the four conditions read under `prefix` (or, with `fallback`, without it), as
- * their plain counterparts.
+ * their plain counterparts; an unquoted ETag reads as quoted, as S3 compares it.
  */
 function conditionsUnder(headers: Headers, prefix: string, fallback = false): Headers | undefined {
 	const plain = new Headers();
@@ -106,7 +106,7 @@ function conditionsUnder(headers: Headers, prefix: string, fallback = false): He
 		const value = headers.get(`${prefix}${name}`) ?? (fallback ? headers.get(name) : null);
 		if (value !== null) plain.set(name, value);
 	}
-	return toOnlyIf(parseConditionals(plain));
+	return toOnlyIf(parseConditionals(plain, true));
 }
 
 /** The source's conditions: the four `x-amz-copy-source-if-*`. */

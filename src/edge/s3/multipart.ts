@@ -265,7 +265,7 @@ async function objectChecksumOf(
  */
 export async function completeMultipartUpload(c: S3Context): Promise<Response> {
 	const uploadId = uploadIdOf(c.url);
-	if (hasConditionals(parseConditionals(c.request.headers))) {
+	if (hasConditionals(parseConditionals(c.request.headers, true))) {
 		throw notImplemented("CompleteMultipartUpload with a conditional header");
 	}
 	// S3 reads an SSE-C key here only to check it (the upload was created with its own).

@@ -32,9 +32,9 @@ import { expirationHeader } from "./lifecycle/rules";
 import { customerKeyOf, withCustomerKeyHeaders } from "./ssec/customer-key";
 import { checkedRead, recordSsec, ssecRead } from "./ssec/recorded";
 
-/** The gateway's context for the same request. */
+/** The gateway's context for the same request, reading an unquoted ETag as S3 does. */
 function gatewayContext(c: S3Context): GatewayContext {
-	return { request: c.request, url: c.url, key: c.key, bucket: c.bucket.bucket, env: c.env };
+	return { request: c.request, url: c.url, key: c.key, bucket: c.bucket.bucket, env: c.env, etagsAsQuoted: true };
 }
 
 /**
@@ -139,15 +139,16 @@ function withChecksumType(response: Response): Response {
  * the gateway's context for the same read as a Range over that part, and the object's part
  * count. The part boundaries of a multipart object come from the bucket's ledger, which records
  * them for uploads completed through the edge; an object of one part has part 1 only, the whole
- * object. Under `x-amz-checksum-mode: ENABLED`, the part's checksum when the object's was made
- * from its parts'. Undefined when the request names no part.
+ * object. The count is a multipart object's (undefined for an object put whole). Under
+ * `x-amz-checksum-mode: ENABLED`, the part's checksum when the object's was made from its parts'.
+ * Undefined when the request names no part.
  * @throws S3Error 400 InvalidArgument for a number outside 1 to 10000, InvalidRequest beside a
  * Range; 416 InvalidPartNumber past the object's parts; 404 NoSuchKey; 501 for a multipart
  * object whose parts the edge did not see completed.
  */
 async function partRead(
 	c: S3Context,
-): Promise<{ context: GatewayContext; count: number; checksum?: ObjectChecksum } | undefined> {
+): Promise<{ context: GatewayContext; count?: number; checksum?: ObjectChecksum } | undefined> {
 	const text = c.url.searchParams.get("partNumber");
 	if (text === null) return undefined;
 	const partNumber = Number(text);
@@ -177,7 +178,9 @@ async function partRead(
 	if (!headers.has("if-match")) headers.set("if-match", object.httpEtag);
 	if (size > 0) headers.set("range", `bytes=${start}-${start + size - 1}`);
 	const request = new Request(c.request.url, { method: c.request.method, headers });
-	const read = { context: { ...gatewayContext(c), request }, count: sizes.length };
+	// S3 counts the parts of any multipart object, one part too; an object put whole has none.
+	const count = object.etag.includes("-") ? sizes.length : undefined;
+	const read = { context: { ...gatewayContext(c), request }, count };
 	const value = parts.checksums?.[partNumber - 1];
 	if (value === undefined || !wantsChecksums(c.request.headers)) return read;
 	// The part's checksum, of the algorithm and type of the object's, as S3 answers a part.
@@ -186,9 +189,9 @@ async function partRead(
 	return { ...read, checksum: { header: whole.header, value, type: whole.type } };
 }
 
-/** Adds `x-amz-mp-parts-count` to a part's answer, as S3 does for an object of several parts. */
+/** Adds `x-amz-mp-parts-count` to a part's answer, as S3 does for a multipart object (of one part too). */
 function withPartsCount(response: Response, count: number | undefined): Response {
-	if (count !== undefined && count > 1 && response.status < 300) {
+	if (count !== undefined && response.status < 300) {
 		response.headers.set("x-amz-mp-parts-count", String(count));
 	}
 	return response;
@@ -244,7 +247,7 @@ export const headObject = (c: S3Context): Promise<Response> => objectRead(c, gat
  */
 export async function putObject(c: S3Context): Promise<Response> {
 	const body = requestBody(c);
-	const conditions = parseConditionals(body.headers);
+	const conditions = parseConditionals(body.headers, true);
 	const checksums = requestedChecksums(body.headers);
 	const options: R2PutOptions = writeMetadataFromHeaders(body.headers);
 	if (checksums.length > 1) throw new S3Error("InvalidRequest", "Send one checksum per PutObject: R2 verifies one.");
