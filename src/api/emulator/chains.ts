@@ -30,7 +30,8 @@ const QUERY = z.object({
 
 /** Routes under `/zones/{zone_id}/emulator/chains`. */
 export const chains = new Hono<ApiEnv>().get("/:certificate_id", reads("Zone"), async (c) => {
-	// Packs and custom certificates have UUIDs, custom hostnames 32 hex digits.
+	// Packs, custom certificates and custom hostnames have UUIDs; custom hostnames stored before
+	// edgezone issued UUIDs keep their 32 hex digits.
 	const id = parseParam(c, "certificate_id", UUID.or(HEX_ID));
 	const { at } = parseQuery(c, QUERY, CODES.emulatorInvalid);
 	return ok(unwrap(await c.var.zoneState.chains(zoneRef(c), id, at ?? null)));
