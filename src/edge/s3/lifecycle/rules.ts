@@ -19,8 +19,10 @@
  */
 import { XMLParser } from "fast-xml-parser";
 import { randomHexId } from "../../../common/ids";
+import { MAX_KEY_BYTES } from "../../../wire/limits";
 import { S3Error } from "../errors";
 import { S3_NAMESPACE, type XmlContent } from "../xml";
+import type { DocumentLimits } from "../xml-body";
 
 /** One lifecycle rule, as stored. */
 export interface LifecycleRule {
@@ -42,6 +44,20 @@ const MAX_RULES = 1000;
 const MAX_ID_LENGTH = 255;
 
 const DAY_MS = 86_400_000;
+
+/**
+ * The largest `<LifecycleConfiguration>` taken (`../xml-body.ts`). Bytes per rule: its ID, 255
+ * characters each written at worst as a 10-byte character reference (`&#x10FFFF;`), 2,550; its
+ * prefix, a key (MAX_KEY_BYTES) with every byte an entity of at most 6 bytes, 6,144; the markup of
+ * its elements and their numbers and dates, under 512; and 512 of indentation: 9,718. Then 1 KiB
+ * for the root and the declaration: 9,719,024 bytes. Elements per rule: `<Rule>`, `<ID>`,
+ * `<Status>`, `<Filter>`, `<And>`, `<Prefix>`, `<Expiration>`, `<Days>` or `<Date>`,
+ * `<AbortIncompleteMultipartUpload>`, `<DaysAfterInitiation>`: 10, and the root: 10,001.
+ */
+export const LIFECYCLE_LIMITS: DocumentLimits = {
+	bytes: MAX_RULES * (10 * MAX_ID_LENGTH + 6 * MAX_KEY_BYTES + 1024) + 1024,
+	elements: 10 * MAX_RULES + 1,
+};
 
 /** R2's rule on a bucket that never had a lifecycle configuration put (module comment). */
 export const DEFAULT_RULES: readonly LifecycleRule[] = [
