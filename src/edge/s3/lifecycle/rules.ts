@@ -31,6 +31,11 @@ export interface LifecycleRule {
 	enabled: boolean;
 	/** The keys it applies to: those starting with this ("" for every key). */
 	prefix: string;
+	/**
+	 * The prefix was put as the rule's own `<Prefix>` (S3's older form, before `<Filter>`), and is
+	 * answered back so: S3 answers a rule in the form it was given.
+	 */
+	prefixInRule?: true;
 	/** Objects expire this many days after upload, or on this date (RFC 3339, midnight UTC). */
 	expiration?: { days: number } | { date: string };
 	/** Incomplete multipart uploads are aborted this many days after initiation. */
@@ -189,6 +194,7 @@ function ruleOf(rule: unknown): LifecycleRule {
 		throw new S3Error("InvalidArgument", `ID length should not exceed allowed limit of ${MAX_ID_LENGTH}`);
 	}
 	const parsed: LifecycleRule = { id, enabled: rule.Status === "Enabled", prefix: prefixOf(rule) };
+	if (rule.Prefix !== undefined) parsed.prefixInRule = true;
 	if (rule.Expiration !== undefined) parsed.expiration = expirationOf(rule.Expiration);
 	if (rule.AbortIncompleteMultipartUpload !== undefined) {
 		const abort = rule.AbortIncompleteMultipartUpload;
@@ -232,14 +238,17 @@ export function parseLifecycle(text: string): LifecycleRule[] {
 /** An S3 date-time without milliseconds, as S3 writes a rule's `Date`. */
 const s3Date = (iso: string) => iso.replace(/\.000Z$/, "Z");
 
-/** The `<LifecycleConfiguration>` content of GetBucketLifecycleConfiguration for `rules`. */
+/**
+ * The `<LifecycleConfiguration>` content of GetBucketLifecycleConfiguration for `rules`, each
+ * prefix in the form it was put: in a `<Filter>`, or as the rule's own `<Prefix>`.
+ */
 export function lifecycleDocument(rules: readonly LifecycleRule[]): XmlContent {
 	return {
 		"@_xmlns": S3_NAMESPACE,
 		Rule: rules.map((rule) => {
 			const element: XmlContent = {
 				ID: rule.id,
-				Filter: { Prefix: rule.prefix },
+				...(rule.prefixInRule ? { Prefix: rule.prefix } : { Filter: { Prefix: rule.prefix } }),
 				Status: rule.enabled ? "Enabled" : "Disabled",
 			};
 			const expiration = rule.expiration;
