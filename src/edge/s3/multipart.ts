@@ -17,6 +17,13 @@
  * unknown one with an internal error (10001; Miniflare `bucket.worker.ts` finds no upload row),
  * which is answered NoSuchUpload here; aborting a finished upload succeeds on the binding, and the
  * ledger's record of it is what answers NoSuchUpload.
+ *
+ * A second CompleteMultipartUpload of a completed upload is NoSuchUpload, as R2 answers it: R2's
+ * binding refuses completing a finished upload with 10024, which R2's S3 API answers NoSuchUpload
+ * 404 (https://developers.cloudflare.com/r2/api/error-codes/; workers-sdk, Miniflare's R2
+ * simulator, `completeMultipartUpload`: an upload past IN_PROGRESS throws NoSuchUpload). S3
+ * instead answers a retried completion 200 with the object it made (as github.com/minio/minio/issues/13318
+ * reports); edgezone follows R2, and the object stays as the first completion made it.
  */
 import { XMLParser } from "fast-xml-parser";
 import { isPartNumber, MAX_PART_NUMBER } from "../../wire/limits";
