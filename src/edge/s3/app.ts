@@ -27,6 +27,7 @@ import { notImplemented, S3Error, s3ErrorAnswer, s3ErrorOf } from "./errors";
 import { addressOf, operationOf } from "./operations";
 import { authorize, authorizeKey, keyScope } from "./permissions";
 import { screenHeaders } from "./request-headers";
+import { withRecordedClasses } from "./storage-class/recorded";
 import { authenticate } from "./verify";
 import { virtualHostBucket } from "./virtual-host";
 
@@ -53,7 +54,7 @@ async function dispatch(request: Request, url: URL, env: Env): Promise<Response>
 	if (createsMissingBucket(request, operation.name) && declaredBucket(env, address.bucket) === undefined) {
 		throw bucketNotCreated(address.bucket);
 	}
-	const bucket = servedBucket(env, address.bucket);
+	const bucket = withRecordedClasses(servedBucket(env, address.bucket), env);
 	const scope = keyScope(caller.key, bucket.name, env);
 	const key = address.kind === "object" ? address.key : "";
 	if (address.kind === "object") authorizeKey(scope, key);
