@@ -47,6 +47,7 @@ describe("an XML document past what S3 takes", () => {
 			method: "PUT",
 			root: "LifecycleConfiguration",
 		},
+		{ operation: "PutBucketCors", path: async () => `/${BUCKET}?cors`, method: "PUT", root: "CORSConfiguration" },
 	];
 
 	for (const { operation, path, method, root } of targets) {
