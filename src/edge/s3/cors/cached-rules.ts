@@ -26,9 +26,23 @@ import type { CorsRule } from "./rules";
 /** Kept per binding: the buckets are wrangler.toml's, a handful. */
 const kept = new VersionedCache<readonly CorsRule[]>(CONFIG_CHECK_INTERVAL_MS);
 
-/** The rules of the bucket of `binding`; none when it has no configuration. */
-function rulesOf(env: Env, binding: string, now: number): Promise<readonly CorsRule[]> {
-	return kept.get(binding, now, async () => ({ version: 0, value: await bucketLedger(env, binding).cors() }));
+/** Rules that allow nothing: what a request is answered with when its bucket's rules cannot be read. */
+const NONE_ALLOWED: readonly CorsRule[] = [
+	{ allowedOrigins: [], allowedMethods: [], allowedHeaders: [], exposeHeaders: [] },
+];
+
+/**
+ * The rules of the bucket of `binding`; none when it has no configuration. When its ledger cannot
+ * be asked, rules that allow nothing: the request is still answered (the gateway and the S3
+ * dialect never throw), and no browser is let in that the bucket's rules might refuse.
+ */
+async function rulesOf(env: Env, binding: string, now: number): Promise<readonly CorsRule[]> {
+	try {
+		return await kept.get(binding, now, async () => ({ version: 0, value: await bucketLedger(env, binding).cors() }));
+	} catch (error) {
+		console.error("cors: the bucket's rules could not be read", error);
+		return NONE_ALLOWED;
+	}
 }
 
 /** Replaces the rules of the bucket of `binding` (none: deleted), and forgets what this isolate kept. */
