@@ -1,8 +1,8 @@
 /**
  * An R2 binding that keeps the storage class of what it writes, as R2 does, where the binding
  * forgets it (Miniflare's simulator answers `""` for every object: `store.ts`). Both dialects use
- * the bucket through it (the S3 dialect's served bucket, `../buckets.ts`; the gateway's,
- * `../../gateway/buckets.ts`), so HeadObject, GetObject, ListObjects(V2), CopyObject's source and
+ * the bucket through it (the S3 dialect's served bucket and a copy's source, `withRecordedClasses`
+ * in `../app.ts` and `../copy.ts`; the gateway's, `../../gateway/buckets.ts`), so HeadObject, GetObject, ListObjects(V2), CopyObject's source and
  * the native gateway's headers and JSON all report the class an object was written with:
  * - a `put` given a class that its answer does not carry, and a multipart upload completed with one
  *   (the class given at its creation: the upload's ledger row, or the options of a
