@@ -200,7 +200,8 @@ describe("R2's cf-create-bucket-if-missing", () => {
 });
 
 describe("bucket CORS", () => {
-	it("GetBucketCors answers the CORS the gateway applies from CORS_ORIGINS", async () => {
+	// A bucket's own rules (PutBucketCors) are test/s3/bucket-cors.test.ts's.
+	it("GetBucketCors of a bucket without rules answers the CORS the gateway applies from CORS_ORIGINS", async () => {
 		const response = await s3(`/${BUCKET}?cors`);
 		expect(response.status).toBe(200);
 		const { CORSConfiguration: config } = await xmlOf<CorsXml>(response);
@@ -232,17 +233,6 @@ describe("bucket CORS", () => {
 
 	it("GetBucketCors answers NoSuchCORSConfiguration when CORS_ORIGINS allows no origin", async () => {
 		await expectS3Error(await s3WithVars({ CORS_ORIGINS: "" }, `/${BUCKET}?cors`), 404, "NoSuchCORSConfiguration");
-	});
-
-	it("PutBucketCors and DeleteBucketCors are refused, saying CORS is set by CORS_ORIGINS", async () => {
-		const body =
-			"<CORSConfiguration><CORSRule><AllowedOrigin>https://x.example</AllowedOrigin><AllowedMethod>GET</AllowedMethod></CORSRule></CORSConfiguration>";
-		const put = await expectS3Error(await s3(`/${BUCKET}?cors`, { method: "PUT", body }), 501, "NotImplemented");
-		expect(put?.Message).toContain("CORS_ORIGINS");
-		const deleted = await expectS3Error(await s3(`/${BUCKET}?cors`, { method: "DELETE" }), 501, "NotImplemented");
-		expect(deleted?.Message).toContain("CORS_ORIGINS");
-		const { CORSConfiguration: config } = await xmlOf<CorsXml>(await s3(`/${BUCKET}?cors`));
-		expect(config.CORSRule.AllowedOrigin).toBe("*");
 	});
 
 	it("GetBucketCors needs an Admin permission; Put needs Admin Read & Write", async () => {

@@ -50,7 +50,13 @@ describe("parseLifecycle", () => {
 		);
 		expect(rules).toEqual([
 			{ id: "logs", enabled: true, prefix: "logs/", expiration: { days: 90 } },
-			{ id: "2019", enabled: false, prefix: "2019/", expiration: { date: "2024-01-01T00:00:00.000Z" } },
+			{
+				id: "2019",
+				enabled: false,
+				prefix: "2019/",
+				prefixInRule: true,
+				expiration: { date: "2024-01-01T00:00:00.000Z" },
+			},
 			{ id: "uploads", enabled: true, prefix: "", abortAfterDays: 1 },
 			{ id: "and", enabled: true, prefix: "a/", expiration: { days: 2 } },
 		]);
@@ -143,9 +149,11 @@ describe("lifecycleDocument", () => {
 	it("answers each rule with its ID, prefix filter, status and actions, and R2's default rule", () => {
 		const rules: LifecycleRule[] = [
 			{ id: "d", enabled: false, prefix: "x/", expiration: { date: "2030-01-01T00:00:00.000Z" } },
+			{ id: "old", enabled: true, prefix: "y/", prefixInRule: true, expiration: { days: 3 } },
 		];
 		expect(lifecycleDocument(rules).Rule).toEqual([
 			{ ID: "d", Filter: { Prefix: "x/" }, Status: "Disabled", Expiration: { Date: "2030-01-01T00:00:00Z" } },
+			{ ID: "old", Prefix: "y/", Status: "Enabled", Expiration: { Days: 3 } },
 		]);
 		expect(lifecycleDocument(DEFAULT_RULES).Rule).toEqual([
 			{

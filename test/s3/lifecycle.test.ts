@@ -16,7 +16,8 @@ const LIFECYCLE = `/${BUCKET}?lifecycle`;
 
 interface RuleXml {
 	ID: string;
-	Filter: { Prefix: string };
+	Filter?: { Prefix: string };
+	Prefix?: string;
 	Status: string;
 	Expiration?: { Days?: string; Date?: string };
 	AbortIncompleteMultipartUpload?: { DaysAfterInitiation: string };
@@ -68,12 +69,15 @@ describe("GetBucketLifecycleConfiguration, PutBucketLifecycleConfiguration, Dele
 
 		const put = await putRules(
 			expireRule("logs", "logs/", 90) +
-				"<Rule><ID>2019</ID><Filter><Prefix>2019/</Prefix></Filter><Status>Disabled</Status><Expiration><Date>2024-01-01T00:00:00Z</Date></Expiration></Rule>",
+				"<Rule><ID>2019</ID><Filter><Prefix>2019/</Prefix></Filter><Status>Disabled</Status><Expiration><Date>2024-01-01T00:00:00Z</Date></Expiration></Rule>" +
+				// S3's older form, a prefix of the rule's own, is answered back in that form.
+				"<Rule><ID>old</ID><Prefix>old/</Prefix><Status>Enabled</Status><Expiration><Days>3</Days></Expiration></Rule>",
 		);
 		expect(put.status).toBe(200);
 		expect(await rulesOf(await s3(LIFECYCLE))).toEqual([
 			{ ID: "logs", Filter: { Prefix: "logs/" }, Status: "Enabled", Expiration: { Days: "90" } },
 			{ ID: "2019", Filter: { Prefix: "2019/" }, Status: "Disabled", Expiration: { Date: "2024-01-01T00:00:00Z" } },
+			{ ID: "old", Prefix: "old/", Status: "Enabled", Expiration: { Days: "3" } },
 		]);
 
 		const deleted = await s3(LIFECYCLE, { method: "DELETE" });

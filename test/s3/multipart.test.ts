@@ -150,9 +150,12 @@ describe("a multipart upload through S3", () => {
 		expect((await listUploads(`prefix=${encodeURIComponent(k)}`)).uploads).toEqual([]);
 		await expectS3Error(await s3(`${path(k)}?${q(uploadId)}`), 404, "NoSuchUpload");
 		await expectS3Error(await s3(`${path(k)}?${q(uploadId)}`, { method: "DELETE" }), 404, "NoSuchUpload");
+		// A second completion is R2's NoSuchUpload (S3 would answer 200), and leaves the object as it was.
 		await expectS3Error(await complete(k, uploadId, [[1, etag1]]), 404, "NoSuchUpload");
 		await expectS3Error(await putPart(k, uploadId, 3, "late"), 404, "NoSuchUpload");
-		expect((await bucket().head(k))?.size).toBe(5 * MiB + 1000);
+		const after = await bucket().head(k);
+		expect(after?.size).toBe(5 * MiB + 1000);
+		expect(after?.version).toBe(stored?.version);
 	});
 
 	it("serves one part of the completed object by partNumber, with the object's part count", async () => {

@@ -1,7 +1,8 @@
 /**
  * The bucket gateway: the `BUCKET` binding over HTTP (docs/gateway.md).
  *
- * Order per request: a CORS preflight ends at once (browsers send it without credentials, Fetch
+ * Order per request: the CORS rules of the request's bucket, when it has an Origin and the bucket
+ * has rules (`../s3/cors/cached-rules.ts`); a CORS preflight ends at once (browsers send it without credentials, Fetch
  * standard §3.2.2); otherwise who is calling (a 401 before anything that would tell the route
  * table: which methods, paths and queries exist), the operation from method and query, whether
  * the caller may do it, the key, the handler, and CORS headers on its answer. Every error,
@@ -14,6 +15,7 @@
  */
 import { encodeMetadataValue } from "../../wire/encoded-words";
 import { ERROR_CODE_HEADER, ERROR_MESSAGE_HEADER } from "../../wire/error-codes";
+import { gatewayCorsRules } from "../s3/cors/cached-rules";
 import { authenticate, authorize } from "./auth";
 import { bucketOf } from "./buckets";
 import { preflight, withCors } from "./cors";
@@ -63,5 +65,6 @@ async function dispatch(request: Request, url: URL, env: Env): Promise<Response>
  * @returns the answer; never throws.
  */
 export async function gateway(request: Request, url: URL, env: Env): Promise<Response> {
-	return preflight(request, env, METHODS) ?? withCors(request, env, await dispatch(request, url, env));
+	const rules = await gatewayCorsRules(request, url, env);
+	return preflight(request, env, METHODS, rules) ?? withCors(request, env, await dispatch(request, url, env), rules);
 }

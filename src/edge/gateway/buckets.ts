@@ -6,6 +6,7 @@
  */
 import { BUCKET_HEADER } from "../../wire/buckets";
 import { bucketBinding, bucketMap } from "../../zone/destinations";
+import { withStorageClasses } from "../s3/storage-class/recorded";
 import { noSuchBucket } from "./errors";
 
 /**
@@ -21,14 +22,15 @@ export function bindingNameOf(request: Request, env: Env): string {
 }
 
 /**
- * The R2 binding of the request's bucket.
+ * The R2 binding of the request's bucket, keeping the storage classes it writes as R2 does
+ * (`../s3/storage-class/recorded.ts`).
  * @throws GatewayError 404 (10006) for a name that is no bound bucket; ConfigError for a
  * `LOGPUSH_BUCKETS` that is not valid (answered as a 500).
  */
 export function bucketOf(request: Request, env: Env): R2Bucket {
 	const name = request.headers.get(BUCKET_HEADER);
-	if (name === null) return env.BUCKET;
+	if (name === null) return withStorageClasses(env.BUCKET, env, "BUCKET");
 	const binding = bucketMap(env)[name.trim()];
 	if (binding === undefined) throw noSuchBucket(name);
-	return bucketBinding(env, name.trim(), binding);
+	return withStorageClasses(bucketBinding(env, name.trim(), binding), env, binding);
 }

@@ -1,8 +1,11 @@
 /**
- * CORS for the gateway (Fetch standard, "CORS protocol"): browsers may call it from the origins
- * in `CORS_ORIGINS` (`*` or a comma-separated list), and a page's `fetch` can then do all that
- * RemoteBucket does: every method, every request header the gateway reads, and every answer
- * header it sends readable by the script.
+ * CORS for the gateway (Fetch standard, "CORS protocol"), for both dialects. A bucket with CORS
+ * rules of its own (put with S3's PutBucketCors, kept in its ledger: src/edge/s3/cors/) has its
+ * requests answered by those rules, as R2 applies a bucket's CORS policy
+ * (https://developers.cloudflare.com/r2/buckets/cors/). Any other bucket has the default:
+ * browsers may call it from the origins in `CORS_ORIGINS` (`*` or a comma-separated list), and a
+ * page's `fetch` can then do all that RemoteBucket does: every method, every request header the
+ * gateway reads, and every answer header it sends readable by the script.
  *
  * What R2 leaves to a bucket's CORS policy (`AllowedHeaders`, `ExposeHeaders`;
  * developers.cloudflare.com/r2/buckets/cors/) is fixed here to what the gateway uses, as listed
@@ -24,6 +27,7 @@ import {
 	STORED_ENCODING_HEADER,
 } from "../../wire/http-metadata";
 import { STORAGE_CLASS_HEADER } from "../../wire/storage-class";
+import { allowedOriginOf, type CorsRule, matchingRule } from "../s3/cors/rules";
 
 /** Custom metadata travels in headers of this prefix, one per name, in both directions. */
 const META_PREFIX = "x-amz-meta-";
@@ -161,16 +165,51 @@ function allowedHeaders(requested: string | null): string {
 	return [...new Set([...REQUEST_HEADERS, ...metadata])].join(", ");
 }
 
+/** A comma-separated header's values, trimmed, lower case, empty ones left out. */
+const namesOf = (value: string | null) =>
+	(value ?? "")
+		.split(",")
+		.map((name) => name.trim().toLowerCase())
+		.filter((name) => name !== "");
+
+/**
+ * The answer to a preflight of a bucket with CORS rules, as S3 answers one
+ * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/cors.html): 200 with the matching rule's
+ * origin, methods, the request headers asked for, its exposed headers and max age; 403 without
+ * any when no rule allows the origin, the method and every header asked for.
+ */
+function bucketPreflight(request: Request, origin: string, rules: readonly CorsRule[]): Response {
+	const headers = new Headers({ vary: "Origin, Access-Control-Request-Headers, Access-Control-Request-Method" });
+	const requested = namesOf(request.headers.get("access-control-request-headers"));
+	const method = request.headers.get("access-control-request-method") ?? "";
+	const rule = matchingRule(rules, { origin, method, headers: requested });
+	if (rule === undefined) return new Response(null, { status: 403, headers });
+	headers.set("access-control-allow-origin", allowedOriginOf(rule, origin));
+	headers.set("access-control-allow-methods", rule.allowedMethods.join(", "));
+	if (requested.length > 0) headers.set("access-control-allow-headers", requested.join(", "));
+	if (rule.exposeHeaders.length > 0) headers.set("access-control-expose-headers", rule.exposeHeaders.join(", "));
+	if (rule.maxAgeSeconds !== undefined) headers.set("access-control-max-age", String(rule.maxAgeSeconds));
+	return new Response(null, { status: 200, headers });
+}
+
 /**
  * The answer to a CORS preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`), or
- * null when the request is not one: 204 allowing the gateway's methods and request headers, for a
- * day; for an origin not allowed, 204 without them, which the browser takes as a refusal.
+ * null when the request is not one. For a bucket with CORS rules (`rules`, from its ledger:
+ * src/edge/s3/cors/), as its rules say (`bucketPreflight`). Otherwise `CORS_ORIGINS`'s: 204
+ * allowing the gateway's methods and request headers, for a day; for an origin not allowed, 204
+ * without them, which the browser takes as a refusal.
  */
-export function preflight(request: Request, env: Env, methods: readonly string[]): Response | null {
+export function preflight(
+	request: Request,
+	env: Env,
+	methods: readonly string[],
+	rules: readonly CorsRule[] = [],
+): Response | null {
 	const origin = request.headers.get("origin");
 	if (request.method !== "OPTIONS" || origin === null || !request.headers.has("access-control-request-method")) {
 		return null;
 	}
+	if (rules.length > 0) return bucketPreflight(request, origin, rules);
 	// The answer depends on the origin and on the custom metadata names requested.
 	const headers = new Headers({ vary: "Origin, Access-Control-Request-Headers" });
 	const allowed = allowedOrigin(origin, env.CORS_ORIGINS);
@@ -184,14 +223,24 @@ export function preflight(request: Request, env: Env, methods: readonly string[]
 }
 
 /**
- * Adds the CORS headers of an actual request to `response`, in place: the allowed origin, and the
- * answer headers a script may read (EXPOSED_HEADERS and the answer's own `x-amz-meta-*`).
+ * Adds the CORS headers of an actual request to `response`, in place. For a bucket with CORS
+ * rules, those of the first rule allowing the origin and the method (S3's way): the allowed
+ * origin and the rule's exposed headers; none when no rule does. Otherwise `CORS_ORIGINS`'s: the
+ * allowed origin, and the answer headers a script may read (EXPOSED_HEADERS and the answer's own
+ * `x-amz-meta-*`).
  */
-export function withCors(request: Request, env: Env, response: Response): Response {
+export function withCors(request: Request, env: Env, response: Response, rules: readonly CorsRule[] = []): Response {
 	const origin = request.headers.get("origin");
 	if (origin === null) return response;
 	const headers = response.headers;
 	headers.append("vary", "Origin");
+	if (rules.length > 0) {
+		const rule = matchingRule(rules, { origin, method: request.method });
+		if (rule === undefined) return response;
+		headers.set("access-control-allow-origin", allowedOriginOf(rule, origin));
+		if (rule.exposeHeaders.length > 0) headers.set("access-control-expose-headers", rule.exposeHeaders.join(", "));
+		return response;
+	}
 	const allowed = allowedOrigin(origin, env.CORS_ORIGINS);
 	if (allowed === null) return response;
 	headers.set("access-control-allow-origin", allowed);

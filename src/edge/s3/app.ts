@@ -12,8 +12,9 @@
  * (404 NoSuchBucket), the keys the caller reaches in it (403), the handler. Every error, thrown here, by the shared gateway helpers or by
  * the binding, becomes S3's XML error (`errors.ts`); every answer carries `x-amz-request-id`.
  *
- * CORS: a preflight is the gateway's (`detect.ts`), and every answer gets the gateway's CORS
- * headers (`CORS_ORIGINS`), so a page may GET or PUT a presigned URL.
+ * CORS: a preflight is the gateway's (`detect.ts`), and every answer gets the CORS headers of its
+ * bucket's rules (PutBucketCors, `cors/`) or, for a bucket without, the gateway's default
+ * (`CORS_ORIGINS`), so a page may GET or PUT a presigned URL.
  *
  * Gaps (each answered 501 NotImplemented, never wrongly): the bucket configurations R2 does not
  * implement, and the Put and Delete of those it answers the same for every bucket
@@ -23,11 +24,13 @@
 import { withCors } from "../gateway/cors";
 import { bucketNotCreated } from "./bucket-operations";
 import { declaredBucket, servedBucket } from "./buckets";
+import { s3CorsRules } from "./cors/cached-rules";
 import { isFormUpload, isSigned } from "./detect";
 import { notImplemented, S3Error, s3ErrorAnswer, s3ErrorOf } from "./errors";
 import { addressOf, operationOf } from "./operations";
 import { authorize, authorizeKey, keyScope } from "./permissions";
 import { screenHeaders } from "./request-headers";
+import { withRecordedClasses } from "./storage-class/recorded";
 import { authenticate } from "./verify";
 import { virtualHostBucket } from "./virtual-host";
 
@@ -56,7 +59,7 @@ async function dispatch(request: Request, url: URL, env: Env): Promise<Response>
 	if (createsMissingBucket(request, operation.name) && declaredBucket(env, address.bucket) === undefined) {
 		throw bucketNotCreated(address.bucket);
 	}
-	const bucket = servedBucket(env, address.bucket);
+	const bucket = withRecordedClasses(servedBucket(env, address.bucket), env);
 	const scope = keyScope(caller.key, bucket.name, env);
 	const key = address.kind === "object" ? address.key : "";
 	if (address.kind === "object") authorizeKey(scope, key);
@@ -71,7 +74,8 @@ async function dispatch(request: Request, url: URL, env: Env): Promise<Response>
  * @returns the answer; never throws.
  */
 export async function s3(request: Request, url: URL, env: Env, requestId: string): Promise<Response> {
-	return withCors(request, env, await answer(request, url, env, requestId));
+	const rules = await s3CorsRules(request, url, env);
+	return withCors(request, env, await answer(request, url, env, requestId), rules);
 }
 
 /**

@@ -1,26 +1,33 @@
 /**
- * A bucket's CORS configuration (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetBucketCors.html).
- * R2 keeps one per bucket (https://developers.cloudflare.com/r2/buckets/cors/), but the binding
- * has no CORS API: the gateway's CORS, for both dialects, comes from the var `CORS_ORIGINS`
- * (`../gateway/cors.ts`). So GetBucketCors answers the rule the gateway applies, the same for
- * every bucket, and PutBucketCors and DeleteBucketCors answer 501 NotImplemented saying where
- * CORS is set (edgezone's choice: a configuration accepted but never applied would be a lie).
+ * A bucket's CORS configuration through S3: GetBucketCors, PutBucketCors and DeleteBucketCors
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_PutBucketCors.html and its siblings), which
+ * R2 implements (https://developers.cloudflare.com/r2/buckets/cors/; R2's S3 API compatibility
+ * table, https://developers.cloudflare.com/r2/api/s3/api/). The binding has no CORS API, so the
+ * rules live in the bucket's ledger (`cors/`), and the gateway applies them to both dialects'
+ * requests to the bucket, preflights included (`../gateway/cors.ts`). A bucket with no rules has
+ * the gateway's default, the var `CORS_ORIGINS`, which GetBucketCors then answers as one rule.
  */
 import { corsPolicy } from "../gateway/cors";
 import { METHODS } from "../gateway/operations";
 import type { S3Context } from "./context";
+import { setCorsRules, storedCorsRules } from "./cors/cached-rules";
+import { CORS_LIMITS, corsDocument, parseCors } from "./cors/rules";
 import { S3Error } from "./errors";
 import { S3_NAMESPACE, xmlAnswer } from "./xml";
+import { xmlDocumentOf } from "./xml-body";
 
 /** The methods a CORSRule may allow (S3's `AllowedMethod`); the gateway answers them all. */
 const CORS_METHODS = new Set(["GET", "PUT", "HEAD", "POST", "DELETE"]);
 
 /**
- * `GET /<bucket>?cors`: one CORSRule with the origins of `CORS_ORIGINS`, the gateway's methods,
- * the request headers a preflight allows, the answer headers exposed, and the preflight's max
- * age; 404 NoSuchCORSConfiguration when `CORS_ORIGINS` allows no origin.
+ * `GET /<bucket>?cors`: the bucket's rules; for a bucket with none, one CORSRule with the
+ * origins of `CORS_ORIGINS`, the gateway's methods, the request headers a preflight allows, the
+ * answer headers exposed, and the preflight's max age; 404 NoSuchCORSConfiguration when the
+ * bucket has no rules and `CORS_ORIGINS` allows no origin.
  */
 export async function getBucketCors(c: S3Context): Promise<Response> {
+	const rules = await storedCorsRules(c.env, c.bucket.binding);
+	if (rules.length > 0) return xmlAnswer("CORSConfiguration", corsDocument(rules));
 	const policy = corsPolicy(c.env);
 	if (policy === undefined) throw new S3Error("NoSuchCORSConfiguration", undefined, { BucketName: c.bucket.name });
 	return xmlAnswer("CORSConfiguration", {
@@ -35,19 +42,19 @@ export async function getBucketCors(c: S3Context): Promise<Response> {
 	});
 }
 
-/** Why a bucket's CORS cannot be changed here. */
-const corsIsAVar = (operation: string) =>
-	new S3Error(
-		"NotImplemented",
-		`${operation} is not implemented by this endpoint: the gateway's CORS is set by the var CORS_ORIGINS in wrangler.toml (GetBucketCors shows what it applies).`,
-	);
-
-/** `PUT /<bucket>?cors`: 501 NotImplemented; nothing changes. */
-export async function putBucketCors(_c: S3Context): Promise<Response> {
-	throw corsIsAVar("PutBucketCors");
+/**
+ * `PUT /<bucket>?cors` with a `<CORSConfiguration>`: replaces the bucket's rules; a refused
+ * document (`parseCors`, its limits, and the body's signed hash and Content-MD5 or checksum)
+ * changes nothing. 200.
+ */
+export async function putBucketCors(c: S3Context): Promise<Response> {
+	const rules = parseCors(await xmlDocumentOf(c.request, c.caller.payloadHash, CORS_LIMITS));
+	await setCorsRules(c.env, c.bucket.binding, rules);
+	return new Response(null, { status: 200 });
 }
 
-/** `DELETE /<bucket>?cors`: 501 NotImplemented; nothing changes. */
-export async function deleteBucketCors(_c: S3Context): Promise<Response> {
-	throw corsIsAVar("DeleteBucketCors");
+/** `DELETE /<bucket>?cors`: removes the bucket's rules (the default applies again); 204. */
+export async function deleteBucketCors(c: S3Context): Promise<Response> {
+	await setCorsRules(c.env, c.bucket.binding, []);
+	return new Response(null, { status: 204 });
 }

@@ -33,6 +33,8 @@
  * - which objects and uploads were stored with an SSE-C key, by the key's MD5 (`ssec/store.ts`):
  *   locally the binding keeps no trace of the key.
  * - the bucket's creation date, which the binding does not tell (`bucket-creation.ts`).
+ * - the storage class an object was written with (`storage-class/store.ts`), which Miniflare's
+ *   binding forgets, and the bucket's CORS rules (`cors/`), which the binding cannot set.
  *
  * Checksums and part sizes: one row per key, with the ETag of the object they describe. A row is answered
  * only for an object of that ETag: an object written since by any other way (the native gateway,
@@ -44,11 +46,14 @@ import { migrate } from "../../zone/schema";
 import { CREATION_MIGRATION, creationDate } from "./bucket-creation";
 import { servedBuckets } from "./buckets";
 import type { S3Context } from "./context";
+import type { CorsRule } from "./cors/rules";
+import { BUCKET_CORS_SQL, CorsStore } from "./cors/store";
 import type { LifecycleRule } from "./lifecycle/rules";
 import { LIFECYCLE_MIGRATION, LifecycleStore } from "./lifecycle/store";
 import { type LifecycleSweep, type OpenUpload, sweepBucket } from "./lifecycle/sweep";
 import { type ChecksumType, type UploadChecksum, uploadChecksumFrom } from "./multipart-checksums";
 import { SSEC_MIGRATION, SsecStore, type StoredSsec } from "./ssec/store";
+import { STORAGE_CLASS_SQL, StorageClassStore, type StoredStorageClass } from "./storage-class/store";
 
 /** How often the alarm applies the lifecycle rules, in ms: R2 applies them "typically within 24 hours". */
 const SWEEP_INTERVAL_MS = 24 * 60 * 60 * 1000;
@@ -126,6 +131,7 @@ const MIGRATIONS = [
 	},
 	LIFECYCLE_MIGRATION,
 	SSEC_MIGRATION,
+	{ id: 7, name: "storage_classes_and_cors", sql: STORAGE_CLASS_SQL + BUCKET_CORS_SQL },
 	CREATION_MIGRATION,
 ];
 
@@ -250,11 +256,15 @@ function toPart(row: PartRow): PartRecord {
 export class BucketLedger extends DurableObject<Env> {
 	readonly #lifecycle: LifecycleStore;
 	readonly #ssec: SsecStore;
+	readonly #storageClasses: StorageClassStore;
+	readonly #cors: CorsStore;
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
 		this.#lifecycle = new LifecycleStore(ctx.storage.sql);
 		this.#ssec = new SsecStore(ctx.storage.sql);
+		this.#storageClasses = new StorageClassStore(ctx.storage.sql);
+		this.#cors = new CorsStore(ctx.storage.sql);
 		void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, MIGRATIONS));
 	}
 
@@ -357,6 +367,34 @@ export class BucketLedger extends DurableObject<Env> {
 		return this.#ssec.any();
 	}
 
+	/** Records that the object of `key` and `version` (the binding's) was written with `storageClass`. */
+	storageClassStored(key: string, version: string, storageClass: string): void {
+		this.#storageClasses.stored(key, version, storageClass);
+	}
+
+	/**
+	 * The storage classes recorded for `keys` (at most a list page's 1000), with the version of the
+	 * object each describes, which the caller compares with the object it read.
+	 */
+	storedStorageClasses(keys: readonly string[]): Map<string, StoredStorageClass> {
+		return this.#storageClasses.of(keys);
+	}
+
+	/** Whether any object of the bucket was recorded with a storage class. */
+	hasStorageClasses(): boolean {
+		return this.#storageClasses.any();
+	}
+
+	/** The bucket's CORS rules; none when it has no configuration. */
+	cors(): CorsRule[] {
+		return this.#cors.rules();
+	}
+
+	/** Replaces the bucket's CORS rules (none: the configuration deleted). */
+	setCors(rules: readonly CorsRule[]): void {
+		this.#cors.set(rules);
+	}
+
 	/**
 	 * The parts of the multipart object of `key` and `etag`: their sizes (bytes, in order) and,
 	 * when the object's checksum was made from theirs, their checksums (base64, in order); null
@@ -384,6 +422,7 @@ export class BucketLedger extends DurableObject<Env> {
 				sql.exec("DELETE FROM object_checksums WHERE key = ?", key);
 				sql.exec("DELETE FROM object_parts WHERE key = ?", key);
 				this.#ssec.forget(key);
+				this.#storageClasses.forget(key);
 			}
 		});
 	}

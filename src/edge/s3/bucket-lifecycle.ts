@@ -11,12 +11,9 @@ import { ledgerOf } from "./bucket-ledger";
 import type { S3Context } from "./context";
 import { S3Error } from "./errors";
 import { setLifecycleRules } from "./lifecycle/cached-rules";
-import { lifecycleDocument, parseLifecycle } from "./lifecycle/rules";
-import { checkedBytes } from "./payload";
+import { LIFECYCLE_LIMITS, lifecycleDocument, parseLifecycle } from "./lifecycle/rules";
 import { xmlAnswer } from "./xml";
-
-/** The largest document taken: 1000 rules of a 1024-byte prefix and a 255-character ID, escaped, with their markup. */
-const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
+import { xmlDocumentOf } from "./xml-body";
 
 /**
  * `GET /<bucket>?lifecycle`: the rules in effect, R2's default rule for a bucket never configured.
@@ -33,8 +30,7 @@ export async function getBucketLifecycle(c: S3Context): Promise<Response> {
  * document (`parseLifecycle`, and the body's signed hash and Content-MD5 or checksum) changes nothing.
  */
 export async function putBucketLifecycle(c: S3Context): Promise<Response> {
-	const bytes = await checkedBytes(c.request, c.caller.payloadHash, MAX_DOCUMENT_BYTES);
-	const rules = parseLifecycle(new TextDecoder().decode(bytes));
+	const rules = parseLifecycle(await xmlDocumentOf(c.request, c.caller.payloadHash, LIFECYCLE_LIMITS));
 	await setLifecycleRules(c, rules);
 	return new Response(null, { status: 200 });
 }

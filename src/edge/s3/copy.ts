@@ -52,6 +52,7 @@ import { requestedAlgorithm } from "./multipart-checksums";
 import { authorizeKey, keyScope } from "./permissions";
 import { checkPart, customerKeyOf, withCustomerKeyHeaders } from "./ssec/customer-key";
 import { checkVersion, recordSsec, ssecRead } from "./ssec/recorded";
+import { withRecordedClasses } from "./storage-class/recorded";
 import { S3_NAMESPACE, xmlAnswer } from "./xml";
 
 /** The digests R2 verifies a put against, the one it keeps beside the MD5 first; it takes one a put. */
@@ -87,7 +88,7 @@ function copySource(c: S3Context): CopySource {
 	}
 	const slash = decoded.indexOf("/");
 	if (slash <= 0 || slash === decoded.length - 1) throw invalid();
-	const bucket = servedBucket(c.env, decoded.slice(0, slash));
+	const bucket = withRecordedClasses(servedBucket(c.env, decoded.slice(0, slash)), c.env);
 	const key = decoded.slice(slash + 1);
 	assertKey(key);
 	authorizeKey(keyScope(c.caller.key, bucket.name, c.env), key);

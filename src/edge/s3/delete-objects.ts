@@ -8,17 +8,27 @@
  * answers only the errors, which a delete that went through has none of.
  */
 import { XMLParser } from "fast-xml-parser";
-import { MAX_KEYS } from "../../wire/limits";
+import { MAX_KEY_BYTES, MAX_KEYS } from "../../wire/limits";
 import { assertKey } from "../gateway/keys";
 import type { S3Context } from "./context";
 import { S3Error } from "./errors";
 import { forgetObjects } from "./ledger-checksums";
-import { checkedBytes } from "./payload";
 import { authorizeKey } from "./permissions";
 import { S3_NAMESPACE, xmlAnswer } from "./xml";
+import { type DocumentLimits, xmlDocumentOf } from "./xml-body";
 
-/** The largest document taken: 1000 keys of 1024 bytes, escaped, with room for the markup. */
-const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
+/**
+ * The largest `<Delete>` S3 takes (`xml-body.ts`). Bytes: 1000 `<Object>` (MAX_KEYS), each a key
+ * of 1024 bytes (MAX_KEY_BYTES) with every byte written as an entity of at most 6 bytes (`&quot;`,
+ * `&apos;`, `&#x0D;`; a 4-byte character as `&#x10FFFF;` is 2.5 bytes a byte), 1 KiB of text
+ * for its other elements (VersionId, ETag, LastModifiedTime, Size), and 256 bytes of their
+ * markup and indentation; then 1 KiB for `<Delete>`, `<Quiet>` and the declaration: 7,425,024
+ * bytes. Elements: `<Delete>`, `<Quiet>`, and those six of each object: 6,002.
+ */
+const LIMITS: DocumentLimits = {
+	bytes: MAX_KEYS * (6 * MAX_KEY_BYTES + 1024 + 256) + 1024,
+	elements: 2 + 6 * MAX_KEYS,
+};
 
 const parser = new XMLParser({
 	parseTagValue: false,
@@ -50,8 +60,7 @@ function parseDelete(text: string): { keys: string[]; quiet: boolean } {
 
 /** `POST /<bucket>?delete`: DeleteResult listing each key deleted (none when Quiet). */
 export async function deleteObjects(c: S3Context): Promise<Response> {
-	const bytes = await checkedBytes(c.request, c.caller.payloadHash, MAX_DOCUMENT_BYTES);
-	const { keys, quiet } = parseDelete(new TextDecoder().decode(bytes));
+	const { keys, quiet } = parseDelete(await xmlDocumentOf(c.request, c.caller.payloadHash, LIMITS));
 	for (const key of keys) {
 		assertKey(key);
 		authorizeKey(c.scope, key);

@@ -17,6 +17,13 @@
  * unknown one with an internal error (10001; Miniflare `bucket.worker.ts` finds no upload row),
  * which is answered NoSuchUpload here; aborting a finished upload succeeds on the binding, and the
  * ledger's record of it is what answers NoSuchUpload.
+ *
+ * A second CompleteMultipartUpload of a completed upload is NoSuchUpload, as R2 answers it: R2's
+ * binding refuses completing a finished upload with 10024, which R2's S3 API answers NoSuchUpload
+ * 404 (https://developers.cloudflare.com/r2/api/error-codes/; workers-sdk, Miniflare's R2
+ * simulator, `completeMultipartUpload`: an upload past IN_PROGRESS throws NoSuchUpload). S3
+ * instead answers a retried completion 200 with the object it made (as github.com/minio/minio/issues/13318
+ * reports); edgezone follows R2, and the object stays as the first completion made it.
  */
 import { XMLParser } from "fast-xml-parser";
 import { isPartNumber, MAX_PART_NUMBER } from "../../wire/limits";
@@ -38,11 +45,11 @@ import {
 	type UploadChecksum,
 	uploadChecksumOf,
 } from "./multipart-checksums";
-import { checkedBytes } from "./payload";
 import { authorizeKey } from "./permissions";
 import { checkPart, customerKeyOf, withCustomerKeyHeaders } from "./ssec/customer-key";
 import { ssecRecorded } from "./ssec/recorded";
 import { S3_NAMESPACE, type XmlContent, xmlAnswer } from "./xml";
+import { type DocumentLimits, xmlDocumentOf } from "./xml-body";
 
 /** S3's name of a binding storage class. */
 const s3StorageClass = (storageClass: string) => storageClassToHeader(storageClass) ?? "STANDARD";
@@ -165,8 +172,17 @@ export async function uploadPart(c: S3Context): Promise<Response> {
 	return new Response(null, { status: 200, headers });
 }
 
-/** The largest CompleteMultipartUpload document taken: 10000 parts with room for their checksums. */
-const MAX_COMPLETE_BYTES = 4 * 1024 * 1024;
+/**
+ * The largest `<CompleteMultipartUpload>` taken (`xml-body.ts`): 10000 parts (MAX_PART_NUMBER),
+ * each `<Part>` with its `<PartNumber>`, `<ETag>` and the one checksum element of its upload's
+ * algorithm (S3 takes one algorithm per upload; the AWS SDKs name only it). Bytes per part: the
+ * markup, 90 (`<ChecksumCRC64NVME>` the longest name), the text, at most 189 (a 5-digit number,
+ * 128 for a quoted ETag with its quotes as `&quot;`, 56 for a base64 SHA-256), and 128 of
+ * indentation: 407, taken as 512; then 1 KiB for the root and the declaration: 5,121,024 bytes.
+ * Elements: 4 a part and the root, 40,001, which fast-xml-parser reads in some 0.3 s, the cost
+ * of completing a 10000-part upload.
+ */
+const COMPLETE_LIMITS: DocumentLimits = { bytes: MAX_PART_NUMBER * 512 + 1024, elements: 4 * MAX_PART_NUMBER + 1 };
 
 const parser = new XMLParser({
 	parseTagValue: false,
@@ -270,8 +286,7 @@ export async function completeMultipartUpload(c: S3Context): Promise<Response> {
 	}
 	// S3 reads an SSE-C key here only to check it (the upload was created with its own).
 	await customerKeyOf(c.request.headers);
-	const bytes = await checkedBytes(c.request, c.caller.payloadHash, MAX_COMPLETE_BYTES, true);
-	const parts = parseComplete(new TextDecoder().decode(bytes));
+	const parts = parseComplete(await xmlDocumentOf(c.request, c.caller.payloadHash, COMPLETE_LIMITS, true));
 	const checksum = await objectChecksumOf(c, uploadId, parts);
 	let object: R2Object;
 	try {

@@ -19,8 +19,10 @@
  */
 import { XMLParser } from "fast-xml-parser";
 import { randomHexId } from "../../../common/ids";
+import { MAX_KEY_BYTES } from "../../../wire/limits";
 import { S3Error } from "../errors";
 import { S3_NAMESPACE, type XmlContent } from "../xml";
+import type { DocumentLimits } from "../xml-body";
 
 /** One lifecycle rule, as stored. */
 export interface LifecycleRule {
@@ -29,6 +31,11 @@ export interface LifecycleRule {
 	enabled: boolean;
 	/** The keys it applies to: those starting with this ("" for every key). */
 	prefix: string;
+	/**
+	 * The prefix was put as the rule's own `<Prefix>` (S3's older form, before `<Filter>`), and is
+	 * answered back so: S3 answers a rule in the form it was given.
+	 */
+	prefixInRule?: true;
 	/** Objects expire this many days after upload, or on this date (RFC 3339, midnight UTC). */
 	expiration?: { days: number } | { date: string };
 	/** Incomplete multipart uploads are aborted this many days after initiation. */
@@ -42,6 +49,20 @@ const MAX_RULES = 1000;
 const MAX_ID_LENGTH = 255;
 
 const DAY_MS = 86_400_000;
+
+/**
+ * The largest `<LifecycleConfiguration>` taken (`../xml-body.ts`). Bytes per rule: its ID, 255
+ * characters each written at worst as a 10-byte character reference (`&#x10FFFF;`), 2,550; its
+ * prefix, a key (MAX_KEY_BYTES) with every byte an entity of at most 6 bytes, 6,144; the markup of
+ * its elements and their numbers and dates, under 512; and 512 of indentation: 9,718. Then 1 KiB
+ * for the root and the declaration: 9,719,024 bytes. Elements per rule: `<Rule>`, `<ID>`,
+ * `<Status>`, `<Filter>`, `<And>`, `<Prefix>`, `<Expiration>`, `<Days>` or `<Date>`,
+ * `<AbortIncompleteMultipartUpload>`, `<DaysAfterInitiation>`: 10, and the root: 10,001.
+ */
+export const LIFECYCLE_LIMITS: DocumentLimits = {
+	bytes: MAX_RULES * (10 * MAX_ID_LENGTH + 6 * MAX_KEY_BYTES + 1024) + 1024,
+	elements: 10 * MAX_RULES + 1,
+};
 
 /** R2's rule on a bucket that never had a lifecycle configuration put (module comment). */
 export const DEFAULT_RULES: readonly LifecycleRule[] = [
@@ -173,6 +194,7 @@ function ruleOf(rule: unknown): LifecycleRule {
 		throw new S3Error("InvalidArgument", `ID length should not exceed allowed limit of ${MAX_ID_LENGTH}`);
 	}
 	const parsed: LifecycleRule = { id, enabled: rule.Status === "Enabled", prefix: prefixOf(rule) };
+	if (rule.Prefix !== undefined) parsed.prefixInRule = true;
 	if (rule.Expiration !== undefined) parsed.expiration = expirationOf(rule.Expiration);
 	if (rule.AbortIncompleteMultipartUpload !== undefined) {
 		const abort = rule.AbortIncompleteMultipartUpload;
@@ -216,14 +238,17 @@ export function parseLifecycle(text: string): LifecycleRule[] {
 /** An S3 date-time without milliseconds, as S3 writes a rule's `Date`. */
 const s3Date = (iso: string) => iso.replace(/\.000Z$/, "Z");
 
-/** The `<LifecycleConfiguration>` content of GetBucketLifecycleConfiguration for `rules`. */
+/**
+ * The `<LifecycleConfiguration>` content of GetBucketLifecycleConfiguration for `rules`, each
+ * prefix in the form it was put: in a `<Filter>`, or as the rule's own `<Prefix>`.
+ */
 export function lifecycleDocument(rules: readonly LifecycleRule[]): XmlContent {
 	return {
 		"@_xmlns": S3_NAMESPACE,
 		Rule: rules.map((rule) => {
 			const element: XmlContent = {
 				ID: rule.id,
-				Filter: { Prefix: rule.prefix },
+				...(rule.prefixInRule ? { Prefix: rule.prefix } : { Filter: { Prefix: rule.prefix } }),
 				Status: rule.enabled ? "Enabled" : "Disabled",
 			};
 			const expiration = rule.expiration;
