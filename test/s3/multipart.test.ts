@@ -204,7 +204,7 @@ describe("a multipart upload through S3", () => {
 		for (const method of ["GET", "HEAD"]) {
 			const read = await s3(`${path(k)}?partNumber=1`, { method });
 			expect([read.status, read.headers.get("x-amz-mp-parts-count")]).toEqual([206, "1"]);
-			await read.body?.cancel();
+			expect(await read.text()).toBe(method === "GET" ? "just one part" : "");
 		}
 	});
 
