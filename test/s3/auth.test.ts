@@ -108,6 +108,51 @@ describe("S3 credentials", () => {
 	});
 });
 
+describe("AWS Signature Version 2", () => {
+	/** R2's answer to SigV2, as its S3 endpoint sends it (cited in src/edge/s3/detect.ts). */
+	const SIGV2_MESSAGE = "SigV2 authorization is not supported. Please use SigV4 instead.";
+	const ACCESS_KEY_ID = "0123456789abcdef0123456789abcdef";
+	/** A SigV2 signature's shape: base64 of an HMAC-SHA1 (its value is not checked: R2 refuses the scheme). */
+	const SIGNATURE = "bWq2s1WEIj+Ydj0vQ697zp+IXMU=";
+
+	it("is refused in the header as R2 refuses it, 401 Unauthorized in XML with CF-Ray, and stores nothing", async () => {
+		const k = key("sigv2");
+		const authorization = `AWS ${ACCESS_KEY_ID}:${SIGNATURE}`;
+		const date = new Date().toUTCString();
+		for (const init of [
+			{ method: "GET" },
+			{ method: "PUT", body: "sigv2", headers: { "content-type": "text/plain" } },
+		] as RequestInit[]) {
+			const response = await exports.default.fetch(`${ORIGIN}/${BUCKET}/${k}`, {
+				...init,
+				headers: { ...(init.headers as Record<string, string>), authorization, date },
+			});
+			const error = await expectS3Error(response, 401, "Unauthorized");
+			expect(error?.Message).toBe(SIGV2_MESSAGE);
+			expect(response.headers.get("cf-ray")).toMatch(/^[0-9a-f]{16}-/);
+		}
+		const head = await exports.default.fetch(`${ORIGIN}/${BUCKET}/${k}`, {
+			method: "HEAD",
+			headers: { authorization, date },
+		});
+		expect([head.status, head.headers.get("x-amz-request-id")?.length]).toEqual([401, 16]);
+		expect(await bucket().head(k)).toBeNull();
+	});
+
+	it("is refused in a presigned URL as R2 refuses it", async () => {
+		const k = key("sigv2-presigned");
+		await bucket().put(k, "private");
+		const query = new URLSearchParams({
+			AWSAccessKeyId: ACCESS_KEY_ID,
+			Expires: String(Math.floor(Date.now() / 1000) + 600),
+			Signature: SIGNATURE,
+		});
+		const response = await exports.default.fetch(`${ORIGIN}/${BUCKET}/${k}?${query}`);
+		const error = await expectS3Error(response, 401, "Unauthorized");
+		expect(error?.Message).toBe(SIGV2_MESSAGE);
+	});
+});
+
 describe("R2 permissions of a token", () => {
 	it("refuses a write by a read-only token with AccessDenied and stores nothing", async () => {
 		const k = key("read-only");

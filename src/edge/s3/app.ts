@@ -4,8 +4,8 @@
  * calls it where it calls the gateway, after the zone's firewall and before its log tap.
  *
  * Order per request (edgezone's, following S3's: a caller learns nothing of the operations or the
- * buckets before its signature holds): a request with none at all is 403 AccessDenied, as R2
- * answers an anonymous S3 request; then the signature (`verify.ts`: malformed 400, unknown key,
+ * buckets before its signature holds): a request signed with SigV2 is 401 Unauthorized and one
+ * with no signature at all 403 AccessDenied, as R2 answers them; then the signature (`verify.ts`: malformed 400, unknown key,
  * wrong signature, an unsigned `x-amz-*` header, time), the bucket and key from Host and path (`virtual-host.ts`), the operation from method, path and query (`operations.ts`: 405, or 501
  * NotImplemented naming it), the caller's R2 permission (`permissions.ts`: 403), the headers R2
  * refuses (`request-headers.ts`: 501), the bucket
@@ -25,7 +25,7 @@ import { withCors } from "../gateway/cors";
 import { bucketNotCreated } from "./bucket-operations";
 import { declaredBucket, servedBucket } from "./buckets";
 import { s3CorsRules } from "./cors/cached-rules";
-import { isFormUpload, isSigned } from "./detect";
+import { isFormUpload, isSigned, isSigV2 } from "./detect";
 import { notImplemented, S3Error, s3ErrorAnswer, s3ErrorOf } from "./errors";
 import { addressOf, operationOf } from "./operations";
 import { authorize, authorizeKey, keyScope } from "./permissions";
@@ -33,6 +33,9 @@ import { screenHeaders } from "./request-headers";
 import { withRecordedClasses } from "./storage-class/recorded";
 import { authenticate } from "./verify";
 import { virtualHostBucket } from "./virtual-host";
+
+/** R2's message to a request signed with SigV2. */
+const SIGV2_REFUSAL = "SigV2 authorization is not supported. Please use SigV4 instead.";
 
 /** Whether a request asks for its bucket to be made if missing (R2's `cf-create-bucket-if-missing`). */
 const createsMissingBucket = (request: Request, operation: string) =>
@@ -43,6 +46,10 @@ const createsMissingBucket = (request: Request, operation: string) =>
 async function dispatch(request: Request, url: URL, env: Env): Promise<Response> {
 	// Its signature is in the form's body, which is not read for an operation R2 does not have.
 	if (isFormUpload(request, url)) throw notImplemented("PostObject (a browser form upload; use a presigned PUT)");
+	// R2 takes SigV4 only (developers.cloudflare.com/r2/api/s3/api/); its refusal of SigV2, 401 with
+	// this code and message, is as R2's S3 endpoint answers it to SigV2 clients (seen in
+	// github.com/vastsa/FileCodeBox/issues/95 and github.com/sansan0/TrendRadar/issues/664).
+	if (isSigV2(request, url)) throw new S3Error("Unauthorized", SIGV2_REFUSAL);
 	// An S3 client's request with no credential (`detect.ts`): R2 serves no S3 operation anonymously.
 	if (!isSigned(request, url)) throw new S3Error("AccessDenied");
 	const now = Date.now();

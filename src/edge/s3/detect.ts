@@ -7,6 +7,11 @@
  * whose signature travels in the form's fields, so that it is answered as R2 answers it: R2 does
  * not implement PostObject.
  *
+ * A request signed with AWS Signature Version 2 (`isSigV2`: `Authorization: AWS <key>:<signature>`,
+ * or a presigned URL's `AWSAccessKeyId` and `Signature`,
+ * https://docs.aws.amazon.com/AmazonS3/latest/API/Appendix-Sigv2.html) is S3's too, so that it
+ * gets R2's refusal: R2 takes SigV4 only (https://developers.cloudflare.com/r2/api/s3/api/).
+ *
  * Edgezone's choice: the signature, not a path prefix or a port, tells the dialects apart, so
  * S3 clients use the same address as everything else and the native dialect keeps every path it
  * has (its requests carry `Authorization: Bearer` or no credential at all).
@@ -36,8 +41,8 @@ import { virtualHostBucket } from "./virtual-host";
 export const SIGV4_ALGORITHM = "AWS4-HMAC-SHA256";
 
 /**
- * Whether a request speaks S3: signed with SigV4 (`isSigned`), a form upload, or with no
- * credential but plainly an S3 client's (`isPlainlyS3`).
+ * Whether a request speaks S3: signed with SigV4 (`isSigned`) or SigV2 (`isSigV2`), a form
+ * upload, or with no credential but plainly an S3 client's (`isPlainlyS3`).
  * A CORS preflight never is: browsers send it without credentials (Fetch standard, "CORS-preflight
  * fetch"), so the preflight of a presigned URL is answered by the gateway's CORS, as before.
  * @param now the request's time, ms since the epoch (the zone names' cache).
@@ -45,8 +50,30 @@ export const SIGV4_ALGORITHM = "AWS4-HMAC-SHA256";
 export async function isS3Request(request: Request, url: URL, env: Env, now: number): Promise<boolean> {
 	if (request.method === "OPTIONS" && request.headers.has("access-control-request-method")) return false;
 	const authorization = request.headers.get("authorization");
-	if (authorization !== null) return authorization.trimStart().startsWith(`${SIGV4_ALGORITHM} `);
-	return isSigned(request, url) || isFormUpload(request, url) || (await isPlainlyS3(request, url, env, now));
+	if (authorization !== null) return isSigned(request, url) || isSigV2(request, url);
+	return (
+		isSigned(request, url) ||
+		isSigV2(request, url) ||
+		isFormUpload(request, url) ||
+		(await isPlainlyS3(request, url, env, now))
+	);
+}
+
+/**
+ * Whether a request is signed with AWS Signature Version 2
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/Appendix-Sigv2.html): `Authorization: AWS
+ * <AccessKeyId>:<Signature>` ("RESTAuthentication"), or, without an `Authorization` header, a
+ * presigned URL's `AWSAccessKeyId` and `Signature` ("Query string request authentication") and no
+ * SigV4 `X-Amz-Algorithm`.
+ */
+export function isSigV2(request: Request, url: URL): boolean {
+	const authorization = request.headers.get("authorization");
+	if (authorization !== null) return /^AWS [^\s:]+:/.test(authorization.trimStart());
+	return (
+		url.searchParams.has("AWSAccessKeyId") &&
+		url.searchParams.has("Signature") &&
+		!url.searchParams.has("X-Amz-Algorithm")
+	);
 }
 
 /** Whether a request is signed with SigV4: `Authorization: AWS4-HMAC-SHA256 …` or `?X-Amz-Algorithm=`. */
