@@ -19,9 +19,12 @@
  * Skipped later phases and bypassed products have nothing to act on locally; they are recorded.
  *
  * A zone's rules are compiled once per configuration version and kept in the isolate, so no
- * request scans rules in SQL: the zone's view is cached by `zone-view.ts`, shared with the logs.
+ * request scans rules in SQL: the zone's view is cached by `zone-view.ts`, shared with the logs;
+ * each expression is compiled once while it stays in the isolate's cache
+ * (`rules-language/compiled-cache.ts`), so a write to one rule compiles that rule alone.
  */
-import { compile, evaluation, type FieldValues, type Filter } from "../rules-language";
+import { evaluation, type FieldValues, type Filter } from "../rules-language";
+import { compileCached } from "../rules-language/compiled-cache";
 import type { EdgeConfig } from "../zone/edge-config";
 import type { EnforcedFirewallRule } from "../zone/firewall-rules";
 import { type BlockResponse, blockAnswer, challengeAnswer } from "./security-pages";
@@ -85,9 +88,13 @@ const PRECEDENCE: readonly string[] = [
 	"block",
 ];
 
-/** A stored expression compiles (it was validated on write); one that no longer does never matches. */
+/**
+ * A stored expression compiles (it was validated on write); one that no longer does never matches.
+ * From the isolate's cache of compiled expressions: a new configuration version compiles only
+ * the expressions it did not hold before.
+ */
 function filterOf(expression: string, ruleId: string): Filter {
-	const result = compile(expression);
+	const result = compileCached(expression);
 	if (result.ok) return result.filter;
 	console.error(`edgezone firewall: rule ${ruleId} no longer compiles and is skipped`, result.error.message);
 	return { expression, fields: [], matches: () => false, matchesIn: () => false };

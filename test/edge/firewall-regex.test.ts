@@ -6,6 +6,7 @@
  */
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { compiledCacheCounts } from "../../src/rules-language/compiled-cache";
 import { call } from "../api/http";
 
 const RW = "Bearer test-rw";
@@ -63,5 +64,50 @@ describe("a zone's regular expression on a 64 KiB subject", () => {
 		expect(blocked).toBe(403);
 		expect(served).toBe(200);
 		expect(otherBlocked).toBe(403);
+	});
+});
+
+describe("a write to one rule compiles that rule alone", () => {
+	/** A zone with `count` blocking firewall rules, each on its own regex: its id, host and the created rules. */
+	async function zoneWithRegexRules(count: number) {
+		const host = `rc-${crypto.randomUUID().slice(0, 8)}.example.net`;
+		const zone = await call("POST", "/zones", { name: host, account: {} });
+		const zoneId = (zone.body.result as { id: string }).id;
+		const token = crypto.randomUUID().slice(0, 8);
+		const rules = Array.from({ length: count }, (_, i) => ({
+			action: "block",
+			description: `rule ${i}`,
+			filter: { expression: `http.request.uri.path matches "^/blocked-${token}-${i}/[a-z]{1,40}$"` },
+		}));
+		const created = await call("POST", `/zones/${zoneId}/firewall/rules`, rules);
+		expect(created.status, JSON.stringify(created.body)).toBe(200);
+		return { zoneId, host, token, created: created.body.result as { id: string; filter: { id: string } }[] };
+	}
+
+	it("a PATCH of one rule's description compiles no rule; a new expression compiles one", async () => {
+		const { zoneId, host, token, created } = await zoneWithRegexRules(5);
+		// The edge compiles the zone's rules for its first request.
+		expect(await get(host, `/blocked-${token}-3/abc`)).toBe(403);
+		expect(await get(host, "/open")).not.toBe(403);
+		const before = compiledCacheCounts();
+		const patched = await call("PATCH", `/zones/${zoneId}/firewall/rules/${created[0]?.id}`, {
+			id: created[0]?.id,
+			description: "renamed",
+		});
+		expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+		// A new configuration version: the edge builds the zone's rules again, from the cache.
+		expect(await get(host, `/blocked-${token}-4/abc`)).toBe(403);
+		const afterPatch = compiledCacheCounts();
+		expect(afterPatch.compilations - before.compilations).toBe(0);
+		expect(afterPatch.hits - before.hits).toBeGreaterThanOrEqual(5);
+		// A new expression for one rule: that expression alone is compiled (on write, then kept).
+		const edited = await call("PUT", `/zones/${zoneId}/firewall/rules/${created[1]?.id}`, {
+			action: "block",
+			filter: { expression: `http.request.uri.path matches "^/other-${token}/[0-9]+$"` },
+		});
+		expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+		expect(await get(host, `/other-${token}/42`)).toBe(403);
+		expect(await get(host, `/blocked-${token}-1/abc`)).not.toBe(403);
+		expect(compiledCacheCounts().compilations - afterPatch.compilations).toBe(1);
 	});
 });
