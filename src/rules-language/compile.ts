@@ -19,6 +19,7 @@ import type { Impl } from "./functions.ts";
 import { compareIp, type IpRange, isIpFailure, parseIp, parseIpRangeItem } from "./ip.ts";
 import { debugType, type FieldType, type IpValue, innerType, type Runtime } from "./types.ts";
 import { wildcardMatches } from "./wildcard.ts";
+import { spend, type WorkBudget } from "./work-budget.ts";
 
 /** A value of a field as the edge supplies it (see index.ts). */
 type Value = boolean | number | string | readonly Value[] | { readonly [key: string]: readonly string[] };
@@ -45,6 +46,8 @@ export interface Ctx {
 	readonly lists: ListValues | undefined;
 	/** Field values already converted for this request. */
 	readonly cache: Converted;
+	/** What this request's `matches` comparisons may still spend (`work-budget.ts`). */
+	readonly work: WorkBudget;
 }
 
 type ValueFn = (ctx: Ctx) => Runtime | undefined;
@@ -296,7 +299,11 @@ function predicate(op: ComparisonOp): (v: Runtime, ctx: Ctx) => boolean {
 		case "contains":
 			return (v) => (v as string).includes(op.rhs);
 		case "matches":
-			return (v) => op.regex.test(v as string);
+			return (v, ctx) => {
+				// Charged before it runs: a match the budget cannot pay for never starts.
+				spend(ctx.work, op.regex.cost(v as string));
+				return op.regex.test(v as string);
+			};
 		case "wildcard":
 			return (v) => wildcardMatches(op.wildcard, v as string);
 		case "inBytes": {

@@ -8,18 +8,22 @@
  * Gaps (each file's ledger has its own): the 4,096-character limit's error text is ours
  * (`expression is too long: N characters, the limit is 4096`), as the real one is not recorded;
  * a few regex features are refused with our own texts (regex.ts); rewrite-phase functions are
- * unknown identifiers. The module is pure: no Workers APIs; its one runtime dependency is
+ * unknown identifiers; Cloudflare's limit of 64 regular expressions per rule is refused with our
+ * own text (parser.ts); one request's `matches` comparisons share a budget of work past which
+ * they throw instead of running (work-budget.ts), a limit of edgezone's, not Cloudflare's. The module is pure: no Workers APIs; its one runtime dependency is
  * `re2js`, the linear-time engine `matches` runs on.
  */
 import { type Ctx, compileLogical, type FieldValues, fieldsOf, type ListValues } from "./compile.ts";
 import { type FilterError, LexError, renderError } from "./errors.ts";
 import { type ListKind, parseExpression } from "./parser.ts";
 import type { FieldType } from "./types.ts";
+import { REGEX_WORK_PER_REQUEST, RegexWorkExceeded } from "./work-budget.ts";
 
 export type { FieldValues, ListValues } from "./compile.ts";
 export type { FilterError } from "./errors.ts";
 
 export type { FieldType } from "./types.ts";
+export { REGEX_WORK_PER_REQUEST, RegexWorkExceeded } from "./work-budget.ts";
 
 /** Cloudflare's limit on an expression's length, in characters (cloudflare-docs max-expression-length). */
 export const MAX_EXPRESSION_LENGTH = 4096;
@@ -31,14 +35,17 @@ export interface Filter {
 	/** The fields it reads, in order of first use. */
 	readonly fields: readonly string[];
 	/**
-	 * True when the request matches. Never throws; runs no eval. `lists` holds the items of the
-	 * named lists `in $name` refers to (IP lists: addresses or CIDRs as strings; a list absent here
-	 * matches nothing).
+	 * True when the request matches; runs no eval. `lists` holds the items of the named lists
+	 * `in $name` refers to (IP lists: addresses or CIDRs as strings; a list absent here matches
+	 * nothing). Throws only {@link RegexWorkExceeded}, when its `matches` comparisons would cost
+	 * more than {@link REGEX_WORK_PER_REQUEST} (`work-budget.ts`).
 	 */
 	matches(values: FieldValues, lists?: ListValues): boolean;
 	/**
 	 * The same against a request's {@link Evaluation}: every filter matched against it shares
-	 * the field values it converted, so a zone's rules convert each field once per request.
+	 * the field values it converted (so a zone's rules convert each field once per request) and
+	 * one work budget for its `matches` comparisons, whose exhaustion throws
+	 * {@link RegexWorkExceeded}.
 	 */
 	matchesIn(evaluation: Evaluation): boolean;
 }
@@ -55,9 +62,12 @@ export interface Evaluation {
 	readonly [evaluationBrand]: true;
 }
 
-/** Prepares `values` (and the items of the named lists `in $name` refers to) for {@link Filter.matchesIn}. */
+/**
+ * Prepares `values` (and the items of the named lists `in $name` refers to) for
+ * {@link Filter.matchesIn}, with one request's budget of regex work ({@link REGEX_WORK_PER_REQUEST}).
+ */
 export function evaluation(values: FieldValues, lists?: ListValues): Evaluation {
-	const ctx: Ctx = { values, lists, cache: [] };
+	const ctx: Ctx = { values, lists, cache: [], work: { left: REGEX_WORK_PER_REQUEST } };
 	return ctx as unknown as Evaluation;
 }
 
@@ -112,7 +122,9 @@ export function compile(
 	const matchesIn = (prepared: Evaluation): boolean => {
 		try {
 			return test(prepared as unknown as Ctx);
-		} catch {
+		} catch (error) {
+			// The request's regex work ran out: the caller decides what the request gets.
+			if (error instanceof RegexWorkExceeded) throw error;
 			// The closures are written not to throw; a value of an unexpected shape must not crash the edge.
 			return false;
 		}

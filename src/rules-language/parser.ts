@@ -8,8 +8,12 @@
  * and calls), and the top-level `Bool` check. `any`/`all` are parsed as one-argument functions, as
  * production still does (the `expected literal ","` of cloudflare-docs#28223). Each error points
  * where the engine's does.
+ * Cloudflare's limit of 64 regular expressions per rule (developers.cloudflare.com/ruleset-engine/
+ * rules-language/expressions/, "Maximum regular expressions per rule": "Rules that exceed this
+ * limit cannot be created or updated") is checked here, on the 65th `matches` literal.
  * Gaps: `in $list` checks the list against {@link ParseOptions.lists}; the unknown-list text
- * (`unknown list "name"`) is ours, the real one is not recorded.
+ * (`unknown list "name"`) is ours, the real one is not recorded; so is the text of the
+ * regular-expression limit.
  */
 import type { Arg, ComparisonOp, Identifier, IndexExpr, IndexStep, Literal, Logical, OrderingOp } from "./ast.ts";
 import { fromByteString } from "./bytes.ts";
@@ -35,6 +39,9 @@ import {
 import { translateRegex } from "./regex.ts";
 import { BOOL_ARRAY, debugType, displayType, type FieldType, innerType, isArray, isMap, sameType } from "./types.ts";
 import { compileWildcard } from "./wildcard.ts";
+
+/** Regular expressions one expression may hold (docs ruleset-engine/rules-language/expressions). */
+export const MAX_REGEXES = 64;
 
 /** The item type of a named list. */
 export type ListKind = "ip" | "bytes" | "int";
@@ -110,6 +117,8 @@ function expectedList(expected: readonly Expected[]): string {
 
 class Parser {
 	depth = 0;
+	/** `matches` literals read so far, against {@link MAX_REGEXES}. */
+	regexes = 0;
 	readonly maxDepth: number;
 	readonly fields: Readonly<Record<string, FieldType>>;
 
@@ -514,6 +523,9 @@ class Parser {
 			spanEnd = limit;
 			end = p;
 		} else return fail('expected " or r', pos, limit);
+		this.regexes++;
+		if (this.regexes > MAX_REGEXES)
+			fail(`too many regular expressions: an expression may hold at most ${MAX_REGEXES}`, pos, end);
 		const translated = translateRegex(pattern);
 		if (!translated.ok) fail(translated.error, spanStart, spanEnd);
 		return done({ kind: "matches", regex: translated.regex, source: pattern }, end);

@@ -136,6 +136,15 @@ export function anchoredPrefix(h: Hir): string | undefined {
 	return next?.k === "literal" ? String.fromCharCode(...next.bytes) : undefined;
 }
 
+/**
+ * When `h` is anchored at the subject's start (`^` without `m`, or `\A`) and its matches are
+ * bounded: the most bytes a match attempt reads. Undefined otherwise (an attempt may read the
+ * whole subject).
+ */
+export function anchoredReach(h: Hir): number | undefined {
+	return anchored(h, false) ? maxLen(h) : undefined;
+}
+
 /** regex-syntax `Properties::maximum_len`: undefined for unbounded or a failure. */
 function maxLen(h: Hir): number | undefined {
 	switch (h.k) {

@@ -25,6 +25,7 @@ import { RE2JS } from "re2js";
 import {
 	alternation,
 	anchoredPrefix,
+	anchoredReach,
 	compiledSize,
 	concat,
 	EDGE_PROFILE,
@@ -40,6 +41,12 @@ import {
 /** A compiled `matches` right-hand side: `test` is an unanchored match on a byte string. */
 export interface ByteRegex {
 	test(subject: string): boolean;
+	/**
+	 * The most work `test(subject)` may take, in the units of `work-budget.ts`: one per subject
+	 * byte, plus the re2js program's instructions times the bytes the match may read plus one;
+	 * 0 when the subject lacks the pattern's anchored literal prefix (the engine never runs).
+	 */
+	cost(subject: string): number;
 }
 
 /** The translation: a matcher for byte strings, or the error text the engine gives. */
@@ -620,6 +627,14 @@ export function translateRegex(pattern: string, profile: NfaProfile = EDGE_PROFI
 	// The HIR's RE2 text is valid RE2 within RE2's repetition limit; a failure here is a bug.
 	const engine = RE2JS.compile(toRe2(hir));
 	const prefix = anchoredPrefix(hir);
-	if (prefix === undefined) return { ok: true, regex: engine };
-	return { ok: true, regex: { test: (subject) => subject.startsWith(prefix) && engine.test(subject) } };
+	// re2js's `programSize`: its instructions, which an NFA step visits at most once each.
+	const instructions = engine.programSize();
+	const reach = anchoredReach(hir);
+	const cost = (subject: string): number => {
+		if (prefix !== undefined && !subject.startsWith(prefix)) return 0;
+		const read = reach === undefined ? subject.length : Math.min(subject.length, reach);
+		return subject.length + instructions * (read + 1);
+	};
+	if (prefix === undefined) return { ok: true, regex: { test: (subject) => engine.test(subject), cost } };
+	return { ok: true, regex: { test: (subject) => subject.startsWith(prefix) && engine.test(subject), cost } };
 }

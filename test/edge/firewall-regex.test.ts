@@ -67,6 +67,51 @@ describe("a zone's regular expression on a 64 KiB subject", () => {
 	});
 });
 
+describe("a pattern the engine accepts, too costly for one request here", () => {
+	// Both fit the engine's 10 MiB program limit (30,000 and 3,000 class states): the API accepts
+	// them, and a request whose path would make them run for seconds is refused before they run.
+	it.each(["(?:[a-z]{1000}){30}[0-9]", "(?:[a-z]{100}){30}[0-9]"])(
+		"%j: a 64 KiB path is refused at once while another zone is served",
+		async (pattern) => {
+			const host = await zoneBlocking(`http.request.uri.path matches "${pattern}"`);
+			const other = await zoneBlocking('http.request.uri.path eq "/blocked"');
+			const [long, served, short] = await Promise.all([
+				exports.default.fetch(`http://${host}/${"a".repeat(KIB64)}`, { headers: { authorization: RW } }),
+				get(other, "/blocked"),
+				get(host, "/short"),
+			]);
+			expect(long.status).toBe(400);
+			expect(await long.text()).toContain("This request is too costly for the zone");
+			expect(long.headers.get("cf-ray")).toMatch(/^[0-9a-f]{16}-/);
+			expect(served).toBe(403);
+			// Short enough for the budget: the rules run, and let it through to the gateway.
+			expect(short).not.toBe(403);
+			expect(short).not.toBe(400);
+		},
+	);
+
+	it("the API refuses a rule of 65 regular expressions, as Cloudflare does", async () => {
+		const zone = await call("POST", "/zones", {
+			name: `r65-${crypto.randomUUID().slice(0, 8)}.example.net`,
+			account: {},
+		});
+		const zoneId = (zone.body.result as { id: string }).id;
+		const expression = Array.from({ length: 65 }, (_, i) => `http.request.uri.path matches "^/r${i}/"`).join(" or ");
+		const refused = await call("POST", `/zones/${zoneId}/firewall/rules`, [
+			{ action: "block", filter: { expression } },
+		]);
+		expect(refused.status).toBe(400);
+		expect(refused.body.errors?.[0]?.message).toContain(
+			"too many regular expressions: an expression may hold at most 64",
+		);
+		const custom = await call("PUT", `/zones/${zoneId}/rulesets/phases/http_request_firewall_custom/entrypoint`, {
+			rules: [{ action: "block", expression }],
+		});
+		expect(custom.status).toBe(400);
+		expect(custom.body.errors?.[0]?.message).toContain("too many regular expressions");
+	});
+});
+
 describe("a write to one rule compiles that rule alone", () => {
 	/** A zone with `count` blocking firewall rules, each on its own regex: its id, host and the created rules. */
 	async function zoneWithRegexRules(count: number) {

@@ -71,3 +71,27 @@ describe("the expression true", () => {
 		expect(compile(expression).ok).toBe(false);
 	});
 });
+
+describe("the limit of 64 regular expressions", () => {
+	const regexes = (n: number) =>
+		Array.from({ length: n }, (_, i) => `http.request.uri.path matches "^/r${i}/"`).join(" or ");
+
+	it("accepts 64 in one expression", () => {
+		expect(compile(regexes(64)).ok).toBe(true);
+	});
+
+	it("refuses the 65th, pointing at it", () => {
+		const expression = regexes(65);
+		const result = compile(expression);
+		expect(result.ok).toBe(false);
+		if (!result.ok) {
+			expect(result.error.reason).toBe("too many regular expressions: an expression may hold at most 64");
+			expect(result.error.column).toBe(expression.lastIndexOf('"^/r64/"') + 1);
+		}
+	});
+
+	it("counts raw strings and `~` alike", () => {
+		const expression = Array.from({ length: 65 }, (_, i) => `http.host ~ r"h${i}"`).join(" or ");
+		expect(compile(expression).ok).toBe(false);
+	});
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import {
+	compile,
+	evaluation,
+	type Filter,
+	REGEX_WORK_PER_REQUEST,
+	RegexWorkExceeded,
+} from "../../src/rules-language/index.ts";
+
+const KIB64 = 64 * 1024;
+
+function filter(expression: string): Filter {
+	const result = compile(expression);
+	if (!result.ok) throw new Error(result.error.message);
+	return result.filter;
+}
+
+describe("one request's budget of regex work", () => {
+	it("refuses, before running it, a match whose worst case passes the budget", () => {
+		// Accepted by the engine's 10 MiB limit; 30,000 instructions times 16,000 bytes, here.
+		const big = filter('http.request.uri.path matches "(?:[a-z]{1000}){30}[0-9]"');
+		expect(() => big.matches({ "http.request.uri.path": `/${"a".repeat(16_000)}` })).toThrow(RegexWorkExceeded);
+		// The same pattern on a short path is within the budget, and answers.
+		expect(big.matches({ "http.request.uri.path": `/${"a".repeat(100)}` })).toBe(false);
+	});
+
+	it("says the limit", () => {
+		const big = filter('http.request.uri.path matches "(?:[a-z]{100}){30}[0-9]"');
+		try {
+			big.matches({ "http.request.uri.path": `/${"a".repeat(KIB64)}` });
+			expect.unreachable();
+		} catch (error) {
+			expect(error).toBeInstanceOf(RegexWorkExceeded);
+			expect((error as RegexWorkExceeded).limit).toBe(REGEX_WORK_PER_REQUEST);
+		}
+	});
+
+	it("charges a small pattern on a long subject its size times the subject, and lets it run", () => {
+		const small = filter('http.request.uri.path matches "\\.php$"');
+		expect(small.matches({ "http.request.uri.path": `/${"a".repeat(KIB64)}.php` })).toBe(true);
+	});
+
+	it("charges nothing when the subject lacks the anchored literal prefix", () => {
+		const anchored = filter('http.request.uri.path matches "^/api/(?:[a-z]{1000}){30}"');
+		expect(anchored.matches({ "http.request.uri.path": `/web/${"a".repeat(KIB64)}` })).toBe(false);
+	});
+
+	it("charges an anchored, bounded pattern only the bytes it can read", () => {
+		// About 200 instructions: times 201 bytes, far within the budget; times 64 KiB, thrice past it.
+		const bounded = filter('http.request.uri.path matches "^/[a-z]{1,200}$"');
+		expect(bounded.matches({ "http.request.uri.path": `/${"a".repeat(KIB64)}` })).toBe(false);
+	});
+
+	it("is one budget for every filter of an evaluation", () => {
+		// Each costs a little more than a third of the budget on this subject.
+		const subject = `/${"a".repeat(20_000)}`;
+		const third = filter('http.request.uri.path matches "[b-z]{70}"');
+		const values = evaluation({ "http.request.uri.path": subject });
+		expect(third.matchesIn(values)).toBe(false);
+		expect(third.matchesIn(values)).toBe(false);
+		expect(() => third.matchesIn(values)).toThrow(RegexWorkExceeded);
+		// A new request has its own budget.
+		expect(third.matchesIn(evaluation({ "http.request.uri.path": subject }))).toBe(false);
+	});
+});
