@@ -17,7 +17,7 @@
  *    does not skip them: they are another phase, as on Cloudflare after the migration of
  *    firewall rules to custom rules.
  * Skipped later phases and bypassed products have nothing to act on locally; they are recorded.
- * A request whose `matches` comparisons would pass its budget of regex work
+ * A request whose string comparisons (`matches`, `wildcard`, `contains`) would pass its budget of work
  * (`rules-language/work-budget.ts`, edgezone's own limit) is answered 400 by the edge
  * (`security-pages.ts`) before any costly comparison runs, with the rules matched so far.
  *
@@ -26,11 +26,11 @@
  * each expression is compiled once while it stays in the isolate's cache
  * (`rules-language/compiled-cache.ts`), so a write to one rule compiles that rule alone.
  */
-import { type Evaluation, evaluation, type FieldValues, type Filter, RegexWorkExceeded } from "../rules-language";
+import { ComparisonWorkExceeded, type Evaluation, evaluation, type FieldValues, type Filter } from "../rules-language";
 import { compileCached } from "../rules-language/compiled-cache";
 import type { EdgeConfig } from "../zone/edge-config";
 import type { EnforcedFirewallRule } from "../zone/firewall-rules";
-import { type BlockResponse, blockAnswer, challengeAnswer, regexWorkAnswer } from "./security-pages";
+import { type BlockResponse, blockAnswer, challengeAnswer, comparisonWorkAnswer } from "./security-pages";
 import { derived, zoneView } from "./zone-view";
 
 /** One rule that matched, as the `http_requests` log records it (`FirewallMatches*`, `SecurityRuleID`). */
@@ -179,14 +179,14 @@ export async function firewall(
 	const matches: FirewallMatch[] = [];
 	if (zone.firewallRules.length === 0 && zone.customRules.length === 0) return { matches };
 	// One evaluation for all the rules: each field computed and converted once per request, and
-	// one budget of regex work, which a request whose comparisons would pass it is refused for.
+	// one budget of comparison work, which a request whose comparisons would pass it is refused for.
 	const values = evaluation(fields(zone.fields));
 	try {
 		return evaluate(zone, values, matches, rayId);
 	} catch (error) {
-		if (!(error instanceof RegexWorkExceeded)) throw error;
+		if (!(error instanceof ComparisonWorkExceeded)) throw error;
 		console.error(`edgezone firewall: zone ${zoneId}: ${error.message}; request ${rayId} refused`);
-		return { answer: regexWorkAnswer(rayId, error.limit), matches };
+		return { answer: comparisonWorkAnswer(rayId, error.limit), matches };
 	}
 }
 

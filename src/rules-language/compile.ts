@@ -297,7 +297,11 @@ function predicate(op: ComparisonOp): (v: Runtime, ctx: Ctx) => boolean {
 			return (v) => (BigInt(v as number) & rhs) !== 0n;
 		}
 		case "contains":
-			return (v) => (v as string).includes(op.rhs);
+			return (v, ctx) => {
+				// A string search can read the subject about once per byte of it (worse for some needles).
+				spend(ctx.work, (v as string).length + op.rhs.length);
+				return (v as string).includes(op.rhs);
+			};
 		case "matches":
 			return (v, ctx) => {
 				// Charged before it runs: a match the budget cannot pay for never starts.
@@ -305,7 +309,11 @@ function predicate(op: ComparisonOp): (v: Runtime, ctx: Ctx) => boolean {
 				return op.regex.test(v as string);
 			};
 		case "wildcard":
-			return (v) => wildcardMatches(op.wildcard, v as string);
+			return (v, ctx) => {
+				// Star backtracking compares each subject byte against the pattern at most once per token.
+				spend(ctx.work, ((v as string).length + 1) * (op.wildcard.codes.length + 1));
+				return wildcardMatches(op.wildcard, v as string);
+			};
 		case "inBytes": {
 			const set = new Set(op.values);
 			return (v) => set.has(v as string);

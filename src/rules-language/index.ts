@@ -9,7 +9,7 @@
  * (`expression is too long: N characters, the limit is 4096`), as the real one is not recorded;
  * a few regex features are refused with our own texts (regex.ts); rewrite-phase functions are
  * unknown identifiers; Cloudflare's limit of 64 regular expressions per rule is refused with our
- * own text (parser.ts); one request's `matches` comparisons share a budget of work past which
+ * own text (parser.ts); one request's string comparisons share a budget of work past which
  * they throw instead of running (work-budget.ts), a limit of edgezone's, not Cloudflare's. The module is pure: no Workers APIs; its one runtime dependency is
  * `re2js`, the linear-time engine `matches` runs on.
  */
@@ -17,13 +17,13 @@ import { type Ctx, compileLogical, type FieldValues, fieldsOf, type ListValues }
 import { type FilterError, LexError, renderError } from "./errors.ts";
 import { type ListKind, parseExpression } from "./parser.ts";
 import type { FieldType } from "./types.ts";
-import { REGEX_WORK_PER_REQUEST, RegexWorkExceeded } from "./work-budget.ts";
+import { COMPARISON_WORK_PER_REQUEST, ComparisonWorkExceeded } from "./work-budget.ts";
 
 export type { FieldValues, ListValues } from "./compile.ts";
 export type { FilterError } from "./errors.ts";
 
 export type { FieldType } from "./types.ts";
-export { REGEX_WORK_PER_REQUEST, RegexWorkExceeded } from "./work-budget.ts";
+export { COMPARISON_WORK_PER_REQUEST, ComparisonWorkExceeded } from "./work-budget.ts";
 
 /** Cloudflare's limit on an expression's length, in characters (cloudflare-docs max-expression-length). */
 export const MAX_EXPRESSION_LENGTH = 4096;
@@ -37,15 +37,15 @@ export interface Filter {
 	/**
 	 * True when the request matches; runs no eval. `lists` holds the items of the named lists
 	 * `in $name` refers to (IP lists: addresses or CIDRs as strings; a list absent here matches
-	 * nothing). Throws only {@link RegexWorkExceeded}, when its `matches` comparisons would cost
-	 * more than {@link REGEX_WORK_PER_REQUEST} (`work-budget.ts`).
+	 * nothing). Throws only {@link ComparisonWorkExceeded}, when its string comparisons would cost
+	 * more than {@link COMPARISON_WORK_PER_REQUEST} (`work-budget.ts`).
 	 */
 	matches(values: FieldValues, lists?: ListValues): boolean;
 	/**
 	 * The same against a request's {@link Evaluation}: every filter matched against it shares
 	 * the field values it converted (so a zone's rules convert each field once per request) and
-	 * one work budget for its `matches` comparisons, whose exhaustion throws
-	 * {@link RegexWorkExceeded}.
+	 * one work budget for its string comparisons, whose exhaustion throws
+	 * {@link ComparisonWorkExceeded}.
 	 */
 	matchesIn(evaluation: Evaluation): boolean;
 }
@@ -64,10 +64,10 @@ export interface Evaluation {
 
 /**
  * Prepares `values` (and the items of the named lists `in $name` refers to) for
- * {@link Filter.matchesIn}, with one request's budget of regex work ({@link REGEX_WORK_PER_REQUEST}).
+ * {@link Filter.matchesIn}, with one request's budget of comparison work ({@link COMPARISON_WORK_PER_REQUEST}).
  */
 export function evaluation(values: FieldValues, lists?: ListValues): Evaluation {
-	const ctx: Ctx = { values, lists, cache: [], work: { left: REGEX_WORK_PER_REQUEST } };
+	const ctx: Ctx = { values, lists, cache: [], work: { left: COMPARISON_WORK_PER_REQUEST } };
 	return ctx as unknown as Evaluation;
 }
 
@@ -123,8 +123,8 @@ export function compile(
 		try {
 			return test(prepared as unknown as Ctx);
 		} catch (error) {
-			// The request's regex work ran out: the caller decides what the request gets.
-			if (error instanceof RegexWorkExceeded) throw error;
+			// The request's comparison work ran out: the caller decides what the request gets.
+			if (error instanceof ComparisonWorkExceeded) throw error;
 			// The closures are written not to throw; a value of an unexpected shape must not crash the edge.
 			return false;
 		}

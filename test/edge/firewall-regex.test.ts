@@ -90,6 +90,20 @@ describe("a pattern the engine accepts, too costly for one request here", () => 
 		},
 	);
 
+	it("a wildcard of 1,000 bytes: a 32 KiB path is refused at once while another zone is served", async () => {
+		const host = await zoneBlocking(`http.request.uri.path strict wildcard "/*${"a".repeat(1000)}b"`);
+		const other = await zoneBlocking('http.request.uri.path eq "/blocked"');
+		const [long, served, matching] = await Promise.all([
+			exports.default.fetch(`http://${host}/${"a".repeat(32 * 1024)}`, { headers: { authorization: RW } }),
+			get(other, "/blocked"),
+			get(host, `/${"a".repeat(1000)}b`),
+		]);
+		expect(long.status).toBe(400);
+		expect(await long.text()).toContain("This request is too costly for the zone");
+		expect(served).toBe(403);
+		expect(matching).toBe(403);
+	});
+
 	it("the API refuses a rule of 65 regular expressions, as Cloudflare does", async () => {
 		const zone = await call("POST", "/zones", {
 			name: `r65-${crypto.randomUUID().slice(0, 8)}.example.net`,
