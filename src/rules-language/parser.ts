@@ -41,7 +41,7 @@ import { BOOL_ARRAY, debugType, displayType, type FieldType, innerType, isArray,
 import { compileWildcard } from "./wildcard.ts";
 
 /** Regular expressions one expression may hold (docs ruleset-engine/rules-language/expressions). */
-export const MAX_REGEXES = 64;
+const MAX_REGEXES = 64;
 
 /** The item type of a named list. */
 export type ListKind = "ip" | "bytes" | "int";
