@@ -17,7 +17,7 @@
  *    does not skip them: they are another phase, as on Cloudflare after the migration of
  *    firewall rules to custom rules.
  * Skipped later phases and bypassed products have nothing to act on locally; they are recorded.
- * A request whose string comparisons (`matches`, `wildcard`, `contains`) would pass its budget of work
+ * A request whose string comparisons and function calls would pass its budget of work
  * (`rules-language/work-budget.ts`, edgezone's own limit) is answered 400 by the edge
  * (`security-pages.ts`) before any costly comparison runs, with the rules matched so far.
  *

@@ -78,7 +78,7 @@ export function challengeAnswer(rayId: string, action: ChallengeAction): Respons
 }
 
 /**
- * The answer when the zone's string comparisons would cost this request more than its budget
+ * The answer when the zone's comparisons would cost this request more than its budget
  * (`rules-language/work-budget.ts`, edgezone's limit, not Cloudflare's): 400, as a request too
  * large for the edge (Cloudflare refuses a URI over 32 KB with 414), with a page naming the limit.
  */

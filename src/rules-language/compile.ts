@@ -135,6 +135,26 @@ function compileArg(arg: Arg): ValueFn {
 	return "one" in c ? c.one : c.vec;
 }
 
+/**
+ * The work a function call may do on `v`, charged to the request's budget (`work-budget.ts`):
+ * its bytes (a string), or its items' (an array, a map); 1 for a number, a boolean or an address.
+ * Every function reads each byte of its arguments a bounded number of times.
+ */
+function sizeOf(v: Runtime | undefined): number {
+	if (typeof v === "string") return v.length + 1;
+	if (Array.isArray(v)) {
+		let n = 1;
+		for (const item of v as readonly Runtime[]) n += sizeOf(item);
+		return n;
+	}
+	if (isMapValue(v)) {
+		let n = 1;
+		for (const [key, item] of v) n += key.length + sizeOf(item);
+		return n;
+	}
+	return 1;
+}
+
 function compileCall(args: readonly Arg[], impl: Impl): ValueFn {
 	const first = args[0];
 	if (first?.kind === "index" && first.expr.eachCount > 0) {
@@ -144,6 +164,9 @@ function compileCall(args: readonly Arg[], impl: Impl): ValueFn {
 			const items = elements(ctx);
 			if (items === undefined) return undefined;
 			const others = rest.map((f) => f(ctx));
+			let size = 0;
+			for (const other of others) size += sizeOf(other);
+			for (const item of items) spend(ctx.work, sizeOf(item) + size);
 			const out: Runtime[] = [];
 			for (const item of items) {
 				const r = impl([item, ...others]);
@@ -155,7 +178,12 @@ function compileCall(args: readonly Arg[], impl: Impl): ValueFn {
 	const fns = args.map(compileArg);
 	return (ctx) => {
 		const values: (Runtime | undefined)[] = new Array(fns.length);
-		for (let i = 0; i < fns.length; i++) values[i] = (fns[i] as ValueFn)(ctx);
+		let size = 0;
+		for (let i = 0; i < fns.length; i++) {
+			values[i] = (fns[i] as ValueFn)(ctx);
+			size += sizeOf(values[i]);
+		}
+		spend(ctx.work, size);
 		return impl(values);
 	};
 }

@@ -9,7 +9,7 @@
  * (`expression is too long: N characters, the limit is 4096`), as the real one is not recorded;
  * a few regex features are refused with our own texts (regex.ts); rewrite-phase functions are
  * unknown identifiers; Cloudflare's limit of 64 regular expressions per rule is refused with our
- * own text (parser.ts); one request's string comparisons share a budget of work past which
+ * own text (parser.ts); one request's string comparisons and function calls share a budget of work past which
  * they throw instead of running (work-budget.ts), a limit of edgezone's, not Cloudflare's. The module is pure: no Workers APIs; its one runtime dependency is
  * `re2js`, the linear-time engine `matches` runs on.
  */
@@ -37,14 +37,14 @@ export interface Filter {
 	/**
 	 * True when the request matches; runs no eval. `lists` holds the items of the named lists
 	 * `in $name` refers to (IP lists: addresses or CIDRs as strings; a list absent here matches
-	 * nothing). Throws only {@link ComparisonWorkExceeded}, when its string comparisons would cost
+	 * nothing). Throws only {@link ComparisonWorkExceeded}, when its comparisons and calls would cost
 	 * more than {@link COMPARISON_WORK_PER_REQUEST} (`work-budget.ts`).
 	 */
 	matches(values: FieldValues, lists?: ListValues): boolean;
 	/**
 	 * The same against a request's {@link Evaluation}: every filter matched against it shares
 	 * the field values it converted (so a zone's rules convert each field once per request) and
-	 * one work budget for its string comparisons, whose exhaustion throws
+	 * one work budget for its comparisons and calls, whose exhaustion throws
 	 * {@link ComparisonWorkExceeded}.
 	 */
 	matchesIn(evaluation: Evaluation): boolean;

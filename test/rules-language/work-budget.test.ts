@@ -77,4 +77,20 @@ describe("one request's budget of regex work", () => {
 		expect(() => many.matches({ "http.cookie": "a".repeat(KIB64) })).toThrow(ComparisonWorkExceeded);
 		expect(many.matches({ "http.cookie": "a".repeat(1024) })).toBe(false);
 	});
+
+	it("charges a function call its arguments' bytes", () => {
+		const expression = Array.from({ length: 100 }, (_, i) => `lower(http.cookie) eq "c${i}"`).join(" or ");
+		const many = filter(expression);
+		// 100 copies of a 64 KiB cookie lowercased: 6.5 M units.
+		expect(() => many.matches({ "http.cookie": "A".repeat(KIB64) })).toThrow(ComparisonWorkExceeded);
+		expect(many.matches({ "http.cookie": "C42" })).toBe(true);
+		// Over each element of an array, `[*]`, as over one value.
+		const each = filter(
+			Array.from({ length: 60 }, (_, i) => `any(lower(http.request.headers.values[*])[*] eq "v${i}")`).join(" or "),
+		);
+		// 60 times two 64 KiB values: 7.9 M units.
+		const values = ["A".repeat(KIB64), "B".repeat(KIB64)];
+		expect(() => each.matches({ "http.request.headers.values": values })).toThrow(ComparisonWorkExceeded);
+		expect(each.matches({ "http.request.headers.values": ["V7"] })).toBe(true);
+	});
 });
