@@ -10,10 +10,11 @@
  * where the engine's does.
  * Cloudflare's limit of 64 regular expressions per rule (developers.cloudflare.com/ruleset-engine/
  * rules-language/expressions/, "Maximum regular expressions per rule": "Rules that exceed this
- * limit cannot be created or updated") is checked here, on the 65th `matches` literal.
+ * limit cannot be created or updated") is checked here, on the 65th `matches` literal, with
+ * edgezone's own limit on what they compile to together ({@link MAX_REGEX_INSTRUCTIONS}).
  * Gaps: `in $list` checks the list against {@link ParseOptions.lists}; the unknown-list text
- * (`unknown list "name"`) is ours, the real one is not recorded; so is the text of the
- * regular-expression limit.
+ * (`unknown list "name"`) is ours, the real one is not recorded; so are the texts of the
+ * regular-expression limits.
  */
 import type { Arg, ComparisonOp, Identifier, IndexExpr, IndexStep, Literal, Logical, OrderingOp } from "./ast.ts";
 import { fromByteString } from "./bytes.ts";
@@ -42,6 +43,17 @@ import { compileWildcard } from "./wildcard.ts";
 
 /** Regular expressions one expression may hold (docs ruleset-engine/rules-language/expressions). */
 const MAX_REGEXES = 64;
+
+/**
+ * re2js instructions the regular expressions of one expression may compile to, together:
+ * edgezone's own limit (Cloudflare publishes none but the engine's 10 MiB per regex). Compiling
+ * costs some 1–2.5 µs and keeps some 75 bytes per instruction, so 64 patterns at the engine's
+ * limit (`a{300000}` each) would take half a minute and over a gigabyte on one write; this keeps
+ * a rule under 100 ms and 1 MB. The longest literal alternation a 4,096-character expression can
+ * hold compiles to about 4,000 instructions; only counted repetitions go past it, and a pattern
+ * this large could run only on the shortest subjects within a request's budget (`work-budget.ts`).
+ */
+const MAX_REGEX_INSTRUCTIONS = 8192;
 
 /** The item type of a named list. */
 export type ListKind = "ip" | "bytes" | "int";
@@ -119,6 +131,8 @@ class Parser {
 	depth = 0;
 	/** `matches` literals read so far, against {@link MAX_REGEXES}. */
 	regexes = 0;
+	/** Their compiled instructions so far, against {@link MAX_REGEX_INSTRUCTIONS}. */
+	instructions = 0;
 	readonly maxDepth: number;
 	readonly fields: Readonly<Record<string, FieldType>>;
 
@@ -528,6 +542,13 @@ class Parser {
 			fail(`too many regular expressions: an expression may hold at most ${MAX_REGEXES}`, pos, end);
 		const translated = translateRegex(pattern);
 		if (!translated.ok) fail(translated.error, spanStart, spanEnd);
+		this.instructions += translated.regex.instructions;
+		if (this.instructions > MAX_REGEX_INSTRUCTIONS)
+			fail(
+				`regular expressions too large: they compile to ${this.instructions} instructions, more than the ${MAX_REGEX_INSTRUCTIONS} edgezone allows one expression`,
+				spanStart,
+				spanEnd,
+			);
 		return done({ kind: "matches", regex: translated.regex, source: pattern }, end);
 	}
 }

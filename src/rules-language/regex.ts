@@ -47,6 +47,8 @@ export interface ByteRegex {
 	 * 0 when the subject lacks the pattern's anchored literal prefix (the engine never runs).
 	 */
 	cost(subject: string): number;
+	/** The re2js program's instructions (`programSize`): what the pattern holds in memory and costs per byte. */
+	readonly instructions: number;
 }
 
 /** The translation: a matcher for byte strings, or the error text the engine gives. */
@@ -635,6 +637,9 @@ export function translateRegex(pattern: string, profile: NfaProfile = EDGE_PROFI
 		const read = reach === undefined ? subject.length : Math.min(subject.length, reach);
 		return subject.length + instructions * (read + 1);
 	};
-	if (prefix === undefined) return { ok: true, regex: { test: (subject) => engine.test(subject), cost } };
-	return { ok: true, regex: { test: (subject) => subject.startsWith(prefix) && engine.test(subject), cost } };
+	if (prefix === undefined) return { ok: true, regex: { test: (subject) => engine.test(subject), cost, instructions } };
+	return {
+		ok: true,
+		regex: { test: (subject) => subject.startsWith(prefix) && engine.test(subject), cost, instructions },
+	};
 }

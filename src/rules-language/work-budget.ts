@@ -8,10 +8,11 @@
  * the subject's length (15–25 ns per instruction and byte in workerd, `BENCHMARKS.md`, "Regular
  * expressions"). The engine Cloudflare runs (Rust's regex-automata, wirefilter
  * `engine/src/rhs_types/regex/imp_real.rs`) is far faster on the same patterns, and its 10 MiB
- * program limit accepts patterns such as `(?:[a-z]{1000}){30}[0-9]` that take seconds here on a
- * 16 KB path; even an 11-character `a[ab]{200}c` takes most of a second on 64 KiB. So each
- * comparison is charged its worst case before it runs, and the request is refused once the sum
- * would pass the budget.
+ * program limit accepts patterns such as `(?:[a-z]{100}){30}[0-9]` that take seconds here on a
+ * 64 KiB path; even an 11-character `a[ab]{200}c` takes most of a second. No size limit that
+ * leaves ordinary patterns alone can prevent that (edgezone's, `parser.ts`, bounds what a write
+ * compiles, not what a match costs), so each comparison is charged its worst case before it
+ * runs, and the request is refused once the sum would pass the budget.
  *
  * The charge of one `matches` (`ByteRegex.cost`): one unit per subject byte, plus the re2js
  * program's instructions times the bytes the match may read plus one. A pattern anchored at the
