@@ -38,6 +38,7 @@ import {
 	skipSpace,
 } from "./lexer.ts";
 import { translateRegex } from "./regex.ts";
+import { EDGE_PROFILE } from "./regex-hir.ts";
 import { BOOL_ARRAY, debugType, displayType, type FieldType, innerType, isArray, isMap, sameType } from "./types.ts";
 import { compileWildcard } from "./wildcard.ts";
 
@@ -52,6 +53,8 @@ const MAX_REGEXES = 64;
  * a rule under 100 ms and 1 MB. The longest literal alternation a 4,096-character expression can
  * hold compiles to about 4,000 instructions; only counted repetitions go past it, and a pattern
  * this large could run only on the shortest subjects within a request's budget (`work-budget.ts`).
+ * Counted before compiling (`instructionCount` in `regex-hir.ts`, within a few of re2js's own
+ * count), so a refused pattern is never compiled.
  */
 const MAX_REGEX_INSTRUCTIONS = 8192;
 
@@ -540,15 +543,15 @@ class Parser {
 		this.regexes++;
 		if (this.regexes > MAX_REGEXES)
 			fail(`too many regular expressions: an expression may hold at most ${MAX_REGEXES}`, pos, end);
-		const translated = translateRegex(pattern);
-		if (!translated.ok) fail(translated.error, spanStart, spanEnd);
-		this.instructions += translated.regex.instructions;
-		if (this.instructions > MAX_REGEX_INSTRUCTIONS)
+		const translated = translateRegex(pattern, EDGE_PROFILE, MAX_REGEX_INSTRUCTIONS - this.instructions);
+		if (!translated.ok && translated.tooLarge !== undefined)
 			fail(
-				`regular expressions too large: they compile to ${this.instructions} instructions, more than the ${MAX_REGEX_INSTRUCTIONS} edgezone allows one expression`,
+				`regular expressions too large: they compile to ${this.instructions + translated.tooLarge} instructions, more than the ${MAX_REGEX_INSTRUCTIONS} edgezone allows one expression`,
 				spanStart,
 				spanEnd,
 			);
+		if (!translated.ok) fail(translated.error, spanStart, spanEnd);
+		this.instructions += translated.regex.instructions;
 		return done({ kind: "matches", regex: translated.regex, source: pattern }, end);
 	}
 }
