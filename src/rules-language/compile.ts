@@ -46,7 +46,7 @@ export interface Ctx {
 	readonly lists: ListValues | undefined;
 	/** Field values already converted for this request. */
 	readonly cache: Converted;
-	/** What this request's `matches` comparisons may still spend (`work-budget.ts`). */
+	/** What this request's comparisons and function calls may still spend (`work-budget.ts`). */
 	readonly work: WorkBudget;
 }
 

@@ -8,10 +8,11 @@
  * Gaps (each file's ledger has its own): the 4,096-character limit's error text is ours
  * (`expression is too long: N characters, the limit is 4096`), as the real one is not recorded;
  * a few regex features are refused with our own texts (regex.ts); rewrite-phase functions are
- * unknown identifiers; Cloudflare's limit of 64 regular expressions per rule is refused with our
- * own text (parser.ts); one request's string comparisons and function calls share a budget of work past which
- * they throw instead of running (work-budget.ts), a limit of edgezone's, not Cloudflare's. The module is pure: no Workers APIs; its one runtime dependency is
- * `re2js`, the linear-time engine `matches` runs on.
+ * unknown identifiers; Cloudflare's limit of 64 regular expressions per rule, and edgezone's on
+ * what they compile to, are refused with our own texts (parser.ts); one request's string
+ * comparisons and function calls share a budget of work past which they throw instead of running
+ * (work-budget.ts), a limit of edgezone's, not Cloudflare's. The module is pure: no Workers APIs;
+ * its one runtime dependency is `re2js`, the linear-time engine `matches` runs on.
  */
 import { type Ctx, compileLogical, type FieldValues, fieldsOf, type ListValues } from "./compile.ts";
 import { type FilterError, LexError, renderError } from "./errors.ts";
@@ -37,8 +38,8 @@ export interface Filter {
 	/**
 	 * True when the request matches; runs no eval. `lists` holds the items of the named lists
 	 * `in $name` refers to (IP lists: addresses or CIDRs as strings; a list absent here matches
-	 * nothing). Throws only {@link ComparisonWorkExceeded}, when its comparisons and calls would cost
-	 * more than {@link COMPARISON_WORK_PER_REQUEST} (`work-budget.ts`).
+	 * nothing). Throws only {@link ComparisonWorkExceeded}, when its comparisons and calls would
+	 * cost more than {@link COMPARISON_WORK_PER_REQUEST} (`work-budget.ts`).
 	 */
 	matches(values: FieldValues, lists?: ListValues): boolean;
 	/**
@@ -64,7 +65,8 @@ export interface Evaluation {
 
 /**
  * Prepares `values` (and the items of the named lists `in $name` refers to) for
- * {@link Filter.matchesIn}, with one request's budget of comparison work ({@link COMPARISON_WORK_PER_REQUEST}).
+ * {@link Filter.matchesIn}, with one request's budget of comparison work
+ * ({@link COMPARISON_WORK_PER_REQUEST}).
  */
 export function evaluation(values: FieldValues, lists?: ListValues): Evaluation {
 	const ctx: Ctx = { values, lists, cache: [], work: { left: COMPARISON_WORK_PER_REQUEST } };
