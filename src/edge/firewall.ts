@@ -17,14 +17,20 @@
  *    does not skip them: they are another phase, as on Cloudflare after the migration of
  *    firewall rules to custom rules.
  * Skipped later phases and bypassed products have nothing to act on locally; they are recorded.
+ * A request whose string comparisons and function calls would pass its budget of work
+ * (`rules-language/work-budget.ts`, edgezone's own limit) is answered 400 by the edge
+ * (`security-pages.ts`) before any costly comparison runs, with the rules matched so far.
  *
  * A zone's rules are compiled once per configuration version and kept in the isolate, so no
- * request scans rules in SQL: the zone's view is cached by `zone-view.ts`, shared with the logs.
+ * request scans rules in SQL: the zone's view is cached by `zone-view.ts`, shared with the logs;
+ * each expression is compiled once while it stays in the isolate's cache
+ * (`rules-language/compiled-cache.ts`), so a write to one rule compiles that rule alone.
  */
-import { compile, evaluation, type FieldValues, type Filter } from "../rules-language";
+import { ComparisonWorkExceeded, type Evaluation, evaluation, type FieldValues, type Filter } from "../rules-language";
+import { compileCached } from "../rules-language/compiled-cache";
 import type { EdgeConfig } from "../zone/edge-config";
 import type { EnforcedFirewallRule } from "../zone/firewall-rules";
-import { type BlockResponse, blockAnswer, challengeAnswer } from "./security-pages";
+import { type BlockResponse, blockAnswer, challengeAnswer, comparisonWorkAnswer } from "./security-pages";
 import { derived, zoneView } from "./zone-view";
 
 /** One rule that matched, as the `http_requests` log records it (`FirewallMatches*`, `SecurityRuleID`). */
@@ -85,9 +91,13 @@ const PRECEDENCE: readonly string[] = [
 	"block",
 ];
 
-/** A stored expression compiles (it was validated on write); one that no longer does never matches. */
+/**
+ * A stored expression compiles (it was validated on write); one that no longer does never matches.
+ * From the isolate's cache of compiled expressions: a new configuration version compiles only
+ * the expressions it did not hold before.
+ */
 function filterOf(expression: string, ruleId: string): Filter {
-	const result = compile(expression);
+	const result = compileCached(expression);
 	if (result.ok) return result.filter;
 	console.error(`edgezone firewall: rule ${ruleId} no longer compiles and is skipped`, result.error.message);
 	return { expression, fields: [], matches: () => false, matchesIn: () => false };
@@ -168,8 +178,20 @@ export async function firewall(
 	const zone = derived(await zoneView(env, zoneId, now), compileZone);
 	const matches: FirewallMatch[] = [];
 	if (zone.firewallRules.length === 0 && zone.customRules.length === 0) return { matches };
-	// One evaluation for all the rules: each field computed and converted once per request.
+	// One evaluation for all the rules: each field computed and converted once per request, and
+	// one budget of comparison work, which a request whose comparisons would pass it is refused for.
 	const values = evaluation(fields(zone.fields));
+	try {
+		return evaluate(zone, values, matches, rayId);
+	} catch (error) {
+		if (!(error instanceof ComparisonWorkExceeded)) throw error;
+		console.error(`edgezone firewall: zone ${zoneId}: ${error.message}; request ${rayId} refused`);
+		return { answer: comparisonWorkAnswer(rayId, error.limit), matches };
+	}
+}
+
+/** The rules of `zone` in order against one request's `values`; `matches` collects what matched. */
+function evaluate(zone: CompiledZone, values: Evaluation, matches: FirewallMatch[], rayId: string): Verdict {
 	for (const rule of zone.firewallRules) {
 		if (!rule.filter.matchesIn(values)) continue;
 		matches.push({ ruleId: rule.id, action: LOG_ACTIONS[rule.action], source: "firewallRules" });

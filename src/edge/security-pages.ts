@@ -76,3 +76,21 @@ export function challengeAnswer(rayId: string, action: ChallengeAction): Respons
 		headers: { "content-type": "text/html; charset=UTF-8", "cf-mitigated": "challenge", "cache-control": NO_STORE },
 	});
 }
+
+/**
+ * The answer when the zone's comparisons would cost this request more than its budget
+ * (`rules-language/work-budget.ts`, edgezone's limit, not Cloudflare's): 400, as a request too
+ * large for the edge (Cloudflare refuses a URI over 32 KB with 414), with a page naming the limit.
+ */
+export function comparisonWorkAnswer(rayId: string, limit: number): Response {
+	const body = page(
+		"Request refused | edgezone",
+		"This request is too costly for the zone's rules",
+		`The zone's rules (their regular expressions, wildcards and searches) would take more than ${limit} units of work on this request, the most edgezone spends on one request so that no zone's rules can stall the others. This is a limit of the local emulator; Cloudflare would evaluate the rules. Shorten the request, or the zone's patterns.`,
+		rayId,
+	);
+	return new Response(body, {
+		status: 400,
+		headers: { "content-type": "text/html; charset=UTF-8", "cache-control": NO_STORE },
+	});
+}

@@ -19,6 +19,7 @@ import type { Impl } from "./functions.ts";
 import { compareIp, type IpRange, isIpFailure, parseIp, parseIpRangeItem } from "./ip.ts";
 import { debugType, type FieldType, type IpValue, innerType, type Runtime } from "./types.ts";
 import { wildcardMatches } from "./wildcard.ts";
+import { spend, type WorkBudget } from "./work-budget.ts";
 
 /** A value of a field as the edge supplies it (see index.ts). */
 type Value = boolean | number | string | readonly Value[] | { readonly [key: string]: readonly string[] };
@@ -45,6 +46,8 @@ export interface Ctx {
 	readonly lists: ListValues | undefined;
 	/** Field values already converted for this request. */
 	readonly cache: Converted;
+	/** What this request's comparisons and function calls may still spend (`work-budget.ts`). */
+	readonly work: WorkBudget;
 }
 
 type ValueFn = (ctx: Ctx) => Runtime | undefined;
@@ -132,6 +135,26 @@ function compileArg(arg: Arg): ValueFn {
 	return "one" in c ? c.one : c.vec;
 }
 
+/**
+ * The work a function call may do on `v`, charged to the request's budget (`work-budget.ts`):
+ * its bytes (a string), or its items' (an array, a map); 1 for a number, a boolean or an address.
+ * Every function reads each byte of its arguments a bounded number of times.
+ */
+function sizeOf(v: Runtime | undefined): number {
+	if (typeof v === "string") return v.length + 1;
+	if (Array.isArray(v)) {
+		let n = 1;
+		for (const item of v as readonly Runtime[]) n += sizeOf(item);
+		return n;
+	}
+	if (isMapValue(v)) {
+		let n = 1;
+		for (const [key, item] of v) n += key.length + sizeOf(item);
+		return n;
+	}
+	return 1;
+}
+
 function compileCall(args: readonly Arg[], impl: Impl): ValueFn {
 	const first = args[0];
 	if (first?.kind === "index" && first.expr.eachCount > 0) {
@@ -141,6 +164,9 @@ function compileCall(args: readonly Arg[], impl: Impl): ValueFn {
 			const items = elements(ctx);
 			if (items === undefined) return undefined;
 			const others = rest.map((f) => f(ctx));
+			let size = 0;
+			for (const other of others) size += sizeOf(other);
+			for (const item of items) spend(ctx.work, sizeOf(item) + size);
 			const out: Runtime[] = [];
 			for (const item of items) {
 				const r = impl([item, ...others]);
@@ -152,7 +178,12 @@ function compileCall(args: readonly Arg[], impl: Impl): ValueFn {
 	const fns = args.map(compileArg);
 	return (ctx) => {
 		const values: (Runtime | undefined)[] = new Array(fns.length);
-		for (let i = 0; i < fns.length; i++) values[i] = (fns[i] as ValueFn)(ctx);
+		let size = 0;
+		for (let i = 0; i < fns.length; i++) {
+			values[i] = (fns[i] as ValueFn)(ctx);
+			size += sizeOf(values[i]);
+		}
+		spend(ctx.work, size);
 		return impl(values);
 	};
 }
@@ -294,11 +325,23 @@ function predicate(op: ComparisonOp): (v: Runtime, ctx: Ctx) => boolean {
 			return (v) => (BigInt(v as number) & rhs) !== 0n;
 		}
 		case "contains":
-			return (v) => (v as string).includes(op.rhs);
+			return (v, ctx) => {
+				// A string search can read the subject about once per byte of it (worse for some needles).
+				spend(ctx.work, (v as string).length + op.rhs.length);
+				return (v as string).includes(op.rhs);
+			};
 		case "matches":
-			return (v) => op.regex.test(v as string);
+			return (v, ctx) => {
+				// Charged before it runs: a match the budget cannot pay for never starts.
+				spend(ctx.work, op.regex.cost(v as string));
+				return op.regex.test(v as string);
+			};
 		case "wildcard":
-			return (v) => wildcardMatches(op.wildcard, v as string);
+			return (v, ctx) => {
+				// Star backtracking compares each subject byte against the pattern at most once per token.
+				spend(ctx.work, ((v as string).length + 1) * (op.wildcard.codes.length + 1));
+				return wildcardMatches(op.wildcard, v as string);
+			};
 		case "inBytes": {
 			const set = new Set(op.values);
 			return (v) => set.has(v as string);

@@ -8,18 +8,23 @@
  * Gaps (each file's ledger has its own): the 4,096-character limit's error text is ours
  * (`expression is too long: N characters, the limit is 4096`), as the real one is not recorded;
  * a few regex features are refused with our own texts (regex.ts); rewrite-phase functions are
- * unknown identifiers. The module is pure: no Workers APIs; its one runtime dependency is
- * `re2js`, the linear-time engine `matches` runs on.
+ * unknown identifiers; Cloudflare's limit of 64 regular expressions per rule, and edgezone's on
+ * what they compile to, are refused with our own texts (parser.ts); one request's string
+ * comparisons and function calls share a budget of work past which they throw instead of running
+ * (work-budget.ts), a limit of edgezone's, not Cloudflare's. The module is pure: no Workers APIs;
+ * its one runtime dependency is `re2js`, the linear-time engine `matches` runs on.
  */
 import { type Ctx, compileLogical, type FieldValues, fieldsOf, type ListValues } from "./compile.ts";
 import { type FilterError, LexError, renderError } from "./errors.ts";
 import { type ListKind, parseExpression } from "./parser.ts";
 import type { FieldType } from "./types.ts";
+import { COMPARISON_WORK_PER_REQUEST, ComparisonWorkExceeded } from "./work-budget.ts";
 
 export type { FieldValues, ListValues } from "./compile.ts";
 export type { FilterError } from "./errors.ts";
 
 export type { FieldType } from "./types.ts";
+export { COMPARISON_WORK_PER_REQUEST, ComparisonWorkExceeded } from "./work-budget.ts";
 
 /** Cloudflare's limit on an expression's length, in characters (cloudflare-docs max-expression-length). */
 export const MAX_EXPRESSION_LENGTH = 4096;
@@ -31,14 +36,17 @@ export interface Filter {
 	/** The fields it reads, in order of first use. */
 	readonly fields: readonly string[];
 	/**
-	 * True when the request matches. Never throws; runs no eval. `lists` holds the items of the
-	 * named lists `in $name` refers to (IP lists: addresses or CIDRs as strings; a list absent here
-	 * matches nothing).
+	 * True when the request matches; runs no eval. `lists` holds the items of the named lists
+	 * `in $name` refers to (IP lists: addresses or CIDRs as strings; a list absent here matches
+	 * nothing). Throws only {@link ComparisonWorkExceeded}, when its comparisons and calls would
+	 * cost more than {@link COMPARISON_WORK_PER_REQUEST} (`work-budget.ts`).
 	 */
 	matches(values: FieldValues, lists?: ListValues): boolean;
 	/**
 	 * The same against a request's {@link Evaluation}: every filter matched against it shares
-	 * the field values it converted, so a zone's rules convert each field once per request.
+	 * the field values it converted (so a zone's rules convert each field once per request) and
+	 * one work budget for its comparisons and calls, whose exhaustion throws
+	 * {@link ComparisonWorkExceeded}.
 	 */
 	matchesIn(evaluation: Evaluation): boolean;
 }
@@ -55,9 +63,13 @@ export interface Evaluation {
 	readonly [evaluationBrand]: true;
 }
 
-/** Prepares `values` (and the items of the named lists `in $name` refers to) for {@link Filter.matchesIn}. */
+/**
+ * Prepares `values` (and the items of the named lists `in $name` refers to) for
+ * {@link Filter.matchesIn}, with one request's budget of comparison work
+ * ({@link COMPARISON_WORK_PER_REQUEST}).
+ */
 export function evaluation(values: FieldValues, lists?: ListValues): Evaluation {
-	const ctx: Ctx = { values, lists, cache: [] };
+	const ctx: Ctx = { values, lists, cache: [], work: { left: COMPARISON_WORK_PER_REQUEST } };
 	return ctx as unknown as Evaluation;
 }
 
@@ -112,7 +124,9 @@ export function compile(
 	const matchesIn = (prepared: Evaluation): boolean => {
 		try {
 			return test(prepared as unknown as Ctx);
-		} catch {
+		} catch (error) {
+			// The request's comparison work ran out: the caller decides what the request gets.
+			if (error instanceof ComparisonWorkExceeded) throw error;
 			// The closures are written not to throw; a value of an unexpected shape must not crash the edge.
 			return false;
 		}

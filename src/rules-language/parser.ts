@@ -8,8 +8,13 @@
  * and calls), and the top-level `Bool` check. `any`/`all` are parsed as one-argument functions, as
  * production still does (the `expected literal ","` of cloudflare-docs#28223). Each error points
  * where the engine's does.
+ * Cloudflare's limit of 64 regular expressions per rule (developers.cloudflare.com/ruleset-engine/
+ * rules-language/expressions/, "Maximum regular expressions per rule": "Rules that exceed this
+ * limit cannot be created or updated") is checked here, on the 65th `matches` literal, with
+ * edgezone's own limit on what they compile to together ({@link MAX_REGEX_INSTRUCTIONS}).
  * Gaps: `in $list` checks the list against {@link ParseOptions.lists}; the unknown-list text
- * (`unknown list "name"`) is ours, the real one is not recorded.
+ * (`unknown list "name"`) is ours, the real one is not recorded; so are the texts of the
+ * regular-expression limits.
  */
 import type { Arg, ComparisonOp, Identifier, IndexExpr, IndexStep, Literal, Logical, OrderingOp } from "./ast.ts";
 import { fromByteString } from "./bytes.ts";
@@ -33,8 +38,25 @@ import {
 	skipSpace,
 } from "./lexer.ts";
 import { translateRegex } from "./regex.ts";
+import { EDGE_PROFILE } from "./regex-hir.ts";
 import { BOOL_ARRAY, debugType, displayType, type FieldType, innerType, isArray, isMap, sameType } from "./types.ts";
 import { compileWildcard } from "./wildcard.ts";
+
+/** Regular expressions one expression may hold (docs ruleset-engine/rules-language/expressions). */
+const MAX_REGEXES = 64;
+
+/**
+ * re2js instructions the regular expressions of one expression may compile to, together:
+ * edgezone's own limit (Cloudflare publishes none but the engine's 10 MiB per regex). Compiling
+ * costs some 1–2.5 µs and keeps some 75 bytes per instruction, so 64 patterns at the engine's
+ * limit (`a{300000}` each) would take half a minute and over a gigabyte on one write; this keeps
+ * a rule under 100 ms and 1 MB. The longest literal alternation a 4,096-character expression can
+ * hold compiles to about 4,000 instructions; only counted repetitions go past it, and a pattern
+ * this large could run only on the shortest subjects within a request's budget (`work-budget.ts`).
+ * Counted before compiling (`instructionCount` in `regex-hir.ts`, within a few of re2js's own
+ * count), so a refused pattern is never compiled.
+ */
+const MAX_REGEX_INSTRUCTIONS = 8192;
 
 /** The item type of a named list. */
 export type ListKind = "ip" | "bytes" | "int";
@@ -110,6 +132,10 @@ function expectedList(expected: readonly Expected[]): string {
 
 class Parser {
 	depth = 0;
+	/** `matches` literals read so far, against {@link MAX_REGEXES}. */
+	regexes = 0;
+	/** Their compiled instructions so far, against {@link MAX_REGEX_INSTRUCTIONS}. */
+	instructions = 0;
 	readonly maxDepth: number;
 	readonly fields: Readonly<Record<string, FieldType>>;
 
@@ -514,8 +540,18 @@ class Parser {
 			spanEnd = limit;
 			end = p;
 		} else return fail('expected " or r', pos, limit);
-		const translated = translateRegex(pattern);
+		this.regexes++;
+		if (this.regexes > MAX_REGEXES)
+			fail(`too many regular expressions: an expression may hold at most ${MAX_REGEXES}`, pos, end);
+		const translated = translateRegex(pattern, EDGE_PROFILE, MAX_REGEX_INSTRUCTIONS - this.instructions);
+		if (!translated.ok && translated.tooLarge !== undefined)
+			fail(
+				`regular expressions too large: they compile to ${this.instructions + translated.tooLarge} instructions, more than the ${MAX_REGEX_INSTRUCTIONS} edgezone allows one expression`,
+				spanStart,
+				spanEnd,
+			);
 		if (!translated.ok) fail(translated.error, spanStart, spanEnd);
+		this.instructions += translated.regex.instructions;
 		return done({ kind: "matches", regex: translated.regex, source: pattern }, end);
 	}
 }

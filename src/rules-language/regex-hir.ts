@@ -136,6 +136,44 @@ export function anchoredPrefix(h: Hir): string | undefined {
 	return next?.k === "literal" ? String.fromCharCode(...next.bytes) : undefined;
 }
 
+/**
+ * When `h` is anchored at the subject's start (`^` without `m`, or `\A`) and its matches are
+ * bounded: the most bytes a match attempt reads. Undefined otherwise (an attempt may read the
+ * whole subject).
+ */
+export function anchoredReach(h: Hir): number | undefined {
+	return anchored(h, false) ? maxLen(h) : undefined;
+}
+
+/**
+ * About how many instructions re2js compiles `h` to, counted before it is compiled: one per byte
+ * of a literal, per class and per assertion, one more per alternative and per optional or
+ * repeated copy, with counted repetitions written out. What edgezone's size limit (`parser.ts`)
+ * is checked against, so that no oversized pattern is compiled to be refused.
+ */
+export function instructionCount(h: Hir): number {
+	switch (h.k) {
+		case "empty":
+		case "fail":
+		case "look":
+		case "class":
+			return 1;
+		case "literal":
+			return h.bytes.length;
+		case "capture":
+			return instructionCount(h.sub);
+		case "concat":
+			return h.subs.reduce((n, sub) => n + instructionCount(sub), 0);
+		case "alternation":
+			return h.subs.reduce((n, sub) => n + instructionCount(sub) + 1, 0);
+		case "repetition": {
+			const sub = instructionCount(h.sub);
+			const optional = h.max === undefined ? sub + 1 : (h.max - h.min) * (sub + 1);
+			return h.min * sub + optional;
+		}
+	}
+}
+
 /** regex-syntax `Properties::maximum_len`: undefined for unbounded or a failure. */
 function maxLen(h: Hir): number | undefined {
 	switch (h.k) {

@@ -25,11 +25,13 @@ import { RE2JS } from "re2js";
 import {
 	alternation,
 	anchoredPrefix,
+	anchoredReach,
 	compiledSize,
 	concat,
 	EDGE_PROFILE,
 	EMPTY,
 	type Hir,
+	instructionCount,
 	klass,
 	literal,
 	type NfaProfile,
@@ -40,10 +42,21 @@ import {
 /** A compiled `matches` right-hand side: `test` is an unanchored match on a byte string. */
 export interface ByteRegex {
 	test(subject: string): boolean;
+	/**
+	 * The most work `test(subject)` may take, in the units of `work-budget.ts`: one per subject
+	 * byte, plus the re2js program's instructions times the bytes the match may read plus one;
+	 * 0 when the subject lacks the pattern's anchored literal prefix (the engine never runs).
+	 */
+	cost(subject: string): number;
+	/** About the re2js program's instructions, counted before compiling (`instructionCount`). */
+	readonly instructions: number;
 }
 
-/** The translation: a matcher for byte strings, or the error text the engine gives. */
-export type RegexResult = { ok: true; regex: ByteRegex } | { ok: false; error: string };
+/**
+ * The translation: a matcher for byte strings, or the error text the engine gives; with
+ * `tooLarge`, the instructions of a pattern past the caller's `maxInstructions`, left uncompiled.
+ */
+export type RegexResult = { ok: true; regex: ByteRegex } | { ok: false; error: string; tooLarge?: number };
 
 interface Flags {
 	i: boolean;
@@ -603,7 +616,11 @@ const COMPILED_SIZE_LIMIT = 10 * (1 << 20);
  * header: it is not a syntax error) when the engine's NFA would exceed `COMPILED_SIZE_LIMIT`
  * (`profile`: the build whose NFA is sized, see `regex-hir.ts`).
  */
-export function translateRegex(pattern: string, profile: NfaProfile = EDGE_PROFILE): RegexResult {
+export function translateRegex(
+	pattern: string,
+	profile: NfaProfile = EDGE_PROFILE,
+	maxInstructions = Number.POSITIVE_INFINITY,
+): RegexResult {
 	const t = new Translator(pattern);
 	let hir: Hir;
 	try {
@@ -617,9 +634,28 @@ export function translateRegex(pattern: string, profile: NfaProfile = EDGE_PROFI
 	}
 	if (compiledSize(hir, profile) > COMPILED_SIZE_LIMIT)
 		return { ok: false, error: `Compiled regex exceeds size limit of ${COMPILED_SIZE_LIMIT} bytes.` };
+	// Counted before compiling: an oversized pattern costs its caller nothing to refuse.
+	const instructions = instructionCount(hir);
+	if (instructions > maxInstructions)
+		return {
+			ok: false,
+			error: `the pattern compiles to ${instructions} instructions, more than ${maxInstructions}`,
+			tooLarge: instructions,
+		};
 	// The HIR's RE2 text is valid RE2 within RE2's repetition limit; a failure here is a bug.
 	const engine = RE2JS.compile(toRe2(hir));
 	const prefix = anchoredPrefix(hir);
-	if (prefix === undefined) return { ok: true, regex: engine };
-	return { ok: true, regex: { test: (subject) => subject.startsWith(prefix) && engine.test(subject) } };
+	// re2js's `programSize`: its instructions, which an NFA step visits at most once each.
+	const size = engine.programSize();
+	const reach = anchoredReach(hir);
+	const cost = (subject: string): number => {
+		if (prefix !== undefined && !subject.startsWith(prefix)) return 0;
+		const read = reach === undefined ? subject.length : Math.min(subject.length, reach);
+		return subject.length + size * (read + 1);
+	};
+	if (prefix === undefined) return { ok: true, regex: { test: (subject) => engine.test(subject), cost, instructions } };
+	return {
+		ok: true,
+		regex: { test: (subject) => subject.startsWith(prefix) && engine.test(subject), cost, instructions },
+	};
 }

@@ -10,11 +10,14 @@
  * - Rulesets API: `'<expr>' is not a valid value for expression because could not parse filter
  *   expression: <engine text>`, the newer wording users report (cloudflare-docs#28223).
  */
-import { compile } from "../rules-language/index";
+import { compileCached } from "../rules-language/compiled-cache";
 
-/** The engine's error text for `expression`, or undefined when it compiles. */
+/**
+ * The engine's error text for `expression`, or undefined when it compiles. Compiled through the
+ * isolate's cache, so a write that restates a ruleset's unchanged rules compiles none of them.
+ */
 export function expressionError(expression: string): string | undefined {
-	const compiled = compile(expression);
+	const compiled = compileCached(expression);
 	return compiled.ok ? undefined : compiled.error.message;
 }
 

@@ -71,3 +71,53 @@ describe("the expression true", () => {
 		expect(compile(expression).ok).toBe(false);
 	});
 });
+
+describe("the limit of 64 regular expressions", () => {
+	const regexes = (n: number) =>
+		Array.from({ length: n }, (_, i) => `http.request.uri.path matches "^/r${i}/"`).join(" or ");
+
+	it("accepts 64 in one expression", () => {
+		expect(compile(regexes(64)).ok).toBe(true);
+	});
+
+	it("refuses the 65th, pointing at it", () => {
+		const expression = regexes(65);
+		const result = compile(expression);
+		expect(result.ok).toBe(false);
+		if (!result.ok) {
+			expect(result.error.reason).toBe("too many regular expressions: an expression may hold at most 64");
+			expect(result.error.column).toBe(expression.lastIndexOf('"^/r64/"') + 1);
+		}
+	});
+
+	it("counts raw strings and `~` alike", () => {
+		const expression = Array.from({ length: 65 }, (_, i) => `http.host ~ r"h${i}"`).join(" or ");
+		expect(compile(expression).ok).toBe(false);
+	});
+});
+
+describe("edgezone's limit on what an expression's regular expressions compile to", () => {
+	it("refuses a pattern the engine accepts whose program passes 8,192 instructions, pointing at it", () => {
+		const expression = 'http.host eq "a" or http.request.uri.path matches "(?:[a-z]{1000}){30}[0-9]"';
+		const result = compile(expression);
+		expect(result.ok).toBe(false);
+		if (!result.ok) {
+			expect(result.error.reason).toMatch(
+				/^regular expressions too large: they compile to \d+ instructions, more than the 8192 edgezone allows one expression$/,
+			);
+			expect(result.error.column).toBe(expression.indexOf("(?:") + 1);
+		}
+	});
+
+	it("counts every pattern of the expression together", () => {
+		const one = 'http.request.uri.path matches "[a-z]{3000}"';
+		expect(compile(`${one} or ${one}`).ok).toBe(true);
+		expect(compile(`${one} or ${one} or ${one}`).ok).toBe(false);
+	});
+
+	it("accepts the longest alternation of words an expression can hold", () => {
+		const words = Array.from({ length: 400 }, (_, i) => `w${i.toString(36)}x${"abcdef".slice(i % 6)}`).join("|");
+		const expression = `http.user_agent matches "(?i)(${words})"`.slice(0, 4090);
+		expect(compile(`${expression.slice(0, expression.lastIndexOf("|"))})"`).ok).toBe(true);
+	});
+});

@@ -1,0 +1,52 @@
+/**
+ * An isolate's compiled expressions, by expression text: a rule's compiled form is kept while
+ * the rule keeps its expression, so writing one rule (its description, its action, another
+ * rule's expression) compiles no other rule again, at the edge (`edge/firewall.ts`, once per
+ * configuration version) or on the API's write (`zone/expressions.ts`, which checks every rule
+ * of a ruleset it is given). A compiled regex also keeps its lazy DFA's states across requests
+ * (re2js), so an unchanged rule stays warm.
+ *
+ * Bounded by entries (`MAX_ENTRIES`), the least recently used going first: compiling is pure
+ * (the same text always gives an equivalent filter or the same error), so an evicted entry only
+ * costs its compilation again. Only `compile(expression)` with Cloudflare's fields and no named
+ * lists is kept; a caller with other options calls `compile` itself.
+ */
+import { compile } from "./index.ts";
+
+type Compiled = ReturnType<typeof compile>;
+
+/**
+ * Expressions kept: a zone holds at most 1,000 firewall rules and 100 custom rules
+ * (`zone/limits.ts`), so a few zones' worth of rules stay compiled.
+ */
+const MAX_ENTRIES = 4096;
+
+const entries = new Map<string, Compiled>();
+
+/** What the cache did since the isolate started: answers it kept, and compilations it ran. */
+const counts = { hits: 0, compilations: 0 };
+
+/** `compile(expression)`, from the isolate's cache when this text was compiled before. */
+export function compileCached(expression: string): Compiled {
+	const kept = entries.get(expression);
+	if (kept !== undefined) {
+		counts.hits++;
+		// Set anew: the Map's order is that of use, so its first key is the least recently used.
+		entries.delete(expression);
+		entries.set(expression, kept);
+		return kept;
+	}
+	counts.compilations++;
+	const compiled = compile(expression);
+	entries.set(expression, compiled);
+	if (entries.size > MAX_ENTRIES) {
+		const [oldest] = entries.keys();
+		if (oldest !== undefined) entries.delete(oldest);
+	}
+	return compiled;
+}
+
+/** How many `compileCached` calls were answered from the cache and how many compiled, in this isolate. */
+export function compiledCacheCounts(): { readonly hits: number; readonly compilations: number } {
+	return { ...counts };
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { compileCached, compiledCacheCounts } from "../../src/rules-language/compiled-cache.ts";
+
+describe("the isolate's compiled expressions", () => {
+	const unique = () => `http.host eq "${crypto.randomUUID()}.example.net"`;
+
+	it("answers the same text with the same compiled filter, compiling it once", () => {
+		const expression = unique();
+		const before = compiledCacheCounts();
+		const first = compileCached(expression);
+		const second = compileCached(expression);
+		expect(second).toBe(first);
+		const after = compiledCacheCounts();
+		expect(after.compilations - before.compilations).toBe(1);
+		expect(after.hits - before.hits).toBe(1);
+	});
+
+	it("keeps an expression's error as well", () => {
+		const expression = `http.host eq ${crypto.randomUUID()}`;
+		const first = compileCached(expression);
+		expect(first.ok).toBe(false);
+		expect(compileCached(expression)).toBe(first);
+	});
+
+	it("forgets the expression used least recently once 4,096 others were compiled", () => {
+		const kept = unique();
+		const dropped = unique();
+		const keptFilter = compileCached(kept);
+		const droppedFilter = compileCached(dropped);
+		for (let i = 0; i < 4095; i++) {
+			compileCached(unique());
+			// Used again and again: it stays the most recently used.
+			if (i % 1000 === 0) compileCached(kept);
+		}
+		compileCached(kept);
+		const before = compiledCacheCounts();
+		expect(compileCached(kept)).toBe(keptFilter);
+		const again = compileCached(dropped);
+		expect(again).not.toBe(droppedFilter);
+		expect(compiledCacheCounts().compilations - before.compilations).toBe(1);
+	});
+});
