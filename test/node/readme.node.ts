@@ -27,7 +27,11 @@ const ROOT = join(import.meta.dirname, "..", "..");
  * docs/ in the order the README links them. A page may use what a page before it set (each such
  * dependency is noted at the page that has it), never what a page after it sets.
  */
-const PAGES = ["README.md", "docs/gateway-by-curl.md"] as const;
+const PAGES = [
+	"README.md",
+	"docs/gateway-by-curl.md",
+	"docs/s3.md", // its first block writes the aws CLI's `edgezone` profile, which its next blocks use
+] as const;
 
 /** One fenced block of a page. */
 interface Block {
