@@ -31,6 +31,7 @@ const PAGES = [
 	"README.md",
 	"docs/gateway-by-curl.md",
 	"docs/s3.md", // its first block writes the aws CLI's `edgezone` profile, which its next blocks use
+	"docs/api.md",
 ] as const;
 
 /** One fenced block of a page. */
