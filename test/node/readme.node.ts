@@ -32,6 +32,7 @@ const PAGES = [
 	"docs/gateway-by-curl.md",
 	"docs/s3.md", // its first block writes the aws CLI's `edgezone` profile, which its next blocks use
 	"docs/api.md",
+	"docs/firewall.md", // its first block sets API, AUTH, JSON, first_id and ZONE (the zone shop.example.net)
 ] as const;
 
 /** One fenced block of a page. */
