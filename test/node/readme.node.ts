@@ -33,6 +33,7 @@ const PAGES = [
 	"docs/s3.md", // its first block writes the aws CLI's `edgezone` profile, which its next blocks use
 	"docs/api.md",
 	"docs/firewall.md", // its first block sets API, AUTH, JSON, first_id and ZONE (the zone shop.example.net)
+	"docs/logs.md", // uses the API, AUTH, JSON, first_id and ZONE of docs/firewall.md's first block
 ] as const;
 
 /** One fenced block of a page. */
