@@ -35,6 +35,7 @@ const PAGES = [
 	"docs/firewall.md", // its first block sets API, AUTH, JSON, first_id and ZONE (the zone shop.example.net)
 	"docs/logs.md", // uses the API, AUTH, JSON, first_id and ZONE of docs/firewall.md's first block
 	"docs/custom-hostnames.md",
+	"docs/certificates.md",
 ] as const;
 
 /** One fenced block of a page. */
