@@ -36,8 +36,8 @@ dropExpectedRuntimeLines(process.stderr);
 // starts (test/dash/e2e/global-setup.ts; skipped loudly without Chromium, failing in CI); "node",
 // the Worker checked from outside as a user reaches it (test/node/*.node.ts: real files through the
 // gateway, the API's example requests, log delivery, RemoteBucket and the examples from Node, every
-// shell block of the README), against a wrangler dev of its own started the same way
-// (test/node/wrangler-dev.ts).
+// shell block of the README and its docs pages), against a wrangler dev of its own started the
+// same way (test/node/wrangler-dev.ts).
 export default defineConfig({
 	test: {
 		projects: [
@@ -72,7 +72,7 @@ export default defineConfig({
 					environment: "node",
 					globalSetup: ["test/node/wrangler-dev.ts"],
 					// One wrangler dev for all files, files in turn: each file writes under keys and zones of
-					// its own, and the README's blocks run as one story.
+					// its own, and the blocks of the README and its docs pages run as one story.
 					fileParallelism: false,
 					// 80 MiB uploaded three ways, and wrangler dev restarted, on a shared 2-core machine.
 					testTimeout: 180_000,

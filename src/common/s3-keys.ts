@@ -141,7 +141,7 @@ export function narrower(a: R2Permission, b: R2Permission): R2Permission {
  * The key prefixes `key` is confined to in a bucket: undefined for every key, or the prefixes
  * `<zone_id>/` of its zones in a log-push bucket when the token is limited to listed zones.
  * Those buckets hold every zone's logs and ownership challenges, each zone's under `<zone_id>/`
- * (README, "API v4"), so such a token reaches only its own zones' keys there (edgezone's rule; R2
+ * (docs/api.md), so such a token reaches only its own zones' keys there (edgezone's rule; R2
  * scopes Object permissions to buckets, and these buckets are edgezone's shared stand-ins for each
  * zone's destination).
  * @param isLogpushBucket whether the bucket is one of `LOGPUSH_BUCKETS`.

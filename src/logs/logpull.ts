@@ -10,7 +10,7 @@
  *   digits or more), or RFC 3339 (any fraction, any offset); `end` later than `start`, at most
  *   one hour after it (docs: "The maximum time range from start to end cannot exceed 1 hour"),
  *   `start` no further back than the retention window, `end` at least `minEndAgeMs` before now
- *   (Cloudflare: 1 minute; edgezone's var LOGPULL_MIN_END_AGE_SECONDS, README "Logpull"). Both
+ *   (Cloudflare: 1 minute; edgezone's var LOGPULL_MIN_END_AGE_SECONDS, docs/logs.md "Logpull"). Both
  *   are required, as the docs' table says (the SDK's types make `start` optional). Times are
  *   compared in the ms the zone stores, rounding a nanosecond bound up: a record received at
  *   ms `m` is in the window exactly when `m` ns-scaled is in [start, end).

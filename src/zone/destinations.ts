@@ -20,8 +20,8 @@
  * Other schemes (gs, azure, https, ...) are refused: nothing local could receive them.
  * Edgezone's choice: keys stay optional, and a destination without them is edgezone's own
  * allowance, so it gets edgezone's own rule, as every zone writes into the same local buckets: it
- * lies under its zone's id, `r2://edgezone-logs/<zone_id>/...` (`zonePathRefusal`; README, "API
- * v4"). On Cloudflare each destination is a bucket of the customer's, reached with its
+ * lies under its zone's id, `r2://edgezone-logs/<zone_id>/...` (`zonePathRefusal`;
+ * docs/api.md). On Cloudflare each destination is a bucket of the customer's, reached with its
  * credentials (r2) or proven by the ownership challenge (s3); locally the challenge does not tell
  * zones apart, the keys do.
  */

@@ -151,7 +151,7 @@ describe("what the zone keeps", () => {
 		expect(raw).toMatch(/"EdgeStartTimestamp":\d{13}000000[,}]/);
 	});
 
-	it("the README's flow: requests, then a read in unix seconds once their second is over, answers each of them", async () => {
+	it("the flow of docs/logs.md: requests, then a read in unix seconds once their second is over, answers each of them", async () => {
 		const { zone_id, host } = await zoneWithHost("readme");
 		await setRetention(zone_id, true);
 		const startedIn = Math.floor(Date.now() / 1000);
@@ -161,7 +161,7 @@ describe("what the zone keeps", () => {
 		expect([put.status, hello.status, missing.status]).toStrictEqual([200, 200, 404]);
 		// `end` is exclusive (Cloudflare's docs): `end=$(date +%s)` in the requests' own second leaves them out.
 		expect(await received(zone_id, { start: startedIn - 300, end: startedIn })).toStrictEqual([]);
-		// The README's `sleep 1`: the second the requests were made in is over.
+		// The `sleep 1` of docs/logs.md: the second the requests were made in is over.
 		await scheduler.wait(1000 * (Math.floor(Date.now() / 1000) + 1) - Date.now());
 		const end = Math.floor(Date.now() / 1000);
 		const records = await received(zone_id, { start: end - 300, end });

@@ -1,5 +1,5 @@
 /**
- * URL normalization at the edge, through the front door: the README's rule on `/private/*`
+ * URL normalization at the edge, through the front door: docs/firewall.md's rule on `/private/*`
  * holds whatever the spelling of the path, the `raw.` fields see the URL as sent, and the zone's
  * setting (`/zones/{zone_id}/url_normalization`) turns it off or extends it to the origin.
  */
@@ -43,17 +43,17 @@ async function block(zoneId: string, expression: string): Promise<void> {
 const setting = (zoneId: string, type: string, scope: string) =>
 	call("PUT", `/zones/${zoneId}/url_normalization`, { type, scope });
 
-/** The README's rule (README.md, "The firewall"). */
-const README_RULE = 'http.request.uri.path wildcard "/private/*" and not ip.src in {192.0.2.0/24}';
+/** The rule of docs/firewall.md's recommended flow. */
+const FIREWALL_DOC_RULE = 'http.request.uri.path wildcard "/private/*" and not ip.src in {192.0.2.0/24}';
 
-describe("the README's rule on /private/*", () => {
+describe("docs/firewall.md's rule on /private/*", () => {
 	let zone: { zone_id: string; host: string };
 	beforeAll(async () => {
 		zone = await zoneWithHost();
 		expect((await edge(zone.host, "/private/report.txt", { method: "PUT", body: "quarterly figures" })).status).toBe(
 			200,
 		);
-		await block(zone.zone_id, README_RULE);
+		await block(zone.zone_id, FIREWALL_DOC_RULE);
 	});
 
 	it.each([
@@ -140,7 +140,7 @@ describe("the zone's URL normalization setting", () => {
 		for (const key of ["private/report.txt", "docs/x.txt"]) {
 			expect((await edge(zone.host, `/${key}`, { method: "PUT", body: key })).status).toBe(200);
 		}
-		await block(zone.zone_id, README_RULE);
+		await block(zone.zone_id, FIREWALL_DOC_RULE);
 	});
 
 	it("scope none: the rules see the path as sent, so an encoded path reaches the object, as on Cloudflare", async () => {

@@ -1,7 +1,7 @@
 /**
- * The scripts of examples/ (the README shows them) run as a reader runs them, `npx node
- * examples/<name>.mjs` with $B set to the Worker: Node 22's own type stripping for the TypeScript
- * client, no build, the official SDK unchanged.
+ * The scripts of examples/ (docs/gateway-by-curl.md, docs/s3.md and docs/api.md show them) run as a
+ * reader runs them, `npx node examples/<name>.mjs` with $B set to the Worker: Node 22's own type
+ * stripping for the TypeScript client, no build, the official SDK unchanged.
  */
 import { execFile } from "node:child_process";
 import { join } from "node:path";

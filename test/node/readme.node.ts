@@ -1,15 +1,17 @@
 /**
- * The README, pasted: every ```sh block of README.md runs in bash, in order, against wrangler dev
- * ($B), as a newcomer pastes them into one shell: the variables and functions a block defines
- * carry over to the next ones. A block passes when it runs to its end under `set -euo pipefail`
- * (a command not found, an output line left uncommented, an unset variable or a failing pipe stops
- * it), every status code it documents is the one answered (a command that prints `%{http_code}`
- * followed by `# NNN`, on its line or the next, must print NNN), and every command it shows JSON
- * output for prints something.
+ * The walkthroughs, pasted: every ```sh block of README.md and of the docs pages holding the
+ * walkthroughs runs in bash, page after page in the order of `PAGES` and each page's blocks in
+ * order, against wrangler dev ($B), as a newcomer pastes them into one shell: the variables and
+ * functions a block defines carry over to the next ones, on the same page and on the pages after
+ * it. A block passes when it runs to its end under `set -euo pipefail` (a command not found, an
+ * output line left uncommented, an unset variable or a failing pipe stops it), every status code it
+ * documents is the one answered (a command that prints `%{http_code}` followed by `# NNN`, on its
+ * line or the next, must print NNN), and every command it shows JSON output for prints something.
  *
  * A block preceded by `<!-- not run: why -->` is reported as skipped with its reason (installing,
  * starting the server on a fixed port, deploying). A ```js block is the text of a script of
- * examples/, which the README runs from a sh block, so the two cannot differ.
+ * examples/, which the page runs from a sh block, so the two cannot differ. A page of docs/ with a
+ * sh, js or ts block that `PAGES` does not list fails the test, so none escapes being run.
  */
 import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -19,10 +21,27 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, inject, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const README = readFileSync(join(ROOT, "README.md"), "utf8");
 
-/** One fenced block of the README. */
+/**
+ * The pages whose blocks run, in the one order they run in: the README, then the walkthroughs of
+ * docs/ in the order the README links them. A page may use what a page before it set (each such
+ * dependency is noted at the page that has it), never what a page after it sets.
+ */
+const PAGES = [
+	"README.md",
+	"docs/gateway-by-curl.md",
+	"docs/s3.md", // its first block writes the aws CLI's `edgezone` profile, which its next blocks use
+	"docs/api.md",
+	"docs/firewall.md", // its first block sets API, AUTH, JSON, first_id and ZONE (the zone shop.example.net)
+	"docs/logs.md", // uses the API, AUTH, JSON, first_id and ZONE of docs/firewall.md's first block
+	"docs/custom-hostnames.md",
+	"docs/certificates.md",
+] as const;
+
+/** One fenced block of a page. */
 interface Block {
+	/** The page, relative to the repository's root. */
+	page: string;
 	language: string;
 	/** 1-based line of its opening fence. */
 	line: number;
@@ -33,8 +52,9 @@ interface Block {
 	notRun?: string;
 }
 
-/** The README's fenced blocks, in order. */
-function readmeBlocks(markdown: string): Block[] {
+/** The fenced blocks of `page` (relative to the repository's root), in order. */
+function fencedBlocks(page: string): Block[] {
+	const markdown = readFileSync(join(ROOT, page), "utf8");
 	const lines = markdown.split("\n");
 	const blocks: Block[] = [];
 	let section = "(top)";
@@ -50,7 +70,7 @@ function readmeBlocks(markdown: string): Block[] {
 		let above = start - 1;
 		while (above >= 0 && (lines[above] ?? "").trim() === "") above--;
 		const notRun = /^<!-- not run: (.+) -->$/.exec(lines[above] ?? "")?.[1];
-		blocks.push({ language: fence[1] ?? "", line: start + 1, section, text: body.join("\n"), notRun });
+		blocks.push({ page, language: fence[1] ?? "", line: start + 1, section, text: body.join("\n"), notRun });
 	}
 	return blocks;
 }
@@ -76,7 +96,7 @@ function withChecks(text: string): string {
 		.join("\n");
 }
 
-/** A line and its trailing comment: ` # ` after the command, outside quotes (the README's habit). */
+/** A line and its trailing comment: ` # ` after the command, outside quotes (the pages' habit). */
 function splitComment(line: string): [string, string | undefined] {
 	let quote: string | undefined;
 	for (let i = 0; i < line.length; i++) {
@@ -89,7 +109,16 @@ function splitComment(line: string): [string, string | undefined] {
 	return [line, undefined];
 }
 
-const blocks = readmeBlocks(README);
+/** The Markdown pages under `dir` (relative to the repository's root), at any depth. */
+function markdownPages(dir: string): string[] {
+	return readdirSync(join(ROOT, dir), { recursive: true, encoding: "utf8" })
+		.filter((file) => file.endsWith(".md"))
+		.map((file) => join(dir, file))
+		.sort();
+}
+
+const blocks = PAGES.flatMap((page) => fencedBlocks(page));
+const RUN_LANGUAGES = new Set(["sh", "js", "ts"]);
 const dev = inject("dev");
 const state = mkdtempSync(join(tmpdir(), "edgezone-readme-"));
 const STATE = join(state, "shell-state.sh");
@@ -115,10 +144,22 @@ async function baseline(env: NodeJS.ProcessEnv): Promise<string> {
 	return [...stdout.split("\n"), "name", "README_BASELINE", "README_STATE"].join(" ");
 }
 
-describe("the README's shell blocks, pasted in order against wrangler dev", () => {
-	// The aws CLI's files in a directory of the run's own: the README writes its `edgezone`
+describe("the pages with shell blocks", () => {
+	it("are all in PAGES, which names each page once", () => {
+		const unlisted = markdownPages("docs").filter(
+			(page) =>
+				!(PAGES as readonly string[]).includes(page) &&
+				fencedBlocks(page).some((block) => RUN_LANGUAGES.has(block.language)),
+		);
+		expect(unlisted, "pages with sh/js/ts blocks that test/node/readme.node.ts's PAGES does not run").toEqual([]);
+		expect(new Set(PAGES).size).toBe(PAGES.length);
+	});
+});
+
+describe("the shell blocks of the README and docs/, pasted in order against wrangler dev", () => {
+	// The aws CLI's files in a directory of the run's own: the pages write their `edgezone`
 	// profile there, not into this machine's ~/.aws, and none of this machine's AWS profile or keys
-	// reach the blocks (AWS_CA_BUNDLE does, as on a machine that has it: the README allows for it).
+	// reach the blocks (AWS_CA_BUNDLE does, as on a machine that has it: the pages allow for it).
 	const aws = Object.fromEntries(
 		["AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"].map(
 			(name) => [name, undefined],
@@ -130,14 +171,14 @@ describe("the README's shell blocks, pasted in order against wrangler dev", () =
 		AWS_CONFIG_FILE: join(state, "aws-config"),
 		AWS_SHARED_CREDENTIALS_FILE: join(state, "aws-credentials"),
 		B: dev.url,
-		// `npx node` as the README writes it: the project's Node, from node_modules/.bin.
+		// `npx node` as the pages write it: the project's Node, from node_modules/.bin.
 		PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
 		README_STATE: STATE,
 	};
 	let baselineNames: Promise<string> | undefined;
 
 	for (const block of blocks.filter((b) => b.language === "sh")) {
-		const name = `runs the block at README.md:${block.line} ("${block.section}")`;
+		const name = `runs the block at ${block.page}:${block.line} ("${block.section}")`;
 		if (block.notRun !== undefined) {
 			it.skip(`${name}: not run, ${block.notRun}`, () => {});
 			continue;
@@ -191,12 +232,12 @@ function runBash(
 	});
 }
 
-describe("the README's scripts", () => {
+describe("the scripts the pages show", () => {
 	const examples = readdirSync(join(ROOT, "examples")).map((file) =>
 		readFileSync(join(ROOT, "examples", file), "utf8").trimEnd(),
 	);
 	for (const block of blocks.filter((b) => b.language === "js" || b.language === "ts")) {
-		it(`shows at README.md:${block.line} the text of a script of examples/, which the README runs`, () => {
+		it(`shows at ${block.page}:${block.line} the text of a script of examples/, which the page runs`, () => {
 			expect(examples).toContain(block.text.trimEnd());
 		});
 	}

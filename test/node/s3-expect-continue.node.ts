@@ -13,7 +13,7 @@ import { AwsClient } from "aws4fetch";
 import { describe, expect, inject, it } from "vitest";
 
 const base = inject("dev").url;
-/** The S3 credentials of .dev.vars.example's default token, as the README gives them. */
+/** The S3 credentials of .dev.vars.example's default token, as docs/s3.md gives them. */
 const client = new AwsClient({
 	accessKeyId: "38cba963a34a25df28b6e7a6e80f828e",
 	secretAccessKey: "fa39b6fb4dca9fff1cdaf8d365f0346ed42b9ee1e823c0a2beadf5aa6a613a2f",

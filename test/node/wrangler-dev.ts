@@ -5,8 +5,9 @@
  *
  * - "node" (this file's default export): the checks of the Worker from outside (test/node/*.node.ts:
  *   the gateway on real files, the API's example requests, log delivery, RemoteBucket from Node, the
- *   examples and every shell block of the README), against the secrets a newcomer's `npm run dev`
- *   gets: `.dev.vars.example`, passed with `--env-file`, so the README's tokens work as written.
+ *   examples and every shell block of the README and docs/), against the secrets a newcomer's `npm
+ *   run dev` gets: `.dev.vars.example`, passed with `--env-file`, so the tokens of the README and
+ *   docs/ work as written.
  * - "e2e" (test/dash/e2e/global-setup.ts): the dashboard's browser tests, with the unit tests' secrets.
  *
  * `--env-file` keeps a developer's own `.dev.vars` out of it, and the secrets vitest.config.ts puts
@@ -79,7 +80,7 @@ export async function startDev(
 	} satisfies RunningDev as RunningDev;
 }
 
-/** The secrets `npm run dev` seeds `.dev.vars` with: the README's tokens. */
+/** The secrets `npm run dev` seeds `.dev.vars` with: the tokens of the README and docs/. */
 export const DEV_VARS_EXAMPLE = join(import.meta.dirname, "..", "..", ".dev.vars.example");
 
 /** Global setup of the "node" project: one wrangler dev with `.dev.vars.example`'s secrets. */

@@ -420,7 +420,7 @@ describe("header-signed requests from a browser", () => {
 	});
 });
 
-describe("the README's local credentials", () => {
+describe("the local credentials of docs/s3.md", () => {
 	it("are those R2 derives from npm run dev's default API token", async () => {
 		// .dev.vars.example's first token; a change to the derivation would break every configured client.
 		const { accessKeyId, secretAccessKey } = await credentialsOf("edgezone_dev_token_000000000000000000000");

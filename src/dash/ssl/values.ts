@@ -13,7 +13,7 @@ export const HOSTNAME_CA_OPTIONS: [value: string, label: string][] = [
 	["ssl_com", "SSL.com"],
 ];
 
-/** Why "" exists, shown under every CA selector (README "Custom hostnames", src/certificates/caa.ts). */
+/** Why "" exists, shown under every CA selector (docs/custom-hostnames.md, src/certificates/caa.ts). */
 export const DEFAULT_CA_EXPLAINED =
 	"The default CA is Google Trust Services, unless a CAA record on the hostname or a parent domain does not allow pki.goog; then Let's Encrypt issues. Choosing a CA that CAA forbids leaves the certificate waiting with a caa_error. Changing the CA re-issues the certificate.";
 
