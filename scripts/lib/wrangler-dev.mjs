@@ -52,10 +52,18 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
  * `npx wrangler dev --ip 127.0.0.1 --port <free> --persist-to <dir>`, waiting until it answers
  * HTTP. Options: `config` (a wrangler.toml other than the project's), `persistTo` (a fresh
  * temporary directory by default), `args` (more CLI arguments), `env` (environment variables
- * over this process's; `undefined` removes one), `timeoutMs`.
+ * over this process's; `undefined` removes one), `npmRunDev` (start it as `npm run dev -- <the
+ * same arguments>` instead, the project's script with what it does first), `timeoutMs`.
  * Returns { url, port, pid, persistTo, logPath, workerdPids(), logTail(), stop() }.
  */
-export async function startWranglerDev({ config, persistTo, args = [], env = {}, timeoutMs = 120_000 } = {}) {
+export async function startWranglerDev({
+	config,
+	persistTo,
+	args = [],
+	env = {},
+	npmRunDev = false,
+	timeoutMs = 120_000,
+} = {}) {
 	const port = await freePort();
 	const dir = persistTo ?? mkdtempSync(join(tmpdir(), "edgezone-dev-"));
 	if (persistTo === undefined) removeOnExit(dir);
@@ -67,7 +75,8 @@ export async function startWranglerDev({ config, persistTo, args = [], env = {},
 	argv.push("--show-interactive-dev-session=false", ...args);
 	const environment = { ...process.env, ...env };
 	for (const [name, value] of Object.entries(env)) if (value === undefined) delete environment[name];
-	const child = spawn("npx", argv, {
+	const [command, ...commandArgs] = npmRunDev ? ["npm", "run", "dev", "--", ...argv.slice(2)] : ["npx", ...argv];
+	const child = spawn(command, commandArgs, {
 		cwd: ROOT,
 		detached: true, // its own process group, so one kill reaches wrangler and workerd
 		stdio: ["ignore", "pipe", "pipe"],

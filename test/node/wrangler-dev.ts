@@ -37,6 +37,10 @@ declare module "vitest" {
 
 /** A wrangler dev started by {@link startDev}. */
 export interface RunningDev extends DevContext {
+	/** The process started: npx, or npm under `npmRunDev`. */
+	pid: number;
+	/** The processes under it: wrangler (`node`) and its two workerd. */
+	workerdPids(): { user?: number; proxy?: number; node?: number };
 	stop(): Promise<void>;
 	logTail(lines?: number): string;
 }
@@ -46,6 +50,7 @@ const start = startWranglerDev as (options: {
 	persistTo?: string;
 	args?: string[];
 	env?: Record<string, string | undefined>;
+	npmRunDev?: boolean;
 }) => ReturnType<typeof startWranglerDev>;
 
 /** The secrets of wrangler.toml's `[secrets]`: never inherited from this process (see above). */
@@ -54,11 +59,12 @@ const SECRETS = ["GATEWAY_TOKENS", "API_CREDENTIALS"];
 /**
  * Starts `wrangler dev` with the secrets and vars of `envFile` (a dotenv file) and state in
  * `persistTo` (a fresh temporary directory, removed at exit, when not given). `args` go to
- * `wrangler dev` as they are (e.g. `["--var", "LOGPUSH_MIN_INTERVAL_SECONDS:300"]`).
+ * `wrangler dev` as they are (e.g. `["--var", "LOGPUSH_MIN_INTERVAL_SECONDS:300"]`). `npmRunDev`
+ * starts it through the project's `npm run dev` script.
  */
 export async function startDev(
 	envFile: string,
-	{ persistTo, args = [] }: { persistTo?: string; args?: string[] } = {},
+	{ persistTo, args = [], npmRunDev = false }: { persistTo?: string; args?: string[]; npmRunDev?: boolean } = {},
 ) {
 	let directory = persistTo;
 	if (directory === undefined) {
@@ -70,11 +76,17 @@ export async function startDev(
 		persistTo: directory,
 		args: ["--env-file", envFile, ...args],
 		env: Object.fromEntries(SECRETS.map((name) => [name, undefined])),
+		npmRunDev,
 	});
+	// Spawned and answering HTTP, so it has one; the type says a spawn that failed has none.
+	const { pid } = dev;
+	if (pid === undefined) throw new Error("wrangler dev has no process id");
 	return {
 		url: dev.url,
 		port: dev.port,
 		persistTo: dev.persistTo,
+		pid,
+		workerdPids: dev.workerdPids,
 		stop: dev.stop,
 		logTail: dev.logTail,
 	} satisfies RunningDev as RunningDev;
