@@ -6,7 +6,7 @@
  * refused 12 MiB uploads to a wrangler dev, which is stopped and started again with `npm run dev`
  * on the same state.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -133,12 +133,16 @@ describe("the sweep of a state directory", () => {
 });
 
 describe("refused uploads across a restart with npm run dev", () => {
+	// `npm run dev` seeds the checkout's .dev.vars when it has none; npm test leaves the checkout as it found it.
+	const devVars = join(import.meta.dirname, "..", "..", ".dev.vars");
+	const hadDevVars = existsSync(devVars);
 	let dev: RunningDev | undefined;
 	beforeAll(async () => {
 		dev = await startDev(DEV_VARS_EXAMPLE);
 	});
 	afterAll(async () => {
 		await dev?.stop();
+		if (!hadDevVars) rmSync(devVars, { force: true });
 	});
 
 	const REFUSED = 12 * MiB;
