@@ -10,8 +10,17 @@ const create = async (key: string, headers: HeadersInit = {}) => {
 	return response.json<{ key: string; uploadId: string }>();
 };
 
-const uploadPart = (key: string, uploadId: string, partNumber: number | string, body: BodyInit) =>
-	gw(`/${key}?uploadId=${encodeURIComponent(uploadId)}&partNumber=${partNumber}`, { method: "PUT", body });
+const uploadPart = (
+	key: string,
+	uploadId: string,
+	partNumber: number | string,
+	body: BodyInit,
+	headers: HeadersInit = {},
+) => gw(`/${key}?uploadId=${encodeURIComponent(uploadId)}&partNumber=${partNumber}`, { method: "PUT", body, headers });
+
+/** The base64 Content-MD5 of `bytes`. */
+const md5Of = async (bytes: Uint8Array) =>
+	btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("MD5", bytes))));
 
 const complete = (key: string, uploadId: string, parts: unknown) =>
 	gw(`/${key}?uploadId=${encodeURIComponent(uploadId)}`, { method: "POST", body: JSON.stringify({ parts }) });
@@ -120,5 +129,54 @@ describe("multipart uploads", () => {
 		await expectError(await gw("/mp/x?partNumber=1", { method: "PUT", body: "x" }), 400, 400);
 		await expectError(await gw("/mp/x?uploadId=abc", { method: "PUT", body: "x" }), 400, 400);
 		expect(await env.BUCKET.head("mp/x")).toBeNull();
+	});
+});
+
+describe("Content-MD5 of a part", () => {
+	// Each refused part is sent under the number of a part already stored: completing with that
+	// part's etag then shows the binding kept it, where a stored part would have replaced it
+	// (with a new etag, which the complete would refuse with 10025).
+	it("refuses a part that does not match its Content-MD5 as a PUT is refused (400 10037), storing no part; takes one that matches", async () => {
+		const { key, uploadId } = await create("mp/md5-checked");
+		const kept = bytesOf(5 * MiB, 3);
+		const part1 = await (await uploadPart(key, uploadId, 1, kept)).json<{ partNumber: number; etag: string }>();
+		// Over a block of the body loop (1 MiB), so blocks reached the binding before the check failed.
+		const other = bytesOf(5 * MiB, 4);
+		const wrong = await md5Of(kept);
+		const refused = await uploadPart(key, uploadId, 1, other, { "content-md5": wrong });
+		expect(refused.status).toBe(400);
+		const error = await errorOf(refused);
+		expect(error.code).toBe(10037);
+		const put = await gw("/mp/md5-checked-put", { method: "PUT", body: other, headers: { "content-md5": wrong } });
+		expect(put.status).toBe(400);
+		expect(error).toEqual(await errorOf(put));
+		expect(await env.BUCKET.head("mp/md5-checked-put")).toBeNull();
+
+		const tail = bytesOf(1000, 5);
+		const matching = await uploadPart(key, uploadId, 2, tail, { "content-md5": await md5Of(tail) });
+		expect(matching.status).toBe(200);
+		const part2 = await matching.json<{ partNumber: number; etag: string }>();
+		const completed = await complete(key, uploadId, [part1, part2]);
+		expect(completed.status).toBe(200);
+		const whole = new Uint8Array(5 * MiB + 1000);
+		whole.set(kept);
+		whole.set(tail, 5 * MiB);
+		expect(await sha256Hex(await (await gw(`/${key}`)).arrayBuffer())).toBe(await sha256Hex(whole));
+	});
+
+	it.each([
+		["not base64", "not base64!"],
+		["base64 of 15 bytes", btoa("x".repeat(15))],
+	])("answers 400 (10014) to a Content-MD5 that is %s, as a PUT does, storing no part", async (_, value) => {
+		const { key, uploadId } = await create("mp/md5-malformed", { "content-type": "text/plain" });
+		const part1 = await (await uploadPart(key, uploadId, 1, "kept")).json<{ partNumber: number; etag: string }>();
+		await expectError(await uploadPart(key, uploadId, 1, "other", { "content-md5": value }), 400, 10014);
+		await expectError(
+			await gw("/mp/md5-malformed-put", { method: "PUT", body: "other", headers: { "content-md5": value } }),
+			400,
+			10014,
+		);
+		expect((await complete(key, uploadId, [part1])).status).toBe(200);
+		expect(await (await gw(`/${key}`)).text()).toBe("kept");
 	});
 });

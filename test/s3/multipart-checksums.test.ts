@@ -11,7 +11,7 @@ import { Crc32cJs } from "@aws-sdk/checksums/crc";
 import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { toBase64 } from "../../src/common/encoding";
-import { gw } from "../gateway/helpers";
+import { expectError, gw } from "../gateway/helpers";
 import { BUCKET, bucket, expectS3Error, s3, textOf } from "./helpers";
 
 const parser = new XMLParser({ parseTagValue: false, isArray: (name) => ["Part", "Upload"].includes(name) });
@@ -286,6 +286,22 @@ describe("a multipart upload with a checksum", () => {
 			ChecksumCRC32: "ar6UVw==-2",
 			ChecksumType: "COMPOSITE",
 		});
+	});
+	it("checks a native-dialect part against its Content-MD5 as it computes its checksum: a wrong one lists no part", async () => {
+		const k = key("native-md5");
+		const uploadId = await uploadIdOf(await create(k, { "x-amz-checksum-algorithm": "CRC32" }));
+		const md5 = async (bytes: Uint8Array) =>
+			toBase64(new Uint8Array(await crypto.subtle.digest("MD5", new Uint8Array(bytes))));
+		const part = (headers: Record<string, string>) =>
+			gw(`/${k}?${q(uploadId)}&partNumber=1`, { method: "PUT", body: A, headers });
+		const refused = await part({ "content-md5": await md5(TAIL) });
+		await expectError(refused, 400, 10037);
+		expect((await listParts(k, uploadId)).Part).toBeUndefined();
+		const taken = await part({ "content-md5": await md5(A) });
+		expect(taken.status).toBe(200);
+		expect(((await listParts(k, uploadId)).Part as Record<string, string>[]).map((p) => p.ChecksumCRC32)).toEqual([
+			"JRTCyQ==",
+		]);
 	});
 });
 

@@ -16,7 +16,7 @@
 import { toHex } from "../../common/encoding";
 import type { RequestedChecksum } from "../../wire/checksums";
 import { digestHasher } from "../s3/checksums";
-import { badDigest, type GatewayError } from "./errors";
+import { digestMismatch, type GatewayError } from "./errors";
 import { withChecksums } from "./headers";
 
 /** Bytes per part of a chunked upload: above R2's 5 MiB minimum, small enough to hold in memory. */
@@ -70,13 +70,7 @@ function digesters(checksums: RequestedChecksum[]) {
 			for (const { checksum, hasher } of hashers) {
 				const actual = toHex(await hasher.digest());
 				const expected = toHex(checksum.digest);
-				if (actual !== expected) {
-					return badDigest(
-						`The ${checksum.label} checksum you specified did not match what we received.\n` +
-							`You provided a ${checksum.label} checksum with value: ${expected}\n` +
-							`Actual ${checksum.label} was: ${actual}`,
-					);
-				}
+				if (actual !== expected) return digestMismatch(checksum.label, expected, actual);
 			}
 			return undefined;
 		},

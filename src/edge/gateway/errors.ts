@@ -81,8 +81,19 @@ export const preconditionFailed = (object?: unknown, headers?: Headers) =>
 /** 411 (10033) for a body without Content-Length where one is needed. */
 export const missingContentLength = (message: string) => new GatewayError("MissingContentLength", message);
 
-/** 400 (10037) for a body that does not match the checksum sent with it. */
-export const badDigest = (message: string) => new GatewayError("BadDigest", message);
+/**
+ * 400 (10037) for a body whose `label` digest (`MD5`, `SHA-256`…) is `actualHex`, not the
+ * `providedHex` sent, where the gateway checks it rather than the binding: in the binding's own
+ * words, so the answer is the one a PUT's `put()` gives (Miniflare's R2 `BadDigest`, workers-sdk
+ * `packages/miniflare/src/workers/r2/errors.worker.ts`).
+ */
+export const digestMismatch = (label: string, providedHex: string, actualHex: string) =>
+	new GatewayError(
+		"BadDigest",
+		`The ${label} checksum you specified did not match what we received.\n` +
+			`You provided a ${label} checksum with value: ${providedHex}\n` +
+			`Actual ${label} was: ${actualHex}`,
+	);
 
 /** 416 (10039) naming the object's size in Content-Range, as RFC 9110 §15.5.17 asks. */
 export const rangeNotSatisfiable = (size: number) =>

@@ -16,16 +16,25 @@
  * of an upload begun through S3 with a flexible checksum (`x-amz-checksum-algorithm`) gets its
  * checksum of that algorithm computed as it streams and recorded, as S3 computes one for a part
  * sent without it, so the S3 dialect lists it and completes the upload with the object's checksum.
+ *
+ * A part's Content-MD5 is checked here, as it streams, in the S3 dialect's body loop
+ * (src/edge/s3/body-pump.ts): the binding's `uploadPart` takes no digest (its options,
+ * `R2UploadPartOptions`, hold only `ssecKey`: developers.cloudflare.com/r2/api/workers/workers-api-reference/),
+ * where `put` checks its `md5`. A mismatch fails the stream before its last block reaches the
+ * binding, so no part is stored (nor one of that number replaced), and is answered as `put`'s is.
  */
 import { z } from "zod";
+import { toHex } from "../../common/encoding";
 import { isPartNumber, MAX_PART_NUMBER, MIN_PART_NUMBER } from "../../wire/limits";
 import { objectToJson } from "../../wire/object-json";
+import { type BodyCheck, pumpBody } from "../s3/body-pump";
 import { bucketLedger, openUpload } from "../s3/bucket-ledger";
-import { checksummedStream } from "../s3/checksums";
+import { checksumCheck } from "../s3/checksums";
+import { badDigest, digestCheck } from "../s3/payload";
 import { bindingNameOf } from "./buckets";
 import type { GatewayContext } from "./context";
-import { badRequest, missingContentLength } from "./errors";
-import { writeMetadataFromHeaders } from "./headers";
+import { badRequest, digestMismatch, type GatewayError, missingContentLength } from "./errors";
+import { requestedChecksums, writeMetadataFromHeaders } from "./headers";
 import { jsonAnswer } from "./json-answer";
 import { readJsonBody } from "./json-body";
 
@@ -55,10 +64,22 @@ export async function createMultipartUpload(c: GatewayContext): Promise<Response
 const PART_NUMBER = /^\d{1,5}$/;
 
 /**
- * `PUT /{key}?uploadId=&partNumber=`: streams one part; answers `{partNumber, etag}`. In an upload
- * with a flexible checksum, the part's checksum is computed on the way and recorded.
+ * A part's `Content-MD5`, the 16 bytes it names, or undefined when none is sent. Only this
+ * header: a part's `x-amz-checksum-*` are not read here.
+ * @throws GatewayError 400 (10014) for a value that is not base64 of 16 bytes, as a PUT's is.
+ */
+function contentMd5Of(headers: Headers): Uint8Array | undefined {
+	const value = headers.get("content-md5");
+	return value === null ? undefined : requestedChecksums(new Headers({ "content-md5": value }))[0]?.digest;
+}
+
+/**
+ * `PUT /{key}?uploadId=&partNumber=`: streams one part; answers `{partNumber, etag}`. A
+ * Content-MD5 is checked as the part streams; in an upload with a flexible checksum, the part's
+ * checksum is computed on the way and recorded.
  * @throws GatewayError 400 for a bad part number or an upload created with an SSE-C key (through
- * S3), 411 for a body without Content-Length; the binding's errors as it throws them.
+ * S3), 400 (10014) for a malformed Content-MD5, 400 (10037) for a part that does not match it
+ * (no part stored), 411 for a body without Content-Length; the binding's errors as it throws them.
  */
 export async function uploadPart(c: GatewayContext): Promise<Response> {
 	const text = c.url.searchParams.get("partNumber") ?? "";
@@ -70,6 +91,7 @@ export async function uploadPart(c: GatewayContext): Promise<Response> {
 	if (request.body !== null && request.headers.get("content-length") === null) {
 		throw missingContentLength("A part must be sent with Content-Length.");
 	}
+	const md5 = contentMd5Of(request.headers);
 	const handle = upload(c);
 	const size = Number(request.headers.get("content-length") ?? 0);
 	const recorded = await openUpload(ledger(c), c.key, handle.uploadId);
@@ -78,13 +100,34 @@ export async function uploadPart(c: GatewayContext): Promise<Response> {
 			"This upload was created with an SSE-C key, which this dialect cannot send: upload its parts through S3.",
 		);
 	}
+	const checks: BodyCheck[] = [];
+	let mismatch: GatewayError | undefined;
+	if (md5 !== undefined) {
+		const expected = toHex(md5);
+		checks.push(
+			digestCheck("MD5", expected, (actual) => {
+				mismatch = digestMismatch("MD5", expected, actual);
+				// The S3 error only fails the stream; this dialect answers `mismatch`.
+				return badDigest("Content-MD5");
+			}),
+		);
+	}
 	const algorithm = recorded?.checksum?.algorithm;
-	// Only such a part goes through the S3 dialect's body loop: any other is the request's own
-	// stream, which the binding reads with no JavaScript between.
-	const computing =
-		algorithm === undefined ? undefined : checksummedStream(request.body ?? new Blob([]).stream(), size, algorithm);
-	const part = await handle.uploadPart(partNumber, computing?.stream ?? request.body ?? "");
-	const checksum = computing?.checksum.digest();
+	const computing = algorithm === undefined ? undefined : checksumCheck(algorithm);
+	if (computing !== undefined) checks.push(computing);
+	// Only a part with a check goes through the S3 dialect's body loop: any other is the request's
+	// own stream, which the binding reads with no JavaScript between.
+	const body =
+		checks.length === 0
+			? (request.body ?? "")
+			: pumpBody(request.body ?? new Blob([]).stream(), size, undefined, checks).stream;
+	let part: R2UploadedPart;
+	try {
+		part = await handle.uploadPart(partNumber, body);
+	} catch (error) {
+		throw mismatch ?? error;
+	}
+	const checksum = computing?.digest();
 	await ledger(c).partUploaded(handle.uploadId, c.key, {
 		partNumber,
 		etag: part.etag,

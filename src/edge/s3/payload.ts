@@ -15,15 +15,21 @@ import { S3Error } from "./errors";
 
 /**
  * The check of a body whose digest under WebCrypto's `algorithm` (`SHA-256`, `MD5`…) must be
- * `expectedHex` (lower-case hex); `refusal()` is the S3Error when it is not. Fed as the body
- * streams (one of the pump's checks), or once with a whole document.
+ * `expectedHex` (lower-case hex); `refusal(actualHex)` is the S3Error when it is not, given the
+ * digest received (the native dialect's BadDigest names it). Fed as the body streams (one of the
+ * pump's checks), or once with a whole document.
  */
-export function digestCheck(algorithm: string, expectedHex: string, refusal: () => S3Error): BodyCheck {
+export function digestCheck(
+	algorithm: string,
+	expectedHex: string,
+	refusal: (actualHex: string) => S3Error,
+): BodyCheck {
 	const hasher = digestHasher(algorithm);
 	return {
 		update: (bytes) => hasher.update(bytes),
 		async verdict() {
-			return toHex(await hasher.digest()) === expectedHex ? undefined : refusal();
+			const actual = toHex(await hasher.digest());
+			return actual === expectedHex ? undefined : refusal(actual);
 		},
 	};
 }
