@@ -23,6 +23,8 @@
  *   S3 drops them: since its checksums became default (3.729.0,
  *   https://github.com/aws/aws-sdk-js-v3/issues/6810) the JavaScript SDK signs the CRC32 of an empty
  *   body (`AAAAAA==`) into every presigned PutObject URL, which would fail every upload if checked.
+ *   The family is left whole (`x-amz-checksum-algorithm` of CreateMultipartUpload, and
+ *   `x-amz-checksum-mode`, which the SDK signs into every presigned GET, whose answer stays as it was).
  * - `x-amz-copy-source` and its siblings, refused (501 NotImplemented): S3 ignores them in the
  *   query and stores the PUT's body, an empty object, in place of a copy
  *   (https://github.com/aws/aws-sdk-php/issues/1275); a URL that would copy here and overwrite
