@@ -892,6 +892,35 @@ describe("@aws-sdk/client-s3 against wrangler dev: presigned URLs, fetched with 
 		expect([read.status, await read.text()]).toEqual([200, "presigned body"]);
 	});
 
+	it("stores the metadata getSignedUrl hoists into the URL's query, which HeadObject reads back", async () => {
+		const key = "s3-sdk/presigned/metadata.txt";
+		const command = new PutObjectCommand({ Bucket: BUCKET, Key: key, Metadata: { color: "blue" } });
+		const url = new URL(await getSignedUrl(s3, command, { expiresIn: 300 }));
+		// The SDK signs x-amz-meta-color into the query, not as a header: the holder sends the URL and a body.
+		expect([url.searchParams.get("x-amz-meta-color"), url.searchParams.get("X-Amz-SignedHeaders")]).toEqual([
+			"blue",
+			"host",
+		]);
+		const stored = await fetch(url, { method: "PUT", body: "painted blue" });
+		expect(stored.status).toBe(200);
+		const head = await s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }));
+		expect(head.Metadata).toEqual({ color: "blue" });
+	});
+
+	it("refuses a presigned CopyObject, whose x-amz-copy-source the SDK puts in the query, writing nothing", async () => {
+		const key = "s3-sdk/presigned/copy.txt";
+		const command = new CopyObjectCommand({
+			Bucket: BUCKET,
+			Key: key,
+			CopySource: `${BUCKET}/s3-sdk/presigned/object.txt`,
+		});
+		const url = new URL(await getSignedUrl(s3, command, { expiresIn: 300 }));
+		expect(url.searchParams.has("x-amz-copy-source")).toBe(true);
+		const answer = await fetch(url, { method: "PUT" });
+		expect([answer.status, await answer.text()]).toEqual([501, expect.stringContaining("<Code>NotImplemented</Code>")]);
+		expect(await native.head(key)).toBeNull();
+	});
+
 	it("refuses an expired presigned URL with AccessDenied, storing nothing", async () => {
 		const key = "s3-sdk/presigned/expired.txt";
 		const signingDate = new Date(Date.now() - 3600_000);

@@ -6,7 +6,8 @@
  * Order per request (edgezone's, following S3's: a caller learns nothing of the operations or the
  * buckets before its signature holds): a request signed with SigV2 is 401 Unauthorized and one
  * with no signature at all 403 AccessDenied, as R2 answers them; then the signature (`verify.ts`: malformed 400, unknown key,
- * wrong signature, an unsigned `x-amz-*` header, time), the bucket and key from Host and path (`virtual-host.ts`), the operation from method, path and query (`operations.ts`: 405, or 501
+ * wrong signature, an unsigned `x-amz-*` header, time), a presigned URL's signed `x-amz-*` query
+ * parameters made the headers they name (`query-headers.ts`), the bucket and key from Host and path (`virtual-host.ts`), the operation from method, path and query (`operations.ts`: 405, or 501
  * NotImplemented naming it), the caller's R2 permission (`permissions.ts`: 403), the headers R2
  * refuses (`request-headers.ts`: 501), the bucket
  * (404 NoSuchBucket), the keys the caller reaches in it (403), the handler. Every error, thrown here, by the shared gateway helpers or by
@@ -29,6 +30,7 @@ import { isFormUpload, isSigned, isSigV2 } from "./detect";
 import { notImplemented, S3Error, s3ErrorAnswer, s3ErrorOf } from "./errors";
 import { addressOf, operationOf } from "./operations";
 import { authorize, authorizeKey, keyScope } from "./permissions";
+import { withQueryHeaders } from "./query-headers";
 import { screenHeaders } from "./request-headers";
 import { withRecordedClasses } from "./storage-class/recorded";
 import { authenticate } from "./verify";
@@ -43,17 +45,21 @@ const createsMissingBucket = (request: Request, operation: string) =>
 	request.headers.get("cf-create-bucket-if-missing") === "true";
 
 /** Runs the operation a request asks for; errors of any kind come back thrown. */
-async function dispatch(request: Request, url: URL, env: Env): Promise<Response> {
+async function dispatch(received: Request, receivedUrl: URL, env: Env): Promise<Response> {
 	// Its signature is in the form's body, which is not read for an operation R2 does not have.
-	if (isFormUpload(request, url)) throw notImplemented("PostObject (a browser form upload; use a presigned PUT)");
+	if (isFormUpload(received, receivedUrl)) {
+		throw notImplemented("PostObject (a browser form upload; use a presigned PUT)");
+	}
 	// R2 takes SigV4 only (developers.cloudflare.com/r2/api/s3/api/); its refusal of SigV2, 401 with
 	// this code and message, is as R2's S3 endpoint answers it to SigV2 clients (seen in
 	// github.com/vastsa/FileCodeBox/issues/95 and github.com/sansan0/TrendRadar/issues/664).
-	if (isSigV2(request, url)) throw new S3Error("Unauthorized", SIGV2_REFUSAL);
+	if (isSigV2(received, receivedUrl)) throw new S3Error("Unauthorized", SIGV2_REFUSAL);
 	// An S3 client's request with no credential (`detect.ts`): R2 serves no S3 operation anonymously.
-	if (!isSigned(request, url)) throw new S3Error("AccessDenied");
+	if (!isSigned(received, receivedUrl)) throw new S3Error("AccessDenied");
 	const now = Date.now();
-	const caller = await authenticate(request, url, env, now);
+	const caller = await authenticate(received, receivedUrl, env, now);
+	// From here on, a presigned URL's signed x-amz-* parameters are the headers they name.
+	const { request, url } = withQueryHeaders(received, receivedUrl);
 	const address = addressOf(url, await virtualHostBucket(env, url.hostname, now));
 	const operation = operationOf(request, url, address);
 	if (operation.handle === undefined) throw notImplemented(operation.name);
