@@ -3,9 +3,10 @@
  * walkthroughs runs in bash, page after page in the order of `PAGES` and each page's blocks in
  * order, against wrangler dev ($B), as a newcomer pastes a page into a shell where only `B` is
  * set: the variables and functions a block defines carry over to the next blocks of its page, and
- * never to another page, so each page runs on its own (it sets what it uses). A block passes when it runs to its end under `set -euo pipefail` (a command not found, an
- * output line left uncommented, an unset variable or a failing pipe stops it), every status code it
- * documents is the one answered (a command that prints `%{http_code}` followed by `# NNN`, on its
+ * never to another page, so each page runs on its own (it sets what it uses). A block passes when
+ * it runs to its end under `set -euo pipefail` (a command not found, an output line left
+ * uncommented, an unset variable or a failing pipe stops it), every status code it documents is
+ * the one answered (a command that prints `%{http_code}` followed by `# NNN`, on its
  * line or the next, must print NNN), and every command it shows JSON output for prints something.
  *
  * A block preceded by `<!-- not run: why -->` is reported as skipped with its reason (installing,
