@@ -1,11 +1,12 @@
 /**
  * The walkthroughs, pasted: every ```sh block of README.md and of the docs pages holding the
  * walkthroughs runs in bash, page after page in the order of `PAGES` and each page's blocks in
- * order, against wrangler dev ($B), as a newcomer pastes them into one shell: the variables and
- * functions a block defines carry over to the next ones, on the same page and on the pages after
- * it. A block passes when it runs to its end under `set -euo pipefail` (a command not found, an
- * output line left uncommented, an unset variable or a failing pipe stops it), every status code it
- * documents is the one answered (a command that prints `%{http_code}` followed by `# NNN`, on its
+ * order, against wrangler dev ($B), as a newcomer pastes a page into a shell where only `B` is
+ * set: the variables and functions a block defines carry over to the next blocks of its page, and
+ * never to another page, so each page runs on its own (it sets what it uses). A block passes when
+ * it runs to its end under `set -euo pipefail` (a command not found, an output line left
+ * uncommented, an unset variable or a failing pipe stops it), every status code it documents is
+ * the one answered (a command that prints `%{http_code}` followed by `# NNN`, on its
  * line or the next, must print NNN), and every command it shows JSON output for prints something.
  *
  * A block preceded by `<!-- not run: why -->` is reported as skipped with its reason (installing,
@@ -24,8 +25,8 @@ const ROOT = join(import.meta.dirname, "..", "..");
 
 /**
  * The pages whose blocks run, in the one order they run in: the README, then the walkthroughs of
- * docs/ in the order the README links them. A page may use what a page before it set (each such
- * dependency is noted at the page that has it), never what a page after it sets.
+ * docs/ in the order the README links them. Each page starts in a fresh shell with only `B` set
+ * (its first block sets what the page uses), against the wrangler dev the pages before it used.
  */
 const PAGES = [
 	"README.md",
@@ -33,7 +34,7 @@ const PAGES = [
 	"docs/s3.md", // its first block writes the aws CLI's `edgezone` profile, which its next blocks use
 	"docs/api.md",
 	"docs/firewall.md", // its first block sets API, AUTH, JSON, first_id and ZONE (the zone shop.example.net)
-	"docs/logs.md", // uses the API, AUTH, JSON, first_id and ZONE of docs/firewall.md's first block
+	"docs/logs.md", // its first block sets the same, as firewall.md's does
 	"docs/custom-hostnames.md",
 	"docs/certificates.md",
 ] as const;
@@ -121,10 +122,11 @@ const blocks = PAGES.flatMap((page) => fencedBlocks(page));
 const RUN_LANGUAGES = new Set(["sh", "js", "ts"]);
 const dev = inject("dev");
 const state = mkdtempSync(join(tmpdir(), "edgezone-readme-"));
-const STATE = join(state, "shell-state.sh");
+/** The file a page's blocks leave their shell's variables and functions in, one per page. */
+const stateOf = (page: string) => join(state, `shell-state-${page.replaceAll("/", "-")}.sh`);
 afterAll(() => rmSync(state, { recursive: true, force: true }));
 
-// Runs before each block: strict mode, the state the earlier blocks left, and the status check.
+// Runs before each block: strict mode, the state the page's earlier blocks left, and the status check.
 const PRELUDE = `set -euo pipefail
 expect_status() { local got; got=$(cat); printf '%s\\n' "$got"; [ "\${got%% *}" = "$1" ] || { echo "expected status $1, got: $got" >&2; return 1; }; }
 expect_output() { local got; got=$(cat); printf '%s\\n' "$got"; [ -n "$got" ] || { echo "expected output, got none" >&2; return 1; }; }
@@ -156,7 +158,7 @@ describe("the pages with shell blocks", () => {
 	});
 });
 
-describe("the shell blocks of the README and docs/, pasted in order against wrangler dev", () => {
+describe("the shell blocks of the README and docs/, each page pasted into a fresh shell, in order against wrangler dev", () => {
 	// The aws CLI's files in a directory of the run's own: the pages write their `edgezone`
 	// profile there, not into this machine's ~/.aws, and none of this machine's AWS profile or keys
 	// reach the blocks (AWS_CA_BUNDLE does, as on a machine that has it: the pages allow for it).
@@ -173,7 +175,6 @@ describe("the shell blocks of the README and docs/, pasted in order against wran
 		B: dev.url,
 		// `npx node` as the pages write it: the project's Node, from node_modules/.bin.
 		PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
-		README_STATE: STATE,
 	};
 	let baselineNames: Promise<string> | undefined;
 
@@ -186,7 +187,11 @@ describe("the shell blocks of the README and docs/, pasted in order against wran
 		it(name, async () => {
 			baselineNames ??= baseline(env);
 			const script = `${PRELUDE}${withChecks(block.text)}\n${SAVE}`;
-			const result = await runBash(script, { ...env, README_BASELINE: await baselineNames });
+			const result = await runBash(script, {
+				...env,
+				README_BASELINE: await baselineNames,
+				README_STATE: stateOf(block.page),
+			});
 			expect(
 				result.code,
 				`exit ${result.code}\n--- stderr\n${result.stderr}\n--- stdout (end)\n${result.stdout.slice(-3000)}`,

@@ -7,7 +7,8 @@
  * table: which methods, paths and queries exist), the operation from method and query, whether
  * the caller may do it, the key, the handler, and CORS headers on its answer. Every error,
  * thrown by a handler or by the binding, becomes `{"error": {"code", "message"}}` with its status
- * here; a binding error keeps its own status, which is 500 only for the binding's own 10001.
+ * here; a binding error keeps its own status, which is 500 only for the binding's own 10001. A
+ * browser's navigation sent without credentials gets its 401 as a page instead (`browser-page.ts`).
  *
  * The dispatch is the operation table of `operations.ts`, not a router: a router that re-creates
  * the handler's Response (as Hono does for HEAD and after middleware) drops its
@@ -17,6 +18,7 @@ import { encodeMetadataValue } from "../../wire/encoded-words";
 import { ERROR_CODE_HEADER, ERROR_MESSAGE_HEADER } from "../../wire/error-codes";
 import { gatewayCorsRules } from "../s3/cors/cached-rules";
 import { authenticate, authorize } from "./auth";
+import { unauthorizedPage, wantsPage } from "./browser-page";
 import { bucketOf } from "./buckets";
 import { preflight, withCors } from "./cors";
 import { fromBindingError, type GatewayError, internalError } from "./errors";
@@ -53,7 +55,11 @@ async function dispatch(request: Request, url: URL, env: Env): Promise<Response>
 		return await operation.handle({ request, url, key, bucket, env });
 	} catch (error) {
 		const known = fromBindingError(error);
-		if (known) return gatewayErrorAnswer(known, request.method);
+		if (known) {
+			// A browser opening the gateway's address gets the same 401 as a page naming the dashboard.
+			if (wantsPage(known, request)) return await unauthorizedPage(known, request, url, env);
+			return gatewayErrorAnswer(known, request.method);
+		}
 		console.error("gateway: unexpected error", error);
 		return gatewayErrorAnswer(internalError(), request.method);
 	}
