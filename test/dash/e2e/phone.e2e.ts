@@ -164,6 +164,8 @@ browserSuite("the dashboard at phone width (390 px)", () => {
 	 * and what sticks out. Answers the boxes that scroll sideways.
 	 */
 	async function fits(name: string): Promise<string[]> {
+		// A page reached by a form's redirect can show its heading before its style sheet applies.
+		await page.waitForLoadState("load");
 		const { scrolling, ...seen } = await overflowOf(page);
 		expect({ page: name, ...seen }).toEqual({
 			page: name,
