@@ -1,6 +1,10 @@
 /**
  * The page frame every dashboard page renders in: a top bar (product, zone, sign-out), the
  * zone's navigation grouped as Cloudflare's dashboard groups it, and the page's `main`.
+ * The navigation is a sidebar on a wide screen and, on a phone's (dash.css, `max-width: 720px`),
+ * a Menu disclosure above the page: a `<details>` opens without scripts, and a closed one cannot be
+ * shown by CSS alone in every browser, hence the navigation twice, one of them always `display: none`
+ * (so out of the accessibility tree too).
  * A new page is one entry of ZONE_PAGES and one `dash.route(...)` line in `app.tsx`.
  */
 import type { Child, FC } from "hono/jsx";
@@ -68,6 +72,10 @@ export const Layout: FC<Frame> = ({ title, csrf, zone, scripts, children }) => (
 			</header>
 			{zone ? (
 				<div class="frame">
+					<details class="menu">
+						<summary>Menu</summary>
+						<ZoneNav zone={zone} />
+					</details>
 					<ZoneNav zone={zone} />
 					<main id="main">{children}</main>
 				</div>

@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { type Browser, chromium, type Locator, type Page } from "playwright-core";
+import { type Browser, type BrowserContextOptions, chromium, type Locator, type Page } from "playwright-core";
 import { describe, inject } from "vitest";
 
 /** What global-setup.ts started. */
@@ -16,8 +16,14 @@ export const browserSuite = describe.skipIf(e2e.chromium === null);
 
 const SCREENSHOTS = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url));
 
-/** Launches Chromium and opens a 1280x800 page; close the browser when done. */
-export async function openBrowser(): Promise<{ browser: Browser; page: Page }> {
+/** A desktop screen, the tests' default. */
+const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
+
+/**
+ * Launches Chromium and opens a page on `screen` (default a 1280x800 desktop; a phone's options
+ * set `isMobile`, so the page's viewport meta tag counts as on a phone); close the browser when done.
+ */
+export async function openBrowser(screen: BrowserContextOptions = DESKTOP): Promise<{ browser: Browser; page: Page }> {
 	const browser = await chromium.launch({
 		executablePath: e2e.chromium ?? undefined,
 		headless: true,
@@ -25,7 +31,7 @@ export async function openBrowser(): Promise<{ browser: Browser; page: Page }> {
 		// rule makes dash.localhost reach wrangler dev's IPv4 listener whatever the system resolver does.
 		args: ["--no-sandbox", "--host-resolver-rules=MAP dash.localhost 127.0.0.1"],
 	});
-	const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+	const context = await browser.newContext(screen);
 	const page = await context.newPage();
 	page.setDefaultTimeout(15_000);
 	return { browser, page };
