@@ -45,8 +45,9 @@ browserSuite("signing in to the dashboard", () => {
 		await page.getByLabel("Email").fill(EMAIL);
 		await page.getByLabel("Global API key").fill("not-a-key");
 		await page.getByRole("button", { name: "Sign in" }).click();
+		// The POST leads to a new page: wait for it (the page before marked another field invalid).
+		await expect.poll(() => page.getByLabel("Global API key").getAttribute("aria-invalid")).toBe("true");
 		expect(await describedBy(page, "Global API key")).toContain("Invalid format for X-Auth-Key header");
-		expect(await page.getByLabel("Global API key").getAttribute("aria-invalid")).toBe("true");
 		expect(await page.getByLabel("Email").getAttribute("aria-invalid")).toBeNull();
 	});
 
