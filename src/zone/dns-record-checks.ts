@@ -34,7 +34,7 @@ export interface RecordProblem {
  * cannot be proxied.", stephenou/fruitionsite#104), 9005 (A content, python-cloudflare's README),
  * 9006 (AAAA content, Tachi107/cloudflare-ddns#12). The rest are edgezone's choice.
  */
-export const CHECK_CODES = { notProxiable: 9004, badIpv4: 9005, badIpv6: 9006, invalid: 1004 } as const;
+const CHECK_CODES = { notProxiable: 9004, badIpv4: 9005, badIpv6: 9006, invalid: 1004 } as const;
 
 const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
 
@@ -51,7 +51,7 @@ export function fullName(raw: string, zone: string): string {
 }
 
 /** Why `name` (a full name) is not a record name, or undefined: RFC 1035 labels, underscores, a leftmost `*`. */
-export function nameProblem(name: string): string | undefined {
+function nameProblem(name: string): string | undefined {
 	// 253: the longest name RFC 1035 §3.1's 255 octets of wire format allow in text.
 	if (name.length > 253) return "DNS record name must be at most 253 characters";
 	for (const [i, label] of name.split(".").entries()) {
@@ -148,7 +148,7 @@ export function storedContent(type: RecordType, content: string): string {
 }
 
 /** A text filter of the list: the SDK's `{exact, contains, startswith, endswith}` (case-insensitive). */
-export interface TextFilter {
+interface TextFilter {
 	exact?: string | undefined;
 	contains?: string | undefined;
 	startswith?: string | undefined;

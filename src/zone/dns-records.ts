@@ -37,7 +37,7 @@ import {
 import { FailureSignal, invalid } from "./failure";
 
 /** The codes of the rules between records (module header); the quota's is edgezone's. */
-export const RECORD_CODES = {
+const RECORD_CODES = {
 	notFound: 81044,
 	cnameBesideAddress: 81053,
 	addressBesideCname: 81054,
@@ -54,7 +54,7 @@ export const RECORD_CODES = {
 export const MAX_RECORDS = 3500;
 
 /** Optional per-record settings, as the TS SDK types them (`ARecord.Settings`, `CNAMERecord.Settings`). */
-export interface RecordSettings {
+interface RecordSettings {
 	ipv4_only?: boolean;
 	ipv6_only?: boolean;
 	flatten_cname?: boolean;

@@ -12,7 +12,14 @@ describe("client.dns.records", () => {
 		const cf = sdkClient();
 		const zone_id = await freshZone();
 		const zoneName = (await cf.zones.get({ zone_id })).name;
-		const www = await cf.dns.records.create({ zone_id, type: "A", name: "www", content: "192.0.2.1", ttl: 1, proxied: true });
+		const www = await cf.dns.records.create({
+			zone_id,
+			type: "A",
+			name: "www",
+			content: "192.0.2.1",
+			ttl: 1,
+			proxied: true,
+		});
 		expect(www).toMatchObject({ name: `www.${zoneName}`, type: "A", proxied: true, proxiable: true, ttl: 1 });
 		await cf.dns.records.create({ zone_id, type: "TXT", name: "www", content: "hello", ttl: 3600 });
 		await cf.dns.records.create({ zone_id, type: "MX", name: "@", content: "mx.example.net", priority: 10, ttl: 1 });
@@ -27,7 +34,13 @@ describe("client.dns.records", () => {
 		expect(txt.result.map((r) => r.name)).toStrictEqual([`www.${zoneName}`]);
 
 		expect(await cf.dns.records.get(www.id, { zone_id })).toStrictEqual(www);
-		const edited = await cf.dns.records.edit(www.id, { zone_id, type: "A", name: `www.${zoneName}`, comment: "origin" });
+		const edited = await cf.dns.records.edit(www.id, {
+			zone_id,
+			type: "A",
+			name: `www.${zoneName}`,
+			ttl: 1,
+			comment: "origin",
+		});
 		expect(edited).toMatchObject({ comment: "origin", content: "192.0.2.1", proxied: true });
 		const updated = await cf.dns.records.update(www.id, {
 			zone_id,

@@ -64,7 +64,11 @@ describe("DNS records", () => {
 		// A proxied record's TTL is automatic; the fields not given stay.
 		expect(patched).toMatchObject({ proxied: true, ttl: 1, content: "192.0.2.1", comment: "web" });
 
-		const put = await call("PUT", `${z.path}/${made.id}`, { type: "AAAA", name: `www.${z.name}`, content: "2001:DB8::1" });
+		const put = await call("PUT", `${z.path}/${made.id}`, {
+			type: "AAAA",
+			name: `www.${z.name}`,
+			content: "2001:DB8::1",
+		});
 		expect(put.status).toBe(200);
 		// PUT overwrites: the comment and proxied go back to their defaults.
 		expect(put.body.result).toMatchObject({ type: "AAAA", content: "2001:db8::1", proxied: false, ttl: 1 });
@@ -98,7 +102,12 @@ describe("DNS records", () => {
 		["an A record with an IPv6 address", { type: "A", name: "a", content: "2001:db8::1" }, 9005, "/content"],
 		["an AAAA record that is not an IPv6 address", { type: "AAAA", name: "a", content: "192.0.2.1" }, 9006, "/content"],
 		["a proxied TXT record", { type: "TXT", name: "t", content: "hello", proxied: true }, 9004, "/proxied"],
-		["a proxied MX record", { type: "MX", name: "m", content: "mx.example.net", priority: 1, proxied: true }, 9004, "/proxied"],
+		[
+			"a proxied MX record",
+			{ type: "MX", name: "m", content: "mx.example.net", priority: 1, proxied: true },
+			9004,
+			"/proxied",
+		],
 		["a CNAME to a non-host", { type: "CNAME", name: "c", content: "not a host" }, 1004, "/content"],
 		["a TTL of 30", { type: "A", name: "a", content: "192.0.2.1", ttl: 30 }, 1004, "/ttl"],
 		["an unknown type", { type: "NS", name: "a", content: "ns.example.net" }, 1004, "/type"],
@@ -131,7 +140,10 @@ describe("DNS records", () => {
 
 		await create(z.path, { type: "CNAME", name: "alias", content: "app.example.net" });
 		const beside = await call("POST", z.path, { type: "AAAA", name: "alias", content: "2001:db8::2" });
-		expect(beside.body.errors?.[0]).toMatchObject({ code: 81054, message: "A CNAME record with that host already exists." });
+		expect(beside.body.errors?.[0]).toMatchObject({
+			code: 81054,
+			message: "A CNAME record with that host already exists.",
+		});
 		// Moving the A onto the CNAME's name by PATCH is the same refusal; the record stays as it was.
 		const moved = await call("PATCH", `${z.path}/${a.id}`, { name: "alias" });
 		expect(moved.body.errors?.[0]?.code).toBe(81054);
@@ -217,7 +229,11 @@ describe("DNS records", () => {
 		});
 		expect(res.status).toBe(400);
 		expect(res.body.errors).toStrictEqual([
-			{ code: 9005, message: "Content for A record is invalid. Must be a valid IPv4 address", source: { pointer: "/posts/1/content" } },
+			{
+				code: 9005,
+				message: "Content for A record is invalid. Must be a valid IPv4 address",
+				source: { pointer: "/posts/1/content" },
+			},
 		]);
 		expect(await names(z.path)).toStrictEqual(before);
 		const unknown = await call("POST", `${z.path}/batch`, {
@@ -227,6 +243,35 @@ describe("DNS records", () => {
 		expect(unknown.status).toBe(404);
 		expect(unknown.body.errors?.[0]).toMatchObject({ code: 81044, source: { pointer: "/patches/0/id" } });
 		expect(await names(z.path)).toStrictEqual(before);
+	});
+
+	it("proxies a record to a loopback or private address, where the local origin lives", async () => {
+		const z = await zone();
+		for (const content of ["127.0.0.1", "192.168.1.1"]) {
+			expect(await create(z.path, { type: "A", name: "local", content, proxied: true })).toMatchObject({
+				proxied: true,
+				proxiable: true,
+			});
+		}
+		expect(await create(z.path, { type: "AAAA", name: "local", content: "::1", proxied: true })).toMatchObject({
+			proxied: true,
+		});
+	});
+
+	it("holds at most 3,500 records: the next is 400 81045, and a batch over 3,500 changes is refused whole", async () => {
+		const z = await zone();
+		const posts = Array.from({ length: 3500 }, (_, i) => ({ type: "TXT", name: `r${i}`, content: "x" }));
+		const filled = await call("POST", `${z.path}/batch`, { posts });
+		expect(filled.status).toBe(200);
+		const over = await call("POST", z.path, { type: "TXT", name: "one-more", content: "x" });
+		expect(over.status).toBe(400);
+		expect(over.body.errors?.[0]?.code).toBe(81045);
+		const tooMany = await call("POST", `${z.path}/batch`, {
+			deletes: Array.from({ length: 3501 }, () => ({ id: "0".repeat(32) })),
+		});
+		expect(tooMany.status).toBe(400);
+		expect(tooMany.body.errors?.[0]?.code).toBe(1004);
+		expect((await call("GET", `${z.path}?per_page=1`)).body.result_info?.total_count).toBe(3500);
 	});
 
 	it("asks the DNS permission: DNS Read reads only; Zone WAF or SSL tokens neither read nor write", async () => {
