@@ -4,8 +4,10 @@
  * github.com/cloudflare/cloudflare-typescript `src/resources/dns/records.ts`).
  *
  * Emulates: list (filters `name` (the same as `name.exact`), `name.exact|contains|startswith|
- * endswith`, the same four of `content` and plain `content`, all case-insensitive, as the SDK's
- * `RecordListParams` documents them; `type`, `proxied`; `match` `all` (AND, the default) or `any`
+ * endswith`, the same four of `content` and of `comment` with plain `content` and `comment` (the
+ * OpenAPI schema: "convenience alias for `comment.exact`"), `comment.present|absent`, all
+ * case-insensitive, as the SDK's `RecordListParams` documents them; `type`, `proxied`; the `tag`
+ * filters, `search` and the shadowing filters are refused, 400 naming the parameter; `match` `all` (AND, the default) or `any`
  * (OR); `order` type|name|content|ttl|proxied, default `type`; `direction`; `page` from 1 and
  * `per_page` 1 to 5,000,000, default 100, as the OpenAPI schema bounds them, github.com/cloudflare/
  * api-schemas), create, get, PATCH, PUT, DELETE (answering `{id}` in the envelope, as the SDK's
@@ -21,8 +23,8 @@
  * (developers.cloudflare.com/dns/manage-dns-records/reference/record-attributes/ forbids `\n` and
  * `\r`; 500 is edgezone's); `tags` `name:value`, the name of letters, digits, underscores and
  * hyphens (OpenAPI `dns-records_tags`), at most 20 of 100 characters (edgezone's); a batch at most
- * MAX_RECORDS entries in all ("Pro, Business, and Enterprise: 3,500 records" per request,
- * developers.cloudflare.com/dns/manage-dns-records/how-to/batch-record-changes/). An invalid body
+ * MAX_RECORDS entries in all (the per-request limit of the Pro, Business and Enterprise plans,
+ * 3,500 records; Free's is 200: developers.cloudflare.com/dns/manage-dns-records/how-to/batch-record-changes/). An invalid body
  * or query is 400 1004 naming the field; the record rules answer their own codes.
  */
 import type { RecordBatchResponse, RecordDeleteResponse, RecordResponse } from "cloudflare/resources/dns/records";
@@ -139,6 +141,28 @@ const LISTED_TYPES = [
 
 const TEXT = z.string().max(4096).optional();
 
+/**
+ * Filters of Cloudflare's list that edgezone does not apply: refused (400 naming the parameter)
+ * rather than ignored, so that no client takes an unfiltered list for a filtered one.
+ */
+const UNSUPPORTED_FILTERS = [
+	"tag",
+	"tag.present",
+	"tag.absent",
+	"tag.exact",
+	"tag.contains",
+	"tag.startswith",
+	"tag.endswith",
+	"tag_match",
+	"search",
+	"shadowed_by_name",
+	"shadowing_name",
+] as const;
+const NOT_SUPPORTED = z
+	.unknown()
+	.refine((v) => v === undefined, "this filter is not applied by edgezone")
+	.optional();
+
 // The SDK sends nested filters with dots (`name.exact=...`: `qs` with `allowDots`,
 // cloudflare-typescript `src/internal/utils/query.ts`).
 const LIST = z.object({
@@ -152,6 +176,14 @@ const LIST = z.object({
 	"content.contains": TEXT,
 	"content.startswith": TEXT,
 	"content.endswith": TEXT,
+	comment: TEXT,
+	"comment.exact": TEXT,
+	"comment.contains": TEXT,
+	"comment.startswith": TEXT,
+	"comment.endswith": TEXT,
+	"comment.present": TEXT,
+	"comment.absent": TEXT,
+	...Object.fromEntries(UNSUPPORTED_FILTERS.map((name) => [name, NOT_SUPPORTED])),
 	type: z.enum(LISTED_TYPES).optional(),
 	proxied: BOOLEAN_QUERY.optional(),
 	match: z.enum(["any", "all"]).default("all"),
@@ -182,6 +214,14 @@ export const dnsRecords = new Hono<ApiEnv>()
 						contains: q["content.contains"],
 						startswith: q["content.startswith"],
 						endswith: q["content.endswith"],
+					},
+					comment: {
+						exact: q["comment.exact"] ?? q.comment,
+						contains: q["comment.contains"],
+						startswith: q["comment.startswith"],
+						endswith: q["comment.endswith"],
+						present: q["comment.present"] !== undefined,
+						absent: q["comment.absent"] !== undefined,
 					},
 					type: q.type,
 					proxied: q.proxied,

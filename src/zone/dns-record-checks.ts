@@ -159,6 +159,8 @@ interface TextFilter {
 export interface RecordQuery {
 	name: TextFilter;
 	content: TextFilter;
+	/** `comment.*`; `present` / `absent`: only records with / without a comment. */
+	comment: TextFilter & { present?: boolean | undefined; absent?: boolean | undefined };
 	/** Any type the SDK names; one edgezone does not store matches no record. */
 	type?: string | undefined;
 	proxied?: boolean | undefined;
@@ -176,6 +178,7 @@ export interface ListedRecord {
 	content?: string | undefined;
 	ttl: number;
 	proxied?: boolean | undefined;
+	comment?: string | undefined;
 }
 
 /** One condition per given filter: each text filter's parts, `type`, `proxied`. */
@@ -192,6 +195,9 @@ function conditions(q: RecordQuery): ((r: ListedRecord) => boolean)[] {
 	return [
 		...text(q.name, (r) => r.name),
 		...text(q.content, (r) => r.content ?? ""),
+		...text(q.comment, (r) => r.comment ?? ""),
+		...(q.comment.present ? [(r: ListedRecord) => r.comment !== undefined] : []),
+		...(q.comment.absent ? [(r: ListedRecord) => r.comment === undefined] : []),
 		...(q.type === undefined ? [] : [(r: ListedRecord) => r.type === q.type]),
 		...(q.proxied === undefined ? [] : [(r: ListedRecord) => (r.proxied ?? false) === q.proxied]),
 	];

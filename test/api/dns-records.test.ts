@@ -173,6 +173,14 @@ describe("DNS records", () => {
 			`TXT www.${z.name} Hello World`,
 		]);
 		expect(await names(z.path, "?type=NS")).toStrictEqual([]);
+		await create(z.path, { type: "TXT", name: "noted", content: "n", comment: "Owned by Team Web" });
+		expect(await names(z.path, "?comment.contains=team%20web")).toStrictEqual([`TXT noted.${z.name} n`]);
+		expect(await names(z.path, "?comment.present")).toStrictEqual([`TXT noted.${z.name} n`]);
+		expect(await names(z.path, "?comment.absent&type=TXT")).toStrictEqual([`TXT www.${z.name} Hello World`]);
+		// A filter edgezone does not apply is refused, not ignored.
+		const tag = await call("GET", `${z.path}?tag=owner`);
+		expect(tag.status).toBe(400);
+		expect(tag.body.errors?.[0]).toMatchObject({ code: 1004, source: { pointer: "/tag" } });
 		expect((await call("GET", `${z.path}?match=some`)).status).toBe(400);
 	});
 

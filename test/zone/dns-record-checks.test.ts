@@ -55,7 +55,7 @@ describe("DNS record checks", () => {
 			r("2", "a.example.com", "TXT", 60),
 			r("3", "c.example.com", "A", 1),
 		];
-		const base = { name: {}, content: {}, match: "all", direction: "asc" } as const;
+		const base = { name: {}, content: {}, comment: {}, match: "all", direction: "asc" } as const;
 		expect(selectRecords(records, { ...base, order: "type" }).map((x) => x.id)).toStrictEqual(["1", "3", "2"]);
 		expect(selectRecords(records, { ...base, order: "ttl" }).map((x) => x.id)).toStrictEqual(["3", "2", "1"]);
 		expect(
