@@ -18,6 +18,7 @@ import { auth } from "./auth";
 import { certificatePacks } from "./certificate-packs";
 import { customCertificates } from "./custom-certificates";
 import { customHostnames } from "./custom-hostnames";
+import { dnsRecords } from "./dns-records";
 import { emulatorBuckets } from "./emulator/buckets";
 import { chains } from "./emulator/chains";
 import { clock } from "./emulator/clock";
@@ -64,6 +65,7 @@ api.route("/zones/:zone_id/acm/total_tls", totalTls);
 api.route("/zones/:zone_id/custom_certificates", customCertificates);
 api.route("/zones/:zone_id/custom_hostnames", customHostnames);
 api.route("/zones/:zone_id/url_normalization", urlNormalization);
+api.route("/zones/:zone_id/dns_records", dnsRecords);
 // Emulator-only routes, not Cloudflare's (README, "Emulator-only routes"): the zone's own
 // settings, so they ask the Zone group; the pending log asks what log-push does.
 api.route("/zones/:zone_id/emulator/clock", clock);

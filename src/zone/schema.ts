@@ -253,6 +253,31 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 			INSERT INTO url_normalization (id, type, scope) VALUES (1, 'cloudflare', 'incoming');
 		`,
 	},
+	{
+		id: 12,
+		name: "dns_records",
+		sql: `
+			-- The zone's DNS records (dns-records.ts); tags and settings as JSON, times as ISO 8601.
+			CREATE TABLE dns_records (
+				id TEXT PRIMARY KEY,
+				name TEXT NOT NULL,
+				type TEXT NOT NULL,
+				content TEXT NOT NULL,
+				ttl INTEGER NOT NULL,
+				proxied INTEGER NOT NULL,
+				priority INTEGER,
+				comment TEXT,
+				tags TEXT NOT NULL,
+				settings TEXT NOT NULL,
+				created_on TEXT NOT NULL,
+				modified_on TEXT NOT NULL,
+				comment_modified_on TEXT,
+				tags_modified_on TEXT
+			);
+			-- The rules between records read the records of one name.
+			CREATE INDEX dns_records_by_name ON dns_records (name);
+		`,
+	},
 ];
 
 /** Tables of the zone registry (the `ZoneRegistry` Durable Object). */

@@ -29,6 +29,16 @@ import {
 import type { JobDelivery } from "./delivery";
 import { type Destination, destinationBucket } from "./destinations";
 import { type DnsEntry, type DnsRecords, SimulatedDns } from "./dns";
+import type { RecordQuery } from "./dns-record-checks";
+import {
+	type DnsRecord,
+	DnsRecordStore,
+	type RecordBatch,
+	type RecordBatchResult,
+	type RecordInput,
+	type RecordPage,
+	type RecordPatch,
+} from "./dns-records";
 import { ConfigVersion, type EdgeConfig } from "./edge-config";
 import { EdgeLogStore, type PendingRow } from "./edge-log";
 import { type Result, rehearse, transact } from "./failure";
@@ -74,7 +84,7 @@ import { UrlNormalizationStore } from "./url-normalization";
 /**
  * All state of one zone, one store each: rulesets, log-push jobs and the pending edge log (with
  * Logpull retention; its appends, delivery and the zone's one alarm: `log-delivery.ts`), filters
- * and firewall rules, custom hostnames, certificates, the URL normalization setting, and the
+ * and firewall rules, custom hostnames, certificates, the URL normalization setting, DNS records, and the
  * emulator's clock, simulated DNS and outbox. Writes the edge depends on bump the zone's config version in their transaction
  * (`#write`), and `edgeConfig()` answers the edge's view with that version.
  *
@@ -99,6 +109,7 @@ export class Zone extends DurableObject<Env> {
 	readonly #dns: SimulatedDns;
 	readonly #hostnames: CustomHostnameStore;
 	readonly #urlNormalization: UrlNormalizationStore;
+	readonly #records: DnsRecordStore;
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
@@ -120,6 +131,7 @@ export class Zone extends DurableObject<Env> {
 		this.#dns = new SimulatedDns(ctx.storage.sql);
 		this.#hostnames = new CustomHostnameStore(ctx.storage.sql, this.#dns);
 		this.#urlNormalization = new UrlNormalizationStore(ctx.storage.sql);
+		this.#records = new DnsRecordStore(ctx.storage.sql);
 		void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, ZONE_MIGRATIONS));
 	}
 
@@ -569,6 +581,44 @@ export class Zone extends DurableObject<Env> {
 	/** Removes the fallback origin (404 1414 when none). */
 	deleteFallbackOrigin(): Result<FallbackOriginGetResponse> {
 		return this.#run(() => this.#hostnames.deleteFallbackOrigin(this.#now()));
+	}
+
+	/**
+	 * One page of the zone's DNS records (`dns-records.ts`). The records' writes take the zone's
+	 * name (`zone`), which relative names are completed with; they change nothing the edge reads yet.
+	 */
+	listDnsRecords(query: RecordQuery, page: number, perPage: number): Result<RecordPage> {
+		return this.#run(() => this.#records.list(query, page, perPage));
+	}
+
+	/** Creates a DNS record. */
+	createDnsRecord(input: RecordInput, zone: string): Result<DnsRecord> {
+		return this.#run(() => this.#records.create(input, zone, this.#now()));
+	}
+
+	/** One DNS record (404 81044). */
+	getDnsRecord(id: string): Result<DnsRecord> {
+		return this.#run(() => this.#records.get(id));
+	}
+
+	/** Changes the given fields of a DNS record. */
+	editDnsRecord(id: string, patch: RecordPatch, zone: string): Result<DnsRecord> {
+		return this.#run(() => this.#records.edit(id, patch, zone, this.#now()));
+	}
+
+	/** Overwrites a DNS record. */
+	overwriteDnsRecord(id: string, input: RecordInput, zone: string): Result<DnsRecord> {
+		return this.#run(() => this.#records.overwrite(id, input, zone, this.#now()));
+	}
+
+	/** Deletes a DNS record; answers it as it was. */
+	deleteDnsRecord(id: string): Result<DnsRecord> {
+		return this.#run(() => this.#records.delete(id));
+	}
+
+	/** A batch of DNS record changes, in one transaction: all of it, or nothing and its first failure. */
+	batchDnsRecords(batch: RecordBatch, zone: string): Result<RecordBatchResult> {
+		return this.#run(() => this.#records.batch(batch, zone, this.#now()));
 	}
 
 	/** Every name of the simulated DNS holding records (emulator-only, `dns.ts`). */

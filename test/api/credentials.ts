@@ -22,6 +22,8 @@ export const LOGS_READ_TOKEN = "test_token_logs_read_0000000000000000000";
 export const SSL_READ_TOKEN = "test_token_ssl_read_00000000000000000000";
 /** A bearer token with the permission "SSL and Certificates Edit" only, every zone. */
 export const SSL_EDIT_TOKEN = "test_token_ssl_edit_00000000000000000000";
+/** A bearer token with the permission "DNS Read" only, every zone. */
+export const DNS_READ_TOKEN = "test_token_dns_read_00000000000000000000";
 /**
  * A bearer token with "Zone Read" (so it opens the dashboard's zone pages) and R2's "Workers R2
  * Storage Bucket Item Edit" (Object Read & Write), scoped to the bucket `edgezone-bucket`.
@@ -55,6 +57,7 @@ export const API_CREDENTIALS = [
 	{ token: LOGS_READ_TOKEN, zones: "*", permissions: ["Logs Read"] },
 	{ token: SSL_READ_TOKEN, zones: "*", permissions: ["SSL and Certificates Read"] },
 	{ token: SSL_EDIT_TOKEN, zones: "*", permissions: ["SSL and Certificates Edit"] },
+	{ token: DNS_READ_TOKEN, zones: "*", permissions: ["DNS Read"] },
 	{ email: READ_EMAIL, key: READ_KEY, zones: "*", access: "read" },
 	{
 		token: R2_BUCKET_ITEM_TOKEN,

@@ -1,0 +1,271 @@
+/**
+ * `/zones/{zone_id}/dns_records`: the zone's DNS records (developers.cloudflare.com/api/resources/
+ * dns/subresources/records/; TS SDK `client.dns.records.list/create/get/edit/update/delete/batch`,
+ * github.com/cloudflare/cloudflare-typescript `src/resources/dns/records.ts`).
+ *
+ * Emulates: list (filters `name` (the same as `name.exact`), `name.exact|contains|startswith|
+ * endswith`, the same four of `content` and of `comment` with plain `content` and `comment` (the
+ * OpenAPI schema: "convenience alias for `comment.exact`"), `comment.present|absent`, all
+ * case-insensitive, as the SDK's `RecordListParams` documents them; `type`, `proxied`; the `tag`
+ * filters, `search` and the shadowing filters are refused, 400 naming the parameter; `match` `all` (AND, the default) or `any`
+ * (OR); `order` type|name|content|ttl|proxied, default `type`; `direction`; `page` from 1 and
+ * `per_page` 1 to 5,000,000, default 100, as the OpenAPI schema bounds them, github.com/cloudflare/
+ * api-schemas), create, get, PATCH, PUT, DELETE (answering `{id}` in the envelope, as the SDK's
+ * `delete` unwraps it) and `POST .../batch` (`deletes`, `patches`, `puts`, `posts`). The record's
+ * semantics are the Zone's (`zone/dns-records.ts`, `zone/dns-record-checks.ts`); this module
+ * checks shapes and bounds. Permissions: the "DNS" group (Read to read, Edit, the API's "DNS
+ * Write", to write), the group the endpoints' API reference pages accept.
+ * Bounds: `name` 255 characters (OpenAPI `dns-records_name` maxLength); `content` 4,096 characters
+ * ("Each DNS record has a maximum wire format size of 4,096 bytes", developers.cloudflare.com/dns/
+ * manage-dns-records/reference/dns-record-types/); `ttl` 1 or 60..86400 ("Setting to 1 means
+ * 'automatic'. Value must be between 60 and 86400", TS SDK `TTL`; 30 is Enterprise only); MX
+ * `priority` 0..65535 (RFC 1035 §3.3.9, 16 bits); `comment` 500 characters without line breaks
+ * (developers.cloudflare.com/dns/manage-dns-records/reference/record-attributes/ forbids `\n` and
+ * `\r`; 500 is edgezone's); `tags` `name:value`, the name of letters, digits, underscores and
+ * hyphens (OpenAPI `dns-records_tags`), at most 20 of 100 characters (edgezone's); a batch at most
+ * MAX_RECORDS entries in all (the per-request limit of the Pro, Business and Enterprise plans,
+ * 3,500 records; Free's is 200: developers.cloudflare.com/dns/manage-dns-records/how-to/batch-record-changes/). An invalid body
+ * or query is 400 1004 naming the field; the record rules answer their own codes.
+ */
+import type { RecordBatchResponse, RecordDeleteResponse, RecordResponse } from "cloudflare/resources/dns/records";
+import type { Context } from "hono";
+import { Hono } from "hono";
+import { z } from "zod";
+import { RECORD_TYPES } from "../zone/dns-record-checks";
+import { MAX_RECORDS } from "../zone/dns-records";
+import { CODES } from "../zone/failure";
+import { ok } from "./envelope";
+import { unwrap } from "./errors";
+import { pageInfo } from "./pagination";
+import { reads, writes } from "./permissions";
+import type { ApiEnv } from "./types";
+import { BOOLEAN_QUERY, HEX_ID, parseBody, parseParam, parseQuery } from "./validate";
+
+const CODE = CODES.dnsRecordInvalid;
+
+const TYPE = z.enum(RECORD_TYPES, { error: "type must be one of A, AAAA, CNAME, MX, TXT (the types edgezone stores)" });
+const TTL = z.union([z.literal(1), z.number().int().min(60).max(86400)], {
+	error: "ttl must be 1 (automatic) or 60 to 86400 seconds",
+});
+const TAG = z
+	.string()
+	.max(100)
+	.regex(/^[A-Za-z0-9_-]+(?::.*)?$/, "a tag is name:value, its name of letters, digits, underscores and hyphens");
+const SETTINGS = z.strictObject({
+	ipv4_only: z.boolean().optional(),
+	ipv6_only: z.boolean().optional(),
+	flatten_cname: z.boolean().optional(),
+});
+
+/** The fields of a record as a client writes them, none required. */
+const FIELDS = {
+	name: z.string().min(1).max(255),
+	type: TYPE,
+	content: z.string().max(4096),
+	ttl: TTL,
+	proxied: z.boolean(),
+	priority: z.number().int().min(0).max(65535),
+	comment: z
+		.string()
+		.max(500)
+		.refine((c) => !/[\r\n]/.test(c), "a comment cannot hold line breaks"),
+	tags: z
+		.array(TAG)
+		.max(20)
+		.refine((tags) => new Set(tags.map((t) => t.toLowerCase())).size === tags.length, "lists a tag twice"),
+	settings: SETTINGS,
+};
+
+/** A whole record (create, PUT): name, type and content required, the rest Cloudflare's defaults (`ttl` 1, not proxied). */
+const RECORD = z.strictObject({
+	name: FIELDS.name,
+	type: FIELDS.type,
+	content: FIELDS.content,
+	ttl: FIELDS.ttl.default(1),
+	proxied: FIELDS.proxied.default(false),
+	priority: FIELDS.priority.optional(),
+	comment: FIELDS.comment.optional(),
+	tags: FIELDS.tags.default([]),
+	settings: FIELDS.settings.default({}),
+});
+
+/** The fields a PATCH changes. */
+const PATCH = z.strictObject({
+	name: FIELDS.name.optional(),
+	type: FIELDS.type.optional(),
+	content: FIELDS.content.optional(),
+	ttl: FIELDS.ttl.optional(),
+	proxied: FIELDS.proxied.optional(),
+	priority: FIELDS.priority.optional(),
+	comment: FIELDS.comment.optional(),
+	tags: FIELDS.tags.optional(),
+	settings: FIELDS.settings.optional(),
+});
+
+const BATCH = z
+	.strictObject({
+		// "deletes: only the id is used, other fields are ignored" (batch-record-changes).
+		deletes: z.array(z.object({ id: HEX_ID })).default([]),
+		patches: z.array(PATCH.extend({ id: HEX_ID })).default([]),
+		puts: z.array(RECORD.extend({ id: HEX_ID })).default([]),
+		posts: z.array(RECORD).default([]),
+	})
+	.refine((b) => b.deletes.length + b.patches.length + b.puts.length + b.posts.length <= MAX_RECORDS, {
+		message: `a batch holds at most ${MAX_RECORDS} changes`,
+	});
+
+/** Every type the SDK's `RecordListParams.type` names; edgezone holds only RECORD_TYPES, so the others list nothing. */
+const LISTED_TYPES = [
+	"A",
+	"AAAA",
+	"CAA",
+	"CERT",
+	"CNAME",
+	"DNSKEY",
+	"DS",
+	"HTTPS",
+	"LOC",
+	"MX",
+	"NAPTR",
+	"NS",
+	"OPENPGPKEY",
+	"PTR",
+	"SMIMEA",
+	"SRV",
+	"SSHFP",
+	"SVCB",
+	"TLSA",
+	"TXT",
+	"URI",
+] as const;
+
+const TEXT = z.string().max(4096).optional();
+
+/**
+ * Filters of Cloudflare's list that edgezone does not apply: refused (400 naming the parameter)
+ * rather than ignored, so that no client takes an unfiltered list for a filtered one.
+ */
+const UNSUPPORTED_FILTERS = [
+	"tag",
+	"tag.present",
+	"tag.absent",
+	"tag.exact",
+	"tag.contains",
+	"tag.startswith",
+	"tag.endswith",
+	"tag_match",
+	"search",
+	"shadowed_by_name",
+	"shadowing_name",
+] as const;
+const NOT_SUPPORTED = z
+	.unknown()
+	.refine((v) => v === undefined, "this filter is not applied by edgezone")
+	.optional();
+
+// The SDK sends nested filters with dots (`name.exact=...`: `qs` with `allowDots`,
+// cloudflare-typescript `src/internal/utils/query.ts`).
+const LIST = z.object({
+	name: TEXT,
+	"name.exact": TEXT,
+	"name.contains": TEXT,
+	"name.startswith": TEXT,
+	"name.endswith": TEXT,
+	content: TEXT,
+	"content.exact": TEXT,
+	"content.contains": TEXT,
+	"content.startswith": TEXT,
+	"content.endswith": TEXT,
+	comment: TEXT,
+	"comment.exact": TEXT,
+	"comment.contains": TEXT,
+	"comment.startswith": TEXT,
+	"comment.endswith": TEXT,
+	"comment.present": TEXT,
+	"comment.absent": TEXT,
+	...Object.fromEntries(UNSUPPORTED_FILTERS.map((name) => [name, NOT_SUPPORTED])),
+	type: z.enum(LISTED_TYPES).optional(),
+	proxied: BOOLEAN_QUERY.optional(),
+	match: z.enum(["any", "all"]).default("all"),
+	order: z.enum(["type", "name", "content", "ttl", "proxied"]).default("type"),
+	direction: z.enum(["asc", "desc"]).default("asc"),
+	page: z.coerce.number().int().min(1).default(1),
+	per_page: z.coerce.number().int().min(1).max(5_000_000).default(100),
+});
+
+/** The record id of the path (32 hex; 7003 otherwise). */
+const idOf = (c: Context<ApiEnv>) => parseParam(c, "dns_record_id", HEX_ID);
+
+/** Routes under `/zones/{zone_id}/dns_records`; `/batch` before `/:dns_record_id`. */
+export const dnsRecords = new Hono<ApiEnv>()
+	.get("/", reads("DNS"), async (c) => {
+		const q = parseQuery(c, LIST, CODE);
+		const page = unwrap(
+			await c.var.zoneState.listDnsRecords(
+				{
+					name: {
+						exact: q["name.exact"] ?? q.name,
+						contains: q["name.contains"],
+						startswith: q["name.startswith"],
+						endswith: q["name.endswith"],
+					},
+					content: {
+						exact: q["content.exact"] ?? q.content,
+						contains: q["content.contains"],
+						startswith: q["content.startswith"],
+						endswith: q["content.endswith"],
+					},
+					comment: {
+						exact: q["comment.exact"] ?? q.comment,
+						contains: q["comment.contains"],
+						startswith: q["comment.startswith"],
+						endswith: q["comment.endswith"],
+						present: q["comment.present"] !== undefined,
+						absent: q["comment.absent"] !== undefined,
+					},
+					type: q.type,
+					proxied: q.proxied,
+					match: q.match,
+					order: q.order,
+					direction: q.direction,
+				},
+				q.page,
+				q.per_page,
+			),
+		);
+		return ok(page.items satisfies RecordResponse[], pageInfo(q.page, q.per_page, page.items.length, page.total));
+	})
+	.post("/batch", writes("DNS"), async (c) => {
+		const body = await parseBody(c, BATCH, CODE);
+		const result = await c.var.zoneState.batchDnsRecords(
+			{
+				deletes: body.deletes.map((d) => d.id),
+				patches: body.patches.map(({ id, ...patch }) => ({ id, patch })),
+				puts: body.puts.map(({ id, ...input }) => ({ id, input })),
+				posts: body.posts,
+			},
+			c.var.zone.name,
+		);
+		return ok(unwrap(result) satisfies RecordBatchResponse);
+	})
+	.post("/", writes("DNS"), async (c) => {
+		const body = await parseBody(c, RECORD, CODE);
+		return ok(unwrap(await c.var.zoneState.createDnsRecord(body, c.var.zone.name)) satisfies RecordResponse);
+	})
+	.get("/:dns_record_id", reads("DNS"), async (c) =>
+		ok(unwrap(await c.var.zoneState.getDnsRecord(idOf(c))) satisfies RecordResponse),
+	)
+	.patch("/:dns_record_id", writes("DNS"), async (c) => {
+		const id = idOf(c);
+		const body = await parseBody(c, PATCH, CODE);
+		return ok(unwrap(await c.var.zoneState.editDnsRecord(id, body, c.var.zone.name)) satisfies RecordResponse);
+	})
+	.put("/:dns_record_id", writes("DNS"), async (c) => {
+		const id = idOf(c);
+		const body = await parseBody(c, RECORD, CODE);
+		return ok(unwrap(await c.var.zoneState.overwriteDnsRecord(id, body, c.var.zone.name)) satisfies RecordResponse);
+	})
+	.delete("/:dns_record_id", writes("DNS"), async (c) => {
+		const { id } = unwrap(await c.var.zoneState.deleteDnsRecord(idOf(c)));
+		return ok({ id } satisfies RecordDeleteResponse);
+	});

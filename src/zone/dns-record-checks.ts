@@ -1,0 +1,231 @@
+/**
+ * The rules of one DNS record that need no other record: its full name in the zone, whether its
+ * content fits its type, whether it may be proxied; and the list's filters and order. Pure: the
+ * store (`dns-records.ts`) runs these inside its transaction, the tests call them directly.
+ *
+ * Sources: Cloudflare's TypeScript SDK (github.com/cloudflare/cloudflare-typescript,
+ * `src/resources/dns/records.ts`), the OpenAPI schema (github.com/cloudflare/api-schemas,
+ * `dns-records_*`) and developers.cloudflare.com/dns/manage-dns-records/ (each named below).
+ */
+
+/** The record types edgezone stores: the ones a site behind the zone needs. */
+export const RECORD_TYPES = ["A", "AAAA", "CNAME", "MX", "TXT"] as const;
+
+/** A record type edgezone stores. */
+export type RecordType = (typeof RECORD_TYPES)[number];
+
+/**
+ * "Only A, AAAA, and CNAME DNS records that serve HTTP or HTTPS traffic can be proxied. Other
+ * record types cannot be proxied." (developers.cloudflare.com/dns/proxy-status/limitations/).
+ */
+export function proxiable(type: RecordType): boolean {
+	return type === "A" || type === "AAAA" || type === "CNAME";
+}
+
+/** A problem with a record: Cloudflare's code where one is observed, the message, the field. */
+export interface RecordProblem {
+	code: number;
+	message: string;
+	field: "name" | "content" | "proxied" | "priority";
+}
+
+/**
+ * Codes of the record checks. Observed in real answers: 9004 (proxying a TXT, "This record type
+ * cannot be proxied.", stephenou/fruitionsite#104), 9005 (A content, python-cloudflare's README),
+ * 9006 (AAAA content, Tachi107/cloudflare-ddns#12). The rest are edgezone's choice.
+ */
+const CHECK_CODES = { notProxiable: 9004, badIpv4: 9005, badIpv6: 9006, invalid: 1004 } as const;
+
+const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
+
+/**
+ * The full name of a record given as `raw` in the zone `zone`: lower case (RFC 4343), no trailing
+ * dot; `@` is the apex ("DNS record name (or @ for the zone apex)", OpenAPI `dns-records_name`); a
+ * name that does not end in the zone's name is read as relative to it (`www` is `www.<zone>`), as
+ * the dashboard and the API's clients use it (not confirmed from a Cloudflare page).
+ */
+export function fullName(raw: string, zone: string): string {
+	const name = raw.toLowerCase().replace(/\.$/, "");
+	if (name === "@" || name === "") return zone;
+	return name === zone || name.endsWith(`.${zone}`) ? name : `${name}.${zone}`;
+}
+
+/** Why `name` (a full name) is not a record name, or undefined: RFC 1035 labels, underscores, a leftmost `*`. */
+function nameProblem(name: string): string | undefined {
+	// 253: the longest name RFC 1035 §3.1's 255 octets of wire format allow in text.
+	if (name.length > 253) return "DNS record name must be at most 253 characters";
+	for (const [i, label] of name.split(".").entries()) {
+		if (label === "*" && i === 0) continue;
+		if (!LABEL.test(label)) {
+			return `DNS record name is invalid: label "${label}" must be 1 to 63 letters, digits, underscores or inner hyphens`;
+		}
+	}
+	return undefined;
+}
+
+/** An IPv4 address in dotted-quad form, no leading zeros (RFC 791 text form as `inet_pton` reads it). */
+export function isIpv4(text: string): boolean {
+	const parts = text.split(".");
+	return parts.length === 4 && parts.every((p) => /^(?:0|[1-9][0-9]{0,2})$/.test(p) && Number(p) <= 255);
+}
+
+/** An IPv6 address in any RFC 4291 §2.2 text form, as the URL parser reads a bracketed host. */
+export function isIpv6(text: string): boolean {
+	if (!/^[0-9a-fA-F:.]+$/.test(text) || !text.includes(":")) return false;
+	try {
+		new URL(`http://[${text}]/`);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** The fields of a record that the checks read. */
+export interface CheckedRecord {
+	name: string;
+	type: RecordType;
+	content: string;
+	proxied: boolean;
+	priority?: number | undefined;
+}
+
+/**
+ * The first problem of a record (name already full, `fullName`), or undefined. The order is the
+ * fields': name, content, priority, proxied.
+ */
+export function recordProblem(record: CheckedRecord): RecordProblem | undefined {
+	const name = nameProblem(record.name);
+	if (name !== undefined) return { code: CHECK_CODES.invalid, message: name, field: "name" };
+	const content = contentProblem(record);
+	if (content !== undefined) return content;
+	if (record.type === "MX" && record.priority === undefined) {
+		return { code: CHECK_CODES.invalid, message: "priority is required for an MX record", field: "priority" };
+	}
+	if (record.proxied && !proxiable(record.type)) {
+		return { code: CHECK_CODES.notProxiable, message: "This record type cannot be proxied.", field: "proxied" };
+	}
+	return undefined;
+}
+
+function contentProblem({ type, content, name }: CheckedRecord): RecordProblem | undefined {
+	const problem = (code: number, message: string): RecordProblem => ({ code, message, field: "content" });
+	switch (type) {
+		case "A":
+			return isIpv4(content)
+				? undefined
+				: problem(CHECK_CODES.badIpv4, "Content for A record is invalid. Must be a valid IPv4 address");
+		case "AAAA":
+			return isIpv6(content)
+				? undefined
+				: problem(CHECK_CODES.badIpv6, "Content for AAAA record must be a valid IPv6 address.");
+		case "CNAME": {
+			// TS SDK `CNAMERecord.content`: "A valid hostname. Must not match the record's name."
+			const target = content.toLowerCase().replace(/\.$/, "");
+			if (target === name) return problem(CHECK_CODES.invalid, "Content for CNAME record must not match its name.");
+			return hostProblem(target, "CNAME");
+		}
+		case "MX":
+			return hostProblem(content.toLowerCase().replace(/\.$/, ""), "MX");
+		case "TXT":
+			return content.length === 0 ? problem(CHECK_CODES.invalid, "Content for TXT record is required.") : undefined;
+	}
+}
+
+function hostProblem(host: string, type: "CNAME" | "MX"): RecordProblem | undefined {
+	const bad = host.length === 0 || host.includes("*") || nameProblem(host) !== undefined;
+	return bad
+		? { code: CHECK_CODES.invalid, message: `Content for ${type} record must be a valid hostname.`, field: "content" }
+		: undefined;
+}
+
+/**
+ * The content as stored: host names of CNAME and MX lower-cased without a trailing dot, AAAA
+ * lower-cased; A and TXT as given.
+ */
+export function storedContent(type: RecordType, content: string): string {
+	if (type === "CNAME" || type === "MX") return content.toLowerCase().replace(/\.$/, "");
+	return type === "AAAA" ? content.toLowerCase() : content;
+}
+
+/** A text filter of the list: the SDK's `{exact, contains, startswith, endswith}` (case-insensitive). */
+interface TextFilter {
+	exact?: string | undefined;
+	contains?: string | undefined;
+	startswith?: string | undefined;
+	endswith?: string | undefined;
+}
+
+/** The list's filters, order and match mode (OpenAPI `dns-records-for-a-zone-list-dns-records`, TS SDK `RecordListParams`). */
+export interface RecordQuery {
+	name: TextFilter;
+	content: TextFilter;
+	/** `comment.*`; `present` / `absent`: only records with / without a comment. */
+	comment: TextFilter & { present?: boolean | undefined; absent?: boolean | undefined };
+	/** Any type the SDK names; one edgezone does not store matches no record. */
+	type?: string | undefined;
+	proxied?: boolean | undefined;
+	/** `all` ANDs the filters, `any` ORs them (default `all`). */
+	match: "any" | "all";
+	order: "type" | "name" | "content" | "ttl" | "proxied";
+	direction: "asc" | "desc";
+}
+
+/** The fields of a record the list reads. */
+export interface ListedRecord {
+	id: string;
+	name: string;
+	type: string;
+	content?: string | undefined;
+	ttl: number;
+	proxied?: boolean | undefined;
+	comment?: string | undefined;
+}
+
+/** One condition per given filter: each text filter's parts, `type`, `proxied`. */
+function conditions(q: RecordQuery): ((r: ListedRecord) => boolean)[] {
+	const text = (filter: TextFilter, read: (r: ListedRecord) => string) => {
+		const tests: ((r: ListedRecord) => boolean)[] = [];
+		const lower = (r: ListedRecord) => read(r).toLowerCase();
+		if (filter.exact !== undefined) tests.push((r) => lower(r) === filter.exact?.toLowerCase());
+		if (filter.contains !== undefined) tests.push((r) => lower(r).includes(filter.contains?.toLowerCase() ?? ""));
+		if (filter.startswith !== undefined) tests.push((r) => lower(r).startsWith(filter.startswith?.toLowerCase() ?? ""));
+		if (filter.endswith !== undefined) tests.push((r) => lower(r).endsWith(filter.endswith?.toLowerCase() ?? ""));
+		return tests;
+	};
+	return [
+		...text(q.name, (r) => r.name),
+		...text(q.content, (r) => r.content ?? ""),
+		...text(q.comment, (r) => r.comment ?? ""),
+		...(q.comment.present ? [(r: ListedRecord) => r.comment !== undefined] : []),
+		...(q.comment.absent ? [(r: ListedRecord) => r.comment === undefined] : []),
+		...(q.type === undefined ? [] : [(r: ListedRecord) => r.type === q.type]),
+		...(q.proxied === undefined ? [] : [(r: ListedRecord) => (r.proxied ?? false) === q.proxied]),
+	];
+}
+
+/**
+ * The records matching `q`, in its order (ties by name, type, content, then id, so pages are
+ * stable). No filter given: every record, whatever `match` says.
+ */
+export function selectRecords<R extends ListedRecord>(records: readonly R[], q: RecordQuery): R[] {
+	const tests = conditions(q);
+	const matching =
+		tests.length === 0
+			? [...records]
+			: records.filter((r) => (q.match === "any" ? tests.some((t) => t(r)) : tests.every((t) => t(r))));
+	const key = (r: ListedRecord): string | number => {
+		if (q.order === "ttl") return r.ttl;
+		if (q.order === "proxied") return r.proxied ? 1 : 0;
+		return q.order === "content" ? (r.content ?? "") : r[q.order];
+	};
+	const sign = q.direction === "desc" ? -1 : 1;
+	const compare = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
+	return matching.sort(
+		(a, b) =>
+			sign * compare(key(a), key(b)) ||
+			compare(a.name, b.name) ||
+			compare(a.type, b.type) ||
+			compare(a.content ?? "", b.content ?? "") ||
+			compare(a.id, b.id),
+	);
+}

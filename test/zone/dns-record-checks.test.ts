@@ -1,0 +1,67 @@
+/** The rules of one DNS record alone (`src/zone/dns-record-checks.ts`), called directly. */
+import { describe, expect, it } from "vitest";
+import { fullName, isIpv4, isIpv6, recordProblem, selectRecords } from "../../src/zone/dns-record-checks";
+
+describe("DNS record checks", () => {
+	it.each([
+		["192.0.2.1", true],
+		["255.255.255.255", true],
+		["256.0.0.1", false],
+		["01.2.3.4", false],
+		["1.2.3", false],
+		["1", false],
+	])("reads %s as an IPv4 address: %s", (text, expected) => {
+		expect(isIpv4(text)).toBe(expected);
+	});
+
+	it.each([
+		["2001:db8::1", true],
+		["::ffff:192.0.2.1", true],
+		["::", true],
+		["192.0.2.1", false],
+		["2001:db8:::1", false],
+		["[::1]", false],
+		["::1]/x[", false],
+	])("reads %s as an IPv6 address: %s", (text, expected) => {
+		expect(isIpv6(text)).toBe(expected);
+	});
+
+	it.each([
+		["@", "example.com"],
+		["www", "www.example.com"],
+		["WWW.Example.com.", "www.example.com"],
+		["example.com", "example.com"],
+		["a.example.org", "a.example.org.example.com"],
+	])("makes %s the full name %s in example.com", (raw, full) => {
+		expect(fullName(raw, "example.com")).toBe(full);
+	});
+
+	it("refuses a CNAME to its own name and a wildcard that is not the leftmost label", () => {
+		expect(
+			recordProblem({ name: "a.example.com", type: "CNAME", content: "A.example.com.", proxied: false }),
+		).toMatchObject({
+			field: "content",
+		});
+		expect(recordProblem({ name: "a.*.example.com", type: "A", content: "192.0.2.1", proxied: false })).toMatchObject({
+			field: "name",
+		});
+		expect(recordProblem({ name: "*.example.com", type: "A", content: "192.0.2.1", proxied: true })).toBeUndefined();
+	});
+
+	it("orders records by the key, then by name, and filters case-insensitively", () => {
+		const r = (id: string, name: string, type: string, ttl: number) => ({ id, name, type, ttl, content: "x" });
+		const records = [
+			r("1", "b.example.com", "A", 60),
+			r("2", "a.example.com", "TXT", 60),
+			r("3", "c.example.com", "A", 1),
+		];
+		const base = { name: {}, content: {}, comment: {}, match: "all", direction: "asc" } as const;
+		expect(selectRecords(records, { ...base, order: "type" }).map((x) => x.id)).toStrictEqual(["1", "3", "2"]);
+		expect(selectRecords(records, { ...base, order: "ttl" }).map((x) => x.id)).toStrictEqual(["3", "2", "1"]);
+		expect(
+			selectRecords(records, { ...base, order: "name", name: { startswith: "A." }, type: "A", match: "any" }).map(
+				(x) => x.id,
+			),
+		).toStrictEqual(["2", "1", "3"]);
+	});
+});
