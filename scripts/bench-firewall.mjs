@@ -41,6 +41,7 @@ import {
 	writeBenchmarks,
 } from "./lib/bench.mjs";
 import { ROOT } from "./lib/fixtures.mjs";
+import { apiV4, DEV_ACCOUNT_ID } from "./lib/http.mjs";
 import { prngBytes } from "./lib/prng.mjs";
 import { cpuSecondsOf, removeOnExit, startWranglerDev } from "./lib/wrangler-dev.mjs";
 
@@ -64,8 +65,6 @@ const WARMUP = Number(opts.warmup);
 const SLOT_MS = Number(opts.seconds) * 1000;
 const CONCURRENCY = Number(opts.concurrency);
 const GATEWAY_TOKEN = "dev-token";
-const API_TOKEN = "edgezone_dev_token_000000000000000000000";
-const ACCOUNT_ID = "01a7362d577a6c3019a474fd6f485823";
 const SIZE = 1024;
 /** The contenders: zones with this many rules. */
 const RULE_COUNTS = [0, 10, 100];
@@ -92,32 +91,19 @@ function rulesTiming() {
 	return JSON.parse(child.stdout);
 }
 
-/** One API v4 call with the dev token; the envelope's `result`, or an error naming what failed. */
-async function api(base, method, path, body) {
-	const response = await fetch(`${base}/client/v4${path}`, {
-		method,
-		headers: { authorization: `Bearer ${API_TOKEN}`, "content-type": "application/json" },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const envelope = await response.json();
-	if (!response.ok || !envelope.success)
-		throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(envelope.errors)}`);
-	return envelope.result;
-}
-
 /** A zone named `bench{n}.example.net` with `n` rules: filters, firewall rules by filter.id, custom rules. */
 async function benchZone(base, n) {
 	const name = `bench${n}.example.net`;
-	const zone = await api(base, "POST", "/zones", { name, account: { id: ACCOUNT_ID } });
+	const zone = await apiV4(base, "POST", "/zones", { name, account: { id: DEV_ACCOUNT_ID } });
 	const { filters, customRules } = zoneRules(n);
 	if (filters.length > 0) {
-		const created = await api(
+		const created = await apiV4(
 			base,
 			"POST",
 			`/zones/${zone.id}/filters`,
 			filters.map(({ expression, description }) => ({ expression, description })),
 		);
-		await api(
+		await apiV4(
 			base,
 			"POST",
 			`/zones/${zone.id}/firewall/rules`,
@@ -129,7 +115,7 @@ async function benchZone(base, n) {
 		);
 	}
 	if (customRules.length > 0) {
-		await api(base, "PUT", `/zones/${zone.id}/rulesets/phases/http_request_firewall_custom/entrypoint`, {
+		await apiV4(base, "PUT", `/zones/${zone.id}/rulesets/phases/http_request_firewall_custom/entrypoint`, {
 			rules: customRules,
 		});
 	}

@@ -41,6 +41,7 @@ import {
 	versions,
 	writeBenchmarks,
 } from "./lib/bench.mjs";
+import { apiV4, DEV_ACCOUNT_ID } from "./lib/http.mjs";
 import { prngBytes } from "./lib/prng.mjs";
 import { cpuSecondsOf, removeOnExit, startWranglerDev } from "./lib/wrangler-dev.mjs";
 
@@ -70,8 +71,6 @@ const SLOT_MS = Number(opts.seconds) * 1000;
 const CONCURRENCY = Number(opts.concurrency);
 const BULK = Number(opts.bulk);
 const GATEWAY_TOKEN = "dev-token";
-const API_TOKEN = "edgezone_dev_token_000000000000000000000";
-const ACCOUNT_ID = "01a7362d577a6c3019a474fd6f485823";
 const SIZE = 1024;
 const KEY = "bench/logs-1k.bin";
 const TARGET_COST = 0.05;
@@ -84,23 +83,11 @@ const REQUEST_HEADERS = {
 
 const log = (text) => console.log(text);
 
-async function api(base, method, path, body) {
-	const response = await fetch(`${base}/client/v4${path}`, {
-		method,
-		headers: { authorization: `Bearer ${API_TOKEN}`, "content-type": "application/json" },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const envelope = await response.json();
-	if (!response.ok || !envelope.success)
-		throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(envelope.errors)}`);
-	return envelope.result;
-}
-
 /** A zone, with custom fields and an enabled job when `job` is given. */
 async function benchZone(base, name, job) {
-	const zone = await api(base, "POST", "/zones", { name, account: { id: ACCOUNT_ID } });
+	const zone = await apiV4(base, "POST", "/zones", { name, account: { id: DEV_ACCOUNT_ID } });
 	if (job) {
-		await api(base, "PUT", `/zones/${zone.id}/rulesets/phases/http_log_custom_fields/entrypoint`, {
+		await apiV4(base, "PUT", `/zones/${zone.id}/rulesets/phases/http_log_custom_fields/entrypoint`, {
 			rules: [
 				{
 					action: "log_custom_field",
@@ -113,7 +100,7 @@ async function benchZone(base, name, job) {
 				},
 			],
 		});
-		await api(base, "POST", `/zones/${zone.id}/logpush/jobs`, {
+		await apiV4(base, "POST", `/zones/${zone.id}/logpush/jobs`, {
 			destination_conf: `r2://edgezone-logs/${zone.id}/bench/${name}/{DATE}`,
 			enabled: true,
 			max_upload_interval_seconds: job.interval,
@@ -189,7 +176,7 @@ async function counted(dev, zones, callgrind) {
 	log(`warming up, uninstrumented: ${WARMUP} GETs per zone`);
 	for (const zone of Object.values(zones)) for (let i = 0; i < WARMUP; i++) await getObject(dev.url, zone);
 	// What the warm-up logged is delivered now, so that the counted flush holds the rounds' entries only.
-	await api(dev.url, "POST", `/zones/${zones.on.id}/emulator/logs/flush`);
+	await apiV4(dev.url, "POST", `/zones/${zones.on.id}/emulator/logs/flush`);
 	const { user, proxy } = dev.workerdPids();
 	for (const pid of [user, proxy]) callgrind.on(pid);
 	// Instrumentation retranslates all code: a few requests per zone before anything counts.
@@ -214,13 +201,13 @@ async function counted(dev, zones, callgrind) {
 	}
 	// Delivery: the user workerd's instructions for one flush (read, filter, format, gzip, put), per
 	// entry; the flush's own HTTP request through the proxy is a few per 1,000 entries, left out.
-	const status = await api(dev.url, "GET", `/zones/${zones.on.id}/emulator/logs`);
+	const status = await apiV4(dev.url, "GET", `/zones/${zones.on.id}/emulator/logs`);
 	callgrind.zero(user);
-	const flushed = await api(dev.url, "POST", `/zones/${zones.on.id}/emulator/logs/flush`);
+	const flushed = await apiV4(dev.url, "POST", `/zones/${zones.on.id}/emulator/logs/flush`);
 	const flushInstructions = callgrind.total(user);
 	const entries = flushed.deliveries.reduce((n, d) => n + d.entries, 0);
 	log(`flush: ${entries} entries, ${fmt(flushInstructions / 1e6, 1)} M instructions`);
-	const growth = await api(dev.url, "GET", `/zones/${zones.off.id}/emulator/logs`);
+	const growth = await apiV4(dev.url, "GET", `/zones/${zones.off.id}/emulator/logs`);
 	return { results, delivery: { entries, perEntry: flushInstructions / entries, pending: status }, growth };
 }
 
@@ -314,8 +301,8 @@ async function main() {
 			}
 			log(`round ${round + 1}/${ROUNDS}: ${parts.join(", ")}`);
 		}
-		growth = await api(dev.url, "GET", `/zones/${off.id}/emulator/logs`);
-		onStatus = await api(dev.url, "GET", `/zones/${on.id}/emulator/logs`);
+		growth = await apiV4(dev.url, "GET", `/zones/${off.id}/emulator/logs`);
+		onStatus = await apiV4(dev.url, "GET", `/zones/${on.id}/emulator/logs`);
 		log(`pending log without a job: ${JSON.stringify(growth)}; with the job: ${JSON.stringify(onStatus)}`);
 
 		log(`filling bulk.example.net with ${BULK} requests…`);
@@ -329,9 +316,9 @@ async function main() {
 			}),
 		);
 		await new Promise((r) => setTimeout(r, 200));
-		const before = await api(dev.url, "GET", `/zones/${bulkZone.id}/emulator/logs`);
+		const before = await apiV4(dev.url, "GET", `/zones/${bulkZone.id}/emulator/logs`);
 		const started = performance.now();
-		const flushed = await api(dev.url, "POST", `/zones/${bulkZone.id}/emulator/logs/flush`);
+		const flushed = await apiV4(dev.url, "POST", `/zones/${bulkZone.id}/emulator/logs/flush`);
 		const seconds = (performance.now() - started) / 1000;
 		const [delivery] = flushed.deliveries;
 		bulk = { pending: before.jobs[0]?.pending ?? 0, delivery, seconds };

@@ -16,6 +16,7 @@
 import { request as httpRequest } from "node:http";
 import { parseArgs } from "node:util";
 import { fmt, machine as machineSummary, median, versions, writeBenchmarks } from "./lib/bench.mjs";
+import { apiV4, DEV_ACCOUNT_ID } from "./lib/http.mjs";
 import { cpuSecondsOf, startWranglerDev } from "./lib/wrangler-dev.mjs";
 
 const { values: opts } = parseArgs({
@@ -27,9 +28,7 @@ const { values: opts } = parseArgs({
 	},
 });
 const REPEATS = Number(opts.repeats);
-const API_TOKEN = "edgezone_dev_token_000000000000000000000";
 const GATEWAY_TOKEN = "dev-token";
-const ACCOUNT_ID = "01a7362d577a6c3019a474fd6f485823";
 /** The edge's page for a request past the budget (src/edge/security-pages.ts). */
 const REFUSED = "too costly for the zone";
 
@@ -71,22 +70,10 @@ const ADVERSARIES = [
 	},
 ];
 
-async function api(base, method, path, body) {
-	const response = await fetch(`${base}/client/v4${path}`, {
-		method,
-		headers: { authorization: `Bearer ${API_TOKEN}`, "content-type": "application/json" },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const envelope = await response.json();
-	if (!response.ok || !envelope.success)
-		throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(envelope.errors)}`);
-	return envelope.result;
-}
-
 /** A zone named `name` with one blocking firewall rule per expression: its id and rules. */
 async function zoneWith(base, name, expressions) {
-	const zone = await api(base, "POST", "/zones", { name, account: { id: ACCOUNT_ID } });
-	const rules = await api(
+	const zone = await apiV4(base, "POST", "/zones", { name, account: { id: DEV_ACCOUNT_ID } });
+	const rules = await apiV4(
 		base,
 		"POST",
 		`/zones/${zone.id}/firewall/rules`,
@@ -186,7 +173,7 @@ async function rewrite(dev, user) {
 		const rule = zone.rules[r % zone.rules.length];
 		patch.push(
 			await cpuPer(user, 1, () =>
-				api(dev.url, "PATCH", `/zones/${zone.id}/firewall/rules/${rule.id}`, {
+				apiV4(dev.url, "PATCH", `/zones/${zone.id}/firewall/rules/${rule.id}`, {
 					id: rule.id,
 					description: `renamed ${r}`,
 				}),

@@ -1,6 +1,6 @@
-// HTTP helpers shared by the gateway tests in Node (test/node) and the benchmark: streamed file bodies, incremental
-// hashing of response bodies, and a raw GET that shows the wire as it is (fetch would decode a
-// compressed body and hide it).
+// HTTP helpers shared by the gateway tests in Node (test/node) and the benchmarks: streamed file bodies, incremental
+// hashing of response bodies, a raw GET that shows the wire as it is (fetch would decode a
+// compressed body and hide it), and one API v4 call with `npm run dev`'s credentials.
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { request as httpRequest } from "node:http";
@@ -64,4 +64,28 @@ export function wireSummary(headers) {
 		headers["transfer-encoding"] ??
 		(headers["content-length"] !== undefined ? `length ${headers["content-length"]}` : "no length");
 	return `${encoding}, ${framing}`;
+}
+
+/** `npm run dev`'s API token and account (.dev.vars.example), which the benchmarks' zones use. */
+const DEV_API_TOKEN = "edgezone_dev_token_000000000000000000000";
+export const DEV_ACCOUNT_ID = "01a7362d577a6c3019a474fd6f485823";
+
+/**
+ * One API v4 call with the dev token: the envelope's `result`.
+ * @param {string} base the Worker's address
+ * @param {string} method
+ * @param {string} path under `/client/v4`
+ * @param {unknown} [body] sent as JSON
+ * @throws Error naming the call, its status and the envelope's errors when it fails
+ */
+export async function apiV4(base, method, path, body) {
+	const response = await fetch(`${base}/client/v4${path}`, {
+		method,
+		headers: { authorization: `Bearer ${DEV_API_TOKEN}`, "content-type": "application/json" },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const envelope = await response.json();
+	if (!response.ok || !envelope.success)
+		throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(envelope.errors)}`);
+	return envelope.result;
 }
