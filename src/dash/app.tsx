@@ -22,6 +22,7 @@ import { ASSETS } from "./assets";
 import { ErrorSummary } from "./components/form";
 import { Layout } from "./layout";
 import { bucket } from "./pages/bucket";
+import { dns } from "./pages/dns";
 import { logpush } from "./pages/logpush";
 import { security } from "./pages/security";
 import { signIn } from "./pages/sign-in";
@@ -158,6 +159,7 @@ dash.use(
 );
 dash.get("/zones/:zone_id", (c) => c.redirect(`/zones/${encodeURIComponent(c.req.param("zone_id"))}/logpush`, 303));
 dash.route("/zones/:zone_id/logpush", logpush);
+dash.route("/zones/:zone_id/dns", dns);
 dash.route("/zones/:zone_id/security", security);
 dash.route("/zones/:zone_id/ssl", ssl);
 dash.route("/zones/:zone_id/bucket", bucket);

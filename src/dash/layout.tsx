@@ -20,6 +20,7 @@ interface ZonePage {
 /** The zone's pages, in navigation order. */
 const ZONE_PAGES: ZonePage[] = [
 	{ path: "logpush", label: "Logpush", group: "Analytics & Logs" },
+	{ path: "dns", label: "Records", group: "DNS" },
 	{ path: "security", label: "Security rules", group: "Security" },
 	{ path: "ssl", label: "Edge Certificates", group: "SSL/TLS" },
 	{ path: "bucket", label: "Bucket", group: "R2 Object Storage" },

@@ -145,15 +145,18 @@ export function numberOrText(typed: string): number | string {
 	return Number.isFinite(Number(typed)) ? Number(typed) : typed;
 }
 
-/** One labelled checkbox sending `name=true` when checked; its id is `{form}-{name}`. */
-export const Checkbox: FC<{ form?: string; name: string; label: string; checked: boolean }> = (p) => {
-	const id = `${scopeOf(p).form}-${p.name}`;
+/** One labelled checkbox sending `name=true` when checked; its id is `{form}-{name}`, its errors shown below it. */
+export const Checkbox: FC<{ form?: string; name: string; label: string; checked: boolean; errors?: FormErrors }> = (
+	p,
+) => {
+	const d = described(p);
 	return (
 		<div>
-			<input type="checkbox" id={id} name={p.name} value="true" checked={p.checked} />{" "}
-			<label class="inline" for={id}>
+			<input type="checkbox" id={d.id} name={p.name} value="true" checked={p.checked} {...d.aria} />{" "}
+			<label class="inline" for={d.id}>
 				{p.label}
 			</label>
+			<Below messages={d.messages} errorId={d.errorId} />
 		</div>
 	);
 };
