@@ -41,12 +41,12 @@ const TTLS: [string, string][] = [
 ];
 
 /** A TTL in seconds as the dashboard shows it: "Auto" for 1, a listed choice's label, else seconds. */
-export function ttlLabel(ttl: number): string {
+function ttlLabel(ttl: number): string {
 	return TTLS.find(([value]) => Number(value) === ttl)?.[1] ?? `${ttl} s`;
 }
 
 /** The record's name as Cloudflare's dashboard shows it: relative to the zone, the zone's own name at the apex. */
-export function shownName(name: string, zone: string): string {
+function shownName(name: string, zone: string): string {
 	return name.endsWith(`.${zone}`) ? name.slice(0, -(zone.length + 1)) : name;
 }
 
