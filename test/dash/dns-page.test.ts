@@ -39,6 +39,14 @@ describe("the DNS page", () => {
 			...form({ type: "MX", name: "@", content: "mail.example.net", priority: "10", ttl: "3600" }),
 		});
 		expect(mx.status).toBe(303);
+		// An address pasted with spaces is trimmed; a TXT record keeps its own.
+		const spaced = await post(browser, `/zones/${zone}/dns/records`, {
+			...form({ type: "AAAA", name: "v6", content: " 2001:db8::1 " }),
+		});
+		expect(spaced.status).toBe(303);
+		await post(browser, `/zones/${zone}/dns/records`, form({ type: "TXT", name: "note", content: " two  spaces " }));
+		const stored = (await call("GET", `/zones/${zone}/dns_records?order=name`)).body.result as { content: string }[];
+		expect(stored.map((r) => r.content)).toEqual(expect.arrayContaining(["2001:db8::1", " two  spaces "]));
 		const page = await seen(await (await open(browser, `/zones/${zone}/dns?done=added`)).text());
 		expect(page.h1).toBe("DNS records");
 		expect(page.text).toContain("DNS record added.");

@@ -71,12 +71,16 @@ export const EMPTY_RECORD: RecordValues = {
 	comment: "",
 };
 
-/** A record form's values as posted. */
-export function recordValuesOf(form: Awaited<ReturnType<typeof formValues>>): RecordValues {
+/** A record form's values as posted; `type` the record's own when editing (the form then posts none). */
+export function recordValuesOf(
+	form: Awaited<ReturnType<typeof formValues>>,
+	type: string = form.one("type"),
+): RecordValues {
 	return {
-		type: form.one("type"),
+		type,
 		name: form.one("name").trim(),
-		content: form.one("content").trim(),
+		// A TXT record's spaces are its content; an address or hostname pasted with spaces is not.
+		content: type === "TXT" ? form.one("content") : form.one("content").trim(),
 		priority: form.one("priority").trim(),
 		ttl: form.one("ttl"),
 		proxied: form.one("proxied") === "true",

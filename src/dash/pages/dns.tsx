@@ -130,7 +130,7 @@ export const dns = new Hono<DashEnv>()
 	.post("/records/:record_id", async (c) => {
 		const before = await callApi<DnsRecord>(c, c.var.session.credential, "GET", recordPath(c));
 		if (!before.ok) return dnsPage(c, { rowErrors: messagesOf(before.errors) }, statusOf(before));
-		const values = { ...recordValuesOf(await formValues(c)), type: before.result.type, name: before.result.name };
+		const values = { ...recordValuesOf(await formValues(c), before.result.type), name: before.result.name };
 		const answer = await callApi(c, c.var.session.credential, "PATCH", recordPath(c), recordBody(values, true));
 		if (!answer.ok) return editPage(c, { values, errors: sortErrors(answer.errors, recordFieldOf) }, statusOf(answer));
 		return c.redirect(pagePath(c, "?done=saved"), 303);
