@@ -1,7 +1,7 @@
 /**
  * The DNS page (DNS > Records) in Chromium: reached from the sidebar, a proxied A record added and
  * listed as Proxied, a CNAME of the same name refused with the API's error read with the Name
- * field, the record's proxy turned off, the record deleted (the confirmation accepted), and the
+ * field, the record's proxy turned off, its content and TTL edited, the record deleted (the confirmation accepted), and the
  * page with its records at a phone's width (390 px) without horizontal scrolling.
  */
 import type { Browser, Page } from "playwright-core";
@@ -83,6 +83,17 @@ browserSuite("the DNS page", () => {
 		expect(record?.proxied).toBe(false);
 	});
 
+	it("edits the record's content and TTL on its Edit page", async () => {
+		await row("app").getByRole("link", { name: "Edit A app 192.0.2.10" }).click();
+		await page.getByRole("heading", { level: 1, name: "Edit DNS record" }).waitFor();
+		await page.getByLabel("Content").fill("192.0.2.11");
+		await page.getByLabel("TTL").selectOption({ label: "5 min" });
+		await page.getByRole("button", { name: "Save" }).click();
+		expect(await statusSays(page, "DNS record saved.")).toBe("DNS record saved.");
+		const cells = await row("app").getByRole("cell").allTextContents();
+		expect(cells.slice(0, 5)).toEqual(["A", "app", "192.0.2.11", "DNS only", "5 min"]);
+	});
+
 	it("fits a phone's width (390 px) with the records table, a long TXT record and the form", async () => {
 		// A DKIM key's length of unbroken text, as real TXT records hold.
 		const txt = await api<{ id: string }>("POST", `/zones/${zoneId}/dns_records`, {
@@ -107,10 +118,10 @@ browserSuite("the DNS page", () => {
 
 	it("deletes the record after the confirmation", async () => {
 		page.once("dialog", (dialog) => {
-			expect(dialog.message()).toBe("Delete the A app 192.0.2.10 record?");
+			expect(dialog.message()).toBe("Delete the A app 192.0.2.11 record?");
 			void dialog.accept();
 		});
-		await row("app").getByRole("button", { name: "Delete A app 192.0.2.10" }).click();
+		await row("app").getByRole("button", { name: "Delete A app 192.0.2.11" }).click();
 		expect(await statusSays(page, "DNS record deleted.")).toBe("DNS record deleted.");
 		await page.getByText("No DNS records in this zone.").waitFor();
 		expect(await api<unknown[]>("GET", `/zones/${zoneId}/dns_records`)).toEqual([]);
