@@ -143,8 +143,9 @@ export const rulesets = new Hono<ApiEnv>()
 	})
 	.get("/phases/:phase/entrypoint/versions/:version", reads(...RULESETS), async (c) => {
 		const phase = parseParam(c, "phase", PHASE);
-		const version = parseParam(c, "version", INT_ID);
+		// The phase's permission first, as the list route above: a caller without it learns nothing of the version.
 		requirePhase(c, phase, "read");
+		const version = parseParam(c, "version", INT_ID);
 		return ok(unwrap(await c.var.zoneState.getEntrypointVersion(phase, version)) satisfies VersionGetResponse);
 	})
 	.get("/:ruleset_id", reads(...RULESETS), async (c) => {

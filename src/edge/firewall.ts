@@ -93,11 +93,15 @@ const PRECEDENCE: readonly string[] = [
 
 /**
  * A stored expression compiles (it was validated on write); one that no longer does never matches.
+ * One stored before the limits on an expression's regular expressions (`rules-language/parser.ts`)
+ * still runs as written, compiled without them: a block rule must not stop blocking because a
+ * later limit would refuse it today (the request's budget, `work-budget.ts`, still bounds it).
  * From the isolate's cache of compiled expressions: a new configuration version compiles only
  * the expressions it did not hold before.
  */
 function filterOf(expression: string, ruleId: string): Filter {
-	const result = compileCached(expression);
+	const written = compileCached(expression);
+	const result = written.ok ? written : compileCached(expression, false);
 	if (result.ok) return result.filter;
 	console.error(`edgezone firewall: rule ${ruleId} no longer compiles and is skipped`, result.error.message);
 	return { expression, fields: [], matches: () => false, matchesIn: () => false };

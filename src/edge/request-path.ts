@@ -17,9 +17,15 @@ import { aliasPath } from "./gateway/keys";
  *   `?key=` alias names an object on `/`.
  */
 export function rulesPath(url: URL, setting: UrlNormalization, gatewayDialect: boolean): string {
-	const alias = gatewayDialect ? aliasPath(url) : undefined;
+	// The alias the gateway will read: that of the URL it is sent (normalized with scope `both`).
+	const alias = gatewayDialect ? aliasPath(originUrl(url, setting)) : undefined;
 	if (alias !== undefined) return alias;
-	return setting.scope === "none" ? url.pathname : normalizePath(url.pathname, setting.type);
+	if (setting.scope === "none") return url.pathname;
+	// S3 decodes `%2F` in a key to `/` (the gateway's dialect refuses it, `gateway/keys.ts`), so an
+	// S3 request's rules see the slash its object's key has: a rule on `/<bucket>/private/` then
+	// holds for `/<bucket>/private%2Freport.txt` too.
+	const path = gatewayDialect ? url.pathname : url.pathname.replace(/%2f/gi, "/");
+	return normalizePath(path, setting.type);
 }
 
 /** The URL the origin is sent: `url` itself, or with its path normalized when the scope is `both`. */

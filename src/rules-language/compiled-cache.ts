@@ -9,7 +9,9 @@
  * Bounded by entries (`MAX_ENTRIES`), the least recently used going first: compiling is pure
  * (the same text always gives an equivalent filter or the same error), so an evicted entry only
  * costs its compilation again. Only `compile(expression)` with Cloudflare's fields and no named
- * lists is kept; a caller with other options calls `compile` itself.
+ * lists is kept, with the limits on regular expressions (an expression written) or without them
+ * (one stored before they were set, `edge/firewall.ts`); a caller with other options calls
+ * `compile` itself.
  */
 import { compile } from "./index.ts";
 
@@ -26,19 +28,24 @@ const entries = new Map<string, Compiled>();
 /** What the cache did since the isolate started: answers it kept, and compilations it ran. */
 const counts = { hits: 0, compilations: 0 };
 
-/** `compile(expression)`, from the isolate's cache when this text was compiled before. */
-export function compileCached(expression: string): Compiled {
-	const kept = entries.get(expression);
+/**
+ * `compile(expression, { regexLimits })`, from the isolate's cache when this text was compiled
+ * so before.
+ * @param regexLimits whether the limits on the expression's regular expressions apply (`parser.ts`).
+ */
+export function compileCached(expression: string, regexLimits = true): Compiled {
+	const key = `${regexLimits ? "written" : "stored"} ${expression}`;
+	const kept = entries.get(key);
 	if (kept !== undefined) {
 		counts.hits++;
 		// Set anew: the Map's order is that of use, so its first key is the least recently used.
-		entries.delete(expression);
-		entries.set(expression, kept);
+		entries.delete(key);
+		entries.set(key, kept);
 		return kept;
 	}
 	counts.compilations++;
-	const compiled = compile(expression);
-	entries.set(expression, compiled);
+	const compiled = compile(expression, { regexLimits });
+	entries.set(key, compiled);
 	if (entries.size > MAX_ENTRIES) {
 		const [oldest] = entries.keys();
 		if (oldest !== undefined) entries.delete(oldest);

@@ -82,6 +82,8 @@ export interface CompileOptions {
 	 * the tests compare this parser with an engine build that has different fields.
 	 */
 	fields?: Readonly<Record<string, FieldType>>;
+	/** Whether the limits on an expression's regular expressions apply (`ParseOptions.regexLimits`); true when absent. */
+	regexLimits?: boolean;
 }
 
 function lengthError(expression: string, length: number): FilterError {
@@ -114,6 +116,7 @@ export function compile(
 		root = parseExpression(expression, {
 			...(options.lists ? { lists: options.lists } : {}),
 			...(options.fields ? { fields: options.fields } : {}),
+			...(options.regexLimits === false ? { regexLimits: false } : {}),
 		});
 	} catch (e) {
 		if (e instanceof LexError) return { ok: false, error: renderError(expression, e) };

@@ -69,6 +69,12 @@ export interface ParseOptions {
 	readonly maxDepth?: number;
 	/** The field scheme; {@link FIELDS} (Cloudflare's) when absent. */
 	readonly fields?: Readonly<Record<string, FieldType>>;
+	/**
+	 * Whether {@link MAX_REGEXES} and {@link MAX_REGEX_INSTRUCTIONS} apply: true (the default) for
+	 * an expression being written; false for one already stored, which was taken under the
+	 * limits of its day and runs as it was written.
+	 */
+	readonly regexLimits?: boolean;
 }
 
 const LOGICAL_OPS = [
@@ -541,9 +547,11 @@ class Parser {
 			end = p;
 		} else return fail('expected " or r', pos, limit);
 		this.regexes++;
-		if (this.regexes > MAX_REGEXES)
+		const limits = this.options.regexLimits ?? true;
+		if (limits && this.regexes > MAX_REGEXES)
 			fail(`too many regular expressions: an expression may hold at most ${MAX_REGEXES}`, pos, end);
-		const translated = translateRegex(pattern, EDGE_PROFILE, MAX_REGEX_INSTRUCTIONS - this.instructions);
+		const left = limits ? MAX_REGEX_INSTRUCTIONS - this.instructions : Number.POSITIVE_INFINITY;
+		const translated = translateRegex(pattern, EDGE_PROFILE, left);
 		if (!translated.ok && translated.tooLarge !== undefined)
 			fail(
 				`regular expressions too large: they compile to ${this.instructions + translated.tooLarge} instructions, more than the ${MAX_REGEX_INSTRUCTIONS} edgezone allows one expression`,

@@ -7,6 +7,7 @@ import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { RemoteBucket, RemoteBucketError } from "../../src/client";
 import { call } from "../api/http";
+import { BUCKET, s3 } from "../s3/helpers";
 
 const RW = "Bearer test-rw";
 
@@ -163,6 +164,24 @@ describe("the zone's URL normalization setting", () => {
 		expect((await edge(zone.host, "/docs//x.txt")).status).toBe(404);
 		expect(await edge(zone.host, "/%64ocs/x.txt")).toStrictEqual({ status: 200, body: "docs/x.txt" });
 		expect((await call("DELETE", `/zones/${zone.zone_id}/url_normalization`)).status).toBe(204);
+	});
+
+	it("scope both: the rules see the key alias of the URL the gateway is sent, normalized", async () => {
+		expect((await setting(zone.zone_id, "cloudflare", "both")).status).toBe(200);
+		// `//` is `/` once normalized, where `?key=` names the object: the rule holds.
+		expect((await edge(zone.host, "//?key=private/report.txt")).status).toBe(403);
+		expect((await call("DELETE", `/zones/${zone.zone_id}/url_normalization`)).status).toBe(204);
+	});
+
+	it("an S3 request's rules see %2F in its path as the / S3 decodes it to", async () => {
+		await block(zone.zone_id, `starts_with(http.request.uri.path, "/${BUCKET}/s3-private/")`);
+		for (const path of [`/${BUCKET}/s3-private/x.txt`, `/${BUCKET}/s3-private%2Fx.txt`]) {
+			const res = await s3(path, {}, undefined, `http://${zone.host}`);
+			expect(res.status, path).toBe(403);
+			// The firewall's block page, not S3's own answer.
+			expect(res.headers.get("content-type"), path).toContain("text/html");
+			await res.body?.cancel();
+		}
 	});
 
 	it("type rfc3986 decodes escapes but keeps // and \\ as they are", async () => {

@@ -22,6 +22,21 @@ describe("the isolate's compiled expressions", () => {
 		expect(compileCached(expression)).toBe(first);
 	});
 
+	it("compiles a stored expression past the limits on regexes without them, and keeps the two apart", () => {
+		// 65 regexes: refused when written (Cloudflare allows 64 per rule), and still run as stored
+		// by a zone that wrote it before the limit.
+		const tag = crypto.randomUUID().slice(0, 8);
+		const expression = Array.from({ length: 65 }, (_, i) => `http.request.uri.path matches "^/${tag}/${i}/"`).join(
+			" or ",
+		);
+		const written = compileCached(expression);
+		expect(written.ok).toBe(false);
+		const stored = compileCached(expression, false);
+		expect(stored.ok).toBe(true);
+		if (stored.ok) expect(stored.filter.matches({ "http.request.uri.path": `/${tag}/64/x` })).toBe(true);
+		expect(compileCached(expression)).toBe(written);
+	});
+
 	it("forgets the expression used least recently once 4,096 others were compiled", () => {
 		const kept = unique();
 		const dropped = unique();

@@ -53,11 +53,17 @@ function anyRecorded(at: Ledgered, now: number): Promise<boolean> {
 /** The row of `key`, or null (none, or a bucket with none). */
 async function recordedClass(at: Ledgered, key: string): Promise<StoredStorageClass | null> {
 	const now = Date.now();
-	if (!(await anyRecorded(at, now))) return null;
-	return rows.get(rowKey(at, key), now, async () => {
-		const found = await bucketLedger(at.env, at.binding).storedStorageClasses([key]);
-		return { version: 0, value: found.get(key) ?? null };
-	});
+	try {
+		if (!(await anyRecorded(at, now))) return null;
+		return await rows.get(rowKey(at, key), now, async () => {
+			const found = await bucketLedger(at.env, at.binding).storedStorageClasses([key]);
+			return { version: 0, value: found.get(key) ?? null };
+		});
+	} catch (error) {
+		// A read the binding answered is answered, with the class the binding reports.
+		console.error("storage class: the bucket's ledger could not be read", error);
+		return null;
+	}
 }
 
 /** Records `object`'s class when the binding did not keep `storageClass`, which it was written with. */
