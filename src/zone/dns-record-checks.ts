@@ -7,6 +7,7 @@
  * `src/resources/dns/records.ts`), the OpenAPI schema (github.com/cloudflare/api-schemas,
  * `dns-records_*`) and developers.cloudflare.com/dns/manage-dns-records/ (each named below).
  */
+import { DNS_LABEL } from "./custom-hostnames/names";
 
 /** The record types edgezone stores: the ones a site behind the zone needs. */
 export const RECORD_TYPES = ["A", "AAAA", "CNAME", "MX", "TXT"] as const;
@@ -36,8 +37,6 @@ export interface RecordProblem {
  */
 const CHECK_CODES = { notProxiable: 9004, badIpv4: 9005, badIpv6: 9006, invalid: 1004 } as const;
 
-const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
-
 /**
  * The full name of a record given as `raw` in the zone `zone`: lower case (RFC 4343), no trailing
  * dot; `@` is the apex ("DNS record name (or @ for the zone apex)", OpenAPI `dns-records_name`); a
@@ -56,7 +55,7 @@ function nameProblem(name: string): string | undefined {
 	if (name.length > 253) return "DNS record name must be at most 253 characters";
 	for (const [i, label] of name.split(".").entries()) {
 		if (label === "*" && i === 0) continue;
-		if (!LABEL.test(label)) {
+		if (!DNS_LABEL.test(label)) {
 			return `DNS record name is invalid: label "${label}" must be 1 to 63 letters, digits, underscores or inner hyphens`;
 		}
 	}

@@ -17,6 +17,7 @@
  * or decode object bodies on the way out (docs/gateway.md).
  */
 
+import { headerList } from "../../common/http-token";
 import { BUCKET_HEADER } from "../../wire/buckets";
 import { CHECKSUMS, checksumHeader, storedChecksumHeader } from "../../wire/checksums";
 import { ERROR_CODE_HEADER, ERROR_MESSAGE_HEADER } from "../../wire/error-codes";
@@ -158,19 +159,11 @@ function allowedOrigin(origin: string, setting: string): string | null {
 
 /** The request headers a preflight allows: the gateway's own, and the custom metadata names asked for. */
 function allowedHeaders(requested: string | null): string {
-	const metadata = (requested ?? "")
-		.split(",")
-		.map((name) => name.trim().toLowerCase())
-		.filter((name) => name.startsWith(META_PREFIX) && name.length > META_PREFIX.length);
+	const metadata = headerList(requested).filter(
+		(name) => name.startsWith(META_PREFIX) && name.length > META_PREFIX.length,
+	);
 	return [...new Set([...REQUEST_HEADERS, ...metadata])].join(", ");
 }
-
-/** A comma-separated header's values, trimmed, lower case, empty ones left out. */
-const namesOf = (value: string | null) =>
-	(value ?? "")
-		.split(",")
-		.map((name) => name.trim().toLowerCase())
-		.filter((name) => name !== "");
 
 /**
  * The answer to a preflight of a bucket with CORS rules, as S3 answers one
@@ -180,7 +173,7 @@ const namesOf = (value: string | null) =>
  */
 function bucketPreflight(request: Request, origin: string, rules: readonly CorsRule[]): Response {
 	const headers = new Headers({ vary: "Origin, Access-Control-Request-Headers, Access-Control-Request-Method" });
-	const requested = namesOf(request.headers.get("access-control-request-headers"));
+	const requested = headerList(request.headers.get("access-control-request-headers"));
 	const method = request.headers.get("access-control-request-method") ?? "";
 	const rule = matchingRule(rules, { origin, method, headers: requested });
 	if (rule === undefined) return new Response(null, { status: 403, headers });

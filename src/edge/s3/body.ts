@@ -23,6 +23,7 @@
  */
 
 import { toHex } from "../../common/encoding";
+import { headerList } from "../../common/http-token";
 import { requestedChecksums } from "../gateway/headers";
 import { awsChunkedDecoder } from "./aws-chunked";
 import { type BodyCheck, type BodyFraming, pumpBody } from "./body-pump";
@@ -66,13 +67,6 @@ const STREAMING_PAYLOADS: Record<string, { signed: boolean; trailer: boolean }> 
 
 const SIGNED_HASH = /^[0-9a-f]{64}$/;
 
-/** A comma-separated header's values, trimmed, lower case, empty ones left out. */
-const listOf = (value: string | null) =>
-	(value ?? "")
-		.split(",")
-		.map((part) => part.trim().toLowerCase())
-		.filter((part) => part !== "");
-
 /**
  * The flexible checksum a request declares: one `x-amz-checksum-<alg>` header, or one trailer
  * named by `x-amz-trailer`, agreeing with `x-amz-sdk-checksum-algorithm` when that is sent.
@@ -81,7 +75,7 @@ const listOf = (value: string | null) =>
  */
 function declaredChecksum(headers: Headers): { checksum: FlexibleChecksum; value?: string } | undefined {
 	const inHeaders = FLEXIBLE_CHECKSUMS.filter(({ header }) => headers.has(header));
-	const trailer = listOf(headers.get("x-amz-trailer"));
+	const trailer = headerList(headers.get("x-amz-trailer"));
 	const inTrailer = trailer.map((name) => {
 		const checksum = checksumOfHeader(name);
 		if (checksum === undefined) {
@@ -191,7 +185,7 @@ export function requestBody(c: Pick<S3Context, "request" | "caller">, options: R
 		const decoder = awsChunkedDecoder({
 			decodedLength: length,
 			signing: payload.signed ? { secret: caller.key.secret, seed: caller.seed } : undefined,
-			trailer: listOf(headers.get("x-amz-trailer")),
+			trailer: headerList(headers.get("x-amz-trailer")),
 		});
 		framing = decoder;
 		trailers = decoder.trailers;

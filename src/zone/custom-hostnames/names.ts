@@ -11,7 +11,8 @@
  */
 
 const HOST_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-const DNS_LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
+/** One label of a DNS name: letters, digits, underscores (RFC 8552) and inner hyphens, 1 to 63. */
+export const DNS_LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
 
 /** A name lower-cased, without one trailing dot. */
 function normalized(name: string): string {
