@@ -29,11 +29,11 @@
  * versions).
  */
 
+import { ledgerOf, openUpload } from "../../bucket/bucket-ledger";
 import { checksumsToHeaders } from "../../wire/checksums";
 import { parseConditionals, toOnlyIf } from "../gateway/conditionals";
 import { writeMetadataFromHeaders } from "../gateway/headers";
 import { assertKey } from "../gateway/keys";
-import { ledgerOf, openUpload } from "./bucket-ledger";
 import type { NamedBucket } from "./buckets";
 import { servedBucket } from "./buckets";
 import {

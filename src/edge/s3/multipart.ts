@@ -3,7 +3,7 @@
  * (`uploadPart`, `complete`, `abort`): CreateMultipartUpload, UploadPart, CompleteMultipartUpload,
  * AbortMultipartUpload (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateMultipartUpload.html
  * and its siblings), and ListParts and ListMultipartUploads from the bucket's ledger
- * (`bucket-ledger.ts`), which both dialects write.
+ * (`src/bucket/bucket-ledger.ts`), which both dialects write.
  *
  * R2's rules on parts are the binding's, checked by `complete` (every part but the last at least
  * 5 MiB, all but the last the same size, the last no larger;
@@ -26,12 +26,12 @@
  * reports); edgezone follows R2, and the object stays as the first completion made it.
  */
 import { XMLParser } from "fast-xml-parser";
+import { ledgerOf, type ObjectChecksum, openUpload } from "../../bucket/bucket-ledger";
 import { isPartNumber, MAX_PART_NUMBER } from "../../wire/limits";
 import { storageClassToHeader } from "../../wire/storage-class";
 import { hasConditionals, parseConditionals } from "../gateway/conditionals";
 import { writeMetadataFromHeaders } from "../gateway/headers";
 import { requestBody } from "./body";
-import { ledgerOf, type ObjectChecksum, openUpload } from "./bucket-ledger";
 import { checksumElement, checksumOfHeader, FLEXIBLE_CHECKSUMS, type FlexibleChecksum } from "./checksums";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error, s3ErrorOf } from "./errors";

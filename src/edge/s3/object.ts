@@ -13,6 +13,8 @@
  * Refused with 501 rather than answered wrongly: `versionId` (the binding keeps no versions), and
  * `partNumber` of a multipart object whose part sizes the bucket's ledger does not hold.
  */
+
+import { ledgerOf, type ObjectChecksum, type ObjectParts, type RecordedChecksum } from "../../bucket/bucket-ledger";
 import { checksumsToHeaders, wantsChecksums } from "../../wire/checksums";
 import { STORED_ENCODING_HEADER } from "../../wire/http-metadata";
 import { isPartNumber } from "../../wire/limits";
@@ -22,7 +24,6 @@ import type { GatewayContext } from "../gateway/context";
 import { requestedChecksums, withChecksums, writeMetadataFromHeaders } from "../gateway/headers";
 import { getObject as gatewayGet, headObject as gatewayHead } from "../gateway/object";
 import { requestBody } from "./body";
-import { ledgerOf, type ObjectChecksum, type ObjectParts, type RecordedChecksum } from "./bucket-ledger";
 import { FLEXIBLE_CHECKSUMS } from "./checksums";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";

@@ -11,12 +11,13 @@
  * isolate may not see a bucket's first key for up to a minute, and there R2, which keeps the key
  * itself, refuses a read without it.
  */
+
+import { ledgerOf } from "../../../bucket/bucket-ledger";
+import type { StoredSsec } from "../../../bucket/ssec/store";
 import { CONFIG_CHECK_INTERVAL_MS } from "../../config-checks";
 import { VersionedCache } from "../../versioned-cache";
-import { ledgerOf } from "../bucket-ledger";
 import type { S3Context } from "../context";
 import { type CustomerKey, checkRead, customerKeyOf } from "./customer-key";
-import type { StoredSsec } from "./store";
 
 /** How long a bucket's "a key was recorded" is answered without asking again, in ms. */
 const BUCKET_TRUST_MS = 60_000;
