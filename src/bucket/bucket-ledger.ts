@@ -22,7 +22,7 @@
  * (https://developers.cloudflare.com/r2/objects/multipart-objects/) — edgezone's choice.
  *
  * - the flexible checksum an upload was created with and each part's checksum of it, from which
- *   CompleteMultipartUpload makes the object's (`src/edge/s3/multipart-checksums.ts`), kept as above;
+ *   CompleteMultipartUpload makes the object's (`src/edge/s3/checksums/multipart-checksums.ts`), kept as above;
  * - the part sizes of an object a multipart upload completed, for GetObject's `partNumber`
  *   (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html): the binding does not say
  *   where an object's parts begin.
@@ -43,9 +43,9 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { servedBuckets } from "../edge/s3/buckets";
+import { type ChecksumType, type UploadChecksum, uploadChecksumFrom } from "../edge/s3/checksums/multipart-checksums";
 import type { CorsRule } from "../edge/s3/cors/rules";
 import type { LifecycleRule } from "../edge/s3/lifecycle/rules";
-import { type ChecksumType, type UploadChecksum, uploadChecksumFrom } from "../edge/s3/multipart-checksums";
 import { migrate } from "../zone/schema";
 import { CREATION_MIGRATION, creationDate } from "./bucket-creation";
 import { BUCKET_CORS_SQL, CorsStore } from "./cors/store";

@@ -20,7 +20,7 @@ import { cfRayHeader, newRayId } from "./ray";
 import { type RequestContext, requestFields } from "./request-fields";
 import { originUrl, rulesPath } from "./request-path";
 import { s3 } from "./s3/app";
-import { isS3Request } from "./s3/detect";
+import { isS3Request } from "./s3/auth/detect";
 import { zoneForHost } from "./zone-routing";
 import { zoneView } from "./zone-view";
 

@@ -8,12 +8,12 @@
  */
 
 import { ledgerOf } from "../../bucket/bucket-ledger";
+import { xmlDocumentOf } from "./body/xml-body";
 import type { S3Context } from "./context";
 import { S3Error } from "./errors";
 import { setLifecycleRules } from "./lifecycle/cached-rules";
 import { LIFECYCLE_LIMITS, lifecycleDocument, parseLifecycle } from "./lifecycle/rules";
 import { xmlAnswer } from "./xml";
-import { xmlDocumentOf } from "./xml-body";
 
 /**
  * `GET /<bucket>?lifecycle`: the rules in effect, R2's default rule for a bucket never configured.

@@ -13,10 +13,15 @@
  * a checksum not asked for (edgezone's choice: the same trust the zones' configurations get).
  */
 
-import { type CompletedUpload, ledgerOf, type ObjectChecksum, type RecordedChecksum } from "../../bucket/bucket-ledger";
-import { CONFIG_CHECK_INTERVAL_MS } from "../config-checks";
-import { VersionedCache } from "../versioned-cache";
-import type { S3Context } from "./context";
+import {
+	type CompletedUpload,
+	ledgerOf,
+	type ObjectChecksum,
+	type RecordedChecksum,
+} from "../../../bucket/bucket-ledger";
+import { CONFIG_CHECK_INTERVAL_MS } from "../../config-checks";
+import { VersionedCache } from "../../versioned-cache";
+import type { S3Context } from "../context";
 
 /** How long a row read from a ledger is answered without asking again, in ms. */
 const TRUST_MS = CONFIG_CHECK_INTERVAL_MS;
