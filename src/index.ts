@@ -7,7 +7,7 @@ import { dash } from "./dash/app";
 import { edge } from "./edge/pipeline";
 import { reportMissingSecrets } from "./startup";
 
-export { BucketLedger } from "./edge/s3/bucket-ledger";
+export { BucketLedger } from "./bucket/bucket-ledger";
 export { ZoneRegistry } from "./zone/registry";
 export { Zone } from "./zone/zone";
 

@@ -19,7 +19,7 @@
  *   uncaught (in promise), and `Can't read from request stream because client disconnected.` when
  *   the body came from the request: a body refused as it streams (a wrong signed hash, checksum,
  *   chunk signature or length) ends with an error instead of its last bytes, so that `R2Bucket.put`
- *   or `uploadPart` reading it fails and stores nothing (src/edge/s3/body.ts); the runtime and
+ *   or `uploadPart` reading it fails and stores nothing (src/edge/s3/body/body.ts); the runtime and
  *   Miniflare's R2 simulator log the aborted upload. A bare `env.BUCKET.put` of a FixedLengthStream
  *   that errors logs the same three lines, no edgezone code involved (test/s3/checksums,
  *   aws-chunked, objects, multipart).

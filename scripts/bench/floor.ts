@@ -12,7 +12,7 @@
  * - `PUT /__floor/{key}`: the floor of one PUT, the request body handed to `put()` as is.
  * - `PUT /__floor/{key}?relay`: the floor of a body checked in JavaScript: the request body read
  *   in 1 MiB blocks (BYOB, two buffers in turn) and written, each write awaited, to a
- *   FixedLengthStream that `put()` reads; what src/edge/s3/body-pump.ts does, without its checks.
+ *   FixedLengthStream that `put()` reads; what src/edge/s3/body/body-pump.ts does, without its checks.
  * - `/__variant/{name}/{key}`: the variants BENCHMARKS.md investigates (which of them the
  *   runtime compresses, and what each costs). `const` answers 1 KiB from memory, no R2 at all.
  * - everything else: edgezone's default handler, untouched.

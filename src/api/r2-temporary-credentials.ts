@@ -7,7 +7,7 @@
  * Body: `bucket`, `parentAccessKeyId`, `permission` (`admin-read-write`, `admin-read-only`,
  * `object-read-write`, `object-read-only`), `ttlSeconds` (at most 604800, 7 days), optional
  * `objects` and `prefixes`; answer `{accessKeyId, secretAccessKey, sessionToken}`. The S3 dialect
- * accepts them until they expire (src/edge/s3/temporary-credentials.ts says how, with no state).
+ * accepts them until they expire (src/edge/s3/auth/temporary-credentials.ts says how, with no state).
  *
  * Edgezone's rules: the account is the deployment's (`DEFAULT_ACCOUNT_ID`, the account of its
  * buckets; another id is 403 10000, as a zone out of reach); the bucket is one the S3 dialect
@@ -22,8 +22,12 @@ import type { TemporaryCredentialCreateResponse } from "cloudflare/resources/r2/
 import { Hono } from "hono";
 import { z } from "zod";
 import { narrower, reachesBucket, s3AccessKey } from "../common/s3-keys";
+import {
+	MAX_SESSION_TOKEN,
+	mintTemporaryCredentials,
+	TEMPORARY_PERMISSIONS,
+} from "../edge/s3/auth/temporary-credentials";
 import { servedBuckets } from "../edge/s3/buckets";
-import { MAX_SESSION_TOKEN, mintTemporaryCredentials, TEMPORARY_PERMISSIONS } from "../edge/s3/temporary-credentials";
 import { CODES } from "../zone/failure";
 import { ok } from "./envelope";
 import { ApiError, forbidden } from "./errors";

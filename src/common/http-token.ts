@@ -9,7 +9,7 @@ export const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /**
  * A comma-separated header's values (RFC 9110 §5.6.1 lists), trimmed, lower case, empty ones
  * left out: the names of `Access-Control-Request-Headers` (`edge/gateway/cors.ts`), the trailers
- * of `x-amz-trailer` (`edge/s3/body.ts`).
+ * of `x-amz-trailer` (`edge/s3/body/body.ts`).
  */
 export const headerList = (value: string | null): string[] =>
 	(value ?? "")

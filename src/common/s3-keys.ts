@@ -67,7 +67,7 @@ export interface AccessKey extends R2Grant {
 	/** The zones the token reaches: every zone, or the listed zone ids. */
 	zones: "*" | readonly string[];
 	/**
-	 * For temporary credentials (src/edge/s3/temporary-credentials.ts): the one bucket they are
+	 * For temporary credentials (src/edge/s3/auth/temporary-credentials.ts): the one bucket they are
 	 * for, the keys they reach in it, and when they expire (ms since the epoch).
 	 */
 	temporary?: { bucket: string; prefixes: readonly string[]; objects: readonly string[]; expiresAt: number };
@@ -97,7 +97,7 @@ const BUCKET_LEVEL: readonly S3Access[] = ["list-buckets", "read-bucket-config",
 
 /**
  * Whether a holder of R2's `permission`, a token of `zones`, may do `access`: the one check of
- * every S3 operation (src/edge/s3/permissions.ts), of every API route acting on a bucket
+ * every S3 operation (src/edge/s3/auth/permissions.ts), of every API route acting on a bucket
  * (src/api/permissions.ts, the emulator's lifecycle sweep) and of a log-push destination's keys
  * (src/zone/destinations.ts).
  *

@@ -20,7 +20,7 @@ import { cfRayHeader, newRayId } from "./ray";
 import { type RequestContext, requestFields } from "./request-fields";
 import { originUrl, rulesPath } from "./request-path";
 import { s3 } from "./s3/app";
-import { isS3Request } from "./s3/detect";
+import { isS3Request } from "./s3/auth/detect";
 import { zoneForHost } from "./zone-routing";
 import { zoneView } from "./zone-view";
 
@@ -52,7 +52,7 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 	const tap = await openLogTap(env, ctx, zone.id, context);
 	const forwarded = tap.request(request, url);
 	const origin = originUrl(url, normalization);
-	// A SigV4- or SigV2-signed request, or an unsigned one plainly an S3 client's, speaks S3 (s3/detect.ts);
+	// A SigV4- or SigV2-signed request, or an unsigned one plainly an S3 client's, speaks S3 (s3/auth/detect.ts);
 	// every other one the gateway's own dialect.
 	const response =
 		verdict.answer ?? (speaksS3 ? await s3(forwarded, origin, env, rayId) : await gateway(forwarded, origin, env));

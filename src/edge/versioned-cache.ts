@@ -2,7 +2,7 @@
  * One isolate's cache of values the edge reads from the Durable Objects, so that no object sits
  * on every request's path: the zones' configurations (`zone-view.ts`), their active custom
  * hostnames (`custom-hostname-routing.ts`), the zone names (`zone-names.ts`) and the checksums
- * the bucket ledgers hold (`s3/ledger-checksums.ts`).
+ * the bucket ledgers hold (`s3/checksums/ledger-checksums.ts`).
  *
  * What it keeps: per key (a zone id, or one key for a value of the whole Worker), the last value
  * read, the version its source gave it, and when it was read (ms since the epoch).

@@ -109,7 +109,7 @@ describe("S3 credentials", () => {
 });
 
 describe("AWS Signature Version 2", () => {
-	/** R2's answer to SigV2, as its S3 endpoint sends it (cited in src/edge/s3/detect.ts). */
+	/** R2's answer to SigV2, as its S3 endpoint sends it (cited in src/edge/s3/auth/detect.ts). */
 	const SIGV2_MESSAGE = "SigV2 authorization is not supported. Please use SigV4 instead.";
 	const ACCESS_KEY_ID = "0123456789abcdef0123456789abcdef";
 	/** A SigV2 signature's shape: base64 of an HMAC-SHA1 (its value is not checked: R2 refuses the scheme). */

@@ -6,7 +6,7 @@
 import { Crc32, Crc64NvmeJs } from "@aws-sdk/checksums/crc";
 import { describe, expect, it } from "vitest";
 import { toBase64 } from "../../src/common/encoding";
-import { chainedSigner, signatureOf } from "../../src/edge/s3/sigv4";
+import { chainedSigner, signatureOf } from "../../src/edge/s3/auth/sigv4";
 import { ChunkSigner, chunkedPut, patterned } from "./aws-chunked-helpers";
 import { BUCKET, bucket, expectS3Error, s3, sha256Hex } from "./helpers";
 

@@ -1,5 +1,5 @@
 /**
- * The CRC combination (src/edge/s3/crc-combine.ts), checked against the CRC of the joined bytes as
+ * The CRC combination (src/edge/s3/checksums/crc-combine.ts), checked against the CRC of the joined bytes as
  * zlib and the AWS SDK compute it, and against the FULL_OBJECT checksum the s3-tests suite gives
  * for two parts (5 MiB of "A", then "tail").
  */
@@ -7,7 +7,7 @@ import { crc32 } from "node:zlib";
 import { Crc64NvmeJs } from "@aws-sdk/checksums/crc";
 import { describe, expect, it } from "vitest";
 import { toBase64 } from "../../src/common/encoding";
-import { CRC32, CRC64NVME, combineCrc, crcFromBytes, crcToBytes } from "../../src/edge/s3/crc-combine";
+import { CRC32, CRC64NVME, combineCrc, crcFromBytes, crcToBytes } from "../../src/edge/s3/checksums/crc-combine";
 
 const bytes = (length: number, seed: number) => Uint8Array.from({ length }, (_, i) => (i * 31 + seed * 7) & 0xff);
 const join = (a: Uint8Array, b: Uint8Array) => {

@@ -1,12 +1,12 @@
 /**
  * Object lifecycle rules through S3 (src/edge/s3/bucket-lifecycle.ts) and their effect on the
- * bucket (src/edge/s3/lifecycle/sweep.ts), seen through `env.BUCKET` and S3's own listings, with
+ * bucket (src/bucket/lifecycle/sweep.ts), seen through `env.BUCKET` and S3's own listings, with
  * the emulator route that applies them at a chosen moment (`/zones/{zone_id}/emulator/buckets`).
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { type BucketLedger, bucketLedger } from "../../src/edge/s3/bucket-ledger";
+import { type BucketLedger, bucketLedger } from "../../src/bucket/bucket-ledger";
 import { R2_ADMIN_READ_TOKEN, R2_BUCKET_ITEM_TOKEN, READ_TOKEN } from "../api/credentials";
 import { call, zonePath } from "../api/http";
 import { BUCKET, clientOf, expectS3Error, s3, xmlOf } from "./helpers";

@@ -7,7 +7,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { toBase64 } from "../../src/common/encoding";
-import { unsignedHeaders } from "../../src/edge/s3/signed-headers";
+import { unsignedHeaders } from "../../src/edge/s3/auth/signed-headers";
 import { textOf } from "../bodies";
 import { BUCKET, bucket, clientOf, expectS3Error, ORIGIN, presign, s3 } from "./helpers";
 

@@ -1,5 +1,5 @@
 /**
- * The XML documents of the S3 dialect read within what S3 takes in them (src/edge/s3/xml-body.ts):
+ * The XML documents of the S3 dialect read within what S3 takes in them (src/edge/s3/body/xml-body.ts):
  * a hostile body of tiny elements, within the byte limit, is refused before it is parsed, in
  * milliseconds (the one timed test the issue asks for: the parser took 5 to 10 s on such a body);
  * a Content-Length past the limit is refused before the body is read; the largest legitimate

@@ -17,7 +17,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { bucketLedger } from "../../edge/s3/bucket-ledger";
+import { bucketLedger } from "../../bucket/bucket-ledger";
 import { servedBuckets } from "../../edge/s3/buckets";
 import { CODES } from "../../zone/failure";
 import { ok } from "../envelope";

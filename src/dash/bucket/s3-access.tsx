@@ -2,7 +2,7 @@
  * The Bucket page's S3 section: the endpoint S3 clients use and the signed-in token's S3
  * credentials, as R2 derives them from an API token (Access Key ID the token's id, Secret Access
  * Key the hex SHA-256 of its value: https://developers.cloudflare.com/r2/api/tokens/, "Get S3 API
- * credentials from an API token"; `src/edge/s3/credentials.ts`), with its R2 permission and the
+ * credentials from an API token"; `src/edge/s3/auth/credentials.ts`), with its R2 permission and the
  * buckets it reaches, in the words of `aws configure`'s prompts.
  *
  * The secret is the session's own token's, so only the person signed in with that token sees it
@@ -11,8 +11,8 @@
  */
 import type { FC } from "hono/jsx";
 import { R2_PERMISSION_NAMES, type R2Permission, reachesBucket } from "../../common/s3-keys";
+import { type AccessKey, accessKeyOfToken } from "../../edge/s3/auth/credentials";
 import { servedBucketNames } from "../../edge/s3/buckets";
-import { type AccessKey, accessKeyOfToken } from "../../edge/s3/credentials";
 import { s3ErrorOf } from "../../edge/s3/errors";
 import type { Ctx } from "../types";
 

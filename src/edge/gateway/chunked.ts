@@ -15,7 +15,7 @@
 
 import { toHex } from "../../common/encoding";
 import type { RequestedChecksum } from "../../wire/checksums";
-import { digestHasher } from "../s3/checksums";
+import { digestHasher } from "../s3/checksums/checksums";
 import { digestMismatch, type GatewayError } from "./errors";
 import { withChecksums } from "./headers";
 

@@ -12,25 +12,25 @@
  * abort of it succeeds.
  *
  * Each operation the binding did is recorded in the bucket's ledger
- * (src/edge/s3/bucket-ledger.ts), so the S3 dialect lists these uploads and their parts. A part
+ * (src/bucket/bucket-ledger.ts), so the S3 dialect lists these uploads and their parts. A part
  * of an upload begun through S3 with a flexible checksum (`x-amz-checksum-algorithm`) gets its
  * checksum of that algorithm computed as it streams and recorded, as S3 computes one for a part
  * sent without it, so the S3 dialect lists it and completes the upload with the object's checksum.
  *
  * A part's Content-MD5 is checked here, as it streams, in the S3 dialect's body loop
- * (src/edge/s3/body-pump.ts): the binding's `uploadPart` takes no digest (its options,
+ * (src/edge/s3/body/body-pump.ts): the binding's `uploadPart` takes no digest (its options,
  * `R2UploadPartOptions`, hold only `ssecKey`: developers.cloudflare.com/r2/api/workers/workers-api-reference/),
  * where `put` checks its `md5`. A mismatch fails the stream before its last block reaches the
  * binding, so no part is stored (nor one of that number replaced), and is answered as `put`'s is.
  */
 import { z } from "zod";
+import { bucketLedger, openUpload } from "../../bucket/bucket-ledger";
 import { toHex } from "../../common/encoding";
 import { isPartNumber, MAX_PART_NUMBER, MIN_PART_NUMBER } from "../../wire/limits";
 import { objectToJson } from "../../wire/object-json";
-import { type BodyCheck, pumpBody } from "../s3/body-pump";
-import { bucketLedger, openUpload } from "../s3/bucket-ledger";
-import { checksumCheck } from "../s3/checksums";
-import { badDigest, digestCheck } from "../s3/payload";
+import { type BodyCheck, pumpBody } from "../s3/body/body-pump";
+import { badDigest, digestCheck } from "../s3/body/payload";
+import { checksumCheck } from "../s3/checksums/checksums";
 import { bindingNameOf } from "./buckets";
 import type { GatewayContext } from "./context";
 import { badRequest, digestMismatch, type GatewayError, missingContentLength } from "./errors";

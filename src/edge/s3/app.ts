@@ -23,17 +23,17 @@
  * `Expect: 100-continue` is workerd's: its HTTP server answers `100 Continue` before the Worker runs.
  */
 import { withCors } from "../gateway/cors";
+import { isFormUpload, isSigned, isSigV2 } from "./auth/detect";
+import { authorize, authorizeKey, keyScope } from "./auth/permissions";
+import { withQueryHeaders } from "./auth/query-headers";
+import { authenticate } from "./auth/verify";
 import { bucketNotCreated } from "./bucket-operations";
 import { declaredBucket, servedBucket } from "./buckets";
 import { s3CorsRules } from "./cors/cached-rules";
-import { isFormUpload, isSigned, isSigV2 } from "./detect";
 import { notImplemented, S3Error, s3ErrorAnswer, s3ErrorOf } from "./errors";
 import { addressOf, operationOf } from "./operations";
-import { authorize, authorizeKey, keyScope } from "./permissions";
-import { withQueryHeaders } from "./query-headers";
 import { screenHeaders } from "./request-headers";
 import { withRecordedClasses } from "./storage-class/recorded";
-import { authenticate } from "./verify";
 import { virtualHostBucket } from "./virtual-host";
 
 /** R2's message to a request signed with SigV2. */

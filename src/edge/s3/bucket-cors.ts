@@ -9,12 +9,12 @@
  */
 import { corsPolicy } from "../gateway/cors";
 import { METHODS } from "../gateway/operations";
+import { xmlDocumentOf } from "./body/xml-body";
 import type { S3Context } from "./context";
 import { setCorsRules, storedCorsRules } from "./cors/cached-rules";
 import { CORS_LIMITS, corsDocument, parseCors } from "./cors/rules";
 import { S3Error } from "./errors";
 import { S3_NAMESPACE, xmlAnswer } from "./xml";
-import { xmlDocumentOf } from "./xml-body";
 
 /** The methods a CORSRule may allow (S3's `AllowedMethod`); the gateway answers them all. */
 const CORS_METHODS = new Set(["GET", "PUT", "HEAD", "POST", "DELETE"]);

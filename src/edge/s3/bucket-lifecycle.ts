@@ -3,17 +3,17 @@
  * (https://developers.cloudflare.com/r2/buckets/object-lifecycles/, "S3 API"):
  * GetBucketLifecycleConfiguration, PutBucketLifecycleConfiguration and DeleteBucketLifecycle
  * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_PutBucketLifecycleConfiguration.html).
- * The rules live in the bucket's ledger, which applies them (`bucket-ledger.ts`); what a rule may
+ * The rules live in the bucket's ledger, which applies them (`src/bucket/bucket-ledger.ts`); what a rule may
  * hold is `lifecycle/rules.ts`. A put replaces every rule, R2's default one included, as on R2.
  */
 
-import { ledgerOf } from "./bucket-ledger";
+import { ledgerOf } from "../../bucket/bucket-ledger";
+import { xmlDocumentOf } from "./body/xml-body";
 import type { S3Context } from "./context";
 import { S3Error } from "./errors";
 import { setLifecycleRules } from "./lifecycle/cached-rules";
 import { LIFECYCLE_LIMITS, lifecycleDocument, parseLifecycle } from "./lifecycle/rules";
 import { xmlAnswer } from "./xml";
-import { xmlDocumentOf } from "./xml-body";
 
 /**
  * `GET /<bucket>?lifecycle`: the rules in effect, R2's default rule for a bucket never configured.

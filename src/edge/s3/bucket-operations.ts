@@ -4,7 +4,7 @@
  * https://developers.cloudflare.com/r2/api/s3/api/, "Bucket-level operations").
  *
  * A binding tells no creation date, so ListBuckets answers the one the bucket's ledger recorded
- * when the edge first saw the bucket (`bucket-creation.ts`; clients such as `aws s3 ls` print
+ * when the edge first saw the bucket (`src/bucket/bucket-creation.ts`; clients such as `aws s3 ls` print
  * it), asked of the page's buckets' ledgers at once; the owner is
  * the deployment's account (`DEFAULT_ACCOUNT_ID`), as R2 names the account. ListBuckets takes
  * R2's extension of ListObjectsV2's parameters, in the query or in `cf-*` headers, which win
@@ -23,8 +23,9 @@
  * are declared; DeleteBucket of a bucket holding objects, S3's 409 BucketNotEmpty, as R2 answers
  * (error-codes, 10008). Edgezone's choice: nothing here changes a bucket.
  */
+
+import { bucketLedger } from "../../bucket/bucket-ledger";
 import { fromBase64Url, toBase64Url } from "../../common/encoding";
-import { bucketLedger } from "./bucket-ledger";
 import { declaredBucket, servedBuckets } from "./buckets";
 import type { BucketNameContext, S3Context, ServiceContext } from "./context";
 import { S3Error } from "./errors";

@@ -1,7 +1,8 @@
 /** What every S3 handler receives: the request, its parsed URL, the caller, and the bucket and key it names. */
+
+import type { KeyScope } from "./auth/permissions";
+import type { S3Caller } from "./auth/verify";
 import type { NamedBucket } from "./buckets";
-import type { KeyScope } from "./permissions";
-import type { S3Caller } from "./verify";
 
 /** The context of an operation on the service (`/`): no bucket. */
 export interface ServiceContext {

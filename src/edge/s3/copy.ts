@@ -29,11 +29,12 @@
  * versions).
  */
 
+import { ledgerOf, openUpload } from "../../bucket/bucket-ledger";
 import { checksumsToHeaders } from "../../wire/checksums";
 import { parseConditionals, toOnlyIf } from "../gateway/conditionals";
 import { writeMetadataFromHeaders } from "../gateway/headers";
 import { assertKey } from "../gateway/keys";
-import { ledgerOf, openUpload } from "./bucket-ledger";
+import { authorizeKey, keyScope } from "./auth/permissions";
 import type { NamedBucket } from "./buckets";
 import { servedBucket } from "./buckets";
 import {
@@ -42,14 +43,13 @@ import {
 	checksumElements,
 	checksummedStream,
 	type FlexibleChecksum,
-} from "./checksums";
+} from "./checksums/checksums";
+import { recordChecksum, recordedChecksum } from "./checksums/ledger-checksums";
+import { requestedAlgorithm } from "./checksums/multipart-checksums";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
-import { recordChecksum, recordedChecksum } from "./ledger-checksums";
 import { withExpiration } from "./lifecycle/cached-rules";
 import { partNumberOf, uploadError, uploadIdOf } from "./multipart";
-import { requestedAlgorithm } from "./multipart-checksums";
-import { authorizeKey, keyScope } from "./permissions";
 import { checkPart, customerKeyOf, withCustomerKeyHeaders } from "./ssec/customer-key";
 import { checkVersion, recordSsec, ssecRead } from "./ssec/recorded";
 import { withRecordedClasses } from "./storage-class/recorded";

@@ -10,12 +10,12 @@
 import { XMLParser } from "fast-xml-parser";
 import { MAX_KEY_BYTES, MAX_KEYS } from "../../wire/limits";
 import { assertKey } from "../gateway/keys";
+import { authorizeKey } from "./auth/permissions";
+import { type DocumentLimits, xmlDocumentOf } from "./body/xml-body";
+import { forgetObjects } from "./checksums/ledger-checksums";
 import type { S3Context } from "./context";
 import { S3Error } from "./errors";
-import { forgetObjects } from "./ledger-checksums";
-import { authorizeKey } from "./permissions";
 import { S3_NAMESPACE, xmlAnswer } from "./xml";
-import { type DocumentLimits, xmlDocumentOf } from "./xml-body";
 
 /**
  * The largest `<Delete>` S3 takes (`xml-body.ts`). Bytes: 1000 `<Object>` (MAX_KEYS), each a key

@@ -21,10 +21,10 @@
  * documentation tells them to.
  */
 import { MAX_KEYS } from "../../wire/limits";
+import { isTransportParameter } from "./auth/detect";
+import { authorizeKey } from "./auth/permissions";
 import type { S3Context } from "./context";
-import { isTransportParameter } from "./detect";
 import { notImplemented, S3Error } from "./errors";
-import { authorizeKey } from "./permissions";
 import { S3_NAMESPACE, type XmlContent, xmlAnswer } from "./xml";
 
 /** The query parameters each version takes, besides those of the transport (`isTransportParameter`). */

@@ -3,7 +3,7 @@
  * (`uploadPart`, `complete`, `abort`): CreateMultipartUpload, UploadPart, CompleteMultipartUpload,
  * AbortMultipartUpload (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateMultipartUpload.html
  * and its siblings), and ListParts and ListMultipartUploads from the bucket's ledger
- * (`bucket-ledger.ts`), which both dialects write.
+ * (`src/bucket/bucket-ledger.ts`), which both dialects write.
  *
  * R2's rules on parts are the binding's, checked by `complete` (every part but the last at least
  * 5 MiB, all but the last the same size, the last no larger;
@@ -26,30 +26,30 @@
  * reports); edgezone follows R2, and the object stays as the first completion made it.
  */
 import { XMLParser } from "fast-xml-parser";
+import { ledgerOf, type ObjectChecksum, openUpload } from "../../bucket/bucket-ledger";
 import { isPartNumber, MAX_PART_NUMBER } from "../../wire/limits";
 import { storageClassToHeader } from "../../wire/storage-class";
 import { hasConditionals, parseConditionals } from "../gateway/conditionals";
 import { writeMetadataFromHeaders } from "../gateway/headers";
-import { requestBody } from "./body";
-import { ledgerOf, type ObjectChecksum, openUpload } from "./bucket-ledger";
-import { checksumElement, checksumOfHeader, FLEXIBLE_CHECKSUMS, type FlexibleChecksum } from "./checksums";
-import type { S3Context } from "./context";
-import { notImplemented, S3Error, s3ErrorOf } from "./errors";
-import { uploadCompleted } from "./ledger-checksums";
-import { withExpiration } from "./lifecycle/cached-rules";
-import { keyEncoding } from "./list";
+import { authorizeKey } from "./auth/permissions";
+import { requestBody } from "./body/body";
+import { type DocumentLimits, xmlDocumentOf } from "./body/xml-body";
+import { checksumElement, checksumOfHeader, FLEXIBLE_CHECKSUMS, type FlexibleChecksum } from "./checksums/checksums";
+import { uploadCompleted } from "./checksums/ledger-checksums";
 import {
 	checkCompletedChecksum,
 	completedChecksum,
 	type NamedPart,
 	type UploadChecksum,
 	uploadChecksumOf,
-} from "./multipart-checksums";
-import { authorizeKey } from "./permissions";
+} from "./checksums/multipart-checksums";
+import type { S3Context } from "./context";
+import { notImplemented, S3Error, s3ErrorOf } from "./errors";
+import { withExpiration } from "./lifecycle/cached-rules";
+import { keyEncoding } from "./list";
 import { checkPart, customerKeyOf, withCustomerKeyHeaders } from "./ssec/customer-key";
 import { ssecRecorded } from "./ssec/recorded";
 import { S3_NAMESPACE, type XmlContent, xmlAnswer } from "./xml";
-import { type DocumentLimits, xmlDocumentOf } from "./xml-body";
 
 /** S3's name of a binding storage class. */
 const s3StorageClass = (storageClass: string) => storageClassToHeader(storageClass) ?? "STANDARD";

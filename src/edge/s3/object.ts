@@ -13,6 +13,8 @@
  * Refused with 501 rather than answered wrongly: `versionId` (the binding keeps no versions), and
  * `partNumber` of a multipart object whose part sizes the bucket's ledger does not hold.
  */
+
+import { ledgerOf, type ObjectChecksum, type ObjectParts, type RecordedChecksum } from "../../bucket/bucket-ledger";
 import { checksumsToHeaders, wantsChecksums } from "../../wire/checksums";
 import { STORED_ENCODING_HEADER } from "../../wire/http-metadata";
 import { isPartNumber } from "../../wire/limits";
@@ -21,12 +23,11 @@ import { hasConditionals, parseConditionals, toOnlyIf } from "../gateway/conditi
 import type { GatewayContext } from "../gateway/context";
 import { requestedChecksums, withChecksums, writeMetadataFromHeaders } from "../gateway/headers";
 import { getObject as gatewayGet, headObject as gatewayHead } from "../gateway/object";
-import { requestBody } from "./body";
-import { ledgerOf, type ObjectChecksum, type ObjectParts, type RecordedChecksum } from "./bucket-ledger";
-import { FLEXIBLE_CHECKSUMS } from "./checksums";
+import { requestBody } from "./body/body";
+import { FLEXIBLE_CHECKSUMS } from "./checksums/checksums";
+import { forgetObjects, recordChecksum, recordedChecksum } from "./checksums/ledger-checksums";
 import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
-import { forgetObjects, recordChecksum, recordedChecksum } from "./ledger-checksums";
 import { lifecycleRules, withExpiration } from "./lifecycle/cached-rules";
 import { expirationHeader } from "./lifecycle/rules";
 import { customerKeyOf, withCustomerKeyHeaders } from "./ssec/customer-key";

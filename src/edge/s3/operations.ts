@@ -12,6 +12,8 @@
  * operation that is not in the table is never served, and none is in it without an access.
  */
 import { assertKey } from "../gateway/keys";
+import { isTransportParameter } from "./auth/detect";
+import type { S3Access } from "./auth/permissions";
 import { deleteBucketCors, getBucketCors, putBucketCors } from "./bucket-cors";
 import {
 	getBucketAcl,
@@ -26,7 +28,6 @@ import { createBucket, deleteBucket, getBucketLocation, headBucket, listBuckets 
 import type { BucketNameContext, S3Context, ServiceContext } from "./context";
 import { copyObject, uploadPartCopy } from "./copy";
 import { deleteObjects } from "./delete-objects";
-import { isTransportParameter } from "./detect";
 import { S3Error } from "./errors";
 import { listObjectsV1, listObjectsV2 } from "./list";
 import {
@@ -38,7 +39,6 @@ import {
 	uploadPart,
 } from "./multipart";
 import { deleteObject, getObject, headObject, putObject } from "./object";
-import type { S3Access } from "./permissions";
 
 /** One operation: S3's name, the access it needs, and its handler when this dialect does it. */
 export type S3Operation =

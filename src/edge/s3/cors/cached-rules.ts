@@ -15,10 +15,11 @@
  *   a served bucket (edgezone's rule: a key whose first segment is a bucket's name has that
  *   bucket's preflight).
  */
+
+import { bucketLedger } from "../../../bucket/bucket-ledger";
 import { CONFIG_CHECK_INTERVAL_MS } from "../../config-checks";
 import { bindingNameOf } from "../../gateway/buckets";
 import { VersionedCache } from "../../versioned-cache";
-import { bucketLedger } from "../bucket-ledger";
 import { declaredBucket } from "../buckets";
 import { virtualHostBucket } from "../virtual-host";
 import type { CorsRule } from "./rules";

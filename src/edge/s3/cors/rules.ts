@@ -15,9 +15,9 @@
  * without regard to case) and ExposeHeader, an ID of at most 255 characters, a MaxAgeSeconds.
  */
 import { XMLParser } from "fast-xml-parser";
+import type { DocumentLimits } from "../body/xml-body";
 import { S3Error } from "../errors";
 import { S3_NAMESPACE, type XmlContent } from "../xml";
-import type { DocumentLimits } from "../xml-body";
 
 /** One CORS rule, as stored. */
 export interface CorsRule {

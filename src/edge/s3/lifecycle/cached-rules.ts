@@ -8,8 +8,9 @@
  * objects' `x-amz-expiration` may lag a change of rules ("may experience a delay",
  * https://developers.cloudflare.com/r2/buckets/object-lifecycles/).
  */
+
+import { ledgerOf } from "../../../bucket/bucket-ledger";
 import { VersionedCache } from "../../versioned-cache";
-import { ledgerOf } from "../bucket-ledger";
 import type { S3Context } from "../context";
 import { expirationHeader, type LifecycleRule } from "./rules";
 

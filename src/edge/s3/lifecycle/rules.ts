@@ -20,9 +20,9 @@
 import { XMLParser } from "fast-xml-parser";
 import { randomHexId } from "../../../common/ids";
 import { MAX_KEY_BYTES } from "../../../wire/limits";
+import type { DocumentLimits } from "../body/xml-body";
 import { S3Error } from "../errors";
 import { S3_NAMESPACE, type XmlContent } from "../xml";
-import type { DocumentLimits } from "../xml-body";
 
 /** One lifecycle rule, as stored. */
 export interface LifecycleRule {

@@ -7,7 +7,7 @@
  * Workers API but WebCrypto's MD5.
  *
  * Which key an object or an upload was stored with is known by the MD5 of the key alone, which is
- * what S3 answers and what the bucket's ledger keeps (`../bucket-ledger.ts`); the key itself is
+ * what S3 answers and what the bucket's ledger keeps (`src/bucket/bucket-ledger.ts`); the key itself is
  * handed to the binding (`ssecKey`) and kept nowhere.
  */
 import { fromBase64, toBase64 } from "../../../common/encoding";

@@ -5,18 +5,19 @@
  * - per bucket, whether any object may have been stored with a key, trusted for `BUCKET_TRUST_MS`
  *   (a minute: the lifecycle rules' trust, `../lifecycle/cached-rules.ts`, for the same reason,
  *   a per-read cost) and asked again as soon as this isolate records a key;
- * - per key, the row last read, as the flexible checksums' rows are kept (`../ledger-checksums.ts`).
+ * - per key, the row last read, as the flexible checksums' rows are kept (`../checksums/ledger-checksums.ts`).
  * A row describes one version of an object, so a kept row never misdescribes an object written
  * since. Locally (one isolate) a key recorded is seen by the next read; on a deployed edge another
  * isolate may not see a bucket's first key for up to a minute, and there R2, which keeps the key
  * itself, refuses a read without it.
  */
+
+import { ledgerOf } from "../../../bucket/bucket-ledger";
+import type { StoredSsec } from "../../../bucket/ssec/store";
 import { CONFIG_CHECK_INTERVAL_MS } from "../../config-checks";
 import { VersionedCache } from "../../versioned-cache";
-import { ledgerOf } from "../bucket-ledger";
 import type { S3Context } from "../context";
 import { type CustomerKey, checkRead, customerKeyOf } from "./customer-key";
-import type { StoredSsec } from "./store";
 
 /** How long a bucket's "a key was recorded" is answered without asking again, in ms. */
 const BUCKET_TRUST_MS = 60_000;

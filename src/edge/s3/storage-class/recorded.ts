@@ -16,11 +16,12 @@
  * (kept a second) beside the binding's call, and a `list` page asks its keys' rows in one call.
  * This isolate forgets what it kept as soon as it records a class.
  */
+
+import { bucketLedger } from "../../../bucket/bucket-ledger";
+import type { StoredStorageClass } from "../../../bucket/storage-class/store";
 import { CONFIG_CHECK_INTERVAL_MS } from "../../config-checks";
 import { VersionedCache } from "../../versioned-cache";
-import { bucketLedger } from "../bucket-ledger";
 import type { NamedBucket } from "../buckets";
-import type { StoredStorageClass } from "./store";
 
 /** How long a bucket's "a class was recorded" is answered without asking again, in ms. */
 const BUCKET_TRUST_MS = 60_000;

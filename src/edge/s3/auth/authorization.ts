@@ -6,8 +6,9 @@
  *
  * Nothing here is trusted yet: `verify.ts` checks the claim.
  */
+
+import { S3Error } from "../errors";
 import { SIGV4_ALGORITHM } from "./detect";
-import { S3Error } from "./errors";
 import type { Scope, SignatureInput } from "./sigv4";
 
 /** A request's claim: who signed, what the signature covers, the signature, and a presigned URL's lifetime. */

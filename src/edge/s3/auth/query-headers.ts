@@ -37,7 +37,7 @@
  * refuses with 501, so a URL meant to tag is told so rather than stored untagged. A request signed
  * in the `Authorization` header is left as sent: the SDKs hoist only when they presign.
  */
-import { notImplemented } from "./errors";
+import { notImplemented } from "../errors";
 
 /** SigV4's query parameters (and the SDKs' payload hash), lower-case: never headers. */
 const SIGNATURE_PARAMETERS = new Set([

@@ -24,10 +24,7 @@
  * 400 IncompleteBody; a trailer that does not parse, or names a header not declared in
  * `x-amz-trailer`, 400 MalformedTrailerError.
  */
-import { toHex } from "../../common/encoding";
-import type { BodyFraming } from "./body-pump";
-import { digestHasher, type Hasher } from "./checksums";
-import { S3Error } from "./errors";
+import { toHex } from "../../../common/encoding";
 import {
 	type ChainedAlgorithm,
 	type ChainedSigner,
@@ -35,7 +32,10 @@ import {
 	EMPTY_SHA256,
 	type SignatureSeed,
 	sha256Hex,
-} from "./sigv4";
+} from "../auth/sigv4";
+import { digestHasher, type Hasher } from "../checksums/checksums";
+import { S3Error } from "../errors";
+import type { BodyFraming } from "./body-pump";
 
 /** How the chunks of a body are signed: with the caller's secret, chained from the seed. */
 interface ChunkSigning {

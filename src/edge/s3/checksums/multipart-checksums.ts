@@ -11,10 +11,10 @@
  * each algorithm has one type here, the one S3 also takes when none is named. The messages are
  * S3's, as S3-compatible servers tested against it quote them (versity/versitygw).
  */
-import { fromBase64, toBase64 } from "../../common/encoding";
+import { fromBase64, toBase64 } from "../../../common/encoding";
+import { S3Error } from "../errors";
 import { checksumMismatch, checksumNamed, FLEXIBLE_CHECKSUMS, type FlexibleChecksum, hasherOf } from "./checksums";
 import { CRC64NVME, combineCrc, crcFromBytes, crcToBytes } from "./crc-combine";
-import { S3Error } from "./errors";
 
 /** How a multipart object's checksum is made from its parts'. */
 export type ChecksumType = "COMPOSITE" | "FULL_OBJECT";

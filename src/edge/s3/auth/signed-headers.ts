@@ -25,7 +25,7 @@
  *   the query signed, so the header asks nothing the signer did not.
  * `X-Amz-Security-Token` has its own check (`temporary-credentials.ts`).
  */
-import { S3Error } from "./errors";
+import { S3Error } from "../errors";
 
 /** `x-amz-*` headers S3 takes unsigned (above). */
 const TAKEN_UNSIGNED = new Set(["x-amz-content-sha256", "x-amz-user-agent"]);

@@ -18,7 +18,7 @@
  * github.com/aws/aws-sdk-java/issues/1293), and so is a document too large or with too many
  * elements here.
  */
-import { S3Error } from "./errors";
+import { S3Error } from "../errors";
 import { checkedBytes } from "./payload";
 
 /** The largest document an operation takes: its bytes, and its elements (each at most two tags). */

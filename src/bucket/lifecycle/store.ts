@@ -5,7 +5,7 @@
  * configuration was ever put to: R2's default rule applies (`rules.ts`); an empty list is one
  * whose configuration was deleted. Each method runs inside the caller's transaction.
  */
-import { DEFAULT_RULES, type LifecycleRule } from "./rules";
+import { DEFAULT_RULES, type LifecycleRule } from "../../edge/s3/lifecycle/rules";
 
 /** The migration that makes the table (`bucket-ledger.ts` lists it). */
 export const LIFECYCLE_MIGRATION = {

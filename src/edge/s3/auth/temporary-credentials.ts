@@ -25,11 +25,11 @@
  * offer it either; they expire).
  */
 import { z } from "zod";
-import { fromBase64Url, toBase64Url, toHex } from "../../common/encoding";
-import { type AccessKey, narrower, type R2Permission } from "../../common/s3-keys";
-import { fixedSecret, sameSecret } from "../../common/secrets";
+import { fromBase64Url, toBase64Url, toHex } from "../../../common/encoding";
+import { type AccessKey, narrower, type R2Permission } from "../../../common/s3-keys";
+import { fixedSecret, sameSecret } from "../../../common/secrets";
+import { S3Error } from "../errors";
 import { accessKey } from "./credentials";
-import { S3Error } from "./errors";
 
 /** The permissions of the API, as R2 names them, and the ones edgezone's keys carry. */
 export const TEMPORARY_PERMISSIONS = {

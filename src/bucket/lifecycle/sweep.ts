@@ -11,9 +11,10 @@
  * ledger and are not aborted (docs/gateway.md, "Multipart"). An object written again between the
  * listing and the delete is deleted with its old age: the binding's delete takes no condition.
  */
-import { MAX_KEYS } from "../../../wire/limits";
-import { fromBindingError } from "../../gateway/errors";
-import { abortOf, expiryOf, firstDue, type LifecycleRule } from "./rules";
+
+import { fromBindingError } from "../../edge/gateway/errors";
+import { abortOf, expiryOf, firstDue, type LifecycleRule } from "../../edge/s3/lifecycle/rules";
+import { MAX_KEYS } from "../../wire/limits";
 
 /** What one sweep did: at what moment (ms since the epoch), and how many objects and uploads went. */
 export interface LifecycleSweep {

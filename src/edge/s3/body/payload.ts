@@ -7,11 +7,11 @@
  * (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html); a streamed one never
  * reaches the binding whole, so nothing is stored.
  */
-import { toHex } from "../../common/encoding";
-import { requestedChecksums } from "../gateway/headers";
+import { toHex } from "../../../common/encoding";
+import { requestedChecksums } from "../../gateway/headers";
+import { digestHasher } from "../checksums/checksums";
+import { S3Error } from "../errors";
 import type { BodyCheck } from "./body-pump";
-import { digestHasher } from "./checksums";
-import { S3Error } from "./errors";
 
 /**
  * The check of a body whose digest under WebCrypto's `algorithm` (`SHA-256`, `MD5`…) must be

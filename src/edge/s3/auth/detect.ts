@@ -34,8 +34,8 @@
  * None of these changes a request the native dialect answers with anything but a refusal, but
  * for a public (`PUBLIC_READ`) read of an object whose key is a bucket's name, with a query.
  */
-import { servedBucketNames } from "./buckets";
-import { virtualHostBucket } from "./virtual-host";
+import { servedBucketNames } from "../buckets";
+import { virtualHostBucket } from "../virtual-host";
 
 /** The SigV4 algorithm's name, as the header and the query spell it. */
 export const SIGV4_ALGORITHM = "AWS4-HMAC-SHA256";

@@ -12,7 +12,7 @@
  *   as R2 does (https://developers.cloudflare.com/r2/api/s3/api/, "Checksum types").
  *
  * Uploads: both dialects write them, after the binding has done the operation: the S3 dialect
- * (`multipart.ts`, `copy.ts`) and the native gateway (src/edge/gateway/multipart.ts), which
+ * (`src/edge/s3/multipart.ts`, `copy.ts`) and the native gateway (src/edge/gateway/multipart.ts), which
  * RemoteBucket speaks; so an upload begun through one is listed through the other. An upload the
  * edge learns of only by one of its parts (begun by Worker code on the binding itself) is
  * recorded from that part on, its initiation time that of the part. Uploads Worker code drives on
@@ -22,7 +22,7 @@
  * (https://developers.cloudflare.com/r2/objects/multipart-objects/) — edgezone's choice.
  *
  * - the flexible checksum an upload was created with and each part's checksum of it, from which
- *   CompleteMultipartUpload makes the object's (`multipart-checksums.ts`), kept as above;
+ *   CompleteMultipartUpload makes the object's (`src/edge/s3/checksums/multipart-checksums.ts`), kept as above;
  * - the part sizes of an object a multipart upload completed, for GetObject's `partNumber`
  *   (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html): the binding does not say
  *   where an object's parts begin.
@@ -42,16 +42,15 @@
  * the bytes), so a row never describes bytes it was not computed over.
  */
 import { DurableObject } from "cloudflare:workers";
-import { migrate } from "../../zone/schema";
+import { servedBuckets } from "../edge/s3/buckets";
+import { type ChecksumType, type UploadChecksum, uploadChecksumFrom } from "../edge/s3/checksums/multipart-checksums";
+import type { CorsRule } from "../edge/s3/cors/rules";
+import type { LifecycleRule } from "../edge/s3/lifecycle/rules";
+import { migrate } from "../zone/schema";
 import { CREATION_MIGRATION, creationDate } from "./bucket-creation";
-import { servedBuckets } from "./buckets";
-import type { S3Context } from "./context";
-import type { CorsRule } from "./cors/rules";
 import { BUCKET_CORS_SQL, CorsStore } from "./cors/store";
-import type { LifecycleRule } from "./lifecycle/rules";
 import { LIFECYCLE_MIGRATION, LifecycleStore } from "./lifecycle/store";
 import { type LifecycleSweep, type OpenUpload, sweepBucket } from "./lifecycle/sweep";
-import { type ChecksumType, type UploadChecksum, uploadChecksumFrom } from "./multipart-checksums";
 import { SSEC_MIGRATION, SsecStore, type StoredSsec } from "./ssec/store";
 import { STORAGE_CLASS_SQL, StorageClassStore, type StoredStorageClass } from "./storage-class/store";
 
@@ -603,8 +602,8 @@ export function bucketLedger(env: Env, binding: string): DurableObjectStub<Bucke
 	return env.BUCKET_LEDGERS.get(env.BUCKET_LEDGERS.idFromName(binding));
 }
 
-/** The ledger of an S3 operation's bucket. */
-export const ledgerOf = (c: Pick<S3Context, "env" | "bucket">): DurableObjectStub<BucketLedger> =>
+/** The ledger of an S3 operation's bucket (its context's `env` and served bucket). */
+export const ledgerOf = (c: { env: Env; bucket: { binding: string } }): DurableObjectStub<BucketLedger> =>
 	bucketLedger(c.env, c.bucket.binding);
 
 /**

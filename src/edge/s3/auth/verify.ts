@@ -23,11 +23,11 @@
  * (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html), for a request received
  * or signed after it.
  */
-import { fixedSecret, sameSecret } from "../../common/secrets";
+import { fixedSecret, sameSecret } from "../../../common/secrets";
+import { S3Error } from "../errors";
 import { acceptEncodingCandidates } from "./accept-encoding";
 import { type SignatureClaim, signatureClaim } from "./authorization";
 import { type AccessKey, accessKey } from "./credentials";
-import { S3Error } from "./errors";
 import { requireSignedHeaders } from "./signed-headers";
 import { type SignatureSeed, signatureOf } from "./sigv4";
 import { sessionTokenOf, temporaryKey } from "./temporary-credentials";

@@ -21,7 +21,7 @@
  * written), whatever the body's size, and at most `MAX_IDLE_BLOCKS` kept idle between requests;
  * a body shorter than a block is read in blocks of its own size.
  */
-import { S3Error } from "./errors";
+import { S3Error } from "../errors";
 
 /** A check of the object's bytes, fed every byte in order and asked once at the end. */
 export interface BodyCheck {

@@ -19,9 +19,9 @@
 import { createHash } from "node:crypto";
 import { crc32 } from "node:zlib";
 import { Crc32cJs, Crc64NvmeJs } from "@aws-sdk/checksums/crc";
-import { fromBase64, toBase64 } from "../../common/encoding";
-import { type BodyCheck, pumpBody } from "./body-pump";
-import { S3Error } from "./errors";
+import { fromBase64, toBase64 } from "../../../common/encoding";
+import { type BodyCheck, pumpBody } from "../body/body-pump";
+import { S3Error } from "../errors";
 
 /** The five algorithms: S3's name, the header's suffix, and the digest's length in bytes. */
 export const FLEXIBLE_CHECKSUMS = [

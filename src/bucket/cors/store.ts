@@ -3,7 +3,7 @@
  * hold: one row, a JSON array. No row is a bucket with no CORS configuration, which the gateway's
  * default (`CORS_ORIGINS`) then covers. Each method runs inside the caller's transaction.
  */
-import type { CorsRule } from "./rules";
+import type { CorsRule } from "../../edge/s3/cors/rules";
 
 /** The SQL of the table (part of the ledger's migration 7, `bucket-ledger.ts`). */
 export const BUCKET_CORS_SQL = `

@@ -22,11 +22,10 @@
  * `x-amz-trailer`, `x-amz-sdk-checksum-algorithm` and `x-amz-checksum-*`.
  */
 
-import { toHex } from "../../common/encoding";
-import { headerList } from "../../common/http-token";
-import { requestedChecksums } from "../gateway/headers";
-import { awsChunkedDecoder } from "./aws-chunked";
-import { type BodyCheck, type BodyFraming, pumpBody } from "./body-pump";
+import { toHex } from "../../../common/encoding";
+import { headerList } from "../../../common/http-token";
+import { requestedChecksums } from "../../gateway/headers";
+import { EMPTY_SHA256 } from "../auth/sigv4";
 import {
 	type ChecksumCheck,
 	checksumCheck,
@@ -35,12 +34,13 @@ import {
 	FLEXIBLE_CHECKSUMS,
 	type FlexibleChecksum,
 	parseChecksumValue,
-} from "./checksums";
-import type { S3Context } from "./context";
-import { notImplemented, S3Error } from "./errors";
-import { checksumTypeMismatch } from "./multipart-checksums";
+} from "../checksums/checksums";
+import { checksumTypeMismatch } from "../checksums/multipart-checksums";
+import type { S3Context } from "../context";
+import { notImplemented, S3Error } from "../errors";
+import { awsChunkedDecoder } from "./aws-chunked";
+import { type BodyCheck, type BodyFraming, pumpBody } from "./body-pump";
 import { badDigest, digestCheck, payloadMismatch } from "./payload";
-import { EMPTY_SHA256 } from "./sigv4";
 
 /** A request's body, decoded and being verified. */
 export interface RequestBody {

@@ -8,13 +8,13 @@
  * `temporary-credentials.ts`.
  */
 
-import { s3SecretOf } from "../../common/api-tokens";
-import { ConfigError } from "../../common/config";
-import { type AccessKey, s3AccessKeys } from "../../common/s3-keys";
-import { notConfigured } from "../../startup";
-import { S3Error } from "./errors";
+import { s3SecretOf } from "../../../common/api-tokens";
+import { ConfigError } from "../../../common/config";
+import { type AccessKey, s3AccessKeys } from "../../../common/s3-keys";
+import { notConfigured } from "../../../startup";
+import { S3Error } from "../errors";
 
-export type { AccessKey } from "../../common/s3-keys";
+export type { AccessKey } from "../../../common/s3-keys";
 
 /**
  * The access key of an Access Key ID, or undefined when no token has that id.

@@ -19,11 +19,11 @@
  * what their parent key reaches; they never list the account's buckets (edgezone's choice: they
  * are for one bucket).
  */
-import { type AccessKey, grantsAccess, keyPrefixes, reachesBucket, type S3Access } from "../../common/s3-keys";
-import { bucketMap } from "../../zone/destinations";
-import { accessDenied } from "./errors";
+import { type AccessKey, grantsAccess, keyPrefixes, reachesBucket, type S3Access } from "../../../common/s3-keys";
+import { bucketMap } from "../../../zone/destinations";
+import { accessDenied } from "../errors";
 
-export type { S3Access } from "../../common/s3-keys";
+export type { S3Access } from "../../../common/s3-keys";
 
 /**
  * Lets `key` do what an operation needs (`S3_OPERATIONS` names it, `operations.ts`).

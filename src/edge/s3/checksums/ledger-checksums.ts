@@ -1,5 +1,5 @@
 /**
- * The flexible checksums the bucket ledgers hold (`bucket-ledger.ts`: a CRC, or a trailing SHA,
+ * The flexible checksums the bucket ledgers hold (`src/bucket/bucket-ledger.ts`: a CRC, or a trailing SHA,
  * that the binding cannot store), as the S3 dialect reads and writes them, with one isolate's
  * cache of what it read, so that the GetObject of every AWS SDK, which asks for checksums
  * (`x-amz-checksum-mode: ENABLED`), does not call the ledger's Durable Object each time.
@@ -13,10 +13,15 @@
  * a checksum not asked for (edgezone's choice: the same trust the zones' configurations get).
  */
 
-import { CONFIG_CHECK_INTERVAL_MS } from "../config-checks";
-import { VersionedCache } from "../versioned-cache";
-import { type CompletedUpload, ledgerOf, type ObjectChecksum, type RecordedChecksum } from "./bucket-ledger";
-import type { S3Context } from "./context";
+import {
+	type CompletedUpload,
+	ledgerOf,
+	type ObjectChecksum,
+	type RecordedChecksum,
+} from "../../../bucket/bucket-ledger";
+import { CONFIG_CHECK_INTERVAL_MS } from "../../config-checks";
+import { VersionedCache } from "../../versioned-cache";
+import type { S3Context } from "../context";
 
 /** How long a row read from a ledger is answered without asking again, in ms. */
 const TRUST_MS = CONFIG_CHECK_INTERVAL_MS;
@@ -49,7 +54,7 @@ export async function recordChecksum(c: InBucket, key: string, etag: string, che
 /**
  * Records in `c`'s bucket's ledger that an upload of `key` completed into the object of
  * `completed.etag` (unquoted), from the parts numbered `completed.partNumbers`, with the
- * checksum made of theirs, if any (`bucket-ledger.ts`, `finished`).
+ * checksum made of theirs, if any (`src/bucket/bucket-ledger.ts`, `finished`).
  * @returns the MD5 (base64) of the SSE-C key the upload was created with, if any.
  */
 export async function uploadCompleted(
