@@ -37,7 +37,7 @@
  * Permissions name no zone of their own: the credential's `zones` say which zones they apply to.
  *
  * Each endpoint says what it asks where it is registered, once: its first handler is `reads`,
- * `writes`, `readsLogpush`, `managesBuckets` or `verifiesToken` (`app.get("/", reads("Zone"),
+ * `writes`, `readsLogpush`, `managesBuckets`, `readsBuckets` or `verifiesToken` (`app.get("/", reads("Zone"),
  * handler)`), and `auth.ts` reads it from the route the request matched (`requirementOf`),
  * before the zone is looked up. An endpoint registered without one is served to no credential.
  */
@@ -132,6 +132,17 @@ export const managesBuckets: MiddlewareHandler<ApiEnv> = asking({
 	access: "write",
 	accepted: ["Workers R2 Storage Edit"],
 	r2: "manage-buckets",
+});
+
+/**
+ * The first handler of an endpoint that reads a bucket's configuration, as the S3 operations
+ * reading it do (read-bucket-config): "Workers R2 Storage Read" or "Edit", and a credential of
+ * the whole account (`grantsAccess`, src/common/s3-keys.ts).
+ */
+export const readsBuckets: MiddlewareHandler<ApiEnv> = asking({
+	access: "read",
+	accepted: ["Workers R2 Storage Read", "Workers R2 Storage Edit"],
+	r2: "read-bucket-config",
 });
 
 /** The first handler of `GET /user/tokens/verify`: any token, about itself. */

@@ -22,6 +22,7 @@ import { ASSETS } from "./assets";
 import { ErrorSummary } from "./components/form";
 import { Layout } from "./layout";
 import { bucket } from "./pages/bucket";
+import { bucketDomains } from "./pages/bucket-domains";
 import { dns } from "./pages/dns";
 import { logpush } from "./pages/logpush";
 import { security } from "./pages/security";
@@ -163,5 +164,6 @@ dash.route("/zones/:zone_id/dns", dns);
 dash.route("/zones/:zone_id/security", security);
 dash.route("/zones/:zone_id/ssl", ssl);
 dash.route("/zones/:zone_id/bucket", bucket);
+dash.route("/zones/:zone_id/bucket-domains", bucketDomains);
 
 dash.notFound((c) => errorPage(c, "Page not found", ["There is no dashboard page at this address."], 404));

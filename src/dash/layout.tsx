@@ -24,6 +24,7 @@ const ZONE_PAGES: ZonePage[] = [
 	{ path: "security", label: "Security rules", group: "Security" },
 	{ path: "ssl", label: "Edge Certificates", group: "SSL/TLS" },
 	{ path: "bucket", label: "Bucket", group: "R2 Object Storage" },
+	{ path: "bucket-domains", label: "Public access", group: "R2 Object Storage" },
 ];
 
 /** What the frame shows of the signed-in person and the zone in view. */

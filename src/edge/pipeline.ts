@@ -16,6 +16,7 @@ import { gateway, gatewayErrorAnswer } from "./gateway/app";
 import { badRequest } from "./gateway/errors";
 import { trustedGeo } from "./geo";
 import { openLogTap } from "./log-entry";
+import { r2DomainAnswer } from "./r2-domain/public-answer";
 import { cfRayHeader, newRayId } from "./ray";
 import { type RequestContext, requestFields } from "./request-fields";
 import { originUrl, rulesPath } from "./request-path";
@@ -54,8 +55,11 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 	const origin = originUrl(url, normalization);
 	// A SigV4- or SigV2-signed request, or an unsigned one plainly an S3 client's, speaks S3 (s3/auth/detect.ts);
 	// every other one the gateway's own dialect.
+	// A host serving a bucket publicly (an R2 custom domain, an r2.dev URL) answers as R2's public buckets do.
 	const response =
-		verdict.answer ?? (speaksS3 ? await s3(forwarded, origin, env, rayId) : await gateway(forwarded, origin, env));
+		verdict.answer ??
+		(await r2DomainAnswer(forwarded, origin, env, receivedAt)) ??
+		(speaksS3 ? await s3(forwarded, origin, env, rayId) : await gateway(forwarded, origin, env));
 	const cfRay = cfRayHeader(rayId, request);
 	// The tap reads the answer as the gateway (or the firewall) made it, before CF-Ray.
 	const answer = tap.answer(response, verdict, cfRay);

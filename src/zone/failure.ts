@@ -110,6 +110,14 @@ export const CODES = {
 	urlNormalizationInvalid: 20200,
 	/** Observed as the wrapper of DNS validation errors, "DNS Validation Error" (hashicorp/terraform#11991): any invalid DNS records body or query. */
 	dnsRecordInvalid: 1004,
+	/** Observed (pulumi/pulumi-cloudflare#1174, a custom domain's POST): "The specified bucket does not exist." */
+	r2BucketNotFound: 10006,
+	/** Chosen (the real code is not public; the R2 API's invalid request, as 10040): an invalid custom domain or r2.dev body. */
+	r2CustomDomainInvalid: 10040,
+	/** Chosen (the real code is not public): the bucket has no custom domain of that name. */
+	r2CustomDomainNotFound: 10061,
+	/** Chosen (the real code is not public): the domain is connected to a bucket already. */
+	r2CustomDomainTaken: 10062,
 } as const;
 
 /**

@@ -3,6 +3,7 @@ import type { Zone as ZoneObject } from "cloudflare/resources/zones/zones";
 import { HEX_ID_PATTERN, randomHexId } from "../common/ids";
 import * as sessions from "./dashboard-sessions";
 import { CODES, conflict, invalid, notFound, type Result, transact } from "./failure";
+import * as r2Domains from "./r2-custom-domains";
 import { migrate, REGISTRY_MIGRATIONS } from "./schema";
 
 /**
@@ -148,8 +149,60 @@ export class ZoneRegistry extends DurableObject<Env> {
 			this.#get(id);
 			this.ctx.storage.sql.exec("DELETE FROM zones WHERE id = ?", id);
 			this.ctx.storage.sql.exec("DELETE FROM custom_hostname_routes WHERE zone_id = ?", id);
+			r2Domains.forgetZone(this.ctx.storage.sql, id);
 			return { id };
 		});
+	}
+
+	/** The custom domains of the R2 bucket `bucket` (`r2-custom-domains.ts`). */
+	r2CustomDomains(bucket: string): Result<r2Domains.R2CustomDomain[]> {
+		return this.#run(() => r2Domains.listDomains(this.ctx.storage.sql, bucket));
+	}
+
+	/** One custom domain of `bucket`; 404 when it has none of that name. */
+	r2CustomDomain(bucket: string, domain: string): Result<r2Domains.R2CustomDomain> {
+		return this.#run(() => r2Domains.getDomain(this.ctx.storage.sql, bucket, domain));
+	}
+
+	/** Connects a custom domain of a zone of `accountId` to `bucket` (`r2-custom-domains.ts` says the rules). */
+	attachR2CustomDomain(
+		accountId: string,
+		bucket: string,
+		input: r2Domains.R2CustomDomainCreate,
+	): Result<r2Domains.R2CustomDomain> {
+		return this.#run(() => r2Domains.attachDomain(this.ctx.storage.sql, accountId, bucket, input));
+	}
+
+	/** Changes a custom domain's `enabled`, `minTLS` or `ciphers`; 404 when `bucket` has no such domain. */
+	updateR2CustomDomain(
+		bucket: string,
+		domain: string,
+		patch: r2Domains.R2CustomDomainUpdate,
+	): Result<r2Domains.R2CustomDomain> {
+		return this.#run(() => r2Domains.updateDomain(this.ctx.storage.sql, bucket, domain, patch));
+	}
+
+	/** Disconnects a custom domain from `bucket`; 404 when it is not connected to it. */
+	removeR2CustomDomain(bucket: string, domain: string): Result<{ domain: string }> {
+		return this.#run(() => r2Domains.removeDomain(this.ctx.storage.sql, bucket, domain));
+	}
+
+	/** Whether the `r2.dev` URL of `bucket` is on. */
+	r2ManagedEnabled(bucket: string): boolean {
+		return r2Domains.managedEnabled(this.ctx.storage.sql, bucket);
+	}
+
+	/** Turns the `r2.dev` URL of `bucket` (the host `domain`) on or off. */
+	setR2Managed(bucket: string, domain: string, enabled: boolean): Result<null> {
+		return this.#run(() => {
+			r2Domains.setManaged(this.ctx.storage.sql, bucket, domain, enabled);
+			return null;
+		});
+	}
+
+	/** Every host serving a bucket publicly now, for the edge (`edge/r2-domain/hosts.ts`). */
+	r2PublicHosts(): r2Domains.R2PublicHost[] {
+		return r2Domains.publicHosts(this.ctx.storage.sql);
 	}
 
 	/** Records a dashboard session of `credential` (an HMAC of it), signed in until `expiresAt` (seconds). */

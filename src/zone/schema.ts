@@ -322,6 +322,29 @@ export const REGISTRY_MIGRATIONS: readonly Migration[] = [
 			CREATE INDEX dashboard_sessions_by_expiry ON dashboard_sessions (expires_at);
 		`,
 	},
+	{
+		id: 4,
+		name: "r2_public_access",
+		sql: `
+			-- R2 custom domains (src/zone/r2-custom-domains.ts): a domain serves one bucket.
+			CREATE TABLE r2_custom_domains (
+				domain TEXT PRIMARY KEY,
+				bucket TEXT NOT NULL,
+				zone_id TEXT NOT NULL,
+				enabled INTEGER NOT NULL,
+				min_tls TEXT NOT NULL,
+				ciphers TEXT
+			);
+			CREATE INDEX r2_custom_domains_by_bucket ON r2_custom_domains (bucket);
+			CREATE INDEX r2_custom_domains_by_zone ON r2_custom_domains (zone_id);
+			-- Each bucket's r2.dev URL (its pub-<id>.r2.dev host) and whether it is on.
+			CREATE TABLE r2_managed_domains (
+				bucket TEXT PRIMARY KEY,
+				domain TEXT NOT NULL,
+				enabled INTEGER NOT NULL
+			);
+		`,
+	},
 ];
 
 /**

@@ -37,6 +37,7 @@ const PAGES = [
 	"docs/logs.md", // its first block sets the same, as firewall.md's does
 	"docs/custom-hostnames.md",
 	"docs/certificates.md",
+	"docs/r2-custom-domains.md",
 ] as const;
 
 /** One fenced block of a page. */

@@ -19,6 +19,8 @@ const RUN = Date.now().toString(36);
 const ZONE_NAME = `phone-layout-${RUN}-a-rather-long-subdomain-label.example.org`;
 // A key with a long unbroken run, as generated keys are: shown in the listing and on the object's page.
 const FOLDER = `phone-${RUN}/`;
+/** wrangler.toml's DEFAULT_ACCOUNT_ID: the account of the buckets. */
+const ACCOUNT_ID = "01a7362d577a6c3019a474fd6f485823";
 const LONG_KEY = `${FOLDER}exports/2026-11-28/report-${"0123456789abcdef".repeat(5)}.json`;
 
 /** The API v4 with the all-zones token; the result, or a thrown error with the API's errors. */
@@ -149,6 +151,11 @@ browserSuite("the dashboard at phone width (390 px)", () => {
 			ssl: { method: "txt", type: "dv" },
 		});
 		await api("POST", `${z}/logs/control/retention/flag`, { flag: true });
+		await api("POST", `/accounts/${ACCOUNT_ID}/r2/buckets/edgezone-bucket/domains/custom`, {
+			domain: `public-assets.${ZONE_NAME}`,
+			zoneId,
+			enabled: true,
+		});
 		expect(await gateway("PUT", `/${LONG_KEY}`, JSON.stringify({ long: "x".repeat(200) }))).toBe(200);
 		expect(await gateway("GET", `/${LONG_KEY}?with=${"q".repeat(120)}`)).toBe(200);
 		expect(await gateway("GET", `/${FOLDER}admin`)).toBe(403);
@@ -243,6 +250,13 @@ browserSuite("the dashboard at phone width (390 px)", () => {
 			await page.getByRole("link", { name }).click();
 			await page.getByRole("heading", { level: 1 }).filter({ hasText: name }).waitFor();
 			await fits("bucket/object");
+		});
+
+		it("fits Public access: a custom domain with a long name and the r2.dev card", async () => {
+			await page.goto(zonePage("bucket-domains"));
+			await page.getByRole("heading", { level: 1, name: "Public access" }).waitFor();
+			await page.getByRole("cell", { name: `public-assets.${ZONE_NAME}`, exact: true }).waitFor();
+			await fits("bucket-domains");
 		});
 	});
 

@@ -1,0 +1,96 @@
+/**
+ * A bucket served publicly on a host, as R2's public buckets answer: on a connected custom domain
+ * or the bucket's `r2.dev` URL (https://developers.cloudflare.com/r2/buckets/public-buckets/),
+ * with no credential.
+ *
+ * - GET and HEAD of `/<key>` read the object through the gateway's own read path
+ *   (`../gateway/object.ts`: one binding call, ranges and conditionals, 200/206/304/412/416);
+ *   the request reaches it with only its Range and conditional headers, so nothing of the
+ *   gateway's own dialect (`x-r2-*`, checksum mode, SSE-C) applies.
+ * - The answer carries the object's HTTP headers (Content-Type, Cache-Control, ETag,
+ *   Last-Modified, Accept-Ranges, ...) and none of the gateway's `x-r2-*` or S3's `x-amz-*`:
+ *   the headers Miniflare's public-bucket worker sends (workers-sdk
+ *   `packages/miniflare/src/workers/r2/public.worker.ts`, `serveR2Object`), the local oracle
+ *   of R2's public answers, which Cloudflare's docs do not spell out.
+ * - No listing: "public buckets do not let you list the bucket contents at the root" (the docs
+ *   page above); `/`, like a missing key, is R2's 404, `404 Not Found` as text (Miniflare's).
+ * - Other methods are 405 with `Allow: GET, HEAD` (edgezone's choice: the real status is not
+ *   public; Miniflare answers 401).
+ * Gaps: the bucket's CORS policy is not applied to public answers, and nothing is cached.
+ */
+
+import { fromBindingError, type GatewayError } from "../gateway/errors";
+import { keyFromUrl } from "../gateway/keys";
+import { getObject, headObject } from "../gateway/object";
+import { servedBuckets } from "../s3/buckets";
+import { publicBucketOf } from "./hosts";
+
+/** The request headers a public read passes on: Range and the conditionals. */
+const READ_HEADERS = ["range", "if-match", "if-none-match", "if-modified-since", "if-unmodified-since"];
+
+/** Answer headers of the gateway's and S3's dialects, which a public answer leaves out. */
+const DIALECT_HEADER = /^x-(r2|amz)-/;
+
+/**
+ * The public answer to a request whose host serves a bucket (a custom domain or `r2.dev` URL that
+ * is on), or undefined when the host serves none; the edge then goes on to the gateway.
+ * @param url the URL the bucket is sent (after the zone's URL normalization).
+ * @param now the time of the request, in ms since the epoch.
+ */
+export async function r2DomainAnswer(request: Request, url: URL, env: Env, now: number): Promise<Response | undefined> {
+	const name = await publicBucketOf(env, url.hostname, now);
+	if (name === undefined) return undefined;
+	const head = request.method === "HEAD";
+	if (request.method !== "GET" && !head) {
+		return text(405, "405 Method Not Allowed", head, new Headers({ allow: "GET, HEAD" }));
+	}
+	const bucket = servedBuckets(env).find((served) => served.name === name)?.bucket;
+	const path = new URL(url.pathname, url.origin);
+	if (bucket === undefined || path.pathname === "/") return notFound(head);
+	const headers = new Headers();
+	for (const header of READ_HEADERS) {
+		const value = request.headers.get(header);
+		if (value !== null) headers.set(header, value);
+	}
+	const read = new Request(path, { method: request.method, headers });
+	try {
+		const context = { request: read, url: path, key: keyFromUrl(path), bucket, env };
+		return publicOnly(await (head ? headObject(context) : getObject(context)));
+	} catch (error) {
+		const known = fromBindingError(error);
+		if (known === undefined) {
+			console.error("r2 custom domain: unexpected error", error);
+			return text(500, "500 Internal Server Error", head);
+		}
+		return errorAnswer(known, head);
+	}
+}
+
+/** `answer` without the dialects' headers, its body as it is (`encodeBody: "manual"`, as the gateway sent it). */
+function publicOnly(answer: Response): Response {
+	const headers = new Headers();
+	for (const [name, value] of answer.headers) if (!DIALECT_HEADER.test(name)) headers.set(name, value);
+	return new Response(answer.body, { status: answer.status, headers, encodeBody: "manual" });
+}
+
+/** A gateway error as a public answer: its status with a line of text, and its Content-Range (416). */
+function errorAnswer(error: GatewayError, head: boolean): Response {
+	if (error.kind === "NoSuchKey") return notFound(head);
+	const headers = new Headers();
+	const range = error.headers.get("content-range");
+	if (range !== null) headers.set("content-range", range);
+	for (const validator of ["etag", "last-modified"]) {
+		const value = error.headers.get(validator);
+		if (value !== null) headers.set(validator, value);
+	}
+	return text(error.status, `${error.status} ${error.message}`, head, headers);
+}
+
+/** R2's 404 for a missing key or the bucket's root. */
+const notFound = (head: boolean) => text(404, "404 Not Found", head);
+
+/** A plain-text answer; HEAD's has no body (RFC 9110 §9.3.2). */
+function text(status: number, body: string, head: boolean, headers = new Headers()): Response {
+	headers.set("content-type", "text/plain;charset=UTF-8");
+	return new Response(head ? null : body, { status, headers });
+}

@@ -1,0 +1,122 @@
+/**
+ * The Public access page (R2 Object Storage > Public access) in Chromium: reached from the sidebar,
+ * a custom domain of the zone connected and listed, its host then serving the bucket with no
+ * token; a domain outside the zone refused with the API's error read with the Domain field; the
+ * domain disabled and removed (the confirmation accepted); and the r2.dev subdomain of another
+ * bucket allowed, showing its URL, and disallowed.
+ */
+import { request } from "node:http";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { TOKEN } from "../../api/credentials";
+import { browserSuite, describedBy, e2e, openBrowser, signIn, statusSays } from "./browser";
+
+const RUN = Date.now().toString(36);
+const ZONE_NAME = `public-access-${RUN}.example.org`;
+const DOMAIN = `cdn.${ZONE_NAME}`;
+const KEY = `public-access-${RUN}.txt`;
+
+/** The API v4 with the all-zones token, for what a person does elsewhere (create a zone). */
+async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+	const response = await fetch(`${e2e.baseUrl}/client/v4${path}`, {
+		method,
+		headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const envelope = (await response.json()) as { success: boolean; result: T; errors: unknown };
+	if (!envelope.success) throw new Error(`${method} ${path}: ${JSON.stringify(envelope.errors)}`);
+	return envelope.result;
+}
+
+/** A request to the edge as `host` (fetch cannot set Host), with `headers`: its status. */
+function edge(host: string, method: string, path: string, headers: Record<string, string> = {}, body?: string) {
+	const { hostname, port } = new URL(e2e.baseUrl);
+	return new Promise<number>((resolve, reject) => {
+		const req = request({ host: hostname, port, method, path, headers: { ...headers, host } }, (res) => {
+			res.resume();
+			res.on("end", () => resolve(res.statusCode ?? 0));
+		});
+		req.on("error", reject);
+		req.end(body);
+	});
+}
+
+browserSuite("the Public access page", () => {
+	let browser: Browser;
+	let page: Page;
+	let zoneId: string;
+	beforeAll(async () => {
+		zoneId = (await api<{ id: string }>("POST", "/zones", { name: ZONE_NAME, account: {} })).id;
+		expect(await edge("localhost", "PUT", `/${KEY}`, { authorization: `Bearer ${e2e.gatewayToken}` }, "public")).toBe(
+			200,
+		);
+		({ browser, page } = await openBrowser());
+		await signIn(page, TOKEN);
+	});
+	afterAll(async () => {
+		await browser?.close();
+	});
+
+	const connectForm = () => page.getByRole("form", { name: "Connect domain" });
+	const row = (name: string) => page.getByRole("row").filter({ has: page.getByRole("cell", { name, exact: true }) });
+
+	it("opens at R2 Object Storage > Public access from the zone's sidebar", async () => {
+		await page.getByRole("link", { name: ZONE_NAME }).click();
+		await page.getByRole("navigation", { name: "Zone" }).getByRole("link", { name: "Public access" }).click();
+		await page.getByRole("heading", { level: 1, name: "Public access" }).waitFor();
+		await expect(page.getByLabel("Bucket", { exact: true }).inputValue()).resolves.toBe("edgezone-bucket");
+	});
+
+	it("connects a domain of the zone, which then serves the bucket with no token", async () => {
+		expect(await edge(DOMAIN, "GET", `/${KEY}`)).toBe(401);
+		await connectForm().getByLabel("Domain", { exact: true }).fill(DOMAIN);
+		await connectForm().getByLabel("Minimum TLS").selectOption("1.2");
+		await connectForm().getByRole("button", { name: "Connect domain" }).click();
+		expect(await statusSays(page, "Custom domain connected.")).toBe("Custom domain connected.");
+		const cells = await row(DOMAIN).getByRole("cell").allTextContents();
+		expect(cells.slice(0, 5)).toEqual([DOMAIN, ZONE_NAME, "Active", "Enabled", "1.2"]);
+		expect(await edge(DOMAIN, "GET", `/${KEY}`)).toBe(200);
+	});
+
+	it("shows a domain outside the zone refused next to the Domain field", async () => {
+		await connectForm().getByLabel("Domain", { exact: true }).fill("cdn.elsewhere.example.net");
+		await connectForm().getByRole("button", { name: "Connect domain" }).click();
+		await page.locator('[aria-invalid="true"]').first().waitFor();
+		await expect(describedBy(connectForm(), "Domain", true)).resolves.toContain(
+			`domain cdn.elsewhere.example.net is not in the zone ${ZONE_NAME}`,
+		);
+		await expect(connectForm().getByLabel("Domain", { exact: true }).inputValue()).resolves.toBe(
+			"cdn.elsewhere.example.net",
+		);
+	});
+
+	it("disables the domain, then removes it", async () => {
+		await page.goto(`${e2e.dashUrl}/zones/${zoneId}/bucket-domains?bucket=edgezone-bucket`);
+		await row(DOMAIN)
+			.getByRole("button", { name: `Disable ${DOMAIN}` })
+			.click();
+		expect(await statusSays(page, "Custom domain disabled.")).toBe("Custom domain disabled.");
+		await expect(row(DOMAIN).getByRole("cell").nth(3).textContent()).resolves.toBe("Disabled");
+		expect(await edge(DOMAIN, "GET", `/${KEY}`)).toBe(401);
+		page.once("dialog", (dialog) => void dialog.accept());
+		await row(DOMAIN)
+			.getByRole("button", { name: `Remove ${DOMAIN}` })
+			.click();
+		expect(await statusSays(page, "Custom domain removed.")).toBe("Custom domain removed.");
+		expect(await row(DOMAIN).count()).toBe(0);
+	});
+
+	it("allows and disallows another bucket's r2.dev subdomain", async () => {
+		await page.getByLabel("Bucket", { exact: true }).selectOption("edgezone-logs");
+		await page.getByRole("button", { name: "Open bucket" }).click();
+		const card = page.getByRole("region", { name: "r2.dev subdomain" });
+		await card.getByRole("button", { name: "Allow access" }).click();
+		expect(await statusSays(page, "r2.dev access allowed.")).toBe("r2.dev access allowed.");
+		const shown = (await card.getByText(/^Allowed at/).textContent()) ?? "";
+		const host = /https:\/\/(pub-[0-9a-f]{32}\.r2\.dev)/.exec(shown)?.[1] ?? "";
+		expect(await edge(host, "GET", "/nothing-here")).toBe(404);
+		await card.getByRole("button", { name: "Disallow access" }).click();
+		expect(await statusSays(page, "r2.dev access disallowed.")).toBe("r2.dev access disallowed.");
+		expect(await edge(host, "GET", "/nothing-here")).toBe(401);
+	});
+});
