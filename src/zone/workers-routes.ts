@@ -31,7 +31,7 @@ export const ROUTE_CODES = {
 } as const;
 
 /** "Routes per zone: 1,000" (developers.cloudflare.com/workers/platform/limits/, "Routes"). */
-export const MAX_ROUTES = 1000;
+const MAX_ROUTES = 1000;
 
 /** A route as the API answers it and the edge reads it. */
 export interface WorkersRoute {

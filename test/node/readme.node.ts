@@ -37,6 +37,7 @@ const PAGES = [
 	"docs/logs.md", // its first block sets the same, as firewall.md's does
 	"docs/custom-hostnames.md",
 	"docs/certificates.md",
+	"docs/workers-routes.md", // its first block sets API, JSON and ZONE (the default zone); its last removes its routes
 ] as const;
 
 /** One fenced block of a page. */
