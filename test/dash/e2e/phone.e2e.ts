@@ -149,6 +149,10 @@ browserSuite("the dashboard at phone width (390 px)", () => {
 			ssl: { method: "txt", type: "dv" },
 		});
 		await api("POST", `${z}/logs/control/retention/flag`, { flag: true });
+		await api("POST", `${z}/workers/routes`, {
+			pattern: `https://${RUN}-storefront-with-a-long-name.${ZONE_NAME}/checkout/payment-confirmation/*`,
+			script: `phone-${RUN}-storefront-checkout-worker`,
+		});
 		expect(await gateway("PUT", `/${LONG_KEY}`, JSON.stringify({ long: "x".repeat(200) }))).toBe(200);
 		expect(await gateway("GET", `/${LONG_KEY}?with=${"q".repeat(120)}`)).toBe(200);
 		expect(await gateway("GET", `/${FOLDER}admin`)).toBe(403);
@@ -243,6 +247,13 @@ browserSuite("the dashboard at phone width (390 px)", () => {
 			await page.getByRole("link", { name }).click();
 			await page.getByRole("heading", { level: 1 }).filter({ hasText: name }).waitFor();
 			await fits("bucket/object");
+		});
+
+		it("fits Workers Routes: a long route pattern and the Add route form", async () => {
+			await page.goto(zonePage("workers-routes"));
+			await page.getByRole("heading", { level: 1, name: "Workers Routes" }).waitFor();
+			await page.getByText(`phone-${RUN}-storefront-checkout-worker`).waitFor();
+			await fits("workers-routes");
 		});
 	});
 
