@@ -22,7 +22,7 @@ import { originUrl, rulesPath } from "./request-path";
 import { s3 } from "./s3/app";
 import { isS3Request } from "./s3/detect";
 import { workerCf } from "./workers-route/request-cf";
-import { rankRoutes, workersRoute } from "./workers-route/route";
+import { rankedRoutes, workersRoute } from "./workers-route/route";
 import { zoneForHost } from "./zone-routing";
 import { derived, zoneView } from "./zone-view";
 
@@ -62,8 +62,8 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 	const worker =
 		verdict.answer === undefined
 			? workersRoute(forwarded, url, origin, env, {
-					routes: derived(view, (config) => rankRoutes(config.workersRoutes)),
-					cf: workerCf(request.cf, context.geo),
+					routes: derived(view, rankedRoutes),
+					cf: () => workerCf(request.cf, context.geo),
 					cfRay,
 					rayId,
 				})

@@ -18,7 +18,7 @@
  * cloudflare-5xx-errors/error-500/); 1022's own status is not documented, and is edgezone's choice.
  */
 import { byPrecedence, isPattern, parsePattern, type RoutePattern, winningRoute } from "../../common/route-patterns";
-import type { WorkersRoute } from "../../zone/workers-routes";
+import type { EdgeConfig } from "../../zone/edge-config";
 import { NO_STORE, page } from "../security-pages";
 import { workerBinding } from "./scripts";
 
@@ -31,15 +31,19 @@ interface RankedRoute {
 /** What the step needs beyond the request: the zone's routes ranked, the Worker's `cf`, the Ray ID. */
 export interface RouteContext {
 	routes: readonly RankedRoute[];
-	cf: Record<string, unknown>;
+	/** The Worker's `request.cf` (`request-cf.ts`), made only when a Worker runs. */
+	cf: () => Record<string, unknown>;
 	/** The `CF-Ray` value the Worker receives. */
 	cfRay: string;
 	rayId: string;
 }
 
-/** The zone's routes in precedence order (derive once per configuration version, `zone-view.ts`). */
-export function rankRoutes(routes: readonly WorkersRoute[]): RankedRoute[] {
-	return routes
+/**
+ * The zone's routes in precedence order: derive it once per configuration version with
+ * `derived(view, rankedRoutes)` (`zone-view.ts`, which keys what it derives by this function).
+ */
+export function rankedRoutes(config: EdgeConfig): RankedRoute[] {
+	return config.workersRoutes
 		.map((route) => ({ parsed: parsePattern(route.pattern, undefined), script: route.script }))
 		.filter((route): route is RankedRoute => isPattern(route.parsed))
 		.sort(byPrecedence);
@@ -68,7 +72,7 @@ export function workersRoute(
 		headers,
 		body: request.body,
 		redirect: "manual",
-		cf: context.cf,
+		cf: context.cf(),
 	});
 	// A binding's answer has immutable headers; the edge adds CF-Ray to it, so it is rewrapped (the body streams on).
 	return binding.fetch(sent).then(
