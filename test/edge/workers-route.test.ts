@@ -123,6 +123,16 @@ describe("a route's Worker and the zone's configuration", () => {
 		expect(entry?.ResponseHeaders).toStrictEqual({ "x-echo-worker": "echo", "content-type": "application/json" });
 	});
 
+	it("hands the Worker the URL the origin would get: as sent, or normalized when the zone normalizes URLs to the origin", async () => {
+		const { zone_id, host } = await zoneWithHost("route-normalized");
+		await route(zone_id, `${host}/*`, "echo");
+		const url = async () => (JSON.parse((await edgeRequest(host, "/a/%7Eb")).text) as Echo).url;
+		expect(await url()).toBe(`http://${host}/a/%7Eb`);
+		const set = await call("PUT", `/zones/${zone_id}/url_normalization`, { type: "cloudflare", scope: "both" });
+		expect(set.status, JSON.stringify(set.body)).toBe(200);
+		expect(await url()).toBe(`http://${host}/a/~b`);
+	});
+
 	it("follows the routes as they change: the most specific wins, a deleted route stops", async () => {
 		const { zone_id, host } = await zoneWithHost("route-change");
 		const all = await route(zone_id, `*${host}/*`, "echo");
