@@ -17,7 +17,9 @@
  * route the request to the Worker". Both answer HTTP 500, the status Cloudflare's 5xx pages give
  * Workers exceptions (developers.cloudflare.com/support/troubleshooting/http-status-codes/
  * cloudflare-5xx-errors/error-500/); 1022's own status is not documented, and is edgezone's choice.
+ * A `WORKER_SCRIPTS` that is not valid JSON of names answers 1022 too, its page saying what is wrong.
  */
+import { ConfigError } from "../../common/config";
 import { byPrecedence, isPattern, parsePattern, type RoutePattern, winningRoute } from "../../common/route-patterns";
 import type { EdgeConfig } from "../../zone/edge-config";
 import { NO_STORE, page } from "../security-pages";
@@ -64,7 +66,14 @@ export function workersRoute(
 ): Promise<Response> | undefined {
 	const route = winningRoute(context.routes, url);
 	if (route?.script === undefined) return undefined;
-	const binding = workerBinding(env, route.script);
+	let binding: Fetcher | undefined;
+	try {
+		binding = workerBinding(env, route.script);
+	} catch (error) {
+		// A deployment mistake in WORKER_SCRIPTS: the page says which, as for an unbound Worker.
+		if (!(error instanceof ConfigError)) throw error;
+		return Promise.resolve(workerError(1022, context.rayId, error.message));
+	}
 	if (binding === undefined) return Promise.resolve(workerError(1022, context.rayId));
 	const headers = new Headers(request.headers);
 	headers.set("cf-ray", context.cfRay);
@@ -90,10 +99,10 @@ const WORKER_ERRORS = {
 	],
 } as const;
 
-/** Cloudflare's Workers error page (module header), HTTP 500. */
-function workerError(code: keyof typeof WORKER_ERRORS, rayId: string): Response {
+/** Cloudflare's Workers error page (module header), HTTP 500; `detail` in place of the code's usual text. */
+function workerError(code: keyof typeof WORKER_ERRORS, rayId: string, detail?: string): Response {
 	const [heading, text] = WORKER_ERRORS[code];
-	const body = page(`Error ${code} | Cloudflare`, `Error ${code}: ${heading}`, text, rayId);
+	const body = page(`Error ${code} | Cloudflare`, `Error ${code}: ${heading}`, detail ?? text, rayId);
 	return new Response(body, {
 		status: 500,
 		headers: { "content-type": "text/html; charset=UTF-8", "cache-control": NO_STORE },
