@@ -97,6 +97,25 @@ describe("client.workers.routes", () => {
 		]);
 	});
 
+	it("refuses a route past the zone's 1,000 (Cloudflare's limit), storing nothing", async () => {
+		const cf = sdkClient();
+		const zone_id = await freshZone();
+		const zone = (await cf.zones.get({ zone_id })).name;
+		// Straight to the Zone, 100 at a time: the API's path is the same store, tested above.
+		const state = zoneState(env, zone_id);
+		for (let batch = 0; batch < 10; batch++) {
+			await Promise.all(
+				Array.from({ length: 100 }, (_, i) => state.createWorkersRoute({ pattern: `${zone}/${batch}/${i}` }, zone)),
+			);
+		}
+		expect(await refusal(cf.workers.routes.create({ zone_id, pattern: `${zone}/last`, script: "a" }))).toStrictEqual({
+			status: 400,
+			code: 10021,
+			message: "The zone already holds 1000 Workers routes, Cloudflare's limit.",
+		});
+		expect((await cf.workers.routes.list({ zone_id })).result).toHaveLength(1000);
+	});
+
 	it("asks Workers Routes Read to read and Edit to write", async () => {
 		const zone_id = await freshZone();
 		const reader = sdkClient(ROUTES_READ_TOKEN);
