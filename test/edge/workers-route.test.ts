@@ -76,6 +76,19 @@ describe("a Worker behind a route", () => {
 		});
 	});
 
+	it("passes a WebSocket upgrade through to the Worker and back", async () => {
+		const answer = await exports.default.fetch(`http://${zone.host}/app/socket`, { headers: { upgrade: "websocket" } });
+		expect(answer.status).toBe(101);
+		expect(answer.headers.get("cf-ray")).toMatch(/^[0-9a-f]{16}-/);
+		const socket = answer.webSocket;
+		if (socket === null) throw new Error("no WebSocket in the answer");
+		socket.accept();
+		const reply = new Promise((resolve) => socket.addEventListener("message", (event) => resolve(event.data)));
+		socket.send("hello");
+		expect(await reply).toBe("echo: hello");
+		socket.close();
+	});
+
 	it("lets the firewall act first: a blocked request never reaches the Worker", async () => {
 		const answer = await edgeRequest(zone.host, "/app/blocked");
 		expect(answer.status).toBe(403);
