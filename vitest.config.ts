@@ -45,7 +45,20 @@ export default defineConfig({
 				plugins: [
 					cloudflareTest({
 						wrangler: { configPath: "./wrangler.toml" },
-						miniflare: { bindings: TEST_BINDINGS },
+						miniflare: {
+							// The Workers routes' tests run the echo fixture behind a route, bound as ECHO
+							// (src/edge/workers-route/scripts.ts); "unbound" names a binding that is absent.
+							bindings: { ...TEST_BINDINGS, WORKER_SCRIPTS: JSON.stringify({ echo: "ECHO", unbound: "NOT_BOUND" }) },
+							serviceBindings: { ECHO: "echo" },
+							workers: [
+								{
+									name: "echo",
+									modules: true,
+									scriptPath: "./test/fixtures/workers/echo/src/index.js",
+									compatibilityDate: "2026-10-23",
+								},
+							],
+						},
 					}),
 				],
 				// 20 s, not vitest's 5 s: on a shared 2-core machine the first test of a file (its

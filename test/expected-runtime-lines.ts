@@ -26,6 +26,8 @@
  * - `Called .text() … "application/x-ndjson`: the `cloudflare` SDK reads Logpull's ndjson answer
  *   with `.text()`, and workerd's text heuristic (src/workerd/util/mimetype.c++, `isText`) counts
  *   only text/*, JSON, XML and JavaScript types as text (test/api/logpull-sdk.test.ts).
+ * - `the echo Worker was asked to throw`, twice: the echo fixture behind a Workers route throws on
+ *   purpose, and workerd logs the uncaught exception (test/edge/workers-route.test.ts, 1101).
  */
 
 /** Fragments of the expected lines; a line containing one is dropped, with its `stack:` line. */
@@ -35,6 +37,7 @@ const EXPECTED_RUNTIME_LINES = [
 	"disconnected: fixed-length pipe ended prematurely",
 	"Uncaught (in promise); stack = Error: Network connection lost.",
 	"Uncaught (in promise); stack = TypeError: Can't read from request stream because client disconnected.",
+	"the echo Worker was asked to throw",
 	"Called .text() on an HTTP body which does not appear to be text. The body's Content-Type is \"application/x-ndjson",
 ] as const;
 

@@ -15,6 +15,9 @@
  *   FixedLengthStream that `put()` reads; what src/edge/s3/body/body-pump.ts does, without its checks.
  * - `/__variant/{name}/{key}`: the variants BENCHMARKS.md investigates (which of them the
  *   runtime compresses, and what each costs). `const` answers 1 KiB from memory, no R2 at all.
+ * - `/__worker-floor/{path}`: the floor of a Worker behind a route (scripts/bench-workers-route.mjs):
+ *   the request handed as it is to the service binding `BENCH_TARGET`, bound only in that
+ *   benchmark's config, and its answer returned as it is.
  * - everything else: edgezone's default handler, untouched.
  */
 import edgezone from "../../src/index";
@@ -25,6 +28,7 @@ export * from "../../src/index";
 
 const FLOOR = "/__floor/";
 const VARIANT = "/__variant/";
+const WORKER_FLOOR = "/__worker-floor/";
 const CONSTANT = new Uint8Array(1024);
 
 type Variant = (object: R2ObjectBody) => Response;
@@ -91,6 +95,11 @@ export default {
 			return new Response(object.body, {
 				headers: { "content-length": String(object.size), "content-type": "application/octet-stream" },
 			});
+		}
+		if (path.startsWith(WORKER_FLOOR)) {
+			// Bound by scripts/bench-workers-route.mjs's config only, so not in Env.
+			const target = (env as unknown as { BENCH_TARGET?: Fetcher }).BENCH_TARGET;
+			return target === undefined ? new Response(null, { status: 404 }) : target.fetch(request);
 		}
 		if (path.startsWith(VARIANT)) {
 			const [name = "", ...key] = path.slice(VARIANT.length).split("/");

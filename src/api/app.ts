@@ -40,6 +40,7 @@ import type { ApiEnv } from "./types";
 import { universalSsl } from "./universal-ssl";
 import { urlNormalization } from "./url-normalization";
 import { userTokens } from "./user-tokens";
+import { workersRoutes } from "./workers-routes";
 import { zoneAccess } from "./zone-access";
 import { zones } from "./zones";
 
@@ -68,6 +69,7 @@ api.route("/zones/:zone_id/custom_certificates", customCertificates);
 api.route("/zones/:zone_id/custom_hostnames", customHostnames);
 api.route("/zones/:zone_id/url_normalization", urlNormalization);
 api.route("/zones/:zone_id/dns_records", dnsRecords);
+api.route("/zones/:zone_id/workers/routes", workersRoutes);
 // Emulator-only routes, not Cloudflare's (README, "Emulator-only routes"): the zone's own
 // settings, so they ask the Zone group; the pending log asks what log-push does.
 api.route("/zones/:zone_id/emulator/clock", clock);

@@ -28,6 +28,7 @@ import { logpush } from "./pages/logpush";
 import { security } from "./pages/security";
 import { signIn } from "./pages/sign-in";
 import { ssl } from "./pages/ssl";
+import { workersRoutes } from "./pages/workers-routes";
 import { zones } from "./pages/zones";
 import { render } from "./render";
 import {
@@ -165,5 +166,6 @@ dash.route("/zones/:zone_id/security", security);
 dash.route("/zones/:zone_id/ssl", ssl);
 dash.route("/zones/:zone_id/bucket", bucket);
 dash.route("/zones/:zone_id/bucket-domains", bucketDomains);
+dash.route("/zones/:zone_id/workers-routes", workersRoutes);
 
 dash.notFound((c) => errorPage(c, "Page not found", ["There is no dashboard page at this address."], 404));

@@ -25,6 +25,7 @@ const ZONE_PAGES: ZonePage[] = [
 	{ path: "ssl", label: "Edge Certificates", group: "SSL/TLS" },
 	{ path: "bucket", label: "Bucket", group: "R2 Object Storage" },
 	{ path: "bucket-domains", label: "Public access", group: "R2 Object Storage" },
+	{ path: "workers-routes", label: "Workers Routes", group: "Workers Routes" },
 ];
 
 /** What the frame shows of the signed-in person and the zone in view. */

@@ -1,7 +1,7 @@
 /**
  * The edge: every request outside `/client/v4`, in the order Cloudflare's edge runs it: the zone
- * by `Host`, its firewall, the bucket gateway (its S3 dialect for SigV4-signed requests,
- * `s3/app.ts`), then the zone's log tap (`log-entry.ts`), which
+ * by `Host`, its firewall, the Worker of a matching Workers route (`workers-route/`), else the
+ * bucket gateway (its S3 dialect for SigV4-signed requests, `s3/app.ts`), then the zone's log tap (`log-entry.ts`), which
  * counts the request's and the answer's bodies and queues the request's `http_requests` entry
  * when something reads the zone's logs. A `CF-Ray` header on every answer, the firewall's and the
  * gateway's errors and CORS preflights included (docs fundamentals/reference/cloudflare-ray-id,
@@ -22,8 +22,10 @@ import { type RequestContext, requestFields } from "./request-fields";
 import { originUrl, rulesPath } from "./request-path";
 import { s3 } from "./s3/app";
 import { isS3Request } from "./s3/auth/detect";
+import { workerCf } from "./workers-route/request-cf";
+import { rankedRoutes, workersRoute } from "./workers-route/route";
 import { zoneForHost } from "./zone-routing";
-import { zoneView } from "./zone-view";
+import { derived, zoneView } from "./zone-view";
 
 /**
  * Answers one edge request; never throws (the firewall's answers are pages, and the gateway
@@ -36,7 +38,8 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 	const zone = await zoneForHost(env, url.hostname, receivedAt);
 	const sent = trustedGeo(request, env);
 	// The zone's view is cached in the isolate (`zone-view.ts`): the firewall's read below is the same one.
-	const normalization = (await zoneView(env, zone.id, receivedAt)).config.urlNormalization;
+	const view = await zoneView(env, zone.id, receivedAt);
+	const normalization = view.config.urlNormalization;
 	const speaksS3 = await isS3Request(request, url, env, receivedAt);
 	const context: RequestContext = {
 		rayId,
@@ -53,14 +56,25 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 	const tap = await openLogTap(env, ctx, zone.id, context);
 	const forwarded = tap.request(request, url);
 	const origin = originUrl(url, normalization);
-	// A SigV4- or SigV2-signed request, or an unsigned one plainly an S3 client's, speaks S3 (s3/auth/detect.ts);
-	// every other one the gateway's own dialect.
-	// A host serving a bucket publicly (an R2 custom domain, an r2.dev URL) answers as R2's public buckets do.
+	const cfRay = cfRayHeader(rayId, request);
+	// A Workers route with a Worker first (workers-route/route.ts); then a host serving a bucket
+	// publicly (an R2 custom domain, an r2.dev URL) answers as R2's public buckets do; then a SigV4-
+	// or SigV2-signed request, or an unsigned one plainly an S3 client's, speaks S3
+	// (s3/auth/detect.ts); every other one the gateway's own dialect.
+	const worker =
+		verdict.answer === undefined
+			? workersRoute(forwarded, url, origin, env, {
+					routes: derived(view, rankedRoutes),
+					cf: () => workerCf(request.cf, context.geo),
+					cfRay,
+					rayId,
+				})
+			: undefined;
 	const response =
 		verdict.answer ??
+		(await worker) ??
 		(await r2DomainAnswer(forwarded, origin, env, receivedAt)) ??
 		(speaksS3 ? await s3(forwarded, origin, env, rayId) : await gateway(forwarded, origin, env));
-	const cfRay = cfRayHeader(rayId, request);
 	// The tap reads the answer as the gateway (or the firewall) made it, before CF-Ray.
 	const answer = tap.answer(response, verdict, cfRay);
 	answer.headers.set("cf-ray", cfRay);

@@ -5,7 +5,7 @@
  * the isolate by the zone's config version (edgezone's design). Every write that
  * changes what the edge must do (rulesets; log-push job create, update, delete; filters
  * and firewall rules, including a quota-refused POST that kept its filters; the Logpull
- * retention flag; the URL normalization setting) bumps one
+ * retention flag; the URL normalization setting; Workers routes) bumps one
  * per-zone counter in the same transaction, so a cached view is current exactly when its
  * version equals the stored one. Reads and refused writes (rolled back) leave it as it is.
  */
@@ -14,6 +14,7 @@ import type { EnforcedFirewallRule } from "./firewall-rules";
 import type { LogpushJob } from "./logpush";
 import type { Rule } from "./phases/actions";
 import type { LogCustomFieldParameters } from "./phases/log-custom-fields";
+import type { WorkersRoute } from "./workers-routes";
 
 /** What the edge of one zone needs, as `Zone.edgeConfig()` answers it. */
 export interface EdgeConfig {
@@ -38,6 +39,8 @@ export interface EdgeConfig {
 	logpullRetention: boolean;
 	/** The zone's URL normalization setting (`url-normalization.ts`): what the rules and the origin see. */
 	urlNormalization: UrlNormalization;
+	/** The zone's Workers routes (`workers-routes.ts`), in creation order; the edge ranks them. */
+	workersRoutes: WorkersRoute[];
 }
 
 /** The one-row `zone_config` table. Every method runs inside the caller's transaction. */

@@ -278,6 +278,21 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 			CREATE INDEX dns_records_by_name ON dns_records (name);
 		`,
 	},
+	{
+		id: 13,
+		name: "workers_routes",
+		sql: `
+			-- The zone's Workers routes (workers-routes.ts), in creation order (seq). pattern_key is the
+			-- pattern with its host in lower case: two routes may not share it. script NULL: no Worker.
+			CREATE TABLE workers_routes (
+				seq INTEGER PRIMARY KEY AUTOINCREMENT,
+				id TEXT NOT NULL UNIQUE,
+				pattern TEXT NOT NULL,
+				pattern_key TEXT NOT NULL UNIQUE,
+				script TEXT
+			);
+		`,
+	},
 ];
 
 /** Tables of the zone registry (the `ZoneRegistry` Durable Object). */

@@ -80,11 +80,12 @@ import {
 } from "./rulesets";
 import { migrate, ZONE_MIGRATIONS } from "./schema";
 import { UrlNormalizationStore } from "./url-normalization";
+import { type WorkersRoute, type WorkersRouteInput, WorkersRouteStore } from "./workers-routes";
 
 /**
  * All state of one zone, one store each: rulesets, log-push jobs and the pending edge log (with
  * Logpull retention; its appends, delivery and the zone's one alarm: `log-delivery.ts`), filters
- * and firewall rules, custom hostnames, certificates, the URL normalization setting, DNS records, and the
+ * and firewall rules, custom hostnames, certificates, the URL normalization setting, DNS records, Workers routes, and the
  * emulator's clock, simulated DNS and outbox. Writes the edge depends on bump the zone's config version in their transaction
  * (`#write`), and `edgeConfig()` answers the edge's view with that version.
  *
@@ -110,6 +111,7 @@ export class Zone extends DurableObject<Env> {
 	readonly #hostnames: CustomHostnameStore;
 	readonly #urlNormalization: UrlNormalizationStore;
 	readonly #records: DnsRecordStore;
+	readonly #workersRoutes: WorkersRouteStore;
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
@@ -132,6 +134,7 @@ export class Zone extends DurableObject<Env> {
 		this.#hostnames = new CustomHostnameStore(ctx.storage.sql, this.#dns);
 		this.#urlNormalization = new UrlNormalizationStore(ctx.storage.sql);
 		this.#records = new DnsRecordStore(ctx.storage.sql);
+		this.#workersRoutes = new WorkersRouteStore(ctx.storage.sql);
 		void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, ZONE_MIGRATIONS));
 	}
 
@@ -621,6 +624,31 @@ export class Zone extends DurableObject<Env> {
 		return this.#run(() => this.#records.batch(batch, zone, this.#now()));
 	}
 
+	/** The zone's Workers routes, in creation order (`workers-routes.ts`). */
+	listWorkersRoutes(): Result<WorkersRoute[]> {
+		return this.#run(() => this.#workersRoutes.list());
+	}
+
+	/** Creates a Workers route in the zone named `zone`; the edge runs it from the next request. */
+	createWorkersRoute(input: WorkersRouteInput, zone: string): Result<WorkersRoute> {
+		return this.#write(() => this.#workersRoutes.create(input, zone));
+	}
+
+	/** One Workers route (404 10007). */
+	getWorkersRoute(id: string): Result<WorkersRoute> {
+		return this.#run(() => this.#workersRoutes.get(id));
+	}
+
+	/** Replaces a Workers route's pattern and script. */
+	updateWorkersRoute(id: string, input: WorkersRouteInput, zone: string): Result<WorkersRoute> {
+		return this.#write(() => this.#workersRoutes.update(id, input, zone));
+	}
+
+	/** Deletes a Workers route. */
+	deleteWorkersRoute(id: string): Result<{ id: string }> {
+		return this.#write(() => this.#workersRoutes.delete(id));
+	}
+
 	/** Every name of the simulated DNS holding records (emulator-only, `dns.ts`). */
 	dnsEntries(): Result<DnsEntry[]> {
 		return this.#run(() => this.#dns.list());
@@ -698,6 +726,7 @@ export class Zone extends DurableObject<Env> {
 				.filter((rule) => rule.enabled),
 			logpullRetention: this.#retention.flag(),
 			urlNormalization: this.#urlNormalization.get(),
+			workersRoutes: this.#workersRoutes.list(),
 		}));
 	}
 

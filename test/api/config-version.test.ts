@@ -177,6 +177,7 @@ describe("the edge's view of a zone", () => {
 			firewallCustomRules: [],
 			logpullRetention: false,
 			urlNormalization: { type: "cloudflare", scope: "incoming" },
+			workersRoutes: [],
 		});
 		await call("PUT", `/zones/${zone}/rulesets/phases/http_log_custom_fields/entrypoint`, {
 			rules: [

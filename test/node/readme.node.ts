@@ -38,6 +38,7 @@ const PAGES = [
 	"docs/custom-hostnames.md",
 	"docs/certificates.md",
 	"docs/r2-custom-domains.md",
+	"docs/workers-routes.md", // its first block sets API, JSON and ZONE (the default zone); its last removes its routes
 ] as const;
 
 /** One fenced block of a page. */

@@ -156,6 +156,10 @@ browserSuite("the dashboard at phone width (390 px)", () => {
 			zoneId,
 			enabled: true,
 		});
+		await api("POST", `${z}/workers/routes`, {
+			pattern: `https://${RUN}-storefront-with-a-long-name.${ZONE_NAME}/checkout/payment-confirmation/*`,
+			script: `phone-${RUN}-storefront-checkout-worker`,
+		});
 		expect(await gateway("PUT", `/${LONG_KEY}`, JSON.stringify({ long: "x".repeat(200) }))).toBe(200);
 		expect(await gateway("GET", `/${LONG_KEY}?with=${"q".repeat(120)}`)).toBe(200);
 		expect(await gateway("GET", `/${FOLDER}admin`)).toBe(403);
@@ -257,6 +261,13 @@ browserSuite("the dashboard at phone width (390 px)", () => {
 			await page.getByRole("heading", { level: 1, name: "Public access" }).waitFor();
 			await page.getByRole("cell", { name: `public-assets.${ZONE_NAME}`, exact: true }).waitFor();
 			await fits("bucket-domains");
+		});
+
+		it("fits Workers Routes: a long route pattern and the Add route form", async () => {
+			await page.goto(zonePage("workers-routes"));
+			await page.getByRole("heading", { level: 1, name: "Workers Routes" }).waitFor();
+			await page.getByText(`phone-${RUN}-storefront-checkout-worker`).waitFor();
+			await fits("workers-routes");
 		});
 	});
 
