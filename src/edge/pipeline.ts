@@ -9,17 +9,18 @@
  * deployment trusts them, the emulator's geo headers set the request's location for the rules and
  * the log alike (`geo.ts`); invalid ones are refused before the firewall runs. The rules see the
  * request's path as the zone's URL normalization leaves it, and the origin the URL as sent unless
- * the setting says otherwise (`request-path.ts`).
+ * the setting says otherwise (`request-path.ts`). Where the request goes once it passed the rules
+ * (a proxied record's origin, the S3 dialect, the gateway) is `destination.ts`'s choice.
  */
+import { type Destined, destination } from "./destination";
 import { firewall, type Verdict } from "./firewall";
-import { gateway, gatewayErrorAnswer } from "./gateway/app";
+import { gatewayErrorAnswer } from "./gateway/app";
 import { badRequest } from "./gateway/errors";
-import { trustedGeo } from "./geo";
+import { geoOfCf, trustedGeo } from "./geo";
 import { openLogTap } from "./log-entry";
 import { cfRayHeader, newRayId } from "./ray";
 import { type RequestContext, requestFields } from "./request-fields";
 import { originUrl, rulesPath } from "./request-path";
-import { s3 } from "./s3/app";
 import { isS3Request } from "./s3/detect";
 import { zoneForHost } from "./zone-routing";
 import { zoneView } from "./zone-view";
@@ -35,7 +36,8 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 	const zone = await zoneForHost(env, url.hostname, receivedAt);
 	const sent = trustedGeo(request, env);
 	// The zone's view is cached in the isolate (`zone-view.ts`): the firewall's read below is the same one.
-	const normalization = (await zoneView(env, zone.id, receivedAt)).config.urlNormalization;
+	const { config } = await zoneView(env, zone.id, receivedAt);
+	const normalization = config.urlNormalization;
 	const speaksS3 = await isS3Request(request, url, env, receivedAt);
 	const context: RequestContext = {
 		rayId,
@@ -52,13 +54,27 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 	const tap = await openLogTap(env, ctx, zone.id, context);
 	const forwarded = tap.request(request, url);
 	const origin = originUrl(url, normalization);
-	// A SigV4- or SigV2-signed request, or an unsigned one plainly an S3 client's, speaks S3 (s3/detect.ts);
-	// every other one the gateway's own dialect.
-	const response =
-		verdict.answer ?? (speaksS3 ? await s3(forwarded, origin, env, rayId) : await gateway(forwarded, origin, env));
 	const cfRay = cfRayHeader(rayId, request);
-	// The tap reads the answer as the gateway (or the firewall) made it, before CF-Ray.
-	const answer = tap.answer(response, verdict, cfRay);
+	const destined: Destined =
+		verdict.answer === undefined
+			? await destination(
+					{
+						request: forwarded,
+						url,
+						originUrl: origin,
+						zone,
+						config,
+						route: {},
+						speaksS3,
+						rayId,
+						cfRay,
+						country: () => (context.geo ?? geoOfCf(request.cf)).country,
+					},
+					env,
+				)
+			: { response: verdict.answer };
+	// The tap reads the answer as the destination (or the firewall) made it, before CF-Ray.
+	const answer = tap.answer(destined.response, verdict, cfRay, destined.origin);
 	answer.headers.set("cf-ray", cfRay);
 	return answer;
 }

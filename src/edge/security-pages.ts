@@ -24,10 +24,10 @@ export interface BlockResponse {
 export type ChallengeAction = "challenge" | "js_challenge" | "managed_challenge";
 
 // Cloudflare's error pages are never cached, by a browser or anything in between.
-const NO_STORE = "private, max-age=0, no-store, no-cache, must-revalidate";
+export const NO_STORE = "private, max-age=0, no-store, no-cache, must-revalidate";
 
 /** A whole HTML page in the shape of Cloudflare's error pages; every value is escaped (hono/html). */
-function page(title: string, heading: string, text: string, rayId: string): string {
+export function page(title: string, heading: string, text: string, rayId: string): string {
 	const markup = html`<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><title>${title}</title><meta name="robots" content="noindex, nofollow"></head>
