@@ -26,6 +26,11 @@
  * - `Called .text() … "application/x-ndjson`: the `cloudflare` SDK reads Logpull's ndjson answer
  *   with `.text()`, and workerd's text heuristic (src/workerd/util/mimetype.c++, `isText`) counts
  *   only text/*, JSON, XML and JavaScript types as text (test/api/logpull-sdk.test.ts).
+ * - `Connection refused`, `Network connection lost.`, `failed to lookup address information` and
+ *   the opaque `internal error` it becomes, `WebSocket disconnected between frames`: the origin
+ *   tests reach a port nothing listens on, a name that does not resolve, and close a WebSocket
+ *   passed through (test/edge/origin/); workerd logs each failed fetch the edge turns into 521,
+ *   530 or a closed socket.
  */
 
 /** Fragments of the expected lines; a line containing one is dropped, with its `stack:` line. */
@@ -36,6 +41,12 @@ const EXPECTED_RUNTIME_LINES = [
 	"Uncaught (in promise); stack = Error: Network connection lost.",
 	"Uncaught (in promise); stack = TypeError: Can't read from request stream because client disconnected.",
 	"Called .text() on an HTTP body which does not appear to be text. The body's Content-Type is \"application/x-ndjson",
+	"disconnected: Connection refused (os error 111)",
+	"disconnected: jsg.Error: Network connection lost.",
+	"failed to lookup address information",
+	"stack = Error: internal error; reference = ",
+	"failed: jsg.Error: internal error; reference = ",
+	"WebSocket disconnected between frames without sending `Close`",
 ] as const;
 
 /** A stream as Node's `process.stderr` is, as far as the filter needs it. */

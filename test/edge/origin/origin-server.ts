@@ -11,7 +11,7 @@
  * `refusedPort` is a port nothing listens on (bound once, then closed).
  */
 import { createHash } from "node:crypto";
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { TestProject } from "vitest/node";
 
@@ -58,7 +58,11 @@ function acceptWebSocket(request: IncomingMessage, socket: Socket): void {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
 	const seen = new Map<string, number>();
-	const server = createServer(async (request, response) => {
+	const server = createServer((request, response) => {
+		// A request the edge gave up on (the slow origin's) ends its socket early: nothing more to answer.
+		answer(request, response).catch(() => response.destroy());
+	});
+	const answer = async (request: IncomingMessage, response: ServerResponse) => {
 		const url = new URL(request.url ?? "/", "http://origin");
 		if (url.pathname === "/__count") {
 			response.end(String(seen.get(url.searchParams.get("path") ?? "") ?? 0));
@@ -88,7 +92,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 			["x-accel-redirect", "/internal"],
 		]);
 		response.end(JSON.stringify({ method: request.method, url: request.url, headers: request.headers, body }));
-	});
+	};
 	server.on("upgrade", acceptWebSocket);
 	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 	project.provide("originPort", (server.address() as { port: number }).port);
