@@ -15,6 +15,9 @@
  *   FixedLengthStream that `put()` reads; what src/edge/s3/body-pump.ts does, without its checks.
  * - `/__variant/{name}/{key}`: the variants BENCHMARKS.md investigates (which of them the
  *   runtime compresses, and what each costs). `const` answers 1 KiB from memory, no R2 at all.
+ * - `/__forward/{port}/{path}`: the floor of a proxied origin (scripts/bench-origin.mjs): the
+ *   request forwarded as it is to `http://127.0.0.1:{port}/{path}`, the origin's answer returned
+ *   as it came.
  * - everything else: edgezone's default handler, untouched.
  */
 import edgezone from "../../src/index";
@@ -26,6 +29,7 @@ export * from "../../src/index";
 const FLOOR = "/__floor/";
 const VARIANT = "/__variant/";
 const CONSTANT = new Uint8Array(1024);
+const FORWARD = "/__forward/";
 
 type Variant = (object: R2ObjectBody) => Response;
 
@@ -90,6 +94,15 @@ export default {
 			if (object === null) return new Response(null, { status: 404 });
 			return new Response(object.body, {
 				headers: { "content-length": String(object.size), "content-type": "application/octet-stream" },
+			});
+		}
+		if (path.startsWith(FORWARD)) {
+			const [port = "", ...rest] = path.slice(FORWARD.length).split("/");
+			return fetch(`http://127.0.0.1:${port}/${rest.join("/")}${url.search}`, {
+				method: request.method,
+				headers: request.headers,
+				body: request.body,
+				encodeResponseBody: "manual",
 			});
 		}
 		if (path.startsWith(VARIANT)) {
