@@ -21,6 +21,9 @@
  *    origin keep the answers they had.
  * 4. The bucket's S3 dialect, for SigV4/SigV2-signed requests and plain S3 clients (`s3/detect.ts`).
  * 5. The bucket gateway's own dialect.
+ * Gaps: an Origin Rule's `sni` and a custom hostname's `custom_origin_sni` are not applied: the
+ * runtime's fetch sends the URL's host as the TLS server name and offers no way to set another
+ * (the `Host` the origin should see goes in `X-Forwarded-Host`, `origin/headers.ts`).
  * A name with a DNS-only record, or with no record (the zone's apex before any record, `localhost`,
  * an IP), would not reach Cloudflare's edge at all: DNS would send the visitor to the record's
  * address, or nowhere. edgezone keeps its bucket gateway there (4 and 5), so the gateway and the
