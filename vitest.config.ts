@@ -9,6 +9,8 @@ export const TEST_BINDINGS = {
 	API_CREDENTIALS: JSON.stringify(API_CREDENTIALS),
 	// As `npm run dev`'s .dev.vars: requests may set their location (src/edge/geo.ts).
 	TRUST_GEO_HEADERS: "true",
+	// A slow origin (test/edge/origin/origin-server.ts) times out in 1 s, not Cloudflare's 19.
+	ORIGIN_CONNECT_TIMEOUT_SECONDS: "1",
 };
 
 /** Node's environment: this file runs in Node, while the project's types are the Worker's. */
@@ -64,7 +66,13 @@ export default defineConfig({
 				// 20 s, not vitest's 5 s: on a shared 2-core machine the first test of a file (its
 				// isolate's first requests) took 5 s under load once and 1.8 s idle. Tests assert
 				// behaviour; speed is measured by the benchmarks under scripts/.
-				test: { name: "workers", include: ["test/**/*.test.ts"], testTimeout: 20_000 },
+				test: {
+					name: "workers",
+					include: ["test/**/*.test.ts"],
+					testTimeout: 20_000,
+					// The origins behind the proxied records of test/edge/origin/ (Node HTTP servers).
+					globalSetup: ["test/edge/origin/origin-server.ts"],
+				},
 			},
 			{
 				test: {

@@ -28,6 +28,11 @@
  *   only text/*, JSON, XML and JavaScript types as text (test/api/logpull-sdk.test.ts).
  * - `the echo Worker was asked to throw`, twice: the echo fixture behind a Workers route throws on
  *   purpose, and workerd logs the uncaught exception (test/edge/workers-route.test.ts, 1101).
+ * - `Connection refused`, `Network connection lost.`, `failed to lookup address information` and
+ *   the opaque `internal error` it becomes, `WebSocket disconnected between frames`: the origin
+ *   tests reach a port nothing listens on, a name that does not resolve, and close a WebSocket
+ *   passed through (test/edge/origin/); workerd logs each failed fetch the edge turns into 521,
+ *   530 or a closed socket.
  */
 
 /** Fragments of the expected lines; a line containing one is dropped, with its `stack:` line. */
@@ -39,6 +44,12 @@ const EXPECTED_RUNTIME_LINES = [
 	"Uncaught (in promise); stack = TypeError: Can't read from request stream because client disconnected.",
 	"the echo Worker was asked to throw",
 	"Called .text() on an HTTP body which does not appear to be text. The body's Content-Type is \"application/x-ndjson",
+	"disconnected: Connection refused (os error 111)",
+	"disconnected: jsg.Error: Network connection lost.",
+	"failed to lookup address information",
+	"stack = Error: internal error; reference = ",
+	"failed: jsg.Error: internal error; reference = ",
+	"WebSocket disconnected between frames without sending `Close`",
 ] as const;
 
 /** A stream as Node's `process.stderr` is, as far as the filter needs it. */

@@ -18,6 +18,9 @@
  * - `/__worker-floor/{path}`: the floor of a Worker behind a route (scripts/bench-workers-route.mjs):
  *   the request handed as it is to the service binding `BENCH_TARGET`, bound only in that
  *   benchmark's config, and its answer returned as it is.
+ * - `/__forward/{port}/{path}`: the floor of a proxied origin (scripts/bench-origin.mjs): the
+ *   request forwarded as it is to `http://127.0.0.1:{port}/{path}`, the origin's answer returned
+ *   as it came.
  * - everything else: edgezone's default handler, untouched.
  */
 import edgezone from "../../src/index";
@@ -30,6 +33,7 @@ const FLOOR = "/__floor/";
 const VARIANT = "/__variant/";
 const WORKER_FLOOR = "/__worker-floor/";
 const CONSTANT = new Uint8Array(1024);
+const FORWARD = "/__forward/";
 
 type Variant = (object: R2ObjectBody) => Response;
 
@@ -100,6 +104,15 @@ export default {
 			// Bound by scripts/bench-workers-route.mjs's config only, so not in Env.
 			const target = (env as unknown as { BENCH_TARGET?: Fetcher }).BENCH_TARGET;
 			return target === undefined ? new Response(null, { status: 404 }) : target.fetch(request);
+		}
+		if (path.startsWith(FORWARD)) {
+			const [port = "", ...rest] = path.slice(FORWARD.length).split("/");
+			return fetch(`http://127.0.0.1:${port}/${rest.join("/")}${url.search}`, {
+				method: request.method,
+				headers: request.headers,
+				body: request.body,
+				encodeResponseBody: "manual",
+			});
 		}
 		if (path.startsWith(VARIANT)) {
 			const [name = "", ...key] = path.slice(VARIANT.length).split("/");

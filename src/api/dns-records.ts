@@ -31,6 +31,7 @@ import type { RecordBatchResponse, RecordDeleteResponse, RecordResponse } from "
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
+import { forgetActiveHostnames } from "../edge/custom-hostname-routing";
 import { RECORD_TYPES } from "../zone/dns-record-checks";
 import { MAX_RECORDS } from "../zone/dns-records";
 import { CODES } from "../zone/failure";
@@ -198,6 +199,11 @@ const idOf = (c: Context<ApiEnv>) => parseParam(c, "dns_record_id", HEX_ID);
 
 /** Routes under `/zones/{zone_id}/dns_records`; `/batch` before `/:dns_record_id`. */
 export const dnsRecords = new Hono<ApiEnv>()
+	// TXT records verify custom hostnames (zone/dns.ts): after a write the edge asks which are active again.
+	.use(async (c, next) => {
+		await next();
+		if (c.req.method !== "GET") forgetActiveHostnames(c.var.zone.id);
+	})
 	.get("/", reads("DNS"), async (c) => {
 		const q = parseQuery(c, LIST, CODE);
 		const page = unwrap(

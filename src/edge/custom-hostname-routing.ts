@@ -36,21 +36,32 @@ async function isActive(env: Env, zoneId: string, hostname: string, now: number)
 }
 
 /**
- * The id of the zone whose active custom hostname `host` is, or undefined.
+ * The active custom hostname `host` is (itself or the `*.` wildcard covering it) and the id of the
+ * zone holding it, or undefined.
  * @param routes custom hostname -> zone id, from `customHostnameZones`.
  */
+export async function customHostnameRoute(
+	env: Env,
+	host: string,
+	routes: ReadonlyMap<string, string>,
+	now: number,
+): Promise<{ zoneId: string; hostname: string } | undefined> {
+	if (routes.size === 0) return undefined;
+	for (const hostname of candidates(host)) {
+		const zoneId = routes.get(hostname);
+		if (zoneId !== undefined && (await isActive(env, zoneId, hostname, now))) return { zoneId, hostname };
+	}
+	return undefined;
+}
+
+/** The id of the zone whose active custom hostname `host` is, or undefined (`customHostnameRoute`). */
 export async function customHostnameZone(
 	env: Env,
 	host: string,
 	routes: ReadonlyMap<string, string>,
 	now: number,
 ): Promise<string | undefined> {
-	if (routes.size === 0) return undefined;
-	for (const hostname of candidates(host)) {
-		const zoneId = routes.get(hostname);
-		if (zoneId !== undefined && (await isActive(env, zoneId, hostname, now))) return zoneId;
-	}
-	return undefined;
+	return (await customHostnameRoute(env, host, routes, now))?.zoneId;
 }
 
 /** Makes the next request of this isolate ask `zoneId` again: call after writing its hostnames or DNS. */

@@ -28,8 +28,12 @@
  *   headers sent (CF-Ray included) in HTTP/1.1 form;
  * - CacheCacheStatus `dynamic`: edgezone has no cache, so no request is eligible for it (the
  *   docs: "dynamic means that a request is not eligible for cache ... for example that it was
- *   blocked by the firewall"); OriginResponseStatus: the gateway's status, 0 when the firewall
- *   answered ("0 means that there was no response received from the origin server");
+ *   blocked by the firewall"); OriginResponseStatus: the origin's status when the request went to
+ *   a proxied record's origin (0 when it gave none: refused, timed out, unresolved), else the
+ *   gateway's status, 0 when the firewall answered ("0 means that there was no response received
+ *   from the origin server"); for an origin also OriginIP (its address when it is an IP),
+ *   OriginResponseDurationMs (to its response headers), OriginResponseHTTPExpires and
+ *   OriginResponseHTTPLastModified (its `expires` / `last-modified`, `origin/proxy.ts`);
  * - SecurityAction / SecurityRuleID: the firewall rule that ended the request, else absent;
  *   SecurityActions / SecurityRuleIDs / SecuritySources and the older FirewallMatchesActions /
  *   FirewallMatchesRuleIDs / FirewallMatchesSources: every rule that matched, in order;
@@ -55,6 +59,7 @@ import type { Verdict } from "./firewall";
 import { geoOfCf } from "./geo";
 import { bufferEntry, holdMs } from "./log-buffer";
 import { type Head, headBytes, headerLineBytes, scanHead } from "./log-heads";
+import type { OriginFacts } from "./origin/proxy";
 import type { RequestContext } from "./request-fields";
 import { derived, zoneView } from "./zone-view";
 
@@ -117,8 +122,9 @@ interface LogTap {
 	 * with the response as the gateway (or the firewall) made it, before the edge adds CF-Ray.
 	 * @param verdict the firewall's: the rules that matched, and its answer when it ended the request.
 	 * @param cfRay the `CF-Ray` header the edge adds to the answer (EdgeResponseBytes counts it).
+	 * @param origin what the origin told, when the request went to one (`origin/proxy.ts`).
 	 */
-	answer(response: Response, verdict: Verdict, cfRay: string): Response;
+	answer(response: Response, verdict: Verdict, cfRay: string, origin?: OriginFacts): Response;
 }
 
 /** The tap of a zone whose logs nothing reads: it passes everything on as it is. */
@@ -199,7 +205,7 @@ class EntryTap implements LogTap {
 		return new Request(request, { body: counted.body });
 	}
 
-	answer(response: Response, verdict: Verdict, cfRay: string): Response {
+	answer(response: Response, verdict: Verdict, cfRay: string, origin?: OriginFacts): Response {
 		const request = this.#request;
 		const url = this.#url;
 		if (request === undefined || url === undefined) throw new Error("LogTap.answer called before LogTap.request");
@@ -213,6 +219,7 @@ class EntryTap implements LogTap {
 			response,
 			verdict,
 			cfRay,
+			origin,
 			respondedAt,
 			requestHead: scanHead(request.headers, settings.requestHeaders),
 			responseHead: scanHead(response.headers, settings.responseHeaders, settings.duplicates),
@@ -290,7 +297,7 @@ class EntryTap implements LogTap {
 			EdgeResponseBodyBytes: responseBodyBytes,
 			EdgeResponseContentType: made.get("content-type") ?? "",
 			CacheCacheStatus: "dynamic",
-			OriginResponseStatus: answeredByFirewall ? 0 : response.status,
+			OriginResponseStatus: answer.origin?.status ?? (answeredByFirewall ? 0 : response.status),
 			ZoneName: context.zoneName,
 			SecurityAction: terminal?.action ?? "",
 			SecurityRuleID: terminal?.ruleId ?? "",
@@ -310,6 +317,12 @@ class EntryTap implements LogTap {
 		if (geo.latitude !== undefined) entry.ClientLatitude = geo.latitude;
 		if (geo.longitude !== undefined) entry.ClientLongitude = geo.longitude;
 		if (typeof cf.colo === "string") entry.EdgeColoCode = cf.colo;
+		if (answer.origin !== undefined) {
+			entry.OriginIP = answer.origin.ip;
+			entry.OriginResponseDurationMs = answer.origin.durationMs;
+			entry.OriginResponseHTTPExpires = answer.origin.expires;
+			entry.OriginResponseHTTPLastModified = answer.origin.lastModified;
+		}
 		const { names } = this.#settings;
 		if (hasCustomFields(names)) {
 			const picked = {
@@ -330,6 +343,8 @@ interface Answer {
 	verdict: Verdict;
 	/** The `CF-Ray` header the answer carries (not in `responseHead`). */
 	cfRay: string;
+	/** What the origin told, when the request went to one. */
+	origin: OriginFacts | undefined;
 	/** When the answer was handed over, ms since the epoch (EdgeTimeToFirstByteMs). */
 	respondedAt: number;
 	requestHead: Head;

@@ -1,7 +1,6 @@
 /**
  * The edge: every request outside `/client/v4`, in the order Cloudflare's edge runs it: the zone
- * by `Host`, its firewall, the Worker of a matching Workers route (`workers-route/`), else the
- * bucket gateway (its S3 dialect for SigV4-signed requests, `s3/app.ts`), then the zone's log tap (`log-entry.ts`), which
+ * by `Host`, its firewall, the request's destination (`destination.ts`), then the zone's log tap (`log-entry.ts`), which
  * counts the request's and the answer's bodies and queues the request's `http_requests` entry
  * when something reads the zone's logs. A `CF-Ray` header on every answer, the firewall's and the
  * gateway's errors and CORS preflights included (docs fundamentals/reference/cloudflare-ray-id,
@@ -9,23 +8,23 @@
  * deployment trusts them, the emulator's geo headers set the request's location for the rules and
  * the log alike (`geo.ts`); invalid ones are refused before the firewall runs. The rules see the
  * request's path as the zone's URL normalization leaves it, and the origin the URL as sent unless
- * the setting says otherwise (`request-path.ts`).
+ * the setting says otherwise (`request-path.ts`). Where the request goes once it passed the rules
+ * (a Workers route's Worker, an R2 custom domain's bucket, a proxied record's origin, the S3
+ * dialect, the gateway) is `destination.ts`'s choice.
  */
+import { type Destined, destination } from "./destination";
 import { firewall, type Verdict } from "./firewall";
-import { gateway, gatewayErrorAnswer } from "./gateway/app";
+import { gatewayErrorAnswer } from "./gateway/app";
 import { badRequest } from "./gateway/errors";
-import { trustedGeo } from "./geo";
+import { geoOfCf, trustedGeo } from "./geo";
 import { openLogTap } from "./log-entry";
-import { r2DomainAnswer } from "./r2-domain/public-answer";
 import { cfRayHeader, newRayId } from "./ray";
 import { type RequestContext, requestFields } from "./request-fields";
 import { originUrl, rulesPath } from "./request-path";
-import { s3 } from "./s3/app";
 import { isS3Request } from "./s3/auth/detect";
 import { workerCf } from "./workers-route/request-cf";
-import { rankedRoutes, workersRoute } from "./workers-route/route";
 import { zoneForHost } from "./zone-routing";
-import { derived, zoneView } from "./zone-view";
+import { zoneView } from "./zone-view";
 
 /**
  * Answers one edge request; never throws (the firewall's answers are pages, and the gateway
@@ -57,26 +56,28 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 	const forwarded = tap.request(request, url);
 	const origin = originUrl(url, normalization);
 	const cfRay = cfRayHeader(rayId, request);
-	// A Workers route with a Worker first (workers-route/route.ts); then a host serving a bucket
-	// publicly (an R2 custom domain, an r2.dev URL) answers as R2's public buckets do; then a SigV4-
-	// or SigV2-signed request, or an unsigned one plainly an S3 client's, speaks S3
-	// (s3/auth/detect.ts); every other one the gateway's own dialect.
-	const worker =
+	const destined: Destined =
 		verdict.answer === undefined
-			? workersRoute(forwarded, url, origin, env, {
-					routes: derived(view, rankedRoutes),
-					cf: () => workerCf(request.cf, context.geo),
-					cfRay,
-					rayId,
-				})
-			: undefined;
-	const response =
-		verdict.answer ??
-		(await worker) ??
-		(await r2DomainAnswer(forwarded, origin, env, receivedAt)) ??
-		(speaksS3 ? await s3(forwarded, origin, env, rayId) : await gateway(forwarded, origin, env));
-	// The tap reads the answer as the gateway (or the firewall) made it, before CF-Ray.
-	const answer = tap.answer(response, verdict, cfRay);
+			? await destination(
+					{
+						request: forwarded,
+						url,
+						originUrl: origin,
+						zone,
+						view,
+						route: {},
+						speaksS3,
+						rayId,
+						cfRay,
+						country: () => (context.geo ?? geoOfCf(request.cf)).country,
+						cf: () => workerCf(request.cf, context.geo),
+						receivedAt,
+					},
+					env,
+				)
+			: { response: verdict.answer };
+	// The tap reads the answer as the destination (or the firewall) made it, before CF-Ray.
+	const answer = tap.answer(destined.response, verdict, cfRay, destined.origin);
 	answer.headers.set("cf-ray", cfRay);
 	return answer;
 }

@@ -27,8 +27,14 @@
  */
 
 import type { ZoneName } from "../zone/registry";
-import { customHostnameZone } from "./custom-hostname-routing";
+import { customHostnameRoute } from "./custom-hostname-routing";
 import { customHostnameZones, holdingZone, zoneNames } from "./zone-names";
+
+/** The zone serving a request, and the active custom hostname it was routed by, if any. */
+export interface RoutedZone extends ZoneName {
+	/** The custom hostname (the host, or the `*.` wildcard covering it) when step 2 routed the request. */
+	customHostname?: string;
+}
 
 /**
  * The zone of `host` (lower case, no port): the zone whose name is `host` or its nearest parent
@@ -36,14 +42,14 @@ import { customHostnameZones, holdingZone, zoneNames } from "./zone-names";
  * registry or, if it is gone, the vars say.
  * @param now the time of the request, in ms since the epoch.
  */
-export async function zoneForHost(env: Env, host: string, now: number): Promise<ZoneName> {
+export async function zoneForHost(env: Env, host: string, now: number): Promise<RoutedZone> {
 	const names = await zoneNames(env, now);
 	const holder = holdingZone(host, names);
 	if (holder !== undefined) return holder;
-	const saas = await customHostnameZone(env, host, await customHostnameZones(env, now), now);
-	const saasZone = saas === undefined ? undefined : names.find((zone) => zone.id === saas);
+	const saas = await customHostnameRoute(env, host, await customHostnameZones(env, now), now);
+	const saasZone = saas === undefined ? undefined : names.find((zone) => zone.id === saas.zoneId);
+	if (saas !== undefined && saasZone !== undefined) return { ...saasZone, customHostname: saas.hostname };
 	return (
-		saasZone ??
 		names.find((zone) => zone.id === env.DEFAULT_ZONE_ID) ?? { id: env.DEFAULT_ZONE_ID, name: env.DEFAULT_ZONE_NAME }
 	);
 }

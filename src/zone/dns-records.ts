@@ -20,8 +20,9 @@
  * id is 404 81044 "Record does not exist." (zanjie1999/cloudflare-api-v4-ddns#5).
  * Gaps: other record types; tag filters; the name and content are kept as given (no
  * Punycode conversion: a non-ASCII name fails the name check); whether a name outside the zone is
- * refused or made relative is not documented: edgezone makes it relative (`fullName`). The records
- * do not route the edge's traffic nor answer the simulated DNS yet.
+ * refused or made relative is not documented: edgezone makes it relative (`fullName`). The edge
+ * routes by the records (`edgeRecords`, `edge/origin/records.ts`), and custom hostname validation
+ * reads their TXT records (`dns.ts`).
  */
 import { randomHexId } from "../common/ids";
 import {
@@ -97,6 +98,18 @@ export interface DnsRecord {
 	tags_modified_on?: string;
 }
 
+/**
+ * A record as the edge routes by it (`edge/origin/records.ts`): every record's name and type, the
+ * content of A, AAAA and CNAME records only (what a proxied request can go to).
+ */
+export interface EdgeRecord {
+	name: string;
+	type: RecordType;
+	/** The address or target of an A, AAAA or CNAME record; "" for the other types. */
+	content: string;
+	proxied: boolean;
+}
+
 /** One page of the list and how many records match in all. */
 export interface RecordPage {
 	items: DnsRecord[];
@@ -149,6 +162,35 @@ export class DnsRecordStore {
 		const all = this.#sql.exec<Row>("SELECT * FROM dns_records").toArray().map(toRecord);
 		const matching = selectRecords<DnsRecord & ListedRecord>(all, query);
 		return { items: matching.slice((page - 1) * perPage, page * perPage), total: matching.length };
+	}
+
+	/** Every record as the edge routes by them, in creation order. */
+	edgeRecords(): EdgeRecord[] {
+		return (
+			this.#sql
+				.exec<{ name: string; type: string; content: string; proxied: number }>(
+					`SELECT name, type, CASE WHEN type IN ('A', 'AAAA', 'CNAME') THEN content ELSE '' END AS content, proxied
+				 FROM dns_records ORDER BY created_on, id`,
+				)
+				.toArray()
+				// Written only by this store, from checked values.
+				.map((row) => ({
+					name: row.name,
+					type: row.type as RecordType,
+					content: row.content,
+					proxied: row.proxied === 1,
+				}))
+		);
+	}
+
+	/** The TXT records of the zone, each with the time it was last written (zone clock ms): the simulated DNS reads them. */
+	txtRecords(): { name: string; value: string; setAt: number }[] {
+		return this.#sql
+			.exec<{ name: string; content: string; modified_on: string }>(
+				"SELECT name, content, modified_on FROM dns_records WHERE type = 'TXT'",
+			)
+			.toArray()
+			.map((row) => ({ name: row.name, value: row.content, setAt: Date.parse(row.modified_on) }));
 	}
 
 	/** One record; 404 81044 when unknown. */

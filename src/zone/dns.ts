@@ -13,6 +13,13 @@
  * A deleted entry stays as an empty row with the time of deletion: removing a CAA record is a
  * change of CAA too.
  *
+ * TXT values come from two places: the zone's DNS records (`dns-records.ts`, the
+ * `/dns_records` API), for names inside the zone, as Cloudflare's own DNS answers them; and the
+ * emulator's entries here, for names no zone of the emulator holds (a SaaS customer's own DNS),
+ * and for CAA records and HTTP tokens, which DNS records do not hold. A TXT value set in either
+ * counts; a record's time is its `modified_on`. (Entries written here for names inside a zone,
+ * before DNS records existed, still count.)
+ *
  * Authority: a name held by another zone of the emulator (its name is the name or a parent) is
  * that zone's to answer; the API writes it here only for a credential that also reaches that
  * zone (`api/emulator/dns.ts`), so what this zone reads for it is what that zone's owner said.
@@ -78,12 +85,23 @@ interface StoredHttp {
 	set_at: number;
 }
 
+/** A TXT record of the zone's DNS records, as validation reads it. */
+export interface TxtRecord {
+	name: string;
+	value: string;
+	/** When it was last written, zone clock ms. */
+	setAt: number;
+}
+
 /** The `emulator_dns` table; each method runs inside the caller's transaction. */
 export class SimulatedDns {
 	readonly #sql: SqlStorage;
+	readonly #records: () => TxtRecord[];
 
-	constructor(sql: SqlStorage) {
+	/** @param records the zone's TXT records (`dns-records.ts`), read with each `view()`. */
+	constructor(sql: SqlStorage, records: () => TxtRecord[]) {
 		this.#sql = sql;
+		this.#records = records;
 	}
 
 	/** Every name holding records, by name. */
@@ -163,9 +181,16 @@ export class SimulatedDns {
 				.map((row) => [row.name, row]),
 		);
 		const txt = (name: string) => JSON.parse(rows.get(name)?.txt ?? "[]") as StoredTxt[];
+		const records = this.#records();
+		const recordSetAt = (name: string, value: string) =>
+			records.find((r) => r.name === name && r.value === value)?.setAt;
 		const http = (name: string) => JSON.parse(rows.get(name)?.http ?? "[]") as StoredHttp[];
 		return {
-			txtSetAt: (name, value) => txt(name).find((t) => t.value === value)?.set_at,
+			txtSetAt: (name, value) => {
+				const times = [txt(name).find((t) => t.value === value)?.set_at, recordSetAt(name, value)];
+				const known = times.filter((t) => t !== undefined);
+				return known.length === 0 ? undefined : Math.min(...known);
+			},
 			httpSetAt: (host, path, body) => http(host).find((h) => h.path === path && h.body === body)?.set_at,
 			caa: (name) => {
 				let changedAt = 0;

@@ -5,11 +5,14 @@
  * the isolate by the zone's config version (edgezone's design). Every write that
  * changes what the edge must do (rulesets; log-push job create, update, delete; filters
  * and firewall rules, including a quota-refused POST that kept its filters; the Logpull
- * retention flag; the URL normalization setting; Workers routes) bumps one
+ * retention flag; the URL normalization setting; Workers routes; DNS records; the fallback
+ * origin) bumps one
  * per-zone counter in the same transaction, so a cached view is current exactly when its
  * version equals the stored one. Reads and refused writes (rolled back) leave it as it is.
  */
 import type { UrlNormalization } from "../common/url-normalization";
+import type { SaasOrigins } from "./custom-hostnames/store";
+import type { EdgeRecord } from "./dns-records";
 import type { EnforcedFirewallRule } from "./firewall-rules";
 import type { LogpushJob } from "./logpush";
 import type { Rule } from "./phases/actions";
@@ -41,6 +44,10 @@ export interface EdgeConfig {
 	urlNormalization: UrlNormalization;
 	/** The zone's Workers routes (`workers-routes.ts`), in creation order; the edge ranks them. */
 	workersRoutes: WorkersRoute[];
+	/** The zone's DNS records as the edge routes by them (`edge/origin/records.ts`). */
+	dnsRecords: EdgeRecord[];
+	/** Where custom hostnames' traffic goes (Cloudflare for SaaS, `edge/destination.ts`). */
+	saasOrigins: SaasOrigins;
 }
 
 /** The one-row `zone_config` table. Every method runs inside the caller's transaction. */

@@ -130,7 +130,8 @@ export class Zone extends DurableObject<Env> {
 			jobs: this.#logpush,
 			retention: this.#retention,
 		});
-		this.#dns = new SimulatedDns(ctx.storage.sql);
+		// The TXT records are read when asked, from the DNS records (constructed below).
+		this.#dns = new SimulatedDns(ctx.storage.sql, () => this.#records.txtRecords());
 		this.#hostnames = new CustomHostnameStore(ctx.storage.sql, this.#dns);
 		this.#urlNormalization = new UrlNormalizationStore(ctx.storage.sql);
 		this.#records = new DnsRecordStore(ctx.storage.sql);
@@ -578,17 +579,18 @@ export class Zone extends DurableObject<Env> {
 
 	/** Sets the fallback origin of custom hostnames. */
 	setFallbackOrigin(origin: string): Result<FallbackOriginGetResponse> {
-		return this.#run(() => this.#hostnames.setFallbackOrigin(origin, this.#now()));
+		return this.#write(() => this.#hostnames.setFallbackOrigin(origin, this.#now()));
 	}
 
 	/** Removes the fallback origin (404 1414 when none). */
 	deleteFallbackOrigin(): Result<FallbackOriginGetResponse> {
-		return this.#run(() => this.#hostnames.deleteFallbackOrigin(this.#now()));
+		return this.#write(() => this.#hostnames.deleteFallbackOrigin(this.#now()));
 	}
 
 	/**
 	 * One page of the zone's DNS records (`dns-records.ts`). The records' writes take the zone's
-	 * name (`zone`), which relative names are completed with; they change nothing the edge reads yet.
+	 * name (`zone`), which relative names are completed with; each write bumps the config version,
+	 * as the edge routes by the records and custom hostname validation reads their TXT values.
 	 */
 	listDnsRecords(query: RecordQuery, page: number, perPage: number): Result<RecordPage> {
 		return this.#run(() => this.#records.list(query, page, perPage));
@@ -596,7 +598,7 @@ export class Zone extends DurableObject<Env> {
 
 	/** Creates a DNS record. */
 	createDnsRecord(input: RecordInput, zone: string): Result<DnsRecord> {
-		return this.#run(() => this.#records.create(input, zone, this.#now()));
+		return this.#write(() => this.#dnsWrite((now) => this.#records.create(input, zone, now)));
 	}
 
 	/** One DNS record (404 81044). */
@@ -606,22 +608,22 @@ export class Zone extends DurableObject<Env> {
 
 	/** Changes the given fields of a DNS record. */
 	editDnsRecord(id: string, patch: RecordPatch, zone: string): Result<DnsRecord> {
-		return this.#run(() => this.#records.edit(id, patch, zone, this.#now()));
+		return this.#write(() => this.#dnsWrite((now) => this.#records.edit(id, patch, zone, now)));
 	}
 
 	/** Overwrites a DNS record. */
 	overwriteDnsRecord(id: string, input: RecordInput, zone: string): Result<DnsRecord> {
-		return this.#run(() => this.#records.overwrite(id, input, zone, this.#now()));
+		return this.#write(() => this.#dnsWrite((now) => this.#records.overwrite(id, input, zone, now)));
 	}
 
 	/** Deletes a DNS record; answers it as it was. */
 	deleteDnsRecord(id: string): Result<DnsRecord> {
-		return this.#run(() => this.#records.delete(id));
+		return this.#write(() => this.#dnsWrite(() => this.#records.delete(id)));
 	}
 
 	/** A batch of DNS record changes, in one transaction: all of it, or nothing and its first failure. */
 	batchDnsRecords(batch: RecordBatch, zone: string): Result<RecordBatchResult> {
-		return this.#run(() => this.#records.batch(batch, zone, this.#now()));
+		return this.#write(() => this.#dnsWrite((now) => this.#records.batch(batch, zone, now)));
 	}
 
 	/** The zone's Workers routes, in creation order (`workers-routes.ts`). */
@@ -727,6 +729,8 @@ export class Zone extends DurableObject<Env> {
 			logpullRetention: this.#retention.flag(),
 			urlNormalization: this.#urlNormalization.get(),
 			workersRoutes: this.#workersRoutes.list(),
+			dnsRecords: this.#records.edgeRecords(),
+			saasOrigins: this.#hostnames.saasOrigins(),
 		}));
 	}
 
@@ -754,6 +758,16 @@ export class Zone extends DurableObject<Env> {
 				this.#hostnames.list({ order: "ssl", direction: "asc", page: 1, perPage: QUOTA_HARD_CAP }, now).items,
 			caa: (name) => this.#dns.view().caa(name).records,
 		};
+	}
+
+	/**
+	 * A write of DNS records at the zone's now: what the DNS proved before it is stored first (as
+	 * for the simulated DNS), since custom hostname validation reads the records' TXT values.
+	 */
+	#dnsWrite<T>(op: (now: number) => T): T {
+		const now = this.#now();
+		this.#hostnames.settle(now);
+		return op(now);
 	}
 
 	#run<T>(op: () => T): Result<T> {

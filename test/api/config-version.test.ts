@@ -93,6 +93,31 @@ describe("the zone's config version", () => {
 		expect(await version(zone)).toBe(2);
 		expect((await edgeConfig(zone)).urlNormalization).toStrictEqual({ type: "cloudflare", scope: "incoming" });
 	});
+
+	it("moves by one on each DNS record and fallback origin write, not on refused ones; the view holds the records", async () => {
+		const zone = await freshZone();
+		const path = `/zones/${zone}/dns_records`;
+		const created = await call("POST", path, { type: "A", name: "app", content: "192.0.2.1", proxied: true });
+		expect(created.status).toBe(200);
+		expect(await version(zone)).toBe(1);
+		expect((await call("POST", path, { type: "CNAME", name: "app", content: "x.example.org" })).status).toBe(400);
+		expect(await version(zone)).toBe(1);
+		const id = (created.body.result as { id: string }).id;
+		expect((await call("PATCH", `${path}/${id}`, { proxied: false })).status).toBe(200);
+		expect((await call("POST", `${path}/batch`, { posts: [{ type: "TXT", name: "app", content: "t" }] })).status).toBe(
+			200,
+		);
+		expect(await version(zone)).toBe(3);
+		const name = (await edgeConfig(zone)).dnsRecords.map((r) => r.name)[0] ?? "";
+		expect((await edgeConfig(zone)).dnsRecords).toStrictEqual([
+			{ name, type: "A", content: "192.0.2.1", proxied: false },
+			{ name, type: "TXT", content: "", proxied: false },
+		]);
+		expect((await call("DELETE", `${path}/${id}`)).status).toBe(200);
+		expect((await call("PUT", `/zones/${zone}/custom_hostnames/fallback_origin`, { origin: name })).status).toBe(200);
+		expect(await version(zone)).toBe(5);
+		expect((await edgeConfig(zone)).saasOrigins).toStrictEqual({ fallbackOrigin: name, customOrigins: {} });
+	});
 });
 
 describe("the config version and filters and firewall rules", () => {
@@ -178,6 +203,8 @@ describe("the edge's view of a zone", () => {
 			logpullRetention: false,
 			urlNormalization: { type: "cloudflare", scope: "incoming" },
 			workersRoutes: [],
+			dnsRecords: [],
+			saasOrigins: { customOrigins: {} },
 		});
 		await call("PUT", `/zones/${zone}/rulesets/phases/http_log_custom_fields/entrypoint`, {
 			rules: [

@@ -36,6 +36,7 @@ const PAGES = [
 	"docs/firewall.md", // its first block sets API, AUTH, JSON, first_id and ZONE (the zone shop.example.net)
 	"docs/logs.md", // its first block sets the same, as firewall.md's does
 	"docs/custom-hostnames.md",
+	"docs/origins.md", // each block starts its app on port 8880 and stops it
 	"docs/certificates.md",
 	"docs/r2-custom-domains.md",
 	"docs/workers-routes.md", // its first block sets API, JSON and ZONE (the default zone); its last removes its routes

@@ -102,6 +102,16 @@ interface FallbackRow extends Record<string, SqlStorageValue> {
 	updated_at: number;
 }
 
+/**
+ * Where the edge sends a custom hostname's traffic (Cloudflare for SaaS): the zone's fallback
+ * origin, and each custom hostname's `custom_origin_server` / `custom_origin_sni` when it has one.
+ */
+export interface SaasOrigins {
+	fallbackOrigin?: string;
+	/** Custom hostname -> its custom origin server and SNI. */
+	customOrigins: Record<string, { server: string; sni?: string }>;
+}
+
 /** The `custom_hostnames` and `custom_hostname_fallback_origin` tables. */
 export class CustomHostnameStore {
 	readonly #sql: SqlStorage;
@@ -201,6 +211,20 @@ export class CustomHostnameStore {
 			.map(recordOf)
 			.filter((record) => hostnameStatus(record, dns, now) === "active")
 			.map((record) => record.hostname);
+	}
+
+	/** The fallback origin and the custom origins, as the edge routes by them. */
+	saasOrigins(): SaasOrigins {
+		const customOrigins: SaasOrigins["customOrigins"] = {};
+		for (const record of this.#rows().map(recordOf)) {
+			if (record.custom_origin_server === undefined) continue;
+			customOrigins[record.hostname] = {
+				server: record.custom_origin_server,
+				...(record.custom_origin_sni === undefined ? {} : { sni: record.custom_origin_sni }),
+			};
+		}
+		const fallback = this.#fallbackRow()?.origin;
+		return { ...(fallback === undefined ? {} : { fallbackOrigin: fallback }), customOrigins };
 	}
 
 	/**

@@ -1,0 +1,81 @@
+/**
+ * The headers between the edge and the origin (pure), as Cloudflare's proxy sets them
+ * (developers.cloudflare.com/fundamentals/reference/http-headers/):
+ *
+ * Toward the origin, "Cloudflare passes all HTTP request headers to your origin web server and
+ * adds additional headers": `CF-Connecting-IP` (the visitor's IP), `X-Forwarded-For` (that IP, or
+ * appended to the one the visitor sent), `X-Forwarded-Proto` (the visitor's scheme), `CF-Ray`,
+ * `CF-Visitor` (`{"scheme":"https"}`), `CF-IPCountry` (ISO 3166-1 alpha-2, `XX` when unknown; on
+ * Cloudflare a zone setting, "IP Geolocation", on by default; edgezone has no such setting, so it
+ * is always sent) and `CDN-Loop: cloudflare`, appended to what the request carried (RFC 8586 §2).
+ * Hop-by-hop headers are removed (RFC 9110 §7.6.1: `Connection` and the headers it names,
+ * `Keep-Alive`, `Proxy-Connection`, `TE`, `Transfer-Encoding`, `Upgrade`), except `Upgrade:
+ * websocket` with its `Connection: upgrade`, which the runtime's fetch needs to pass a WebSocket
+ * through. The emulator's own `X-Edgezone-Geo-*` headers (`geo.ts`) are not passed on.
+ *
+ * From the origin: `X-Accel-Buffering`, `X-Accel-Charset`, `X-Accel-Limit-Rate` and
+ * `X-Accel-Redirect` are removed (same page); the runtime frames the answer itself.
+ *
+ * Gaps: workerd's fetch sends the URL's host as `Host` whatever the Worker asks, so the origin
+ * sees the address it is reached at, and the `Host` Cloudflare would send (the visitor's, or an
+ * Origin Rule's `host_header`) in `X-Forwarded-Host`; workerd drops `CF-Connecting-IP` from a
+ * Worker's fetch, so the origin reads the visitor's IP in `X-Forwarded-For`; `Accept-Encoding`
+ * is passed as the visitor sent it (Cloudflare asks origins for `br, gzip`); workerd adds its own
+ * `CF-Worker` header.
+ */
+
+/** What the edge knows of the request to add toward the origin. */
+export interface ForwardFacts {
+	/** The visitor's IP (`CF-Connecting-IP` as received), "" when unknown. */
+	clientIp: string;
+	/** "http" or "https". */
+	scheme: string;
+	/** The `CF-Ray` header value. */
+	cfRay: string;
+	/** ISO 3166-1 alpha-2, undefined when unknown. */
+	country: string | undefined;
+	/** The `Host` Cloudflare would send. */
+	host: string;
+}
+
+const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "trailer"];
+
+/** The request headers sent to the origin. */
+export function originRequestHeaders(incoming: Headers, facts: ForwardFacts): Headers {
+	const headers = new Headers(incoming);
+	const websocket = incoming.get("upgrade")?.toLowerCase() === "websocket";
+	const named = (incoming.get("connection") ?? "").split(",").map((token) => token.trim().toLowerCase());
+	for (const name of [...HOP_BY_HOP, ...named]) if (name !== "") headers.delete(name);
+	if (websocket) {
+		headers.set("upgrade", "websocket");
+		headers.set("connection", "Upgrade");
+	}
+	for (const name of [...headers.keys()]) if (name.startsWith("x-edgezone-geo-")) headers.delete(name);
+	if (facts.clientIp !== "") {
+		headers.set("cf-connecting-ip", facts.clientIp);
+		const forwarded = incoming.get("x-forwarded-for");
+		headers.set("x-forwarded-for", forwarded === null ? facts.clientIp : `${forwarded}, ${facts.clientIp}`);
+	}
+	headers.set("x-forwarded-proto", facts.scheme);
+	headers.set("x-forwarded-host", facts.host);
+	headers.set("cf-ray", facts.cfRay);
+	headers.set("cf-visitor", JSON.stringify({ scheme: facts.scheme }));
+	headers.set("cf-ipcountry", facts.country ?? "XX");
+	const loop = incoming.get("cdn-loop");
+	headers.set("cdn-loop", loop === null ? "cloudflare" : `${loop}, cloudflare`);
+	return headers;
+}
+
+/** Whether the request already passed Cloudflare's edge: its `CDN-Loop` names `cloudflare` (RFC 8586 §2). */
+export function hasLooped(incoming: Headers): boolean {
+	const entries = incoming.get("cdn-loop")?.split(",") ?? [];
+	return entries.some((entry) => entry.split(";")[0]?.trim().toLowerCase() === "cloudflare");
+}
+
+/** The origin's response headers as the visitor gets them (mutable). */
+export function visitorResponseHeaders(origin: Headers): Headers {
+	const headers = new Headers(origin);
+	for (const name of ["x-accel-buffering", "x-accel-charset", "x-accel-limit-rate", "x-accel-redirect"])
+		headers.delete(name);
+	return headers;
+}

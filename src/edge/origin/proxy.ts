@@ -1,0 +1,117 @@
+/**
+ * Sends a request to its origin and hands back the origin's answer, or the edge's error page when
+ * there is none (`errors.ts`), with what the log records of the origin (`OriginFacts`).
+ *
+ * Bodies are streamed both ways, never buffered: the visitor's body is the fetch's body, the
+ * origin's body the answer's. Redirects are the visitor's to follow (`redirect: "manual"`). A
+ * WebSocket upgrade passes through: the origin's 101 and its socket are handed back as they are.
+ *
+ * The connect timeout (`ORIGIN_CONNECT_TIMEOUT_SECONDS`, 19 by default, the time Cloudflare waits
+ * for the origin's SYN+ACK before its 522: developers.cloudflare.com/support/troubleshooting/
+ * http-status-codes/cloudflare-5xx-errors/error-522/) runs until the origin's response headers
+ * arrive: the runtime's fetch does not tell the connection from the wait for an answer, so an
+ * origin that accepts but answers later than that is a 522 here where Cloudflare would wait 100 s
+ * and answer 524. A refused connection is a 521; a name the runtime cannot resolve a 530/1016; any
+ * other failure to reach an address a 523.
+ */
+import { isIpLiteral } from "./address";
+import { type OriginFailure, originErrorAnswer } from "./errors";
+import { visitorResponseHeaders } from "./headers";
+
+/** The `http_requests` fields about the origin that the edge knows (docs `http_requests` dataset). */
+export interface OriginFacts {
+	/** OriginResponseStatus: the origin's status, 0 when it gave none. */
+	status: number;
+	/** OriginIP: the origin's address when it is an IP literal, else "". */
+	ip: string;
+	/** OriginResponseDurationMs: from sending the request to the origin's response headers (or the failure). */
+	durationMs: number;
+	/** OriginResponseHTTPExpires / OriginResponseHTTPLastModified: the origin's headers, "" when absent. */
+	expires: string;
+	lastModified: string;
+}
+
+/** An answer and what it tells of the origin. */
+export interface Proxied {
+	response: Response;
+	origin: OriginFacts;
+}
+
+const DEFAULT_CONNECT_TIMEOUT_SECONDS = 19;
+
+/** The connect timeout in ms, from the var (a positive number of seconds), else the default. */
+function connectTimeoutMs(env: Env): number {
+	const seconds = Number(env.ORIGIN_CONNECT_TIMEOUT_SECONDS);
+	return (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_CONNECT_TIMEOUT_SECONDS) * 1000;
+}
+
+/** The failure a rejected fetch stands for (see the header). */
+function failureOf(error: unknown, timedOut: boolean, host: string): OriginFailure {
+	if (timedOut) return "timeout";
+	const message = error instanceof Error ? error.message : String(error);
+	// workerd's text for ECONNREFUSED (and a reset before any answer).
+	if (/connection lost|refused/i.test(message)) return "refused";
+	// workerd rejects a failed name lookup with an opaque "internal error"; an IP literal needs no lookup.
+	return isIpLiteral(host) ? "unreachable" : "unresolved";
+}
+
+/** An error page for `failure`, with the facts the log keeps of it. */
+export function failed(failure: OriginFailure, rayId: string, ip: string, durationMs: number): Proxied {
+	return {
+		response: originErrorAnswer(failure, rayId),
+		origin: { status: 0, ip, durationMs, expires: "", lastModified: "" },
+	};
+}
+
+/**
+ * Sends `request` (its method, body and `headers`) to `url` and answers the origin's response.
+ * @param ip the origin's IP for the log ("" when `url` names a host).
+ */
+export async function proxy(
+	request: Request,
+	url: URL,
+	headers: Headers,
+	ip: string,
+	env: Env,
+	rayId: string,
+): Promise<Proxied> {
+	const started = Date.now();
+	const abort = new AbortController();
+	let timedOut = false;
+	const timer = setTimeout(() => {
+		timedOut = true;
+		abort.abort();
+	}, connectTimeoutMs(env));
+	let response: Response;
+	try {
+		response = await fetch(url, {
+			method: request.method,
+			headers,
+			body: request.body,
+			redirect: "manual",
+			signal: abort.signal,
+			// The origin's bytes as they come: a compressed body is passed on compressed, not decoded and encoded again.
+			encodeResponseBody: "manual",
+		});
+	} catch (error) {
+		return failed(failureOf(error, timedOut, url.hostname), rayId, ip, Date.now() - started);
+	} finally {
+		clearTimeout(timer);
+	}
+	const origin: OriginFacts = {
+		status: response.status,
+		ip,
+		durationMs: Date.now() - started,
+		expires: response.headers.get("expires") ?? "",
+		lastModified: response.headers.get("last-modified") ?? "",
+	};
+	const init: ResponseInit = {
+		status: response.status,
+		statusText: response.statusText,
+		headers: visitorResponseHeaders(response.headers),
+		// The origin's bytes as they came (a compressed body stays compressed, with its Content-Encoding).
+		encodeBody: "manual",
+	};
+	if (response.webSocket !== null) init.webSocket = response.webSocket;
+	return { response: new Response(response.body, init), origin };
+}

@@ -1,0 +1,64 @@
+/**
+ * How the edge reads a zone's DNS records for a name (pure): the name's own records, else those of
+ * the wildcard that covers it, then the address a proxied request goes to.
+ *
+ * Wildcards as DNS synthesises them (RFC 4592 §3.3.1, which Cloudflare's wildcard records follow:
+ * "a wildcard record applies to any subdomain that does not already have a DNS record",
+ * developers.cloudflare.com/dns/manage-dns-records/reference/wildcard-dns-records/): a name with
+ * no records of its own takes those of `*.<closest encloser>`, the closest encloser being its
+ * nearest parent that has records; so `*.example.com` covers `a.b.example.com` unless
+ * `b.example.com` has records. A CNAME whose target is a name of the zone is followed through the
+ * zone's records (Cloudflare resolves a proxied CNAME's target itself, "CNAME flattening",
+ * developers.cloudflare.com/dns/cname-flattening/), at most MAX_CNAME_HOPS times.
+ * Several A/AAAA records of one name: the first created is the origin (Cloudflare spreads
+ * requests over them; edgezone picks one so a run is repeatable).
+ */
+import type { EdgeRecord } from "../../zone/dns-records";
+
+/** CNAMEs followed inside the zone before the name counts as unresolvable (edgezone's bound). */
+const MAX_CNAME_HOPS = 8;
+
+/** The records DNS answers for `name` (lower case): its own, else its wildcard's; empty when none. */
+export function recordsOf(name: string, records: readonly EdgeRecord[]): EdgeRecord[] {
+	const own = records.filter((r) => r.name === name);
+	if (own.length > 0) return own;
+	for (let dot = name.indexOf("."); dot >= 0; dot = name.indexOf(".", dot + 1)) {
+		const parent = name.slice(dot + 1);
+		const wildcard = records.filter((r) => r.name === `*.${parent}`);
+		if (wildcard.length > 0) return wildcard;
+		// The closest encloser has records of its own: no wildcard further up applies.
+		if (records.some((r) => r.name === parent)) return [];
+	}
+	return [];
+}
+
+/** The record a request for `name` goes to: its CNAME, else its first A or AAAA; undefined when none. */
+export function addressRecordOf(name: string, records: readonly EdgeRecord[]): EdgeRecord | undefined {
+	const own = recordsOf(name, records);
+	return own.find((r) => r.type === "CNAME") ?? own.find((r) => r.type === "A" || r.type === "AAAA");
+}
+
+/**
+ * Where a proxied request for `record` goes: an IP address (A, AAAA, or a CNAME chain ending at
+ * one inside the zone), or a hostname outside the zone (a CNAME's target) that the origin's own
+ * DNS resolves; undefined when a CNAME chain inside the zone ends at a name with no A, AAAA or
+ * CNAME record, or loops (Cloudflare's error 1016, "Origin DNS error").
+ */
+export function resolveRecord(
+	record: EdgeRecord,
+	zoneName: string,
+	records: readonly EdgeRecord[],
+): string | undefined {
+	let current = record;
+	for (let hop = 0; hop <= MAX_CNAME_HOPS; hop++) {
+		if (current.type !== "CNAME") return current.content;
+		const next = addressRecordOf(current.content, records);
+		if (next === undefined) {
+			// A target the zone holds no address for does not resolve; one outside the zone is the world's to answer.
+			const target = current.content;
+			return target === zoneName || target.endsWith(`.${zoneName}`) ? undefined : target;
+		}
+		current = next;
+	}
+	return undefined;
+}
