@@ -163,21 +163,24 @@ for (;;) {
 }
 
 const bucket = options.buckets[0];
+const { apiToken, gatewayToken, accessKeyId, secretAccessKey } = credentials;
 process.stdout.write(`
 edgezone is ready on ${url}  (state in ${options.persistTo}; Ctrl-C to stop)
 
   Buckets      ${options.buckets.join(", ")}  (the gateway's default: ${bucket})
-  Gateway      ${url}/<key>   Authorization: Bearer ${credentials.gatewayToken}
+  Gateway      ${url}/<key>   Authorization: Bearer ${gatewayToken}
   API base URL ${url}/client/v4
-  API token    ${credentials.apiToken}
+  API token    ${apiToken}
   S3 endpoint  ${url}  (path-style, region auto)
-  S3 key id    ${credentials.accessKeyId}
-  S3 secret    ${credentials.secretAccessKey}
+  S3 key id    ${accessKeyId}
+  S3 secret    ${secretAccessKey}
   Dashboard    http://dash.localhost:${port}  (sign in with the API token)
 
+For the README's examples, in another shell:
+  export B=${url} GATEWAY_TOKEN=${gatewayToken} API_TOKEN=${apiToken} S3_ACCESS_KEY_ID=${accessKeyId} S3_SECRET_ACCESS_KEY=${secretAccessKey}
 Try:
-  curl -X PUT --data-binary 'hello' -H 'Authorization: Bearer ${credentials.gatewayToken}' ${url}/hello.txt
-  curl -H 'Authorization: Bearer ${credentials.apiToken}' ${url}/client/v4/zones
+  curl -X PUT --data-binary 'hello' -H 'Authorization: Bearer ${gatewayToken}' ${url}/hello.txt
+  curl -H 'Authorization: Bearer ${apiToken}' ${url}/client/v4/zones
 
 `);
 
