@@ -36,3 +36,45 @@ export interface Edgezone {
  * @throws Error for an option that is not valid, or when wrangler cannot start the Worker.
  */
 export function startEdgezone(options?: StartEdgezoneOptions): Promise<Edgezone>;
+
+/** Options of {@link edgezoneWorker}. */
+export interface EdgezoneWorkerOptions {
+	/** Bucket names (R2's rules); the first is the gateway's default. Default `["edgezone-bucket"]`. */
+	buckets?: string[];
+	/** The emulator's default origin for proxied DNS records (`DEFAULT_ORIGIN_URL`). */
+	origin?: string;
+	/** Directory of the generated config, secrets and the built Worker. Default `.edgezone/vitest`. */
+	persistTo?: string;
+}
+
+/** edgezone as an auxiliary Worker of a test pool, and the credentials its requests need. */
+export interface EdgezoneWorker {
+	/** Miniflare worker options, named `"edgezone"`: an entry of the pool's `miniflare.workers`. */
+	worker: {
+		name: "edgezone";
+		modulesRoot: string;
+		modules: { type: "ESModule" | "Text"; path: string }[];
+		compatibilityDate?: string;
+		compatibilityFlags?: string[];
+		/** Its vars and secrets. */
+		bindings?: Record<string, string>;
+		r2Buckets?: Record<string, { id: string }>;
+		durableObjects?: Record<string, { className: string; useSQLite?: boolean }>;
+	};
+	/** An API token reaching every zone. */
+	apiToken: string;
+	/** A read-write token of the bucket gateway. */
+	gatewayToken: string;
+	/** R2's S3 credentials of `apiToken` (path-style, region `auto`). */
+	s3: { region: "auto"; accessKeyId: string; secretAccessKey: string };
+	/** The buckets served, the gateway's default first. */
+	buckets: string[];
+}
+
+/**
+ * Builds edgezone (wrangler's bundler) and answers it as Miniflare worker options for a
+ * `@cloudflare/vitest-plugin` pool's `miniflare.workers`, with its credentials. Synchronous:
+ * call it in `vitest.config.ts`. Its requests reach it through a service binding to `"edgezone"`.
+ * @throws Error for an option that is not valid, or when the build fails.
+ */
+export function edgezoneWorker(options?: EdgezoneWorkerOptions): EdgezoneWorker;

@@ -76,3 +76,5 @@ function freePort() {
 		});
 	});
 }
+
+export { edgezoneWorker } from "./worker.mjs";

@@ -8,7 +8,7 @@
  * object and the same tokens in `.edgezone/`.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -50,11 +50,11 @@ interface Started {
 	interrupt(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `npx edgezone --port <port>` in `cwd`, in a process group of its own, until it prints its summary. */
-async function startCli(cwd: string, port: number): Promise<Started> {
+/** Starts `npx edgezone --port <port> <args>` in `cwd`, in a process group of its own, until it prints its summary. */
+async function startCli(cwd: string, port: number, args: string[] = []): Promise<Started> {
 	// The inspector on a port of the system's choosing: wrangler's default, 9229 when free, races
 	// with the other wrangler dev processes of a busy machine between its check and its bind.
-	const child = spawn("npx", ["edgezone", "--port", String(port), "--", "--inspector-port", "0"], {
+	const child = spawn("npx", ["edgezone", "--port", String(port), ...args, "--", "--inspector-port", "0"], {
 		cwd,
 		env: ENV,
 		detached: true,
@@ -192,10 +192,20 @@ describe("the packed package in a fresh project: npx edgezone", () => {
 		expect(await listenable(port)).toBe(port);
 	});
 
-	it("finds the same object and tokens on its second start", async () => {
+	it("finds the same object and tokens on its second start, now with a Worker of the project behind the zone", async () => {
 		if (first === undefined) throw new Error("not started");
-		second = await startCli(project, port);
+		// A Worker of the user's, run in the same wrangler dev session (multi-config) and bound by edgezone.
+		mkdirSync(join(project, "app"));
+		writeFileSync(
+			join(project, "app", "wrangler.json"),
+			JSON.stringify({ name: "my-app", main: "index.js", compatibility_date: "2026-10-23" }),
+		);
+		writeFileSync(join(project, "app", "index.js"), 'export default { fetch: () => new Response("my-app") };\n');
+		second = await startCli(project, port, ["--worker", "app/wrangler.json"]);
 		expect(second.printed).toEqual(first.printed);
+		const generated = JSON.parse(readFileSync(join(project, ".edgezone", "wrangler.json"), "utf8"));
+		expect(generated.services).toContainEqual({ binding: "WORKER_1", service: "my-app" });
+		expect(JSON.parse(generated.vars.WORKER_SCRIPTS)).toEqual({ "my-app": "WORKER_1" });
 		const got = await fetch(`http://127.0.0.1:${port}/hello.txt`, {
 			headers: { authorization: `Bearer ${second.printed.gatewayToken}` },
 		});
