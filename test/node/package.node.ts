@@ -124,13 +124,15 @@ function getByHost(url: string, port: number, headers: Record<string, string>) {
 }
 
 describe("the packed package in a fresh project: npx edgezone", () => {
-	const temp = mkdtempSync(join(tmpdir(), "edgezone-package-"));
-	const project = join(temp, "project");
+	let temp: string;
+	let project: string;
 	let port: number;
 	let first: Started | undefined;
 	let second: Started | undefined;
 
 	beforeAll(async () => {
+		temp = mkdtempSync(join(tmpdir(), "edgezone-package-"));
+		project = join(temp, "project");
 		await run("npm", ["pack", "--pack-destination", temp], { cwd: ROOT, env: ENV });
 		const tarball = readdirSync(temp).find((file) => file.endsWith(".tgz"));
 		if (tarball === undefined) throw new Error("npm pack made no tarball");
@@ -150,7 +152,7 @@ describe("the packed package in a fresh project: npx edgezone", () => {
 				// its group is gone already
 			}
 		}
-		rmSync(temp, { recursive: true, force: true });
+		if (temp !== undefined) rmSync(temp, { recursive: true, force: true });
 	});
 
 	it("ships the Worker, its config template, the CLI and the Node helper, and no tests", () => {
@@ -192,7 +194,7 @@ describe("the packed package in a fresh project: npx edgezone", () => {
 		expect(await listenable(port)).toBe(port);
 	});
 
-	it("finds the same object and tokens on its second start, now with a Worker of the project behind the zone", async () => {
+	it("finds the same object and tokens on its second start, now with a Worker of the project behind the zone from edgezone.jsonc", async () => {
 		if (first === undefined) throw new Error("not started");
 		// A Worker of the user's, run in the same wrangler dev session (multi-config) and bound by edgezone.
 		mkdirSync(join(project, "app"));
@@ -201,7 +203,14 @@ describe("the packed package in a fresh project: npx edgezone", () => {
 			JSON.stringify({ name: "my-app", main: "index.js", compatibility_date: "2026-10-23" }),
 		);
 		writeFileSync(join(project, "app", "index.js"), 'export default { fetch: () => new Response("my-app") };\n');
-		second = await startCli(project, port, ["--worker", "app/wrangler.json"]);
+		// Named in the options file, with the schema the package ships, as an editor would complete it.
+		const schema = "./node_modules/edgezone/node/edgezone.schema.json";
+		expect(existsSync(join(project, schema))).toBe(true);
+		writeFileSync(
+			join(project, "edgezone.jsonc"),
+			`{\n\t"$schema": "${schema}",\n\t// the project's Worker, behind the zone\n\t"workers": ["app/wrangler.json"],\n}\n`,
+		);
+		second = await startCli(project, port);
 		expect(second.printed).toEqual(first.printed);
 		const generated = JSON.parse(readFileSync(join(project, ".edgezone", "wrangler.json"), "utf8"));
 		expect(generated.services).toContainEqual({ binding: "WORKER_1", service: "my-app" });
