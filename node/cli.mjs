@@ -125,22 +125,34 @@ const child = spawn(
 		...wranglerArgs,
 	],
 	{
+		// Its own process group (wrangler, the process it starts, workerd, esbuild), signalled as one below.
+		detached: true,
 		stdio: ["ignore", "inherit", "inherit"],
 		// No download of the Request.cf object (offline; wrangler's placeholder is used), no metrics.
 		env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
 	},
 );
 let exited = false;
+/** Sends `signal` to wrangler's process group. @param {NodeJS.Signals} signal */
+const signalGroup = (signal) => {
+	try {
+		if (child.pid !== undefined) process.kill(-child.pid, signal);
+	} catch {
+		// the group is gone
+	}
+};
 child.once("exit", (code, signal) => {
 	exited = true;
+	// Nothing of the group outlives wrangler (a workerd it did not stop).
+	signalGroup("SIGKILL");
 	process.exit(code ?? (signal === "SIGINT" ? 130 : 1));
 });
-// Ctrl-C reaches wrangler from the terminal too (same process group); a signal sent to this
-// process alone is passed on. Either way this process ends when wrangler has.
+// Ctrl-C (or a signal sent to this process) is passed on to wrangler's group; wrangler stops
+// workerd and exits, and this process with it. Whatever is left 10 s later is killed.
 for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM", "SIGHUP"])) {
 	process.on(signal, () => {
-		if (!exited) child.kill(signal);
-		setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+		if (!exited) signalGroup(signal);
+		setTimeout(() => signalGroup("SIGKILL"), 10_000).unref();
 	});
 }
 
@@ -148,7 +160,6 @@ const host = ip === "127.0.0.1" || ip === "0.0.0.0" || ip === "localhost" ? "loc
 const url = `http://${host}:${port}`;
 // Ready when the API answers the generated token: the Worker, its Durable Objects and its secrets all work.
 for (;;) {
-	if (exited) await sleep(60_000);
 	try {
 		const response = await fetch(`http://${ip === "0.0.0.0" ? "127.0.0.1" : ip}:${port}/client/v4/user/tokens/verify`, {
 			headers: { authorization: `Bearer ${credentials.apiToken}` },
