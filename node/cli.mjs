@@ -8,7 +8,6 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -30,11 +29,16 @@ with state in .edgezone/. Options also come from ./edgezone.jsonc; flags win.
   -- <args>           the rest goes to wrangler dev as is (e.g. -- --inspector-port 0)
 `;
 
-// wrangler runs on Node 22 or later (its bin refuses older ones): say so before anything else.
-if (Number(process.versions.node.split(".")[0]) < 22) {
-	console.error(`edgezone needs Node.js 22 or later (wrangler's minimum); this is ${process.version}.`);
+// wrangler supports Node 22 or later: its launcher (bin/wrangler.js) refuses an older Node, while
+// wrangler itself runs on Node 20 and warns. edgezone starts wrangler itself (below), so a project
+// on Node 20 runs it too, told why wrangler warns.
+const major = Number(process.versions.node.split(".")[0]);
+if (major < 20) {
+	console.error(`edgezone needs Node.js 20 or later; this is ${process.version}.`);
 	process.exit(1);
 }
+if (major < 22)
+	console.warn(`edgezone: wrangler supports Node.js 22 or later and warns on ${process.version}; it runs.`);
 
 // Everything after `--` is wrangler dev's.
 const end = process.argv.indexOf("--", 2);
@@ -63,11 +67,8 @@ if (values.help) {
 	process.exit(0);
 }
 
-const [{ parseJsonc, resolveOptions }, { loadOrCreateSecrets }, { TSCONFIG, writeEdgezoneConfig }] = await Promise.all([
-	import("./options.mjs"),
-	import("./secrets.mjs"),
-	import("./wrangler-config.mjs"),
-]);
+const [{ parseJsonc, resolveOptions }, { loadOrCreateSecrets }, { TSCONFIG, WRANGLER, writeEdgezoneConfig }] =
+	await Promise.all([import("./options.mjs"), import("./secrets.mjs"), import("./wrangler-config.mjs")]);
 
 let options;
 let configPath;
@@ -106,11 +107,12 @@ await new Promise((resolve) => {
 	);
 	server.listen(port, ip, () => server.close(resolve));
 });
-const wrangler = join(createRequire(import.meta.url).resolve("wrangler/package.json"), "..", "bin", "wrangler.js");
 const child = spawn(
 	process.execPath,
 	[
-		wrangler,
+		// As wrangler's launcher starts it, without its refusal of Node 20.
+		"--no-warnings",
+		WRANGLER,
 		"dev",
 		...[configPath, ...workerConfigs].flatMap((config) => ["--config", config]),
 		"--ip",

@@ -7,12 +7,11 @@
  */
 import { execFileSync } from "node:child_process";
 import { readdirSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { resolveOptions } from "./options.mjs";
 import { loadOrCreateSecrets } from "./secrets.mjs";
-import { TSCONFIG, writeEdgezoneConfig } from "./wrangler-config.mjs";
+import { TSCONFIG, WRANGLER, writeEdgezoneConfig } from "./wrangler-config.mjs";
 
 /**
  * Builds edgezone into `<persistTo>/worker/` and answers its Miniflare worker options (named
@@ -27,12 +26,22 @@ export function edgezoneWorker(options = {}) {
 	const { configPath } = writeEdgezoneConfig(dir, { buckets, workers: [], origin });
 	const credentials = loadOrCreateSecrets(dir);
 	const outdir = join(dir, "worker");
-	const wrangler = join(createRequire(import.meta.url).resolve("wrangler/package.json"), "..", "bin", "wrangler.js");
 	// Absolute paths: wrangler 4.156 resolves relative ones against the config's directory and the
 	// working directory inconsistently (wrangler-config.mjs, TSCONFIG).
 	execFileSync(
 		process.execPath,
-		[wrangler, "deploy", "--dry-run", "--outdir", outdir, "--config", configPath, "--tsconfig", TSCONFIG],
+		[
+			"--no-warnings",
+			WRANGLER,
+			"deploy",
+			"--dry-run",
+			"--outdir",
+			outdir,
+			"--config",
+			configPath,
+			"--tsconfig",
+			TSCONFIG,
+		],
 		{ stdio: "pipe", env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } },
 	);
 	// Read as the fields taken below: wrangler types them with Miniflare's, which this package does not name.

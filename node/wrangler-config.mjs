@@ -7,6 +7,7 @@
  * `WORKER_SCRIPTS`, the origin the var `DEFAULT_ORIGIN_URL`.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { unstable_readConfig } from "wrangler";
@@ -20,6 +21,14 @@ const TEMPLATE = fileURLToPath(new URL("../wrangler.toml", import.meta.url));
  * working directory is resolved against the wrong directory by wrangler 4.156.
  */
 export const TSCONFIG = fileURLToPath(new URL("../tsconfig.json", import.meta.url));
+
+/** wrangler's CLI proper (`wrangler-dist/cli.js`, which its launcher `bin/wrangler.js` starts). */
+export const WRANGLER = join(
+	createRequire(import.meta.url).resolve("wrangler/package.json"),
+	"..",
+	"wrangler-dist",
+	"cli.js",
+);
 
 /** The R2 binding the gateway serves when a request names no bucket (src/edge/gateway/buckets.ts). */
 const GATEWAY_BINDING = "BUCKET";

@@ -21,6 +21,14 @@ const run = promisify(execFile);
 
 /** The project's Node (22, the `node` devDependency) first, as `npm test` has it. */
 const ENV = { ...process.env, PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH ?? ""}` };
+/** The machine's own Node and npx, as a user's shell has them: no node_modules/.bin on the PATH. */
+const MACHINE_ENV = {
+	...process.env,
+	PATH: (process.env.PATH ?? "")
+		.split(":")
+		.filter((dir) => !dir.includes("node_modules"))
+		.join(":"),
+};
 
 /** A TCP port free on 127.0.0.1 a moment ago; also how the test sees that one is free again. */
 function listenable(port = 0): Promise<number> {
@@ -50,13 +58,13 @@ interface Started {
 	interrupt(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `npx edgezone --port <port> <args>` in `cwd`, in a process group of its own, until it prints its summary. */
-async function startCli(cwd: string, port: number, args: string[] = []): Promise<Started> {
+/** Starts `npx edgezone --port <port>` in `cwd` with `env`, in a process group of its own, until it prints its summary. */
+async function startCli(cwd: string, port: number, env: NodeJS.ProcessEnv = ENV): Promise<Started> {
 	// The inspector on a port of the system's choosing: wrangler's default, 9229 when free, races
 	// with the other wrangler dev processes of a busy machine between its check and its bind.
-	const child = spawn("npx", ["edgezone", "--port", String(port), ...args, "--", "--inspector-port", "0"], {
+	const child = spawn("npx", ["edgezone", "--port", String(port), "--", "--inspector-port", "0"], {
 		cwd,
-		env: ENV,
+		env,
 		detached: true,
 		stdio: ["ignore", "pipe", "pipe"],
 	});
@@ -194,7 +202,7 @@ describe("the packed package in a fresh project: npx edgezone", () => {
 		expect(await listenable(port)).toBe(port);
 	});
 
-	it("finds the same object and tokens on its second start, now with a Worker of the project behind the zone from edgezone.jsonc", async () => {
+	it("finds the same object and tokens on its second start, now on the machine's Node and with a Worker of the project behind the zone from edgezone.jsonc", async () => {
 		if (first === undefined) throw new Error("not started");
 		// A Worker of the user's, run in the same wrangler dev session (multi-config) and bound by edgezone.
 		mkdirSync(join(project, "app"));
@@ -210,7 +218,11 @@ describe("the packed package in a fresh project: npx edgezone", () => {
 			join(project, "edgezone.jsonc"),
 			`{\n\t"$schema": "${schema}",\n\t// the project's Worker, behind the zone\n\t"workers": ["app/wrangler.json"],\n}\n`,
 		);
-		second = await startCli(project, port);
+		// On the machine's own Node this time, which may be older than wrangler supports (Node 20).
+		const { stdout: version } = await run("node", ["--version"], { env: MACHINE_ENV });
+		second = await startCli(project, port, MACHINE_ENV);
+		if (Number(version.slice(1).split(".")[0]) < 22)
+			expect(second.output()).toContain(`wrangler supports Node.js 22 or later and warns on ${version.trim()}`);
 		expect(second.printed).toEqual(first.printed);
 		const generated = JSON.parse(readFileSync(join(project, ".edgezone", "wrangler.json"), "utf8"));
 		expect(generated.services).toContainEqual({ binding: "WORKER_1", service: "my-app" });
