@@ -30,6 +30,7 @@ const ROOT = join(import.meta.dirname, "..", "..");
  */
 const PAGES = [
 	"README.md",
+	"docs/in-your-project.md", // startEdgezone from the repository's own package; its npx blocks are not run
 	"docs/gateway-by-curl.md",
 	"docs/s3.md", // its first block writes the aws CLI's `edgezone` profile, which its next blocks use
 	"docs/api.md",
