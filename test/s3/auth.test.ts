@@ -428,3 +428,22 @@ describe("the local credentials of docs/s3.md", () => {
 		expect(secretAccessKey).toBe("fa39b6fb4dca9fff1cdaf8d365f0346ed42b9ee1e823c0a2beadf5aa6a613a2f");
 	});
 });
+
+describe("a key with an encoded slash", () => {
+	it("takes a signature over the path with %2F read as /, as aws4fetch signs it, and stores the key with /", async () => {
+		const folder = key("encoded-slash");
+		const put = await s3(`/${BUCKET}/${folder}%2Freport.txt`, { method: "PUT", body: "quarterly" });
+		expect(put.status).toBe(200);
+		expect(await (await bucket().get(`${folder}/report.txt`))?.text()).toBe("quarterly");
+		const get = await s3(`/${BUCKET}/${folder}%2Freport.txt`);
+		expect(await textOf(get)).toBe("quarterly");
+	});
+
+	it("still refuses that signature for another key", async () => {
+		const folder = key("encoded-slash-moved");
+		const signed = await (await clientOf()).sign(`${ORIGIN}/${BUCKET}/${folder}%2Fa.txt`, { method: "PUT", body: "x" });
+		const moved = new Request(signed.url.replace("%2Fa.txt", "%2Fb.txt"), signed);
+		await expectS3Error(await exports.default.fetch(moved), 403, "SignatureDoesNotMatch");
+		expect(await bucket().head(`${folder}/b.txt`)).toBeNull();
+	});
+});

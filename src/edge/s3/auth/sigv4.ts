@@ -48,11 +48,24 @@ function decoded(text: string): string {
 }
 
 /** S3's canonical URI: each segment of the path decoded, then encoded once. */
-function canonicalUri(url: URL): string {
-	return url.pathname
+function canonicalUri(path: string): string {
+	return path
 		.split("/")
 		.map((segment) => encodeRfc3986(decoded(segment)))
 		.join("/");
+}
+
+/**
+ * The canonical URIs a client may have signed for this path: S3's (each segment decoded, then
+ * encoded once), and, for a path with an encoded slash, the same with `%2F` read as `/`. S3 reads
+ * `%2F` in a key as `/`, so both name the same object, and clients differ in which they sign:
+ * botocore signs the path as sent (`S3SigV4Auth` leaves it unnormalized), while aws4fetch decodes
+ * the whole path before encoding it segment by segment (its `AwsV4Signer`, for service `s3`).
+ */
+export function canonicalUris(url: URL): string[] {
+	const asSent = canonicalUri(url.pathname);
+	if (!/%2f/i.test(url.pathname)) return [asSent];
+	return [asSent, canonicalUri(url.pathname.replace(/%2f/gi, "/"))];
 }
 
 /**
@@ -87,13 +100,14 @@ function canonicalRequest(
 	url: URL,
 	input: SignatureInput,
 	acceptEncoding: string | undefined,
+	uri: string,
 ): string {
 	const headers = input.signedHeaders
 		.map((name) => `${name}:${headerValue(request, url, name, acceptEncoding)}\n`)
 		.join("");
 	return [
 		request.method,
-		canonicalUri(url),
+		uri,
 		canonicalQuery(url, input.excludedParams ?? []),
 		headers,
 		input.signedHeaders.join(";"),
@@ -141,6 +155,7 @@ function scopeString(scope: Scope): string {
  * @param url the request's URL, parsed once by the caller.
  * @param acceptEncoding the value of `Accept-Encoding` to sign instead of the received one (the
  * value the client sent, when a proxy rewrote it: `accept-encoding.ts`).
+ * @param uri the canonical URI signed, one of `canonicalUris(url)` (the first when not given).
  */
 export function signatureOf(
 	request: Request,
@@ -148,12 +163,13 @@ export function signatureOf(
 	input: SignatureInput,
 	secret: string,
 	acceptEncoding?: string,
+	uri: string = canonicalUri(url.pathname),
 ): string {
 	const stringToSign = [
 		"AWS4-HMAC-SHA256",
 		input.amzDate,
 		scopeString(input.scope),
-		sha256Hex(canonicalRequest(request, url, input, acceptEncoding)),
+		sha256Hex(canonicalRequest(request, url, input, acceptEncoding, uri)),
 	].join("\n");
 	return createHmac("sha256", signingKey(secret, input.scope)).update(stringToSign).digest("hex");
 }

@@ -29,7 +29,7 @@ import { acceptEncodingCandidates } from "./accept-encoding";
 import { type SignatureClaim, signatureClaim } from "./authorization";
 import { type AccessKey, accessKey } from "./credentials";
 import { requireSignedHeaders } from "./signed-headers";
-import { type SignatureSeed, signatureOf } from "./sigv4";
+import { canonicalUris, type SignatureSeed, signatureOf } from "./sigv4";
 import { sessionTokenOf, temporaryKey } from "./temporary-credentials";
 
 /** The skew S3 allows between a request's time and the server's, in ms (15 minutes). */
@@ -45,7 +45,8 @@ export interface S3Caller {
 }
 
 /**
- * Whether the claimed signature is the one `secret` gives, compared in constant time: once, or,
+ * Whether the claimed signature is the one `secret` gives, compared in constant time: once per
+ * canonical URI the path may have been signed as (two for a path with `%2F`, `sigv4.ts`), and,
  * when it covers `Accept-Encoding`, once per value that header may have had when signed.
  */
 function signatureHolds(request: Request, url: URL, claim: SignatureClaim, secret: string): boolean {
@@ -53,10 +54,12 @@ function signatureHolds(request: Request, url: URL, claim: SignatureClaim, secre
 	const values = claim.input.signedHeaders.includes("accept-encoding")
 		? acceptEncodingCandidates(request.headers.get("accept-encoding"), request.cf?.clientAcceptEncoding)
 		: [undefined];
-	return values.some((value) => {
-		const computed = fixedSecret(signatureOf(request, url, claim.input, secret, value));
-		return computed !== undefined && sameSecret(claimed, computed);
-	});
+	return canonicalUris(url).some((uri) =>
+		values.some((value) => {
+			const computed = fixedSecret(signatureOf(request, url, claim.input, secret, value, uri));
+			return computed !== undefined && sameSecret(claimed, computed);
+		}),
+	);
 }
 
 const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
