@@ -61,19 +61,3 @@ export function declaredBucket(env: Env, name: string): NamedBucket | undefined 
 	if (!BUCKET_NAME.test(name)) throw new S3Error("InvalidBucketName", undefined, { BucketName: name });
 	return servedBuckets(env).find((bucket) => bucket.name === name);
 }
-
-/**
- * The served bucket called `name`.
- * @throws S3Error 404 NoSuchBucket naming it, 400 InvalidBucketName for a name S3 would not take.
- */
-export function servedBucket(env: Env, name: string): NamedBucket {
-	const found = declaredBucket(env, name);
-	if (found === undefined) {
-		throw new S3Error(
-			"NoSuchBucket",
-			"The specified bucket does not exist: buckets are declared in wrangler.toml ([[r2_buckets]] and R2_BUCKETS).",
-			{ BucketName: name },
-		);
-	}
-	return found;
-}

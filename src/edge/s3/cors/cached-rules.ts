@@ -19,7 +19,7 @@ import { CONFIG_CHECK_INTERVAL_MS } from "../../config-checks";
 import { bindingNameOf } from "../../gateway/buckets";
 import { VersionedCache } from "../../versioned-cache";
 import { bucketLedger } from "../bucket-ledger";
-import { declaredBucket } from "../buckets";
+import { findBucket } from "../served-bucket";
 import { virtualHostBucket } from "../virtual-host";
 import type { CorsRule } from "./rules";
 
@@ -61,7 +61,7 @@ async function addressedBinding(env: Env, url: URL, now: number): Promise<string
 	try {
 		const virtual = await virtualHostBucket(env, url.hostname, now);
 		const name = virtual ?? decodeURIComponent(url.pathname.slice(1).split("/")[0] ?? "");
-		return name === "" ? undefined : declaredBucket(env, name)?.binding;
+		return name === "" ? undefined : (await findBucket(env, name)).binding;
 	} catch {
 		// A name S3 would not take, an escape that does not decode, a bad R2_BUCKETS: no bucket.
 		return undefined;
