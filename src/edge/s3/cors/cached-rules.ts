@@ -16,7 +16,7 @@
  *   bucket's preflight).
  */
 import { CONFIG_CHECK_INTERVAL_MS } from "../../config-checks";
-import { bindingNameOf } from "../../gateway/buckets";
+import { ledgerNameOf } from "../../gateway/buckets";
 import { VersionedCache } from "../../versioned-cache";
 import { bucketLedger } from "../bucket-ledger";
 import { findBucket } from "../served-bucket";
@@ -85,7 +85,7 @@ export async function gatewayCorsRules(request: Request, url: URL, env: Env): Pr
 		binding = (await addressedBinding(env, url, now)) ?? "BUCKET";
 	} else {
 		try {
-			binding = bindingNameOf(request, env);
+			binding = await ledgerNameOf(request, env);
 		} catch {
 			// An unknown x-r2-bucket: the gateway's own answer (404) carries the default CORS.
 			return [];
