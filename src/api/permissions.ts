@@ -134,6 +134,17 @@ export const managesBuckets: MiddlewareHandler<ApiEnv> = asking({
 	r2: "manage-buckets",
 });
 
+/**
+ * The first handler of an endpoint that reads the account's buckets (the R2 buckets API's list
+ * and get), as S3's ListBuckets does (list-buckets): "Workers R2 Storage" Read or Edit, and a
+ * credential of the whole account (`grantsAccess`).
+ */
+export const readsBuckets: MiddlewareHandler<ApiEnv> = asking({
+	access: "read",
+	accepted: ["Workers R2 Storage Read", "Workers R2 Storage Edit"],
+	r2: "list-buckets",
+});
+
 /** The first handler of `GET /user/tokens/verify`: any token, about itself. */
 export const verifiesToken: MiddlewareHandler<ApiEnv> = asking({ access: "read", accepted: "any", ownToken: true });
 

@@ -129,3 +129,14 @@ export const infoOf = (bucket: CreatedBucket): BucketInfo => ({
 	storageClass: bucket.storageClass,
 	declared: false,
 });
+
+/** What the APIs tell of the bucket called `name`, declared or created; undefined for none. */
+export async function bucketInfo(env: Env, name: string): Promise<BucketInfo | undefined> {
+	const declared = servedBuckets(env).find((bucket) => bucket.name === name);
+	if (declared !== undefined) {
+		const creationDate = await bucketLedger(env, declared.binding).bucketCreated();
+		return { name, creationDate, location: null, storageClass: "Standard", declared: true };
+	}
+	const created = await zoneRegistry(env).createdBucket(name);
+	return created === null ? undefined : infoOf(created);
+}
