@@ -145,6 +145,29 @@ export const readsBuckets: MiddlewareHandler<ApiEnv> = asking({
 	r2: "list-buckets",
 });
 
+/**
+ * The first handlers of the R2 REST API's object routes (what `wrangler r2 object get/put/delete
+ * --remote` calls): an R2 permission reading or writing objects, as S3's GetObject and PutObject
+ * ask (read, write; `grantsAccess`).
+ */
+export const readsObjects: MiddlewareHandler<ApiEnv> = asking({
+	access: "read",
+	accepted: [
+		"Workers R2 Storage Read",
+		"Workers R2 Storage Edit",
+		"Workers R2 Storage Bucket Item Read",
+		"Workers R2 Storage Bucket Item Edit",
+	],
+	r2: "read",
+});
+
+/** See `readsObjects`. */
+export const writesObjects: MiddlewareHandler<ApiEnv> = asking({
+	access: "write",
+	accepted: ["Workers R2 Storage Edit", "Workers R2 Storage Bucket Item Edit"],
+	r2: "write",
+});
+
 /** The first handler of `GET /user/tokens/verify`: any token, about itself. */
 export const verifiesToken: MiddlewareHandler<ApiEnv> = asking({ access: "read", accepted: "any", ownToken: true });
 

@@ -26,7 +26,14 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
 import { fromBase64Url, toBase64Url } from "../common/encoding";
-import { allBuckets, type BucketInfo, bucketInfo, infoOf } from "../runtime-buckets/catalog";
+import {
+	allBuckets,
+	type BucketInfo,
+	bucketInfo,
+	type CatalogBucket,
+	infoOf,
+	lookupBucket,
+} from "../runtime-buckets/catalog";
 import { createBucket, deleteBucket, noSuchBucket, setStorageClass } from "../runtime-buckets/manage";
 import { BUCKET_CODES, BUCKET_STORAGE_CLASSES, LOCATION_HINTS } from "../runtime-buckets/names";
 import { ok } from "./envelope";
@@ -75,10 +82,23 @@ function checkAccount(c: Context<ApiEnv>): void {
 }
 
 /**
+ * The bucket the path's `bucket_name` names, declared or created, after checking the path's account
+ * (the one lookup of the routes under a bucket: its CORS, lifecycle, objects).
+ * @throws ApiError 403 10000 (`checkAccount`), 404 10006 for none.
+ */
+export async function bucketOfPath(c: Context<ApiEnv>): Promise<CatalogBucket> {
+	checkAccount(c);
+	const name = c.req.param("bucket_name") ?? "";
+	const found = await lookupBucket(c.env, name);
+	if (found === undefined) throw fromFailures(noSuchBucket(name).failures);
+	return found;
+}
+
+/**
  * The bucket `name` as the API tells it (the one lookup of the routes under a bucket).
  * @throws ApiError 404 10006 for none.
  */
-export async function requireBucket(env: Env, name: string): Promise<BucketInfo> {
+async function requireBucket(env: Env, name: string): Promise<BucketInfo> {
 	const found = await bucketInfo(env, name);
 	if (found === undefined) throw fromFailures(noSuchBucket(name).failures);
 	return found;

@@ -64,6 +64,8 @@ export const BUCKET_CODES = {
 	tooMany: 10009,
 	/** 409 BucketConflict, "Bucket name already exists". */
 	conflict: 10073,
+	/** Chosen (the real code is not public): 400, a CORS or lifecycle configuration refused. */
+	invalidConfiguration: 10040,
 	/** Chosen (edgezone's, not R2's): 409, a bucket declared in wrangler.toml, which only wrangler.toml removes. */
 	declared: 9409,
 } as const;
