@@ -32,6 +32,7 @@ const PAGES = [
 	"README.md",
 	"docs/gateway-by-curl.md",
 	"docs/s3.md", // its first block writes the aws CLI's `edgezone` profile, which its next blocks use
+	"docs/buckets.md",
 	"docs/api.md",
 	"docs/firewall.md", // its first block sets API, AUTH, JSON, first_id and ZONE (the zone shop.example.net)
 	"docs/logs.md", // its first block sets the same, as firewall.md's does
