@@ -15,7 +15,13 @@ import { S3Error } from "./errors";
  */
 export async function findBucket(env: Env, name: string): Promise<CatalogBucket> {
 	const found = declaredBucket(env, name) ?? (await lookupBucket(env, name));
-	if (found === undefined) throw new S3Error("NoSuchBucket", undefined, { BucketName: name });
+	if (found === undefined) {
+		throw new S3Error(
+			"NoSuchBucket",
+			"The specified bucket does not exist: create it (CreateBucket), or declare it in wrangler.toml ([[r2_buckets]] and R2_BUCKETS).",
+			{ BucketName: name },
+		);
+	}
 	return found;
 }
 
