@@ -11,6 +11,7 @@ import { zoneRegistry } from "../../src/common/durable-objects";
 import { bucketLedger } from "../../src/edge/s3/bucket-ledger";
 import { ledgerName } from "../../src/runtime-buckets/catalog";
 import { READ_TOKEN } from "../api/credentials";
+import { call, zonePath } from "../api/http";
 import { BUCKET, clientOf, expectS3Error, s3, textOf, xmlOf } from "./helpers";
 
 const unique = (stem: string) => `${stem}-${crypto.randomUUID().slice(0, 8)}`;
@@ -163,5 +164,45 @@ describe("CreateBucket and DeleteBucket of a bucket created at run time", () => 
 		// A bucket without rules answers the default of CORS_ORIGINS as one rule.
 		expect(await textOf(await s3(`/${name}?cors`))).not.toContain("https://a.example");
 		expect(await textOf(await s3(`/${name}?lifecycle`))).not.toContain("<ID>old</ID>");
+	});
+
+	it("applies a created bucket's lifecycle rules to its own objects only (the emulator's sweep, through its ledger)", async () => {
+		const name = unique("swept");
+		expect((await s3(`/${name}`, { method: "PUT" })).status).toBe(200);
+		const lifecycle =
+			"<LifecycleConfiguration><Rule><ID>all</ID><Status>Enabled</Status><Filter><Prefix>old/</Prefix></Filter><Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>";
+		expect((await s3(`/${name}?lifecycle`, { method: "PUT", body: lifecycle })).status).toBe(200);
+		await s3(`/${name}/old/a`, { method: "PUT", body: "a" });
+		await s3(`/${name}/new/b`, { method: "PUT", body: "b" });
+		await s3(`/${BUCKET}/old/${name}`, { method: "PUT", body: "declared" });
+		const swept = await call("POST", zonePath(`/emulator/buckets/${name}/lifecycle`), { at: "2100-01-01T00:00:00Z" });
+		expect(swept.status).toBe(200);
+		expect(swept.body.result).toMatchObject({ bucket: name, objects_expired: 1 });
+		expect(await keysAt(`/${name}?list-type=2`)).toEqual(["new/b"]);
+		expect(await textOf(await s3(`/${BUCKET}/old/${name}`))).toBe("declared");
+	});
+
+	it("refuses a bucket past R2's 1,000 per account, declared ones counted, with TooManyBuckets", async () => {
+		const registry = zoneRegistry(env);
+		const existing = (await registry.createdBuckets()).length;
+		// Fills the list up to 1,000 with the 2 declared buckets, straight in the registry's table.
+		await runInDurableObject(registry, (_, state) => {
+			state.storage.sql.exec(
+				`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+				 INSERT INTO created_buckets (name, id, created, location, storage_class)
+				 SELECT 'filler-' || i, 'filler' || i, '2026-01-01T00:00:00.000Z', NULL, 'Standard' FROM n`,
+				1000 - 2 - existing,
+			);
+		});
+		const error = await expectS3Error(await s3(`/${unique("one-too-many")}`, { method: "PUT" }), 400, "TooManyBuckets");
+		expect(error?.Message).toContain("1000");
+		const api = await call("POST", "/accounts/01a7362d577a6c3019a474fd6f485823/r2/buckets", {
+			name: unique("api-too-many"),
+		});
+		expect(api.status).toBe(400);
+		expect(api.body.errors?.[0]?.code).toBe(10009);
+		// One deleted, one fits again.
+		expect((await s3("/filler-1", { method: "DELETE" })).status).toBe(204);
+		expect((await s3(`/${unique("fits")}`, { method: "PUT" })).status).toBe(200);
 	});
 });
