@@ -14,6 +14,7 @@ import { Hono } from "hono";
 import { fromBindingError, missingContentLength } from "../edge/gateway/errors";
 import { answerOptions, objectHeaders, writeMetadataFromHeaders } from "../edge/gateway/headers";
 import { withStorageClasses } from "../edge/s3/storage-class/recorded";
+import { withDefaultClass } from "../runtime-buckets/default-class";
 import { objectToJson } from "../wire/object-json";
 import { failure, ok } from "./envelope";
 import { ApiError } from "./errors";
@@ -25,7 +26,8 @@ import type { ApiEnv } from "./types";
 async function addressed(c: Context<ApiEnv>): Promise<{ bucket: R2Bucket; key: string }> {
 	const found = await bucketOfPath(c);
 	const key = c.req.param("key") ?? "";
-	return { bucket: withStorageClasses(found.bucket, c.env, found.binding), key };
+	const recorded = withStorageClasses(found.bucket, c.env, found.binding);
+	return { bucket: withDefaultClass(recorded, found.created?.storageClass), key };
 }
 
 /** Runs `answer`, turning the binding's and the gateway helpers' errors into the envelope's. */

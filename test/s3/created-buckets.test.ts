@@ -5,7 +5,7 @@
  * `cf-create-bucket-if-missing`.
  */
 import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { zoneRegistry } from "../../src/common/durable-objects";
 import { bucketLedger } from "../../src/edge/s3/bucket-ledger";
@@ -204,5 +204,44 @@ describe("CreateBucket and DeleteBucket of a bucket created at run time", () => 
 		// One deleted, one fits again.
 		expect((await s3("/filler-1", { method: "DELETE" })).status).toBe(204);
 		expect((await s3(`/${unique("fits")}`, { method: "PUT" })).status).toBe(200);
+		// The other fillers go, so later tests have room.
+		await runInDurableObject(registry, (_, state) => {
+			state.storage.sql.exec("DELETE FROM created_buckets WHERE name LIKE 'filler-%'");
+		});
+	});
+});
+
+describe("a created bucket's default storage class", () => {
+	it("is what an object written without a class gets, in a PutObject and a multipart upload, through S3 and the gateway", async () => {
+		const name = unique("cold");
+		const created = await call("POST", "/accounts/01a7362d577a6c3019a474fd6f485823/r2/buckets", {
+			name,
+			storageClass: "InfrequentAccess",
+		});
+		expect(created.status).toBe(200);
+		await s3(`/${name}/put.txt`, { method: "PUT", body: "p" });
+		expect((await s3(`/${name}/put.txt`, { method: "HEAD" })).headers.get("x-amz-storage-class")).toBe("STANDARD_IA");
+		await s3(`/${name}/standard.txt`, { method: "PUT", body: "s", headers: { "x-amz-storage-class": "STANDARD" } });
+		// S3 tells no class of a STANDARD object.
+		expect((await s3(`/${name}/standard.txt`, { method: "HEAD" })).headers.get("x-amz-storage-class")).toBeNull();
+		const started = await s3(`/${name}/multi.bin?uploads`, { method: "POST" });
+		const uploadId = /<UploadId>([^<]+)<\/UploadId>/.exec(await started.text())?.[1] ?? "";
+		const part = await s3(`/${name}/multi.bin?partNumber=1&uploadId=${encodeURIComponent(uploadId)}`, {
+			method: "PUT",
+			body: "whole",
+		});
+		const etag = part.headers.get("etag") ?? "";
+		const done = await s3(`/${name}/multi.bin?uploadId=${encodeURIComponent(uploadId)}`, {
+			method: "POST",
+			body: `<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>${etag}</ETag></Part></CompleteMultipartUpload>`,
+		});
+		expect(done.status).toBe(200);
+		expect((await s3(`/${name}/multi.bin`, { method: "HEAD" })).headers.get("x-amz-storage-class")).toBe("STANDARD_IA");
+		const viaGateway = await exports.default.fetch(`http://gateway.test/gw.txt`, {
+			method: "PUT",
+			body: "g",
+			headers: { authorization: "Bearer test-rw", "x-r2-bucket": name },
+		});
+		expect(((await viaGateway.json()) as { storageClass: string }).storageClass).toBe("InfrequentAccess");
 	});
 });

@@ -7,6 +7,8 @@
  */
 import { zoneRegistry } from "../../common/durable-objects";
 import { createdBucketServed } from "../../runtime-buckets/catalog";
+import { withDefaultClass } from "../../runtime-buckets/default-class";
+import type { BucketStorageClass } from "../../runtime-buckets/names";
 import { BUCKET_HEADER } from "../../wire/buckets";
 import { bucketBinding, bucketMap } from "../../zone/destinations";
 import { withStorageClasses } from "../s3/storage-class/recorded";
@@ -16,6 +18,8 @@ import { noSuchBucket } from "./errors";
 interface RequestBucket {
 	bucket: R2Bucket;
 	ledger: string;
+	/** A created bucket's default storage class. */
+	storageClass?: BucketStorageClass;
 }
 
 /**
@@ -32,7 +36,7 @@ async function namedBucket(request: Request, env: Env): Promise<RequestBucket> {
 	const created = await zoneRegistry(env).createdBucket(name);
 	if (created === null) throw noSuchBucket(header);
 	const served = createdBucketServed(env, created);
-	return { bucket: served.bucket, ledger: served.binding };
+	return { bucket: served.bucket, ledger: served.binding, storageClass: created.storageClass };
 }
 
 /**
@@ -45,10 +49,10 @@ export async function ledgerNameOf(request: Request, env: Env): Promise<string> 
 
 /**
  * The R2 bucket the request names, keeping the storage classes it writes as R2 does
- * (`../s3/storage-class/recorded.ts`).
+ * (`../s3/storage-class/recorded.ts`), and writing a created bucket's default class.
  * @throws as `namedBucket`.
  */
 export async function bucketOf(request: Request, env: Env): Promise<R2Bucket> {
-	const { bucket, ledger } = await namedBucket(request, env);
-	return withStorageClasses(bucket, env, ledger);
+	const { bucket, ledger, storageClass } = await namedBucket(request, env);
+	return withDefaultClass(withStorageClasses(bucket, env, ledger), storageClass);
 }

@@ -25,6 +25,7 @@
  */
 
 import { lookupBucket } from "../../runtime-buckets/catalog";
+import { withDefaultClass } from "../../runtime-buckets/default-class";
 import { createBucket } from "../../runtime-buckets/manage";
 import { withCors } from "../gateway/cors";
 import { s3CorsRules } from "./cors/cached-rules";
@@ -81,7 +82,9 @@ async function dispatch(received: Request, receivedUrl: URL, env: Env): Promise<
 			throw s3ErrorOfFailure(created.failures, address.bucket);
 		}
 	}
-	const bucket = withRecordedClasses(await findBucket(env, address.bucket), env);
+	const found = await findBucket(env, address.bucket);
+	const recorded = withRecordedClasses(found, env);
+	const bucket = { ...recorded, bucket: withDefaultClass(recorded.bucket, found.created?.storageClass) };
 	const scope = keyScope(caller.key, bucket.name, env);
 	const key = address.kind === "object" ? address.key : "";
 	if (address.kind === "object") authorizeKey(scope, key);
