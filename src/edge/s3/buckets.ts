@@ -1,7 +1,8 @@
 /**
- * The buckets the S3 dialect serves: every `[[r2_buckets]]` of wrangler.toml, by its
+ * The declared buckets: every `[[r2_buckets]]` of wrangler.toml (but `RUNTIME_BUCKETS`), by its
  * `bucket_name`. A Worker sees its bindings but not their bucket names, so the var `R2_BUCKETS`
- * says them again (bucket_name -> binding), parsed once per value (edgezone's choice).
+ * says them again (bucket_name -> binding), parsed once per value (edgezone's choice). The
+ * buckets created at run time join them in `src/runtime-buckets/catalog.ts`, the one list.
  */
 import { z } from "zod";
 import { ConfigError, jsonVar } from "../../common/config";
