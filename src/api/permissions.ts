@@ -38,7 +38,7 @@
  * Permissions name no zone of their own: the credential's `zones` say which zones they apply to.
  *
  * Each endpoint says what it asks where it is registered, once: its first handler is `reads`,
- * `writes`, `readsLogpush`, `managesBuckets`, `readsBuckets` or `verifiesToken` (`app.get("/", reads("Zone"),
+ * `writes`, `readsLogpush`, `managesBuckets`, `readsBuckets`, `readsBucketConfig`, `readsObjects`, `writesObjects` or `verifiesToken` (`app.get("/", reads("Zone"),
  * handler)`), and `auth.ts` reads it from the route the request matched (`requirementOf`),
  * before the zone is looked up. An endpoint registered without one is served to no credential.
  */
@@ -137,11 +137,46 @@ export const managesBuckets: MiddlewareHandler<ApiEnv> = asking({
 });
 
 /**
- * The first handler of an endpoint that reads a bucket's configuration, as the S3 operations
- * reading it do (read-bucket-config): "Workers R2 Storage Read" or "Edit", and a credential of
- * the whole account (`grantsAccess`, src/common/s3-keys.ts).
+ * The first handler of an endpoint that reads the account's buckets (the R2 buckets API's list
+ * and get), as S3's ListBuckets does (list-buckets): "Workers R2 Storage" Read or Edit, and a
+ * credential of the whole account (`grantsAccess`).
  */
 export const readsBuckets: MiddlewareHandler<ApiEnv> = asking({
+	access: "read",
+	accepted: ["Workers R2 Storage Read", "Workers R2 Storage Edit"],
+	r2: "list-buckets",
+});
+
+/**
+ * The first handlers of the R2 REST API's object routes (what `wrangler r2 object get/put/delete
+ * --remote` calls): an R2 permission reading or writing objects, as S3's GetObject and PutObject
+ * ask (read, write; `grantsAccess`).
+ */
+export const readsObjects: MiddlewareHandler<ApiEnv> = asking({
+	access: "read",
+	accepted: [
+		"Workers R2 Storage Read",
+		"Workers R2 Storage Edit",
+		"Workers R2 Storage Bucket Item Read",
+		"Workers R2 Storage Bucket Item Edit",
+	],
+	r2: "read",
+});
+
+/** See `readsObjects`. */
+export const writesObjects: MiddlewareHandler<ApiEnv> = asking({
+	access: "write",
+	accepted: ["Workers R2 Storage Edit", "Workers R2 Storage Bucket Item Edit"],
+	r2: "write",
+});
+
+/**
+ * The first handler of an endpoint that reads a bucket's configuration (its public access, CORS
+ * or lifecycle rules), as the S3 operations reading it do (read-bucket-config): "Workers R2
+ * Storage Read" or "Edit", and a credential of the whole account (`grantsAccess`,
+ * src/common/s3-keys.ts).
+ */
+export const readsBucketConfig: MiddlewareHandler<ApiEnv> = asking({
 	access: "read",
 	accepted: ["Workers R2 Storage Read", "Workers R2 Storage Edit"],
 	r2: "read-bucket-config",

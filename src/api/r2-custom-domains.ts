@@ -14,9 +14,9 @@
  *   being `pub-<bucketId>.r2.dev`. R2 gives each bucket its own random id; edgezone derives it
  *   from the account and the bucket's name (the first 32 hex digits of their SHA-256), so it is
  *   stable with no state until r2.dev is turned on.
- * The bucket (`accountBucket`) and the rules of a domain (`src/zone/r2-custom-domains.ts`) give
+ * The bucket (`bucketOfPath`) and the rules of a domain (`src/zone/r2-custom-domains.ts`) give
  * the errors. Permission: reading with "Workers R2 Storage Read" or "Edit", writing with "Edit",
- * as the S3 operations reading and changing a bucket's configuration (`readsBuckets`,
+ * as the S3 operations reading and changing a bucket's configuration (`readsBucketConfig`,
  * `managesBuckets`); a token of listed zones is refused, the bucket being every zone's.
  * Each write makes this isolate's edge read the public hosts again (`forgetPublicHosts`).
  * Size limits: a domain 253 characters (RFC 1035); at most 64 ciphers of 64 characters each,
@@ -39,8 +39,8 @@ import { CODES } from "../zone/failure";
 import { MIN_TLS_VERSIONS, type R2CustomDomain } from "../zone/r2-custom-domains";
 import { ok } from "./envelope";
 import { unwrap } from "./errors";
-import { managesBuckets, readsBuckets } from "./permissions";
-import { accountBucket } from "./r2-buckets";
+import { managesBuckets, readsBucketConfig } from "./permissions";
+import { bucketOfPath } from "./r2-buckets";
 import type { ApiEnv } from "./types";
 import { HEX_ID, parseBody } from "./validate";
 
@@ -80,26 +80,27 @@ async function managedDomain(accountId: string, bucket: string): Promise<{ bucke
 
 /** Routes under `/accounts/{account_id}/r2/buckets/{bucket_name}/domains`. */
 export const r2Domains = new Hono<ApiEnv>()
-	.get("/custom", readsBuckets, async (c) => {
-		const { bucket } = accountBucket(c);
+	.get("/custom", readsBucketConfig, async (c) => {
+		const bucket = (await bucketOfPath(c)).name;
 		const domains = unwrap(await zoneRegistry(c.env).r2CustomDomains(bucket));
 		return ok({ domains } satisfies CustomListResponse);
 	})
 	.post("/custom", managesBuckets, async (c) => {
-		const { accountId, bucket } = accountBucket(c);
+		const bucket = (await bucketOfPath(c)).name;
+		const accountId = c.env.DEFAULT_ACCOUNT_ID;
 		const body = await parseBody(c, CREATE, CODES.r2CustomDomainInvalid);
 		const domain = unwrap(await zoneRegistry(c.env).attachR2CustomDomain(accountId, bucket, body));
 		forgetPublicHosts();
 		const { enabled, zoneId, minTLS } = domain;
 		return ok({ domain: domain.domain, enabled, zoneId, minTLS, ...ciphersOf(domain) } satisfies CustomCreateResponse);
 	})
-	.get("/custom/:domain", readsBuckets, async (c) => {
-		const { bucket } = accountBucket(c);
+	.get("/custom/:domain", readsBucketConfig, async (c) => {
+		const bucket = (await bucketOfPath(c)).name;
 		const domain = unwrap(await zoneRegistry(c.env).r2CustomDomain(bucket, domainParam(c.req.param("domain"))));
 		return ok(domain satisfies CustomGetResponse);
 	})
 	.put("/custom/:domain", managesBuckets, async (c) => {
-		const { bucket } = accountBucket(c);
+		const bucket = (await bucketOfPath(c)).name;
 		const { domain: _named, ...patch } = await parseBody(c, UPDATE, CODES.r2CustomDomainInvalid);
 		const domain = unwrap(
 			await zoneRegistry(c.env).updateR2CustomDomain(bucket, domainParam(c.req.param("domain")), patch),
@@ -109,18 +110,20 @@ export const r2Domains = new Hono<ApiEnv>()
 		return ok({ domain: domain.domain, enabled, minTLS, ...ciphersOf(domain) } satisfies CustomUpdateResponse);
 	})
 	.delete("/custom/:domain", managesBuckets, async (c) => {
-		const { bucket } = accountBucket(c);
+		const bucket = (await bucketOfPath(c)).name;
 		const removed = unwrap(await zoneRegistry(c.env).removeR2CustomDomain(bucket, domainParam(c.req.param("domain"))));
 		forgetPublicHosts();
 		return ok(removed satisfies CustomDeleteResponse);
 	})
-	.get("/managed", readsBuckets, async (c) => {
-		const { accountId, bucket } = accountBucket(c);
+	.get("/managed", readsBucketConfig, async (c) => {
+		const bucket = (await bucketOfPath(c)).name;
+		const accountId = c.env.DEFAULT_ACCOUNT_ID;
 		const enabled = await zoneRegistry(c.env).r2ManagedEnabled(bucket);
 		return ok({ ...(await managedDomain(accountId, bucket)), enabled } satisfies ManagedListResponse);
 	})
 	.put("/managed", managesBuckets, async (c) => {
-		const { accountId, bucket } = accountBucket(c);
+		const bucket = (await bucketOfPath(c)).name;
+		const accountId = c.env.DEFAULT_ACCOUNT_ID;
 		const { enabled } = await parseBody(c, MANAGED, CODES.r2CustomDomainInvalid);
 		const managed = await managedDomain(accountId, bucket);
 		unwrap(await zoneRegistry(c.env).setR2Managed(bucket, managed.domain, enabled));

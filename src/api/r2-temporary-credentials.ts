@@ -11,7 +11,7 @@
  *
  * Edgezone's rules: the account is the deployment's (`DEFAULT_ACCOUNT_ID`, the account of its
  * buckets; another id is 403 10000, as a zone out of reach); the bucket is one the S3 dialect
- * serves; the parent is the Access Key ID of a token of `API_CREDENTIALS` whose R2 permission
+ * serves (declared or created); the parent is the Access Key ID of a token of `API_CREDENTIALS` whose R2 permission
  * covers the one asked and reaches the bucket (an Object permission may be scoped); the caller reaches every zone (an account-wide credential, as for
  * creating zones), so a token of listed zones cannot mint credentials of another token. Refusals
  * are 400 10040 at the field's pointer (the real code is not public).
@@ -27,7 +27,7 @@ import {
 	mintTemporaryCredentials,
 	TEMPORARY_PERMISSIONS,
 } from "../edge/s3/auth/temporary-credentials";
-import { servedBuckets } from "../edge/s3/buckets";
+import { lookupBucket } from "../runtime-buckets/catalog";
 import { CODES } from "../zone/failure";
 import { ok } from "./envelope";
 import { ApiError, forbidden } from "./errors";
@@ -61,8 +61,8 @@ export const r2TemporaryCredentials = new Hono<ApiEnv>().post(
 		const accountId = parseParam(c, "account_id", HEX_ID);
 		if (accountId !== c.env.DEFAULT_ACCOUNT_ID || c.var.caller.zones !== "*") throw forbidden();
 		const body = await parseBody(c, CREATE, CODES.r2TemporaryCredentialsInvalid);
-		if (!servedBuckets(c.env).some((bucket) => bucket.name === body.bucket)) {
-			throw invalid(`bucket "${body.bucket}" is not one of the account's buckets (wrangler.toml)`, "/bucket");
+		if ((await lookupBucket(c.env, body.bucket)) === undefined) {
+			throw invalid(`bucket "${body.bucket}" is not one of the account's buckets`, "/bucket");
 		}
 		const parent = await s3AccessKey(c.env.API_CREDENTIALS, body.parentAccessKeyId);
 		if (parent === undefined) {

@@ -42,10 +42,10 @@
  * the bytes), so a row never describes bytes it was not computed over.
  */
 import { DurableObject } from "cloudflare:workers";
-import { servedBuckets } from "../edge/s3/buckets";
 import { type ChecksumType, type UploadChecksum, uploadChecksumFrom } from "../edge/s3/checksums/multipart-checksums";
 import type { CorsRule } from "../edge/s3/cors/rules";
 import type { LifecycleRule } from "../edge/s3/lifecycle/rules";
+import { bucketOfLedger } from "../runtime-buckets/catalog";
 import { migrate } from "../zone/schema";
 import { CREATION_MIGRATION, creationDate } from "./bucket-creation";
 import { BUCKET_CORS_SQL, CorsStore } from "./cors/store";
@@ -301,7 +301,7 @@ export class BucketLedger extends DurableObject<Env> {
 	}
 
 	async #sweep(binding: string, at: number): Promise<LifecycleSweep> {
-		const served = servedBuckets(this.env).find((bucket) => bucket.binding === binding);
+		const served = await bucketOfLedger(this.env, binding);
 		if (served === undefined) return { at, objectsExpired: 0, uploadsAborted: 0 };
 		const uploads = this.ctx.storage.sql
 			.exec<{ upload_id: string; key: string; initiated: number }>(
@@ -313,6 +313,23 @@ export class BucketLedger extends DurableObject<Env> {
 			objectsDeleted: (keys) => this.objectsDeleted(keys),
 			uploadAborted: (uploadId, key, when) => this.finished(uploadId, key, "aborted", when),
 		});
+	}
+
+	/**
+	 * Drops every record of the bucket, which was just deleted (a bucket created at run time,
+	 * src/runtime-buckets/manage.ts), and its alarm: answers the uploads still open, for the
+	 * caller to abort on the binding.
+	 */
+	async dropBucket(): Promise<OpenUpload[]> {
+		const open = this.ctx.storage.sql
+			.exec<{ upload_id: string; key: string; initiated: number }>(
+				"SELECT upload_id, key, initiated FROM uploads WHERE state = 'open'",
+			)
+			.toArray()
+			.map((row): OpenUpload => ({ uploadId: row.upload_id, key: row.key, initiated: row.initiated }));
+		await this.ctx.storage.deleteAlarm();
+		await this.ctx.storage.deleteAll();
+		return open;
 	}
 
 	/** Sets the alarm a day out when a rule is enabled and none is set. */

@@ -196,6 +196,12 @@ export function publicHosts(sql: SqlStorage): R2PublicHost[] {
 		.toArray();
 }
 
+/** Forgets the public access of a bucket being deleted: its custom domains and its r2.dev URL. */
+export function forgetBucket(sql: SqlStorage, bucket: string): void {
+	sql.exec("DELETE FROM r2_custom_domains WHERE bucket = ?", bucket);
+	sql.exec("DELETE FROM r2_managed_domains WHERE bucket = ?", bucket);
+}
+
 /** Forgets the custom domains of a zone being deleted. */
 export function forgetZone(sql: SqlStorage, zoneId: string): void {
 	sql.exec("DELETE FROM r2_custom_domains WHERE zone_id = ?", zoneId);

@@ -1,6 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Zone as ZoneObject } from "cloudflare/resources/zones/zones";
 import { HEX_ID_PATTERN, randomHexId } from "../common/ids";
+import type { BucketStorageClass } from "../runtime-buckets/names";
+import { type BucketCreate, type CreatedBucket, CreatedBucketStore, createIn } from "../runtime-buckets/store";
 import * as sessions from "./dashboard-sessions";
 import { CODES, conflict, invalid, notFound, type Result, transact } from "./failure";
 import * as r2Domains from "./r2-custom-domains";
@@ -17,10 +19,14 @@ import { migrate, REGISTRY_MIGRATIONS } from "./schema";
  * restarts. Zones are active at once: nothing local checks name servers.
  * It also keeps the dashboard's signed-in sessions (`dashboard-sessions.ts`), which belong to a
  * credential rather than to any zone.
+ * And the buckets created at run time (`src/runtime-buckets/store.ts`), an account's one list.
  */
 export class ZoneRegistry extends DurableObject<Env> {
+	readonly #buckets: CreatedBucketStore;
+
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
+		this.#buckets = new CreatedBucketStore(ctx.storage.sql);
 		void ctx.blockConcurrencyWhile(async () => {
 			migrate(ctx.storage, REGISTRY_MIGRATIONS);
 			this.#seedDefault();
@@ -271,6 +277,42 @@ export class ZoneRegistry extends DurableObject<Env> {
 				new Date(),
 			);
 		}
+	}
+
+	/** Every bucket created at run time, in name order. */
+	createdBuckets(): CreatedBucket[] {
+		return this.#buckets.all();
+	}
+
+	/** The created bucket called `name`, or null. */
+	createdBucket(name: string): CreatedBucket | null {
+		return this.#buckets.byName(name) ?? null;
+	}
+
+	/** The created bucket of id `id`, or null. */
+	createdBucketById(id: string): CreatedBucket | null {
+		return this.#buckets.byId(id) ?? null;
+	}
+
+	/** Creates a bucket (`createIn`: 409 10073 taken, 400 10009 too many); `declared` are wrangler.toml's names. */
+	createBucket(input: BucketCreate, declared: string[]): Result<CreatedBucket> {
+		return this.#run(() => createIn(this.#buckets, input, declared, new Date().toISOString()));
+	}
+
+	/** Sets a created bucket's default storage class; null when there is no such bucket. */
+	setBucketStorageClass(name: string, storageClass: BucketStorageClass): CreatedBucket | null {
+		return this.#buckets.setStorageClass(name, storageClass) ? (this.#buckets.byName(name) ?? null) : null;
+	}
+
+	/**
+	 * Forgets the created bucket `name` if it is still the one of id `id`, with its public access
+	 * (a bucket created again under the name starts with none); whether it did.
+	 */
+	forgetBucket(name: string, id: string): boolean {
+		// No await between the read and the writes: the Durable Object runs them as one.
+		if (this.#buckets.byId(id)?.name !== name) return false;
+		r2Domains.forgetBucket(this.ctx.storage.sql, name);
+		return this.#buckets.remove(name);
 	}
 
 	#run<T>(op: () => T): Result<T> {

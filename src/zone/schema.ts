@@ -7,6 +7,7 @@
  * A new store appends its tables to `ZONE_MIGRATIONS` with the next id (a test checks the ids
  * run 1, 2, 3... and that every one is recorded).
  */
+import { CREATED_BUCKETS_MIGRATION } from "../runtime-buckets/store";
 
 /** One schema step: a stable id and the SQL it runs. */
 export interface Migration {
@@ -360,6 +361,7 @@ export const REGISTRY_MIGRATIONS: readonly Migration[] = [
 			);
 		`,
 	},
+	CREATED_BUCKETS_MIGRATION,
 ];
 
 /**

@@ -169,3 +169,21 @@ describe("client.r2.buckets.domains.managed", () => {
 		expect(other.bucketId).not.toBe(before.bucketId);
 	});
 });
+
+describe("a created bucket's public access", () => {
+	it("serves a bucket created at run time, and goes with it: the name created again has no domain and no r2.dev", async () => {
+		const cf = sdkClient();
+		const { zoneId, zoneName } = await zone(cf);
+		const name = `domains-${crypto.randomUUID().slice(0, 8)}`;
+		await cf.r2.buckets.create({ account_id, name });
+		await cf.r2.buckets.domains.custom.create(name, { account_id, domain: `files.${zoneName}`, zoneId, enabled: true });
+		await cf.r2.buckets.domains.managed.update(name, { account_id, enabled: true });
+		expect((await cf.r2.buckets.domains.custom.list(name, { account_id })).domains).toHaveLength(1);
+
+		await cf.r2.buckets.delete(name, { account_id });
+		await cf.r2.buckets.create({ account_id, name });
+		expect((await cf.r2.buckets.domains.custom.list(name, { account_id })).domains).toStrictEqual([]);
+		expect((await cf.r2.buckets.domains.managed.list(name, { account_id })).enabled).toBe(false);
+		await cf.r2.buckets.delete(name, { account_id });
+	});
+});

@@ -7,6 +7,8 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { zoneRegistry } from "../../src/common/durable-objects";
+import { createBucket } from "../../src/runtime-buckets/manage";
 import { DEFAULT_ZONE_ID, TOKEN } from "../api/credentials";
 import { seen } from "./seen";
 
@@ -220,6 +222,20 @@ describe("the Bucket page", () => {
 		// Decoded by hand: workerd warns on `.text()` of a body typed application/octet-stream.
 		expect(new TextDecoder().decode(await read.arrayBuffer())).toBe("in the logs");
 		expect((await browser.fetch(keyUrl("challenges/log.txt"))).status).toBe(404);
+	});
+
+	it("lists a bucket created at run time among the choices, and browses it in the page and the proxy", async () => {
+		const name = `dash-${crypto.randomUUID().slice(0, 8)}`;
+		expect((await createBucket(env, { name, location: null, storageClass: "Standard" })).ok).toBe(true);
+		const row = await zoneRegistry(env).createdBucket(name);
+		await env.RUNTIME_BUCKETS.put(`${row?.id}/made/here.txt`, "in a created bucket");
+		const first = await seen(await (await browser.fetch(PAGE)).text());
+		expect(first.field("Bucket").options.some((label) => label.startsWith(`${name} (created `))).toBe(true);
+		const shown = await seen(await (await browser.fetch(`${PAGE}?bucket=${name}`)).text());
+		expect(shown.field("Bucket").value).toBe(name);
+		expect(shown.links("made/")).toHaveLength(1);
+		const read = await browser.fetch(`${keyUrl("made/here.txt")}&bucket=${name}`);
+		expect(new TextDecoder().decode(await read.arrayBuffer())).toBe("in a created bucket");
 	});
 
 	it("deletes one object, then many, and says how many", async () => {

@@ -1,7 +1,11 @@
-/** Other bound buckets through the gateway: `x-r2-bucket` names a bucket of LOGPUSH_BUCKETS (docs/gateway.md, "Buckets"). */
+/** Other buckets through the gateway: `x-r2-bucket` names a bucket of LOGPUSH_BUCKETS or one created at run time (docs/gateway.md, "Buckets"). */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { bucketLedger } from "../../src/bucket/bucket-ledger";
 import { RemoteBucket } from "../../src/client";
+import { zoneRegistry } from "../../src/common/durable-objects";
+import { ledgerName } from "../../src/runtime-buckets/catalog";
+import { createBucket } from "../../src/runtime-buckets/manage";
 import { textOf } from "../bodies";
 import { gw, RO } from "./helpers";
 
@@ -41,5 +45,36 @@ describe("x-r2-bucket", () => {
 		});
 		expect(await (await logs.get("buckets/remote.txt"))?.text()).toBe("from logs");
 		expect((await logs.list({ prefix: "buckets/remote" })).objects.map((o) => o.key)).toEqual(["buckets/remote.txt"]);
+	});
+
+	it("reaches a bucket created at run time, its keys un-prefixed, multipart uploads recorded in its own ledger", async () => {
+		const name = `gw-${crypto.randomUUID().slice(0, 8)}`;
+		expect((await createBucket(env, { name, location: null, storageClass: "Standard" })).ok).toBe(true);
+		const headers = { "x-r2-bucket": name };
+		expect((await gw("/made/one.txt", { method: "PUT", body: "one", headers })).status).toBe(200);
+		expect(await textOf(await gw("/made/one.txt", { headers }))).toBe("one");
+		expect((await gw("/made/one.txt")).status).toBe(404);
+		const started = await gw("/made/big.bin?uploads", { method: "POST", headers });
+		const { key, uploadId } = await started.json<{ key: string; uploadId: string }>();
+		expect(key).toBe("made/big.bin");
+		const part = await gw(`/made/big.bin?uploadId=${encodeURIComponent(uploadId)}&partNumber=1`, {
+			method: "PUT",
+			body: "whole",
+			headers,
+		});
+		const { etag } = await part.json<{ etag: string }>();
+		const row = await zoneRegistry(env).createdBucket(name);
+		expect((await bucketLedger(env, ledgerName(row?.id ?? "")).upload(uploadId))?.state).toBe("open");
+		const done = await gw(`/made/big.bin?uploadId=${encodeURIComponent(uploadId)}`, {
+			method: "POST",
+			body: JSON.stringify({ parts: [{ partNumber: 1, etag }] }),
+			headers,
+		});
+		expect(done.status).toBe(200);
+		const list = await gw("/?list&prefix=made/", { headers });
+		expect(((await list.json()) as { objects: { key: string }[] }).objects.map((o) => o.key)).toEqual([
+			"made/big.bin",
+			"made/one.txt",
+		]);
 	});
 });

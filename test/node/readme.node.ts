@@ -33,6 +33,7 @@ const PAGES = [
 	"docs/in-your-project.md", // startEdgezone from the repository's own package; its npx blocks are not run
 	"docs/gateway-by-curl.md",
 	"docs/s3.md", // its first block writes the aws CLI's `edgezone` profile, which its next blocks use
+	"docs/buckets.md",
 	"docs/api.md",
 	"docs/firewall.md", // its first block sets API, AUTH, JSON, first_id and ZONE (the zone shop.example.net)
 	"docs/logs.md", // its first block sets the same, as firewall.md's does

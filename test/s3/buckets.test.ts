@@ -1,7 +1,7 @@
 /**
- * The bucket operations that would change buckets, and the bucket's CORS, as an S3 client sees
- * them: CreateBucket of a declared name is "already yours", of any other name refused saying where
- * buckets are declared; DeleteBucket never deletes; GetBucketCors tells the CORS the gateway
+ * The bucket operations on declared buckets, and the bucket's CORS, as an S3 client sees
+ * them: CreateBucket of a declared name is "already yours" (created buckets: created-buckets.test.ts);
+ * DeleteBucket never deletes a declared bucket; GetBucketCors tells the CORS the gateway
  * applies, and Put/DeleteBucketCors are refused saying where it is set. Each needs R2's Admin
  * permission, and a refused one changes nothing.
  */
@@ -33,17 +33,7 @@ describe("CreateBucket", () => {
 			"BucketAlreadyOwnedByYou",
 		);
 		expect(error?.BucketName).toBe(BUCKET);
-		expect(error?.Message).toContain("wrangler.toml");
-	});
-
-	it("refuses an undeclared name, saying buckets are declared in wrangler.toml, and creates nothing", async () => {
-		const error = await expectS3Error(await s3("/not-declared-here", { method: "PUT" }), 501, "NotImplemented");
-		expect(error?.Message).toContain("wrangler.toml");
-		expect(error?.Message).toContain("[[r2_buckets]]");
-		expect(error?.Message).toContain("R2_BUCKETS");
-		expect(error?.BucketName).toBe("not-declared-here");
 		expect(await listedBuckets()).toEqual([BUCKET, LOGS_BUCKET]);
-		await expectS3Error(await s3("/not-declared-here", { method: "HEAD" }), 404, "NoSuchBucket");
 	});
 
 	it("refuses a name S3 would not take with InvalidBucketName", async () => {
@@ -174,18 +164,8 @@ describe("ListBuckets, with R2's extension of ListObjectsV2's parameters", () =>
 	});
 });
 
+// Creating a missing bucket: created-buckets.test.ts.
 describe("R2's cf-create-bucket-if-missing", () => {
-	it("is refused for an undeclared bucket, saying buckets are declared in wrangler.toml, and creates nothing", async () => {
-		const put = await s3("/not-declared-here/k", {
-			method: "PUT",
-			body: "x",
-			headers: { "cf-create-bucket-if-missing": "true" },
-		});
-		const error = await expectS3Error(put, 501, "NotImplemented");
-		expect(error?.Message).toContain("wrangler.toml");
-		expect(await listedBuckets()).not.toContain("not-declared-here");
-	});
-
 	it("changes nothing for a declared bucket", async () => {
 		const k = "s3-buckets/created-if-missing.txt";
 		const put = await s3(`/${BUCKET}/${k}`, {

@@ -252,7 +252,7 @@ describe("buckets and operations", () => {
 		expect(await location.text()).toContain(">auto</LocationConstraint>");
 	});
 
-	it("refuses a bucket wrangler.toml does not declare with NoSuchBucket naming it, and stores nothing", async () => {
+	it("refuses a bucket neither declared nor created with NoSuchBucket naming it, saying how to make one", async () => {
 		const response = await s3("/no-such-bucket/k", { method: "PUT", body: "x" });
 		const error = await expectS3Error(response, 404, "NoSuchBucket");
 		expect(error?.BucketName).toBe("no-such-bucket");

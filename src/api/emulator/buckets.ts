@@ -13,12 +13,12 @@
  * Write, developers.cloudflare.com/r2/api/tokens/), and a credential of the whole account: the
  * sweep acts on every zone's objects in a bucket they share, so a credential of listed zones is
  * refused 403 10000, whichever zone the path names. Errors: a bad body is 400 9400, a bucket
- * wrangler.toml does not declare 404 9404.
+ * neither declared in wrangler.toml nor created 404 9404.
  */
 import { Hono } from "hono";
 import { z } from "zod";
 import { bucketLedger } from "../../bucket/bucket-ledger";
-import { servedBuckets } from "../../edge/s3/buckets";
+import { lookupBucket } from "../../runtime-buckets/catalog";
 import { CODES } from "../../zone/failure";
 import { ok } from "../envelope";
 import { ApiError } from "../errors";
@@ -33,9 +33,9 @@ const SWEEP = z.strictObject({ at: MOMENT.optional() });
 export const emulatorBuckets = new Hono<ApiEnv>().post("/:bucket_name/lifecycle", managesBuckets, async (c) => {
 	const { at } = await parseBody(c, SWEEP, CODES.emulatorInvalid, { whenEmpty: {} });
 	const name = c.req.param("bucket_name");
-	const bucket = servedBuckets(c.env).find((served) => served.name === name);
+	const bucket = await lookupBucket(c.env, name);
 	if (bucket === undefined) {
-		const message = `bucket "${name}" is not declared in wrangler.toml (R2_BUCKETS)`;
+		const message = `bucket "${name}" is neither declared in wrangler.toml (R2_BUCKETS) nor created`;
 		throw new ApiError(404, [{ code: CODES.emulatorNotFound, message }]);
 	}
 	const sweep = await bucketLedger(c.env, bucket.binding).applyLifecycle(bucket.binding, (at ?? new Date()).getTime());

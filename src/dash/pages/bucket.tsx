@@ -1,6 +1,6 @@
 /**
- * The Bucket page of a zone (R2 Object Storage > Bucket): browse the gateway's bucket, or a
- * log-push bucket of LOGPUSH_BUCKETS, by folder (`delimiter=/`, the list's delimited prefixes),
+ * The Bucket page of a zone (R2 Object Storage > Bucket): browse the gateway's bucket, a
+ * log-push bucket of LOGPUSH_BUCKETS, or a bucket created at run time, by folder (`delimiter=/`, the list's delimited prefixes),
  * page by page with the list's cursor; an object's details (every field of the list's JSON with
  * `include`: size, etags, uploaded, version, httpMetadata, customMetadata, checksums, storage
  * class), download, previews (text: the first 64 KiB by Range; images by Range; audio and video
@@ -21,6 +21,7 @@
 import { Hono } from "hono";
 import type { FC } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { zoneRegistry } from "../../common/durable-objects";
 import type { R2ObjectJson, R2ObjectsJson } from "../../wire/object-json";
 import { bucketMap } from "../../zone/destinations";
 import { statusOf } from "../api-call";
@@ -70,21 +71,29 @@ const DONE: Record<string, string> = {
 
 const SCRIPTS = ["/assets/bucket.js"];
 
-/** The buckets the gateway serves: its own (the empty name), then LOGPUSH_BUCKETS's. */
-function bucketOptions(env: Env): [string, string][] {
+/**
+ * The buckets the gateway serves: its own (the empty name), then LOGPUSH_BUCKETS's, then those
+ * created at run time (src/runtime-buckets/).
+ */
+async function bucketOptions(env: Env): Promise<[string, string][]> {
+	const created = await zoneRegistry(env).createdBuckets();
 	return [
 		["", "BUCKET (the gateway's own)"],
 		...Object.entries(bucketMap(env)).map(([name, binding]): [string, string] => [
 			name,
 			`${name} (LOGPUSH_BUCKETS, binding ${binding})`,
 		]),
+		...created.map((bucket): [string, string] => [
+			bucket.name,
+			`${bucket.name} (created ${bucket.created.slice(0, 10)})`,
+		]),
 	];
 }
 
 /** The bucket a request names: one the gateway serves, else its own. */
-function bucketOf(c: Ctx, value: string | undefined): string {
+async function bucketOf(c: Ctx, value: string | undefined): Promise<string> {
 	const name = value ?? "";
-	return bucketOptions(c.env).some(([option]) => option === name) ? name : "";
+	return (await bucketOptions(c.env)).some(([option]) => option === name) ? name : "";
 }
 
 const frame = (c: Ctx) => ({ ...c.var.zone, page: "bucket" });
@@ -286,6 +295,7 @@ async function listingPage(c: Ctx, place: Place, state: { errors?: string[]; not
 		return tokenPage(c, { fields: { token: [answer.message] }, form: [] }, 401);
 	}
 	const s3Access = await s3AccessOf(c);
+	const options = await bucketOptions(c.env);
 	return render(
 		c,
 		<Layout title="Bucket" csrf={c.var.csrf} zone={frame(c)} scripts={SCRIPTS}>
@@ -294,7 +304,7 @@ async function listingPage(c: Ctx, place: Place, state: { errors?: string[]; not
 			<Notice text={state.notice} />
 			<ErrorSummary messages={state.errors ?? []} />
 			<form method="get" action={pageUrl(zoneId, "", {})} class="bucket-choice" aria-label="Choose a bucket">
-				<SelectField form="choose" name="bucket" label="Bucket" options={bucketOptions(c.env)} value={place.bucket} />
+				<SelectField form="choose" name="bucket" label="Bucket" options={options} value={place.bucket} />
 				<div class="actions">
 					<button type="submit" class="secondary">
 						Open bucket
@@ -527,10 +537,10 @@ const MetadataTable: FC<{ labelledBy: string; entries: [string, unknown][] }> = 
 // ---- Routes -------------------------------------------------------------------------------------
 
 /** The listing's place from the query. */
-function placeOf(c: Ctx): Place {
+async function placeOf(c: Ctx): Promise<Place> {
 	const prefix = c.req.query("prefix") ?? "";
 	return {
-		bucket: bucketOf(c, c.req.query("bucket")),
+		bucket: await bucketOf(c, c.req.query("bucket")),
 		prefix,
 		cursor: c.req.query("cursor"),
 		limit: c.req.query("limit"),
@@ -539,7 +549,7 @@ function placeOf(c: Ctx): Place {
 
 /** Routes under `/zones/{zone_id}/bucket`: the pages, their forms, and the proxy `/o/...`. */
 export const bucket = new Hono<DashEnv>()
-	.get("/", (c) => {
+	.get("/", async (c) => {
 		if (c.var.session.gatewayToken === undefined) return tokenPage(c);
 		const done = c.req.query("done");
 		const count = Number(c.req.query("count") ?? "");
@@ -547,7 +557,7 @@ export const bucket = new Hono<DashEnv>()
 			done === "deleted" && Number.isInteger(count) && count > 0
 				? `Deleted ${count} ${count === 1 ? "object" : "objects"}.`
 				: DONE[done ?? ""];
-		return listingPage(c, placeOf(c), { notice });
+		return listingPage(c, await placeOf(c), { notice });
 	})
 	.post("/token", async (c) => {
 		const token = (await formValues(c)).one("token").trim();
@@ -563,13 +573,13 @@ export const bucket = new Hono<DashEnv>()
 		await writeSession(c, session);
 		return c.redirect(pageUrl(c.var.zone.id, "", { done: "token-forgotten" }), 303);
 	})
-	.get("/object", (c) => {
+	.get("/object", async (c) => {
 		if (c.var.session.gatewayToken === undefined) return tokenPage(c);
-		return objectPage(c, bucketOf(c, c.req.query("bucket")), c.req.query("key") ?? "");
+		return objectPage(c, await bucketOf(c, c.req.query("bucket")), c.req.query("key") ?? "");
 	})
 	.post("/delete", async (c) => {
 		const form = await formValues(c);
-		const place: Place = { bucket: bucketOf(c, form.one("bucket")), prefix: form.one("prefix") };
+		const place: Place = { bucket: await bucketOf(c, form.one("bucket")), prefix: form.one("prefix") };
 		const keys = form.all("key");
 		if (keys.length === 0) return listingPage(c, place, { errors: ["Choose the objects to delete."] });
 		const answer =

@@ -51,7 +51,7 @@ async function dispatch(request: Request, url: URL, env: Env): Promise<Response>
 		const operation = operationOf(request.method, url);
 		authorize(caller, operation.access, env);
 		const key = keyFromUrl(url);
-		const bucket = bucketOf(request, env);
+		const bucket = await bucketOf(request, env);
 		return await operation.handle({ request, url, key, bucket, env });
 	} catch (error) {
 		const known = fromBindingError(error);

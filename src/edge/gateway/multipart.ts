@@ -31,7 +31,7 @@ import { objectToJson } from "../../wire/object-json";
 import { type BodyCheck, pumpBody } from "../s3/body/body-pump";
 import { badDigest, digestCheck } from "../s3/body/payload";
 import { checksumCheck } from "../s3/checksums/checksums";
-import { bindingNameOf } from "./buckets";
+import { ledgerNameOf } from "./buckets";
 import type { GatewayContext } from "./context";
 import { badRequest, digestMismatch, type GatewayError, missingContentLength } from "./errors";
 import { requestedChecksums, writeMetadataFromHeaders } from "./headers";
@@ -39,7 +39,7 @@ import { jsonAnswer } from "./json-answer";
 import { readJsonBody } from "./json-body";
 
 /** The ledger of the request's bucket. */
-const ledger = (c: GatewayContext) => bucketLedger(c.env, bindingNameOf(c.request, c.env));
+const ledger = async (c: GatewayContext) => bucketLedger(c.env, await ledgerNameOf(c.request, c.env));
 
 /** The upload a request names with `?uploadId=`. */
 function upload(c: GatewayContext): R2MultipartUpload {
@@ -52,7 +52,8 @@ function upload(c: GatewayContext): R2MultipartUpload {
 export async function createMultipartUpload(c: GatewayContext): Promise<Response> {
 	const options = writeMetadataFromHeaders(c.request.headers);
 	const created = await c.bucket.createMultipartUpload(c.key, options);
-	await ledger(c).created(bindingNameOf(c.request, c.env), {
+	const ledgerName = await ledgerNameOf(c.request, c.env);
+	await bucketLedger(c.env, ledgerName).created(ledgerName, {
 		uploadId: created.uploadId,
 		key: created.key,
 		initiated: Date.now(),
@@ -94,7 +95,7 @@ export async function uploadPart(c: GatewayContext): Promise<Response> {
 	const md5 = contentMd5Of(request.headers);
 	const handle = upload(c);
 	const size = Number(request.headers.get("content-length") ?? 0);
-	const recorded = await openUpload(ledger(c), c.key, handle.uploadId);
+	const recorded = await openUpload(await ledger(c), c.key, handle.uploadId);
 	if (recorded?.ssecKeyMd5 !== undefined) {
 		throw badRequest(
 			"This upload was created with an SSE-C key, which this dialect cannot send: upload its parts through S3.",
@@ -128,7 +129,7 @@ export async function uploadPart(c: GatewayContext): Promise<Response> {
 		throw mismatch ?? error;
 	}
 	const checksum = computing?.digest();
-	await ledger(c).partUploaded(handle.uploadId, c.key, {
+	await (await ledger(c)).partUploaded(handle.uploadId, c.key, {
 		partNumber,
 		etag: part.etag,
 		size,
@@ -155,7 +156,7 @@ export async function completeMultipartUpload(c: GatewayContext): Promise<Respon
 	const { parts } = await readJsonBody(c.request, CompleteRequest, '{"parts": [{"partNumber": 1, "etag": "…"}]}');
 	const handle = upload(c);
 	const object = await handle.complete(parts);
-	await ledger(c).finished(handle.uploadId, c.key, "completed", Date.now(), {
+	await (await ledger(c)).finished(handle.uploadId, c.key, "completed", Date.now(), {
 		etag: object.etag,
 		version: object.version,
 		partNumbers: parts.map((part) => part.partNumber),
@@ -167,6 +168,6 @@ export async function completeMultipartUpload(c: GatewayContext): Promise<Respon
 export async function abortMultipartUpload(c: GatewayContext): Promise<Response> {
 	const handle = upload(c);
 	await handle.abort();
-	await ledger(c).finished(handle.uploadId, c.key, "aborted", Date.now());
+	await (await ledger(c)).finished(handle.uploadId, c.key, "aborted", Date.now());
 	return new Response(null, { status: 204 });
 }

@@ -9,8 +9,9 @@
  * wrong signature, an unsigned `x-amz-*` header, time), a presigned URL's signed `x-amz-*` query
  * parameters made the headers they name (`query-headers.ts`), the bucket and key from Host and path (`virtual-host.ts`), the operation from method, path and query (`operations.ts`: 405, or 501
  * NotImplemented naming it), the caller's R2 permission (`permissions.ts`: 403), the headers R2
- * refuses (`request-headers.ts`: 501), the bucket
- * (404 NoSuchBucket), the keys the caller reaches in it (403), the handler. Every error, thrown here, by the shared gateway helpers or by
+ * refuses (`request-headers.ts`: 501), the bucket, declared or created (`served-bucket.ts`;
+ * made first for R2's `cf-create-bucket-if-missing: true` on PutObject and CreateMultipartUpload,
+ * https://developers.cloudflare.com/r2/api/s3/extensions/; 404 NoSuchBucket), the keys the caller reaches in it (403), the handler. Every error, thrown here, by the shared gateway helpers or by
  * the binding, becomes S3's XML error (`errors.ts`); every answer carries `x-amz-request-id`.
  *
  * CORS: a preflight is the gateway's (`detect.ts`), and every answer gets the CORS headers of its
@@ -22,17 +23,20 @@
  * (`bucket-defaults.ts`).
  * `Expect: 100-continue` is workerd's: its HTTP server answers `100 Continue` before the Worker runs.
  */
+
+import { lookupBucket } from "../../runtime-buckets/catalog";
+import { withDefaultClass } from "../../runtime-buckets/default-class";
+import { createBucket } from "../../runtime-buckets/manage";
 import { withCors } from "../gateway/cors";
 import { isFormUpload, isSigned, isSigV2 } from "./auth/detect";
 import { authorize, authorizeKey, keyScope } from "./auth/permissions";
 import { withQueryHeaders } from "./auth/query-headers";
 import { authenticate } from "./auth/verify";
-import { bucketNotCreated } from "./bucket-operations";
-import { declaredBucket, servedBucket } from "./buckets";
 import { s3CorsRules } from "./cors/cached-rules";
 import { notImplemented, S3Error, s3ErrorAnswer, s3ErrorOf } from "./errors";
 import { addressOf, operationOf } from "./operations";
 import { screenHeaders } from "./request-headers";
+import { findBucket, s3ErrorOfFailure } from "./served-bucket";
 import { withRecordedClasses } from "./storage-class/recorded";
 import { virtualHostBucket } from "./virtual-host";
 
@@ -69,10 +73,18 @@ async function dispatch(received: Request, receivedUrl: URL, env: Env): Promise<
 	if (address.kind === "service") throw new S3Error("InternalError");
 	if (operation.scope === "bucket-name")
 		return operation.handle({ request, url, env, caller, bucketName: address.bucket });
-	if (createsMissingBucket(request, operation.name) && declaredBucket(env, address.bucket) === undefined) {
-		throw bucketNotCreated(address.bucket);
+	if (createsMissingBucket(request, operation.name) && (await lookupBucket(env, address.bucket)) === undefined) {
+		// Creating a bucket asks what CreateBucket asks of the caller.
+		authorize(caller.key, "manage-buckets");
+		const created = await createBucket(env, { name: address.bucket, location: null, storageClass: "Standard" });
+		// A request creating it at the same moment is no failure: the bucket is there.
+		if (!created.ok && created.failures[0]?.kind !== "conflict") {
+			throw s3ErrorOfFailure(created.failures, address.bucket);
+		}
 	}
-	const bucket = withRecordedClasses(servedBucket(env, address.bucket), env);
+	const found = await findBucket(env, address.bucket);
+	const recorded = withRecordedClasses(found, env);
+	const bucket = { ...recorded, bucket: withDefaultClass(recorded.bucket, found.created?.storageClass) };
 	const scope = keyScope(caller.key, bucket.name, env);
 	const key = address.kind === "object" ? address.key : "";
 	if (address.kind === "object") authorizeKey(scope, key);

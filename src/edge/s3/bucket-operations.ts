@@ -1,11 +1,11 @@
 /**
- * The operations on the service and on a bucket that map onto what the bindings know: ListBuckets
- * (every bucket of `R2_BUCKETS`), HeadBucket and GetBucketLocation (R2's one location, `auto`:
+ * The operations on the service and on a bucket itself: ListBuckets (every bucket, declared in
+ * `R2_BUCKETS` or created at run time: `src/runtime-buckets/catalog.ts`), HeadBucket and GetBucketLocation (R2's one location, `auto`:
  * https://developers.cloudflare.com/r2/api/s3/api/, "Bucket-level operations").
  *
- * A binding tells no creation date, so ListBuckets answers the one the bucket's ledger recorded
- * when the edge first saw the bucket (`src/bucket/bucket-creation.ts`; clients such as `aws s3 ls` print
- * it), asked of the page's buckets' ledgers at once; the owner is
+ * A binding tells no creation date, so ListBuckets answers, for a declared bucket, the one the
+ * bucket's ledger recorded when the edge first saw the bucket (`src/bucket/bucket-creation.ts`;
+ * clients such as `aws s3 ls` print it), and for a created one the moment it was created; the owner is
  * the deployment's account (`DEFAULT_ACCOUNT_ID`), as R2 names the account. ListBuckets takes
  * R2's extension of ListObjectsV2's parameters, in the query or in `cf-*` headers, which win
  * (https://developers.cloudflare.com/r2/api/s3/extensions/, "ListBuckets"): `prefix`,
@@ -13,27 +13,28 @@
  * `max-keys` (at most 1000), answering `IsTruncated` and `NextContinuationToken` in the document
  * and in `cf-is-truncated` and `cf-next-continuation-token`.
  *
- * CreateBucket and DeleteBucket: a Worker's buckets are its bindings, declared in wrangler.toml,
- * and a binding can neither create nor delete one. So CreateBucket of a declared name answers as
- * S3 answers for a bucket you already own, 409 BucketAlreadyOwnedByYou
- * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateBucket.html; R2 documents 409 for a
- * name that exists, its code 10073, https://developers.cloudflare.com/r2/api/error-codes/), which
- * clients that create the bucket they write to (rclone) take as "already there". Of any other
- * name, and DeleteBucket of an empty declared bucket, 501 NotImplemented saying where buckets
- * are declared; DeleteBucket of a bucket holding objects, S3's 409 BucketNotEmpty, as R2 answers
- * (error-codes, 10008). Edgezone's choice: nothing here changes a bucket.
+ * CreateBucket and DeleteBucket create and delete the buckets that live in edgezone's own storage
+ * (`src/runtime-buckets/`), as R2 does (https://developers.cloudflare.com/r2/api/s3/api/): a
+ * `LocationConstraint` of `auto`, empty or `us-east-1` (R2's aliases of `auto`) or one of R2's
+ * location hints; CreateBucket of a name that exists, declared or created, answers S3's 409
+ * BucketAlreadyOwnedByYou (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateBucket.html;
+ * R2 documents 409 for a name that exists, its code 10073), which clients that create the bucket
+ * they write to (rclone) take as "already there". DeleteBucket of a bucket holding objects is 409
+ * BucketNotEmpty (10008); a bucket declared in wrangler.toml is a binding, which no request can
+ * remove: 501 NotImplemented saying so.
  */
 
-import { bucketLedger } from "../../bucket/bucket-ledger";
+import { XMLParser } from "fast-xml-parser";
 import { fromBase64Url, toBase64Url } from "../../common/encoding";
-import { declaredBucket, servedBuckets } from "./buckets";
+import { allBuckets } from "../../runtime-buckets/catalog";
+import { createBucket as create, deleteBucket as remove } from "../../runtime-buckets/manage";
+import { locationOfConstraint } from "../../runtime-buckets/names";
+import { xmlDocumentOf } from "./body/xml-body";
 import type { BucketNameContext, S3Context, ServiceContext } from "./context";
 import { S3Error } from "./errors";
 import { maxKeys } from "./list";
+import { s3ErrorOfFailure } from "./served-bucket";
 import { S3_NAMESPACE, type XmlContent, xmlAnswer } from "./xml";
-
-/** Where a Worker's buckets come from, for the messages of the operations that would change them. */
-const DECLARED_IN = "buckets are declared in wrangler.toml ([[r2_buckets]], and their names in R2_BUCKETS)";
 
 /** One of ListBuckets' parameters: its `cf-*` header, else its query parameter; null for neither. */
 function listParameter(c: ServiceContext, name: string): string | null {
@@ -51,17 +52,16 @@ export async function listBuckets(c: ServiceContext): Promise<Response> {
 	const token = listParameter(c, "continuation-token");
 	const { requested, limit } = maxKeys(listParameter(c, "max-keys"));
 	const after = token === null ? startAfter : tokenName(token);
-	const matching = servedBuckets(c.env)
-		.filter(({ name }) => name.startsWith(prefix) && (after === null || name > after))
-		.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+	const matching = (await allBuckets(c.env)).filter(
+		({ name }) => name.startsWith(prefix) && (after === null || name > after),
+	);
 	const page = matching.slice(0, limit);
-	const created = await Promise.all(page.map(({ binding }) => bucketLedger(c.env, binding).bucketCreated()));
 	const truncated = matching.length > page.length;
 	const last = page.at(-1)?.name;
 	const next = truncated && last !== undefined ? toBase64Url(new TextEncoder().encode(last)) : undefined;
 	const content: XmlContent = {
 		"@_xmlns": S3_NAMESPACE,
-		Buckets: { Bucket: page.map(({ name }, i) => ({ Name: name, CreationDate: created[i] ?? "" })) },
+		Buckets: { Bucket: page.map(({ name, creationDate }) => ({ Name: name, CreationDate: creationDate })) },
 		Owner: { ID: c.env.DEFAULT_ACCOUNT_ID, DisplayName: c.env.DEFAULT_ACCOUNT_ID },
 		IsTruncated: truncated,
 		KeyCount: page.length,
@@ -97,51 +97,52 @@ export async function getBucketLocation(_c: S3Context): Promise<Response> {
 	return xmlAnswer("LocationConstraint", { "@_xmlns": S3_NAMESPACE, "#text": "auto" });
 }
 
+/** The largest CreateBucketConfiguration taken, in bytes: a location and a few elements of S3's schema. */
+const CONFIGURATION_LIMITS = { bytes: 4096, elements: 16 };
+
+const parser = new XMLParser({ parseTagValue: false });
+
 /**
- * `PUT /<bucket>`: 409 BucketAlreadyOwnedByYou for a declared bucket, 501 NotImplemented for
- * any other name; 400 InvalidBucketName for a name S3 would not take. Nothing is created.
+ * The location hint of a CreateBucket's `<CreateBucketConfiguration>` (null for `auto`, and for no body).
+ * @throws S3Error 400 MalformedXML, InvalidLocationConstraint.
+ */
+async function locationOf(c: BucketNameContext) {
+	const text = await xmlDocumentOf(c.request, c.caller.payloadHash, CONFIGURATION_LIMITS);
+	if (text.trim() === "") return null;
+	let document: { CreateBucketConfiguration?: { LocationConstraint?: unknown } | string };
+	try {
+		document = parser.parse(text, true);
+	} catch {
+		throw new S3Error("MalformedXML");
+	}
+	const configuration = document.CreateBucketConfiguration;
+	if (configuration === undefined) throw new S3Error("MalformedXML");
+	const constraint = typeof configuration === "string" ? undefined : configuration.LocationConstraint;
+	if (constraint === undefined) return null;
+	const location = typeof constraint === "string" ? locationOfConstraint(constraint) : undefined;
+	if (location === undefined) {
+		throw new S3Error("InvalidLocationConstraint", undefined, { LocationConstraint: String(constraint) });
+	}
+	return location;
+}
+
+/**
+ * `PUT /<bucket>`: creates the bucket (module comment), 200 with its `Location` (`/<bucket>`).
+ * @throws S3Error 400 InvalidBucketName, InvalidLocationConstraint, TooManyBuckets; 409 BucketAlreadyOwnedByYou.
  */
 export async function createBucket(c: BucketNameContext): Promise<Response> {
-	const bucket = declaredBucket(c.env, c.bucketName);
-	if (bucket !== undefined) {
-		throw new S3Error(
-			"BucketAlreadyOwnedByYou",
-			`Your previous request to create the named bucket succeeded and you already own it: ${bucket.name} is declared in wrangler.toml.`,
-			{ BucketName: bucket.name },
-		);
-	}
-	throw bucketNotCreated(c.bucketName);
+	const location = await locationOf(c);
+	const created = await create(c.env, { name: c.bucketName, location, storageClass: "Standard" });
+	if (!created.ok) throw s3ErrorOfFailure(created.failures, c.bucketName);
+	return new Response(null, { status: 200, headers: { location: `/${c.bucketName}` } });
 }
 
 /**
- * The 501 of a request that would create the bucket `name` (CreateBucket, or R2's
- * `cf-create-bucket-if-missing: true` on PutObject and CreateMultipartUpload:
- * https://developers.cloudflare.com/r2/api/s3/extensions/), which only wrangler.toml can.
- */
-export function bucketNotCreated(name: string): S3Error {
-	return new S3Error(
-		"NotImplemented",
-		`CreateBucket is not implemented by this endpoint: ${DECLARED_IN}. Declare ${name} there to serve it.`,
-		{ BucketName: name },
-	);
-}
-
-/**
- * `DELETE /<bucket>`: 409 BucketNotEmpty while the bucket holds an object, else 501
- * NotImplemented; the bucket stays either way.
+ * `DELETE /<bucket>`: deletes an empty created bucket, 204.
+ * @throws S3Error 409 BucketNotEmpty while it holds an object; 501 NotImplemented for a declared one.
  */
 export async function deleteBucket(c: S3Context): Promise<Response> {
-	const listed = await c.bucket.bucket.list({ limit: 1 });
-	if (listed.objects.length > 0) {
-		throw new S3Error(
-			"BucketNotEmpty",
-			`The bucket you tried to delete is not empty; and even empty, it could not be deleted here: ${DECLARED_IN}.`,
-			{ BucketName: c.bucket.name },
-		);
-	}
-	throw new S3Error(
-		"NotImplemented",
-		`DeleteBucket is not implemented by this endpoint: ${DECLARED_IN}. Remove ${c.bucket.name} there to stop serving it.`,
-		{ BucketName: c.bucket.name },
-	);
+	const deleted = await remove(c.env, c.bucket.name);
+	if (!deleted.ok) throw s3ErrorOfFailure(deleted.failures, c.bucket.name);
+	return new Response(null, { status: 204 });
 }

@@ -1,7 +1,8 @@
 /**
- * The buckets the S3 dialect serves: every `[[r2_buckets]]` of wrangler.toml, by its
+ * The declared buckets: every `[[r2_buckets]]` of wrangler.toml (but `RUNTIME_BUCKETS`), by its
  * `bucket_name`. A Worker sees its bindings but not their bucket names, so the var `R2_BUCKETS`
- * says them again (bucket_name -> binding), parsed once per value (edgezone's choice).
+ * says them again (bucket_name -> binding), parsed once per value (edgezone's choice). The
+ * buckets created at run time join them in `src/runtime-buckets/catalog.ts`, the one list.
  */
 import { z } from "zod";
 import { ConfigError, jsonVar } from "../../common/config";
@@ -60,20 +61,4 @@ export function servedBuckets(env: Env): NamedBucket[] {
 export function declaredBucket(env: Env, name: string): NamedBucket | undefined {
 	if (!BUCKET_NAME.test(name)) throw new S3Error("InvalidBucketName", undefined, { BucketName: name });
 	return servedBuckets(env).find((bucket) => bucket.name === name);
-}
-
-/**
- * The served bucket called `name`.
- * @throws S3Error 404 NoSuchBucket naming it, 400 InvalidBucketName for a name S3 would not take.
- */
-export function servedBucket(env: Env, name: string): NamedBucket {
-	const found = declaredBucket(env, name);
-	if (found === undefined) {
-		throw new S3Error(
-			"NoSuchBucket",
-			"The specified bucket does not exist: buckets are declared in wrangler.toml ([[r2_buckets]] and R2_BUCKETS).",
-			{ BucketName: name },
-		);
-	}
-	return found;
 }

@@ -36,7 +36,6 @@ import { writeMetadataFromHeaders } from "../gateway/headers";
 import { assertKey } from "../gateway/keys";
 import { authorizeKey, keyScope } from "./auth/permissions";
 import type { NamedBucket } from "./buckets";
-import { servedBucket } from "./buckets";
 import {
 	type ChecksumCheck,
 	checksumElement,
@@ -50,6 +49,7 @@ import type { S3Context } from "./context";
 import { notImplemented, S3Error } from "./errors";
 import { withExpiration } from "./lifecycle/cached-rules";
 import { partNumberOf, uploadError, uploadIdOf } from "./multipart";
+import { findBucket } from "./served-bucket";
 import { checkPart, customerKeyOf, withCustomerKeyHeaders } from "./ssec/customer-key";
 import { checkVersion, recordSsec, ssecRead } from "./ssec/recorded";
 import { withRecordedClasses } from "./storage-class/recorded";
@@ -69,7 +69,7 @@ interface CopySource {
  * @throws S3Error 400 InvalidArgument for a value that names no bucket and key or does not decode;
  * 404 NoSuchBucket; 403 AccessDenied; 501 for a versionId.
  */
-function copySource(c: S3Context): CopySource {
+async function copySource(c: S3Context): Promise<CopySource> {
 	const value = c.request.headers.get("x-amz-copy-source") ?? "";
 	const [path = "", query] = value.split("?", 2);
 	if (query !== undefined && new URLSearchParams(query).has("versionId")) {
@@ -88,7 +88,7 @@ function copySource(c: S3Context): CopySource {
 	}
 	const slash = decoded.indexOf("/");
 	if (slash <= 0 || slash === decoded.length - 1) throw invalid();
-	const bucket = withRecordedClasses(servedBucket(c.env, decoded.slice(0, slash)), c.env);
+	const bucket = withRecordedClasses(await findBucket(c.env, decoded.slice(0, slash)), c.env);
 	const key = decoded.slice(slash + 1);
 	assertKey(key);
 	authorizeKey(keyScope(c.caller.key, bucket.name, c.env), key);
@@ -164,7 +164,7 @@ export async function copyObject(c: S3Context): Promise<Response> {
 			ArgumentValue: directive,
 		});
 	}
-	const source = copySource(c);
+	const source = await copySource(c);
 	const sent = await customerKeyOf(headers);
 	if (
 		source.bucket.binding === c.bucket.binding &&
@@ -268,7 +268,7 @@ export async function uploadPartCopy(c: S3Context): Promise<Response> {
 			"The x-amz-copy-source-range value must be of the form bytes=first-last where first and last are the zero-based offsets of the first and last bytes to copy",
 		);
 	}
-	const source = copySource(c);
+	const source = await copySource(c);
 	const sent = await customerKeyOf(c.request.headers);
 	const upload = await openUpload(ledgerOf(c), c.key, uploadId);
 	if (upload !== undefined) checkPart(upload.ssecKeyMd5, sent);

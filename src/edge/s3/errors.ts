@@ -57,6 +57,8 @@ const S3_CODES = {
 		message: "Your previous request to create the named bucket succeeded and you already own it.",
 	},
 	BucketNotEmpty: { status: 409, message: "The bucket you tried to delete is not empty." },
+	TooManyBuckets: { status: 400, message: "You have attempted to create more buckets than allowed." },
+	InvalidLocationConstraint: { status: 400, message: "The specified location constraint is not valid." },
 	NoSuchCORSConfiguration: { status: 404, message: "The CORS configuration does not exist." },
 	NoSuchTagSet: { status: 404, message: "The TagSet does not exist." },
 	NoSuchLifecycleConfiguration: { status: 404, message: "The lifecycle configuration does not exist." },

@@ -17,9 +17,10 @@
  *
  * The signature covers the path as sent (`sigv4.ts`), which for this style is the key alone.
  */
+
+import { bucketNames } from "../../runtime-buckets/catalog";
 import { customHostnameZone } from "../custom-hostname-routing";
 import { customHostnameZones, holdingZone, zoneNames } from "../zone-names";
-import { servedBucketNames } from "./buckets";
 
 /** The host `npm run dev` serves on, whose subdomains name buckets of the default zone. */
 const LOCAL_HOST = "localhost";
@@ -32,7 +33,7 @@ const LOCAL_HOST = "localhost";
  */
 export async function virtualHostBucket(env: Env, host: string, now: number): Promise<string | undefined> {
 	// Cheap first: most Hosts start with no served bucket's name.
-	const named = servedBucketNames(env).filter((name) => host.startsWith(`${name}.`));
+	const named = (await bucketNames(env, now)).filter((name) => host.startsWith(`${name}.`));
 	if (named.length === 0) return undefined;
 	const holder = holdingZone(host, await zoneNames(env, now));
 	if (holder?.name === host) return undefined;

@@ -34,7 +34,7 @@
  * None of these changes a request the native dialect answers with anything but a refusal, but
  * for a public (`PUBLIC_READ`) read of an object whose key is a bucket's name, with a query.
  */
-import { servedBucketNames } from "../buckets";
+import { bucketNames } from "../../../runtime-buckets/catalog";
 import { virtualHostBucket } from "../virtual-host";
 
 /** The SigV4 algorithm's name, as the header and the query spell it. */
@@ -103,9 +103,9 @@ async function isPlainlyS3(request: Request, url: URL, env: Env, now: number): P
 	if (names.some((name) => name === "list-type" || name === "x-id" || name.toLowerCase().startsWith("x-amz-"))) {
 		return true;
 	}
-	let buckets: string[];
+	let buckets: readonly string[];
 	try {
-		buckets = servedBucketNames(env);
+		buckets = await bucketNames(env, now);
 	} catch {
 		// R2_BUCKETS is not valid: the native dialect answers, as it does not need it.
 		return false;

@@ -18,9 +18,9 @@
 
 import { bucketLedger } from "../../../bucket/bucket-ledger";
 import { CONFIG_CHECK_INTERVAL_MS } from "../../config-checks";
-import { bindingNameOf } from "../../gateway/buckets";
+import { ledgerNameOf } from "../../gateway/buckets";
 import { VersionedCache } from "../../versioned-cache";
-import { declaredBucket } from "../buckets";
+import { findBucket } from "../served-bucket";
 import { virtualHostBucket } from "../virtual-host";
 import type { CorsRule } from "./rules";
 
@@ -62,7 +62,7 @@ async function addressedBinding(env: Env, url: URL, now: number): Promise<string
 	try {
 		const virtual = await virtualHostBucket(env, url.hostname, now);
 		const name = virtual ?? decodeURIComponent(url.pathname.slice(1).split("/")[0] ?? "");
-		return name === "" ? undefined : declaredBucket(env, name)?.binding;
+		return name === "" ? undefined : (await findBucket(env, name)).binding;
 	} catch {
 		// A name S3 would not take, an escape that does not decode, a bad R2_BUCKETS: no bucket.
 		return undefined;
@@ -86,7 +86,7 @@ export async function gatewayCorsRules(request: Request, url: URL, env: Env): Pr
 		binding = (await addressedBinding(env, url, now)) ?? "BUCKET";
 	} else {
 		try {
-			binding = bindingNameOf(request, env);
+			binding = await ledgerNameOf(request, env);
 		} catch {
 			// An unknown x-r2-bucket: the gateway's own answer (404) carries the default CORS.
 			return [];
