@@ -14,9 +14,10 @@
  * (work-budget.ts), a limit of edgezone's, not Cloudflare's. The module is pure: no Workers APIs;
  * its one runtime dependency is `re2js`, the linear-time engine `matches` runs on.
  */
-import { type Ctx, compileLogical, type FieldValues, fieldsOf, type ListValues } from "./compile.ts";
+import { fromByteString } from "./bytes.ts";
+import { type Ctx, compileLogical, compileValue, type FieldValues, fieldsOf, type ListValues } from "./compile.ts";
 import { type FilterError, LexError, renderError } from "./errors.ts";
-import { type ListKind, parseExpression } from "./parser.ts";
+import { type ListKind, parseExpression, parseValue } from "./parser.ts";
 import type { FieldType } from "./types.ts";
 import { COMPARISON_WORK_PER_REQUEST, ComparisonWorkExceeded } from "./work-budget.ts";
 
@@ -141,4 +142,49 @@ export function compile(
 		matchesIn,
 	};
 	return { ok: true, filter };
+}
+
+/** A compiled value expression (a rewrite's or redirect's `expression`). */
+export interface ValueExpression {
+	/** The expression as given. */
+	readonly expression: string;
+	/** The fields it reads, in order of first use. */
+	readonly fields: readonly string[];
+	/**
+	 * Its value against a request's {@link Evaluation} as text (UTF-8 decoded), or undefined when
+	 * it is missing or not UTF-8. Throws only {@link ComparisonWorkExceeded}, sharing the
+	 * evaluation's budget with the filters matched against it.
+	 */
+	valueIn(evaluation: Evaluation): string | undefined;
+}
+
+/**
+ * Parses, type-checks and compiles a value expression: one field or function call of type
+ * `Bytes`, with the rewrite functions (`regex_replace`, `wildcard_replace`, `to_string`) besides
+ * the filter's. Over 4,096 characters or invalid: `{ ok: false }` with the engine's error.
+ */
+export function compileValueExpression(
+	expression: string,
+): { ok: true; value: ValueExpression } | { ok: false; error: FilterError } {
+	const length = [...expression].length;
+	if (length > MAX_EXPRESSION_LENGTH) return { ok: false, error: lengthError(expression, length) };
+	let root: ReturnType<typeof parseValue>;
+	try {
+		root = parseValue(expression);
+	} catch (e) {
+		if (e instanceof LexError) return { ok: false, error: renderError(expression, e) };
+		throw e;
+	}
+	const compiled = compileValue(root);
+	const valueIn = (prepared: Evaluation): string | undefined => {
+		let value: unknown;
+		try {
+			value = compiled(prepared as unknown as Ctx);
+		} catch (error) {
+			if (error instanceof ComparisonWorkExceeded) throw error;
+			return undefined;
+		}
+		return typeof value === "string" ? fromByteString(value) : undefined;
+	};
+	return { ok: true, value: { expression, fields: fieldsOf(root), valueIn } };
 }
