@@ -170,7 +170,7 @@ function ipText(ip: IpValue): string {
 	return `${hex.slice(0, best).join(":")}::${hex.slice(best + bestLength).join(":")}`;
 }
 
-const toString: FunctionDef = {
+const toStringFn: FunctionDef = {
 	name: "to_string",
 	mandatory: 1,
 	optional: 0,
@@ -192,7 +192,7 @@ const toString: FunctionDef = {
 
 /** Function name -> definition, for value expressions only. */
 export const REWRITE_FUNCTIONS: ReadonlyMap<string, FunctionDef> = new Map(
-	[regexReplace, wildcardReplace, toString].map((d) => [d.name, d]),
+	[regexReplace, wildcardReplace, toStringFn].map((d) => [d.name, d]),
 );
 
 /** The functions of which a value expression holds at most one (docs: regex_replace "can only be used once"). */

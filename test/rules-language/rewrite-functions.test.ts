@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the replacements of the Rules language write ${N}, not templates
 import { describe, expect, it } from "vitest";
 import { compile, compileValueExpression, evaluation, type FieldValues } from "../../src/rules-language/index.ts";
 
@@ -12,7 +13,7 @@ const REQUEST: FieldValues = {
 	ssl: true,
 };
 
-function valueOf(expression: string, values: FieldValues = REQUEST): string | undefined {
+function valueText(expression: string, values: FieldValues = REQUEST): string | undefined {
 	const compiled = compileValueExpression(expression);
 	if (!compiled.ok) throw new Error(compiled.error.message);
 	return compiled.value.valueIn(evaluation(values));
@@ -25,36 +26,38 @@ function errorOf(expression: string): string {
 
 describe("value expressions", () => {
 	it("read a field, or call the filter's functions", () => {
-		expect(valueOf("http.request.uri.path")).toBe("/old/a/b.html");
-		expect(valueOf('concat("/new", http.request.uri.path)')).toBe("/new/old/a/b.html");
-		expect(valueOf("lower(http.host)")).toBe("shop.example.com");
-		expect(valueOf('http.request.headers["x-name"][0]')).toBe("Zoë");
-		expect(valueOf('http.request.headers["absent"][0]')).toBeUndefined();
+		expect(valueText("http.request.uri.path")).toBe("/old/a/b.html");
+		expect(valueText('concat("/new", http.request.uri.path)')).toBe("/new/old/a/b.html");
+		expect(valueText("lower(http.host)")).toBe("shop.example.com");
+		expect(valueText('http.request.headers["x-name"][0]')).toBe("Zoë");
+		expect(valueText('http.request.headers["absent"][0]')).toBeUndefined();
 	});
 
 	it("regex_replace replaces the first match, ${N} naming its groups and $$ a dollar", () => {
-		expect(valueOf('regex_replace(http.request.uri.path, "^/old/(.*)/(.*)$", "/new/${2}/${1}")')).toBe("/new/b.html/a");
-		expect(valueOf('regex_replace(http.request.uri.path, "/", "$$")')).toBe("$old/a/b.html");
-		expect(valueOf('regex_replace(http.request.uri.path, "^/none", "/x")')).toBe("/old/a/b.html");
-		expect(valueOf('regex_replace(http.request.uri.path, "(a)+", "[${1}]")')).toBe("/old/[a]/b.html");
-		expect(valueOf('regex_replace(http.request.uri.path, "(?:(o)|(x))ld", "${2}-${1}")')).toBe("/-o/a/b.html");
+		expect(valueText('regex_replace(http.request.uri.path, "^/old/(.*)/(.*)$", "/new/${2}/${1}")')).toBe(
+			"/new/b.html/a",
+		);
+		expect(valueText('regex_replace(http.request.uri.path, "/", "$$")')).toBe("$old/a/b.html");
+		expect(valueText('regex_replace(http.request.uri.path, "^/none", "/x")')).toBe("/old/a/b.html");
+		expect(valueText('regex_replace(http.request.uri.path, "(a)+", "[${1}]")')).toBe("/old/[a]/b.html");
+		expect(valueText('regex_replace(http.request.uri.path, "(?:(o)|(x))ld", "${2}-${1}")')).toBe("/-o/a/b.html");
 	});
 
 	it("wildcard_replace rewrites a whole match, each star as short as it may be", () => {
 		const expr =
 			'wildcard_replace(http.request.full_uri, "https://*.example.com/*/*", "https://example.com/${1}/${3}?from=${2}")';
-		expect(valueOf(expr)).toBe("https://example.com/shop/a/b.html?x=1?from=old");
-		expect(valueOf('wildcard_replace(http.request.uri.path, "/OLD/*", "/new/${1}")')).toBe("/new/a/b.html");
-		expect(valueOf('wildcard_replace(http.request.uri.path, "/OLD/*", "/new/${1}", "s")')).toBe("/old/a/b.html");
-		expect(valueOf('wildcard_replace(http.request.uri.path, "/old/*/*", "${1}|${2}")')).toBe("a|b.html");
-		expect(valueOf('wildcard_replace(http.request.uri.path, "*.html*", "${1}!${2}")')).toBe("/old/a/b!");
+		expect(valueText(expr)).toBe("https://example.com/shop/a/b.html?x=1?from=old");
+		expect(valueText('wildcard_replace(http.request.uri.path, "/OLD/*", "/new/${1}")')).toBe("/new/a/b.html");
+		expect(valueText('wildcard_replace(http.request.uri.path, "/OLD/*", "/new/${1}", "s")')).toBe("/old/a/b.html");
+		expect(valueText('wildcard_replace(http.request.uri.path, "/old/*/*", "${1}|${2}")')).toBe("a|b.html");
+		expect(valueText('wildcard_replace(http.request.uri.path, "*.html*", "${1}!${2}")')).toBe("/old/a/b!");
 	});
 
 	it("to_string writes numbers, booleans and addresses", () => {
-		expect(valueOf("to_string(ip.src.asnum)")).toBe("64496");
-		expect(valueOf("to_string(ssl)")).toBe("true");
-		expect(valueOf("to_string(ip.src)")).toBe("203.0.113.7");
-		expect(valueOf("to_string(ip.src)", { "ip.src": "2001:db8:0:0:1:0:0:1" })).toBe("2001:db8::1:0:0:1");
+		expect(valueText("to_string(ip.src.asnum)")).toBe("64496");
+		expect(valueText("to_string(ssl)")).toBe("true");
+		expect(valueText("to_string(ip.src)")).toBe("203.0.113.7");
+		expect(valueText("to_string(ip.src)", { "ip.src": "2001:db8:0:0:1:0:0:1" })).toBe("2001:db8::1:0:0:1");
 	});
 
 	it("are refused with the engine's texts when they are not one string", () => {
