@@ -1,28 +1,40 @@
 /**
  * The edge: every request outside `/client/v4`, in the order Cloudflare's edge runs it: the zone
- * by `Host`, its firewall, the bucket gateway (its S3 dialect for SigV4-signed requests,
- * `s3/app.ts`), then the zone's log tap (`log-entry.ts`), which
+ * by `Host`, its request phases in Cloudflare's order (`phases/order.ts`: URL normalization,
+ * Single Redirects, URL rewrites, Origin Rules, the firewall, request header rules), the
+ * destination — today the bucket gateway (its S3 dialect for SigV4-signed requests, `s3/app.ts`)
+ * — sent the rewritten URL, the transformed headers and the Origin Rules' route, then the
+ * response phases (response header rules) and the zone's log tap (`log-entry.ts`), which
  * counts the request's and the answer's bodies and queues the request's `http_requests` entry
- * when something reads the zone's logs. A `CF-Ray` header on every answer, the firewall's and the
- * gateway's errors and CORS preflights included (docs fundamentals/reference/cloudflare-ray-id,
+ * when something reads the zone's logs, with the headers the visitor sent. A `CF-Ray` header on
+ * every answer, the phases' and the gateway's errors and CORS preflights included (docs
+ * fundamentals/reference/cloudflare-ray-id,
  * https://developers.cloudflare.com/fundamentals/reference/cloudflare-ray-id/). Where the
  * deployment trusts them, the emulator's geo headers set the request's location for the rules and
- * the log alike (`geo.ts`); invalid ones are refused before the firewall runs. The rules see the
- * request's path as the zone's URL normalization leaves it, and the origin the URL as sent unless
- * the setting says otherwise (`request-path.ts`).
+ * the log alike (`geo.ts`); invalid ones are refused before any phase runs.
  */
-import { firewall, type Verdict } from "./firewall";
+
+import { requestBudget } from "../rules-language";
+import type { Verdict } from "./firewall";
 import { gateway, gatewayErrorAnswer } from "./gateway/app";
 import { badRequest } from "./gateway/errors";
 import { trustedGeo } from "./geo";
 import { openLogTap } from "./log-entry";
+import type { OriginRoute } from "./origin/route";
+import { runRequestPhases, runResponsePhases } from "./phases/order";
+import type { PhaseState } from "./phases/state";
 import { cfRayHeader, newRayId } from "./ray";
-import { type RequestContext, requestFields } from "./request-fields";
-import { originUrl, rulesPath } from "./request-path";
 import { s3 } from "./s3/app";
 import { isS3Request } from "./s3/detect";
 import { zoneForHost } from "./zone-routing";
 import { zoneView } from "./zone-view";
+
+/** What the request phases send the destination: the request (its headers transformed), its URL (rewritten) and its route. */
+interface Outbound {
+	request: Request;
+	url: URL;
+	route: OriginRoute;
+}
 
 /**
  * Answers one edge request; never throws (the firewall's answers are pages, and the gateway
@@ -34,31 +46,50 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 	const rayId = newRayId();
 	const zone = await zoneForHost(env, url.hostname, receivedAt);
 	const sent = trustedGeo(request, env);
-	// The zone's view is cached in the isolate (`zone-view.ts`): the firewall's read below is the same one.
-	const normalization = (await zoneView(env, zone.id, receivedAt)).config.urlNormalization;
+	// The zone's view is cached in the isolate (`zone-view.ts`): every phase's read is this one.
+	const view = await zoneView(env, zone.id, receivedAt);
 	const speaksS3 = await isS3Request(request, url, env, receivedAt);
-	const context: RequestContext = {
+	const state: PhaseState = {
+		env,
+		zoneId: zone.id,
 		rayId,
-		zoneName: zone.name,
 		receivedAt,
-		geo: sent.kind === "geo" ? sent.geo : undefined,
-		path: () => rulesPath(url, normalization, !speaksS3),
+		view,
+		request,
+		url,
+		speaksS3,
+		context: { rayId, zoneName: zone.name, receivedAt, geo: sent.kind === "geo" ? sent.geo : undefined },
+		origin: url,
+		headers: undefined,
+		route: {},
+		matches: [],
+		work: requestBudget(),
 	};
-	// A refused geo header answers as the firewall would have: no rule ran, the bucket is not reached.
-	const verdict: Verdict =
+	const tap = await openLogTap(env, ctx, zone.id, state.context);
+	// A refused geo header answers before any phase: no rule ran, the bucket is not reached.
+	const answered =
 		sent.kind === "invalid"
-			? { answer: gatewayErrorAnswer(badRequest(sent.message), request.method), matches: [] }
-			: await firewall(env, zone.id, (names) => requestFields(request, url, context, names), rayId, receivedAt);
-	const tap = await openLogTap(env, ctx, zone.id, context);
+			? gatewayErrorAnswer(badRequest(sent.message), request.method)
+			: await runRequestPhases(state);
 	const forwarded = tap.request(request, url);
-	const origin = originUrl(url, normalization);
+	const outbound: Outbound = {
+		request: state.headers === undefined ? forwarded : new Request(forwarded, { headers: state.headers }),
+		url: state.origin,
+		route: state.route,
+	};
 	// A SigV4- or SigV2-signed request, or an unsigned one plainly an S3 client's, speaks S3 (s3/detect.ts);
 	// every other one the gateway's own dialect.
-	const response =
-		verdict.answer ?? (speaksS3 ? await s3(forwarded, origin, env, rayId) : await gateway(forwarded, origin, env));
+	const response = answered ?? (await bucket(outbound, env, rayId, speaksS3));
+	const verdict: Verdict = { answer: answered, matches: state.matches };
 	const cfRay = cfRayHeader(rayId, request);
-	// The tap reads the answer as the gateway (or the firewall) made it, before CF-Ray.
-	const answer = tap.answer(response, verdict, cfRay);
+	// The tap (`http_log_custom_fields`, the last response phase) reads the answer as the
+	// destination (or a phase) made it and the response header rules changed it, before CF-Ray.
+	const answer = tap.answer(runResponsePhases(state, response), verdict, cfRay);
 	answer.headers.set("cf-ray", cfRay);
 	return answer;
+}
+
+/** Today's destinations, the bucket gateway and its S3 dialect: the zone's origin, which no Origin Rule moves. */
+function bucket(outbound: Outbound, env: Env, rayId: string, speaksS3: boolean): Promise<Response> {
+	return speaksS3 ? s3(outbound.request, outbound.url, env, rayId) : gateway(outbound.request, outbound.url, env);
 }

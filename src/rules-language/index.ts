@@ -19,13 +19,13 @@ import { type Ctx, compileLogical, compileValue, type FieldValues, fieldsOf, typ
 import { type FilterError, LexError, renderError } from "./errors.ts";
 import { type ListKind, parseExpression, parseValue } from "./parser.ts";
 import type { FieldType } from "./types.ts";
-import { COMPARISON_WORK_PER_REQUEST, ComparisonWorkExceeded } from "./work-budget.ts";
+import { COMPARISON_WORK_PER_REQUEST, ComparisonWorkExceeded, type WorkBudget } from "./work-budget.ts";
 
 export type { FieldValues, ListValues } from "./compile.ts";
 export type { FilterError } from "./errors.ts";
 
 export type { FieldType } from "./types.ts";
-export { COMPARISON_WORK_PER_REQUEST, ComparisonWorkExceeded } from "./work-budget.ts";
+export { COMPARISON_WORK_PER_REQUEST, ComparisonWorkExceeded, type WorkBudget } from "./work-budget.ts";
 
 /** Cloudflare's limit on an expression's length, in characters (cloudflare-docs max-expression-length). */
 export const MAX_EXPRESSION_LENGTH = 4096;
@@ -67,11 +67,17 @@ export interface Evaluation {
 /**
  * Prepares `values` (and the items of the named lists `in $name` refers to) for
  * {@link Filter.matchesIn}, with one request's budget of comparison work
- * ({@link COMPARISON_WORK_PER_REQUEST}).
+ * ({@link COMPARISON_WORK_PER_REQUEST}), or with `budget` when the request's phases share one
+ * across the evaluations of their field values (`requestBudget`).
  */
-export function evaluation(values: FieldValues, lists?: ListValues): Evaluation {
-	const ctx: Ctx = { values, lists, cache: [], work: { left: COMPARISON_WORK_PER_REQUEST } };
+export function evaluation(values: FieldValues, lists?: ListValues, budget?: WorkBudget): Evaluation {
+	const ctx: Ctx = { values, lists, cache: [], work: budget ?? requestBudget() };
 	return ctx as unknown as Evaluation;
+}
+
+/** A fresh budget of one request's comparison work, for `evaluation`s that share it. */
+export function requestBudget(): WorkBudget {
+	return { left: COMPARISON_WORK_PER_REQUEST };
 }
 
 /** Options of {@link compile}. */

@@ -1,0 +1,53 @@
+/**
+ * What a header rule (`rewrite` with `headers`) does to a set of headers, shared by the request
+ * and the response header rules (developers.cloudflare.com/rules/transform/request-header-modification/
+ * and response-header-modification/): `set` replaces every header of the name, `add` appends one,
+ * `remove` removes every one; a `set` or `add` whose expression gives an empty or no value removes
+ * the header ("an expression evaluating to an empty string or undefined removes the header").
+ * Matching rules apply in rule order, against the field values as the phase began.
+ */
+import type { Evaluation, ValueExpression } from "../../rules-language";
+import type { Rule } from "../../zone/phases/actions";
+import { type CompiledPhase, compilePhase, storedValue } from "./state";
+
+/** One header's change, its value compiled. */
+interface HeaderChange {
+	name: string;
+	operation: "set" | "add" | "remove";
+	value?: string | ValueExpression;
+}
+
+/** The header changes of the `rewrite` rules of `rules`, compiled. */
+export function compileHeaderRules(rules: readonly Rule[]): CompiledPhase<HeaderChange[]> {
+	return compilePhase(rules, (rule) => {
+		if (rule.action !== "rewrite" || rule.action_parameters.headers === undefined) return undefined;
+		const changes = Object.entries(rule.action_parameters.headers).map(([name, change]): HeaderChange => {
+			if (change.operation === "remove") return { name, operation: "remove" };
+			const value = change.value ?? storedValue(change.expression ?? "");
+			return { name, operation: change.operation, value };
+		});
+		return {
+			parameters: changes,
+			values: changes.flatMap((c) => (typeof c.value === "object" ? [c.value] : [])),
+		};
+	});
+}
+
+/**
+ * Applies the changes of every rule of `phase` that matches `values` to `headers`, in order.
+ * @returns whether a rule matched.
+ */
+export function applyHeaderRules(phase: CompiledPhase<HeaderChange[]>, values: Evaluation, headers: Headers): boolean {
+	let matched = false;
+	for (const { filter, parameters } of phase.rules) {
+		if (!filter.matchesIn(values)) continue;
+		matched = true;
+		for (const { name, operation, value } of parameters) {
+			const text = typeof value === "object" ? value.valueIn(values) : value;
+			if (operation === "remove" || text === undefined || text === "") headers.delete(name);
+			else if (operation === "set") headers.set(name, text);
+			else headers.append(name, text);
+		}
+	}
+	return matched;
+}
