@@ -24,6 +24,7 @@ import { Layout } from "./layout";
 import { bucket } from "./pages/bucket";
 import { dns } from "./pages/dns";
 import { logpush } from "./pages/logpush";
+import { rules } from "./pages/rules";
 import { security } from "./pages/security";
 import { signIn } from "./pages/sign-in";
 import { ssl } from "./pages/ssl";
@@ -163,5 +164,6 @@ dash.route("/zones/:zone_id/dns", dns);
 dash.route("/zones/:zone_id/security", security);
 dash.route("/zones/:zone_id/ssl", ssl);
 dash.route("/zones/:zone_id/bucket", bucket);
+dash.route("/zones/:zone_id/rules", rules);
 
 dash.notFound((c) => errorPage(c, "Page not found", ["There is no dashboard page at this address."], 404));
