@@ -59,7 +59,7 @@ export interface ByteRegex {
 }
 
 /** A match of {@link ByteRegex.exec}: byte offsets into the subject and the groups' bytes. */
-export interface RegexMatch {
+interface RegexMatch {
 	readonly start: number;
 	readonly end: number;
 	readonly groups: readonly (string | undefined)[];

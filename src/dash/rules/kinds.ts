@@ -108,7 +108,7 @@ const urlRewrite: RuleKind = {
 };
 
 /** Header rows a header rule form offers: its rule's headers and blank rows up to this many. */
-export const HEADER_ROWS = 3;
+const HEADER_ROWS = 3;
 
 /** How many header rows `values` holds (`name_0`, `name_1`, ...). */
 export function headerRows(values: RuleValues): number {

@@ -53,7 +53,7 @@ export interface PhaseState {
 }
 
 /** A rule of a phase, compiled: its id, its filter, and what it does. */
-export interface CompiledPhaseRule<P> {
+interface CompiledPhaseRule<P> {
 	readonly id: string;
 	readonly filter: Filter;
 	readonly parameters: P;

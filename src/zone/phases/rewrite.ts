@@ -34,7 +34,7 @@ export const VALUE_EXPRESSION = z
 	});
 
 /** A static value or an expression: exactly one (docs: "static" or "dynamic"). */
-export const VALUE_OR_EXPRESSION = z.union([
+const VALUE_OR_EXPRESSION = z.union([
 	z.strictObject({ value: z.string().max(MAX_EXPRESSION) }),
 	z.strictObject({ expression: VALUE_EXPRESSION }),
 ]);
@@ -89,9 +89,6 @@ const REWRITE_PARAMETERS = z.strictObject({
 		.record(z.string().regex(HEADER_NAME, "a header name may hold letters, digits, - and _"), HEADER_CHANGE)
 		.optional(),
 });
-
-/** The `action_parameters` of a `rewrite` rule. */
-export type RewriteParameters = z.output<typeof REWRITE_PARAMETERS>;
 
 /** A `rewrite` rule. */
 export const REWRITE_RULE = actionRule("rewrite", REWRITE_PARAMETERS, COMPILED_EXPRESSION);
