@@ -162,6 +162,11 @@ export interface ValueExpression {
 	 * evaluation's budget with the filters matched against it.
 	 */
 	valueIn(evaluation: Evaluation): string | undefined;
+	/**
+	 * The same as a byte string (one char 0–255 per byte of its UTF-8 form), as an HTTP header's
+	 * value is written on the wire; undefined when missing.
+	 */
+	bytesIn(evaluation: Evaluation): string | undefined;
 }
 
 /**
@@ -182,7 +187,7 @@ export function compileValueExpression(
 		throw e;
 	}
 	const compiled = compileValue(root);
-	const valueIn = (prepared: Evaluation): string | undefined => {
+	const bytesIn = (prepared: Evaluation): string | undefined => {
 		let value: unknown;
 		try {
 			value = compiled(prepared as unknown as Ctx);
@@ -190,7 +195,11 @@ export function compileValueExpression(
 			if (error instanceof ComparisonWorkExceeded) throw error;
 			return undefined;
 		}
-		return typeof value === "string" ? fromByteString(value) : undefined;
+		return typeof value === "string" ? value : undefined;
 	};
-	return { ok: true, value: { expression, fields: fieldsOf(root), valueIn } };
+	const valueIn = (prepared: Evaluation): string | undefined => {
+		const bytes = bytesIn(prepared);
+		return bytes === undefined ? undefined : fromByteString(bytes);
+	};
+	return { ok: true, value: { expression, fields: fieldsOf(root), valueIn, bytesIn } };
 }

@@ -228,6 +228,48 @@ describe("response header rules", () => {
 	});
 });
 
+describe("a value expression's value in a header", () => {
+	it("goes out as its UTF-8 bytes, and one no header can hold changes nothing", async () => {
+		const { zone_id, host } = await zoneWithHost("rules-bytes");
+		await rules(zone_id, "http_response_headers_transform", [
+			{
+				action: "rewrite",
+				expression: "true",
+				action_parameters: {
+					headers: { "x-path": { operation: "set", expression: "url_decode(http.request.uri.path)" } },
+				},
+			},
+		]);
+		const accented = await edgeRequest(host, "/caf%C3%A9");
+		expect(accented.status).toBe(404);
+		const bytes = Uint8Array.from(accented.headers.get("x-path") ?? "", (c) => c.charCodeAt(0));
+		expect(new TextDecoder().decode(bytes)).toBe("/café");
+		const broken = await edgeRequest(host, "/a%0Ab");
+		expect(broken.status).toBe(404);
+		expect(broken.headers.get("x-path")).toBeNull();
+	});
+
+	it("redirects to its UTF-8 bytes; a target no Location can hold redirects nowhere", async () => {
+		const { zone_id, host } = await zoneWithHost("rules-bytes");
+		await rules(zone_id, "http_request_dynamic_redirect", [
+			{
+				action: "redirect",
+				expression: 'starts_with(http.request.uri.path, "/go/")',
+				action_parameters: {
+					from_value: {
+						target_url: { expression: 'concat("https://example.com", url_decode(http.request.uri.path))' },
+					},
+				},
+			},
+		]);
+		const accented = await unfollowed(host, "/go/caf%C3%A9");
+		expect(accented.status).toBe(301);
+		const bytes = Uint8Array.from(accented.headers.get("location") ?? "", (c) => c.charCodeAt(0));
+		expect(new TextDecoder().decode(bytes)).toBe("https://example.com/go/café");
+		expect((await unfollowed(host, "/go/a%0Ab")).status).toBe(404);
+	});
+});
+
 describe("the request's budget of work", () => {
 	it("is shared by the phases: a costly rewrite is refused with the edge's 400", async () => {
 		const { zone_id, host } = await zoneWithHost("rules-budget");

@@ -6,7 +6,8 @@
  * Emulates: `target_url` static or from a value expression; `status_code`, 301 when absent;
  * `preserve_query_string`, false when absent, appending the visitor's query to the target's
  * (`&` when the target has one). A rule whose expression gives no value (a missing field) does
- * not redirect, and the next rule is tried.
+ * not redirect, and the next rule is tried; so does one whose value no `Location` header can hold
+ * (a line break).
  * Gaps: the body of Cloudflare's redirect answers is not recorded; edgezone's is empty.
  */
 
@@ -21,6 +22,9 @@ import {
 	storedValue,
 	withinBudget,
 } from "./state";
+
+/** What a `Location` value may hold: no CR, LF or NUL (RFC 9110 §5.5), one byte per char. */
+const LOCATION = /^[^\r\n\0\u0100-\uffff]*$/;
 
 interface Redirect {
 	target: string | ValueExpression;
@@ -49,8 +53,9 @@ export function redirect(state: PhaseState): Response | undefined {
 		for (const { filter, parameters } of phase.rules) {
 			if (!filter.matchesIn(values)) continue;
 			const { target, status, preserveQuery } = parameters;
-			let location = typeof target === "string" ? target : target.valueIn(values);
-			if (location === undefined || location === "") continue;
+			// An expression's value goes out as its UTF-8 bytes; a static target is an ASCII URL (checked on write).
+			let location = typeof target === "string" ? target : target.bytesIn(values);
+			if (location === undefined || location === "" || !LOCATION.test(location)) continue;
 			const query = state.url.search;
 			if (preserveQuery && query !== "") location += (location.includes("?") ? "&" : "?") + query.slice(1);
 			return new Response(null, { status, headers: { location } });

@@ -79,7 +79,7 @@ function filterOf(expression: string): Filter {
 /** A stored value expression compiled; one that no longer compiles gives no value. */
 export function storedValue(expression: string): ValueExpression {
 	const compiled = compileValueExpression(expression);
-	return compiled.ok ? compiled.value : { expression, fields: [], valueIn: () => undefined };
+	return compiled.ok ? compiled.value : { expression, fields: [], valueIn: () => undefined, bytesIn: () => undefined };
 }
 
 /**
