@@ -271,7 +271,7 @@ describe("a value expression's value in a header", () => {
 });
 
 describe("the request's budget of work", () => {
-	it("is shared by the phases: a costly rewrite is refused with the edge's 400", async () => {
+	it("bounds a costly rewrite: refused with the edge's 400", async () => {
 		const { zone_id, host } = await zoneWithHost("rules-budget");
 		await rules(zone_id, "http_request_transform", [
 			{
@@ -285,5 +285,25 @@ describe("the request's budget of work", () => {
 		const res = await edgeRequest(host, `/${"a".repeat(8000)}`);
 		expect(res.status).toBe(400);
 		expect(res.text).toContain("units of work");
+	});
+
+	it("is one for the rewrite and the firewall: each within it alone, both past it", async () => {
+		const { zone_id, host } = await zoneWithHost("rules-budget");
+		const path = `/${"a".repeat(8000)}`;
+		const rewrite = {
+			action: "rewrite",
+			expression: "true",
+			action_parameters: { uri: { path: { expression: 'regex_replace(http.request.uri.path, "[a-z]{300}x", "y")' } } },
+		};
+		const block = { action: "block", expression: 'http.request.uri.path matches "[a-z]{300}y"' };
+		await rules(zone_id, "http_request_transform", [rewrite]);
+		expect((await edgeRequest(host, path)).text).not.toContain("units of work");
+		await rules(zone_id, "http_request_transform", []);
+		await rules(zone_id, "http_request_firewall_custom", [block]);
+		expect((await edgeRequest(host, path)).text).not.toContain("units of work");
+		await rules(zone_id, "http_request_transform", [rewrite]);
+		const both = await edgeRequest(host, path);
+		expect(both.status).toBe(400);
+		expect(both.text).toContain("units of work");
 	});
 });

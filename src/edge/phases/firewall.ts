@@ -1,6 +1,7 @@
 /**
  * `http_request_firewall_custom`, with the legacy firewall rules before it (`../firewall.ts`):
- * the rules see the URL as the earlier phases rewrote it and the visitor's headers.
+ * the rules see the URL as the earlier phases rewrote it and the visitor's headers, and spend the
+ * request's one budget of work with the other phases.
  */
 import { firewall } from "../firewall";
 import { requestFields } from "../request-fields";
@@ -15,6 +16,7 @@ export async function firewallPhase(state: PhaseState): Promise<Response | undef
 		(names) => requestFields(request, url, context, names),
 		state.rayId,
 		state.receivedAt,
+		state.work,
 	);
 	state.matches = verdict.matches;
 	return verdict.answer;
