@@ -4,7 +4,7 @@
  * (`http_request_late_transform`) and response header modification
  * (`http_response_headers_transform`, both `action_parameters.headers`). The shape is one, as in
  * the SDK; which part a phase accepts, and its header rules, are each phase's `checkAll`
- * (`url-rewrite.ts`, `header-rewrites.ts`).
+ * (`url-rewrite.ts`, `request-header-rules.ts`, `response-header-rules.ts`).
  *
  * Emulates (developers.cloudflare.com/rules/transform/): a static `value` or a dynamic
  * `expression` per rewritten part, the expression a value expression of the Rules language

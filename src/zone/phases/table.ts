@@ -12,8 +12,9 @@
 import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import type { ActionName, Rule } from "./actions";
 import { checkCustomRules } from "./firewall-custom";
-import { checkRequestHeaderRewrites, checkResponseHeaderRewrites } from "./header-rewrites";
 import { checkFieldLimit } from "./log-custom-fields";
+import { checkRequestHeaderRewrites } from "./request-header-rules";
+import { checkResponseHeaderRewrites } from "./response-header-rules";
 import type { RuleIssue } from "./rule";
 import { checkUrlRewrites } from "./url-rewrite";
 
