@@ -33,6 +33,9 @@
  *   tests reach a port nothing listens on, a name that does not resolve, and close a WebSocket
  *   passed through (test/edge/origin/); workerd logs each failed fetch the edge turns into 521,
  *   530 or a closed socket.
+ * - `contains non-ASCII characters`: a header rule's or a redirect's value from an expression goes
+ *   into the header as its UTF-8 bytes (`/café`), and workerd warns that a browser would refuse
+ *   such a value (test/edge/rules-phases.test.ts).
  */
 
 /** Fragments of the expected lines; a line containing one is dropped, with its `stack:` line. */
@@ -50,6 +53,7 @@ const EXPECTED_RUNTIME_LINES = [
 	"stack = Error: internal error; reference = ",
 	"failed: jsg.Error: internal error; reference = ",
 	"WebSocket disconnected between frames without sending `Close`",
+	"contains non-ASCII characters",
 ] as const;
 
 /** A stream as Node's `process.stderr` is, as far as the filter needs it. */

@@ -25,6 +25,7 @@ import { bucket } from "./pages/bucket";
 import { bucketDomains } from "./pages/bucket-domains";
 import { dns } from "./pages/dns";
 import { logpush } from "./pages/logpush";
+import { rules } from "./pages/rules";
 import { security } from "./pages/security";
 import { signIn } from "./pages/sign-in";
 import { ssl } from "./pages/ssl";
@@ -167,5 +168,6 @@ dash.route("/zones/:zone_id/ssl", ssl);
 dash.route("/zones/:zone_id/bucket", bucket);
 dash.route("/zones/:zone_id/bucket-domains", bucketDomains);
 dash.route("/zones/:zone_id/workers-routes", workersRoutes);
+dash.route("/zones/:zone_id/rules", rules);
 
 dash.notFound((c) => errorPage(c, "Page not found", ["There is no dashboard page at this address."], 404));

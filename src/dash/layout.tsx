@@ -22,6 +22,7 @@ const ZONE_PAGES: ZonePage[] = [
 	{ path: "logpush", label: "Logpush", group: "Analytics & Logs" },
 	{ path: "dns", label: "Records", group: "DNS" },
 	{ path: "security", label: "Security rules", group: "Security" },
+	{ path: "rules", label: "Overview", group: "Rules" },
 	{ path: "ssl", label: "Edge Certificates", group: "SSL/TLS" },
 	{ path: "bucket", label: "Bucket", group: "R2 Object Storage" },
 	{ path: "bucket-domains", label: "Public access", group: "R2 Object Storage" },

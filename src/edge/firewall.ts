@@ -26,7 +26,14 @@
  * each expression is compiled once while it stays in the isolate's cache
  * (`rules-language/compiled-cache.ts`), so a write to one rule compiles that rule alone.
  */
-import { ComparisonWorkExceeded, type Evaluation, evaluation, type FieldValues, type Filter } from "../rules-language";
+import {
+	ComparisonWorkExceeded,
+	type Evaluation,
+	evaluation,
+	type FieldValues,
+	type Filter,
+	type WorkBudget,
+} from "../rules-language";
 import { compileCached } from "../rules-language/compiled-cache";
 import type { EdgeConfig } from "../zone/edge-config";
 import type { EnforcedFirewallRule } from "../zone/firewall-rules";
@@ -171,6 +178,7 @@ function terminalAnswer(rule: CompiledRule, rayId: string): Response | undefined
  * @param fields the request's values of the named fields (those the zone's rules read), asked
  *   only when the zone has rules.
  * @param now when the request arrived, in ms since the epoch.
+ * @param budget the request's budget of comparison work, when its other phases share it; else a fresh one.
  */
 export async function firewall(
 	env: Env,
@@ -178,13 +186,14 @@ export async function firewall(
 	fields: (names: readonly string[]) => FieldValues,
 	rayId: string,
 	now: number,
+	budget?: WorkBudget,
 ): Promise<Verdict> {
 	const zone = derived(await zoneView(env, zoneId, now), compileZone);
 	const matches: FirewallMatch[] = [];
 	if (zone.firewallRules.length === 0 && zone.customRules.length === 0) return { matches };
 	// One evaluation for all the rules: each field computed and converted once per request, and
 	// one budget of comparison work, which a request whose comparisons would pass it is refused for.
-	const values = evaluation(fields(zone.fields));
+	const values = evaluation(fields(zone.fields), undefined, budget);
 	try {
 		return evaluate(zone, values, matches, rayId);
 	} catch (error) {

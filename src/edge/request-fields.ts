@@ -93,6 +93,11 @@ export interface RequestContext {
 	 * `raw.` fields always see the URL's path.
 	 */
 	path?: () => string;
+	/**
+	 * The query (with its `?`, or empty) the `http.request.uri*` fields see: a URL rewrite's
+	 * (`edge/phases/url-rewrite.ts`); absent: the URL's. The `raw.` fields always see the URL's.
+	 */
+	search?: () => string;
 }
 
 /** The `request.cf` properties read here; all optional, as Miniflare and Cloudflare fill them differently. */
@@ -113,9 +118,11 @@ class Source {
 	#headers: Headers | undefined;
 	#headerMap: Record<string, string[]> | undefined;
 	#args: Record<string, string[]> | undefined;
+	#rawArgs: Record<string, string[]> | undefined;
 	#pathname: string | undefined;
 	#rawPathname: string | undefined;
 	#search: string | undefined;
+	#rawSearch: string | undefined;
 	#protocol: string | undefined;
 
 	constructor(
@@ -147,6 +154,10 @@ class Source {
 		this.#args ??= queryArguments(this.query);
 		return this.#args;
 	}
+	get rawArgs(): Record<string, string[]> {
+		this.#rawArgs ??= this.rawSearch === this.search ? this.args : queryArguments(this.rawSearch.slice(1));
+		return this.#rawArgs;
+	}
 	/** The path the rules see (`RequestContext.path`). */
 	get pathname(): string {
 		this.#pathname ??= this.context.path?.() ?? this.rawPathname;
@@ -157,9 +168,15 @@ class Source {
 		this.#rawPathname ??= this.url.pathname;
 		return this.#rawPathname;
 	}
+	/** The query the rules see (`RequestContext.search`), with its `?`. */
 	get search(): string {
-		this.#search ??= this.url.search;
+		this.#search ??= this.context.search?.() ?? this.rawSearch;
 		return this.#search;
+	}
+	/** The URL's query as received, with its `?`. */
+	get rawSearch(): string {
+		this.#rawSearch ??= this.url.search;
+		return this.#rawSearch;
 	}
 	get query(): string {
 		return this.search.slice(1);
@@ -186,14 +203,14 @@ const COMPUTED: Computed = {
 	"http.request.uri.args.values": (s) => Object.values(s.args).flat(),
 	"http.request.full_uri": (s) => `${s.protocol}//${s.url.host}${s.pathname}${s.search}`,
 	// Raw fields: the URL as received, before normalization (docs fields/reference/raw.http.request.uri.path).
-	"raw.http.request.uri": (s) => s.rawPathname + s.search,
+	"raw.http.request.uri": (s) => s.rawPathname + s.rawSearch,
 	"raw.http.request.uri.path": (s) => s.rawPathname,
 	"raw.http.request.uri.path.extension": (s) => extensionOf(s.rawPathname),
-	"raw.http.request.uri.query": (s) => s.query,
-	"raw.http.request.uri.args": (s) => s.args,
-	"raw.http.request.uri.args.names": (s) => Object.keys(s.args),
-	"raw.http.request.uri.args.values": (s) => Object.values(s.args).flat(),
-	"raw.http.request.full_uri": (s) => `${s.protocol}//${s.url.host}${s.rawPathname}${s.search}`,
+	"raw.http.request.uri.query": (s) => s.rawSearch.slice(1),
+	"raw.http.request.uri.args": (s) => s.rawArgs,
+	"raw.http.request.uri.args.names": (s) => Object.keys(s.rawArgs),
+	"raw.http.request.uri.args.values": (s) => Object.values(s.rawArgs).flat(),
+	"raw.http.request.full_uri": (s) => `${s.protocol}//${s.url.host}${s.rawPathname}${s.rawSearch}`,
 	"http.request.headers": (s) => s.headerMap,
 	"http.request.headers.names": (s) => Object.keys(s.headerMap),
 	"http.request.headers.values": (s) => Object.values(s.headerMap).flat(),

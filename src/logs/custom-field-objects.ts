@@ -4,8 +4,9 @@
  * https://developers.cloudflare.com/logs/logpush/logpush-job/custom-fields/, and its "Limitations").
  *
  * Emulates, with the documented limits:
- * - only the names of the zone's enabled `log_custom_field` rules (all five lists; locally no
- *   transform rule changes a header, so raw and transformed values are the same);
+ * - only the names of the zone's enabled `log_custom_field` rules (all five lists); request
+ *   headers as the visitor sent them, before any request header rule (`edge/phases/request-headers.ts`),
+ *   `transformed_request_fields` included: a gap, Cloudflare logs those as the rules left them;
  * - header names matched case-insensitively (the Fetch `Headers` object does) and logged in
  *   lower case (as configured: the API refuses upper case); cookie names matched exactly;
  * - only the first instance of a repeated header: `set-cookie`, which Fetch keeps apart

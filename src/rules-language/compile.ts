@@ -166,7 +166,7 @@ function compileCall(args: readonly Arg[], impl: Impl): ValueFn {
 			const others = rest.map((f) => f(ctx));
 			let size = 0;
 			for (const other of others) size += sizeOf(other);
-			for (const item of items) spend(ctx.work, sizeOf(item) + size);
+			for (const item of items) spend(ctx.work, sizeOf(item) + size + (impl.cost?.([item, ...others]) ?? 0));
 			const out: Runtime[] = [];
 			for (const item of items) {
 				const r = impl([item, ...others]);
@@ -183,7 +183,7 @@ function compileCall(args: readonly Arg[], impl: Impl): ValueFn {
 			values[i] = (fns[i] as ValueFn)(ctx);
 			size += sizeOf(values[i]);
 		}
-		spend(ctx.work, size);
+		spend(ctx.work, size + (impl.cost?.(values) ?? 0));
 		return impl(values);
 	};
 }
@@ -447,8 +447,16 @@ export function compileLogical(node: Logical): Compiled {
 	}
 }
 
-/** The field names an expression reads, in order of first use. */
-export function fieldsOf(node: Logical): string[] {
+/**
+ * A value expression (a rewrite's `expression`, `parser.ts` `parseValue`): its value, or missing.
+ * Calls under it spend the request's work budget as a filter's do.
+ */
+export function compileValue(expr: IndexExpr): (ctx: Ctx) => Runtime | undefined {
+	return compileIndexValue(expr);
+}
+
+/** The field names an expression (a filter, or a value expression) reads, in order of first use. */
+export function fieldsOf(node: Logical | IndexExpr): string[] {
 	const out = new Set<string>();
 	const visitIdentifier = (head: Identifier) => {
 		if (head.kind === "field") out.add(head.name);
@@ -463,6 +471,7 @@ export function fieldsOf(node: Logical): string[] {
 		else if (n.kind === "not") visitLogical(n.arg);
 		else for (const i of n.items) visitLogical(i);
 	};
-	visitLogical(node);
+	if ("head" in node) visitIdentifier(node.head);
+	else visitLogical(node);
 	return [...out];
 }

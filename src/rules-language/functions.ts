@@ -34,8 +34,13 @@ type ParamError =
 	| { readonly kind: "type"; readonly expected: readonly Expected[]; readonly actual: FieldType }
 	| { readonly kind: "value"; readonly message: string };
 
-/** A function's value: undefined is a missing value. */
-export type Impl = (args: readonly (Runtime | undefined)[]) => Runtime | undefined;
+/**
+ * A function's value: undefined is a missing value. `cost`, when set, is the work the call may
+ * take beyond reading its arguments (a regex's, `work-budget.ts`), charged before it runs.
+ */
+export type Impl = ((args: readonly (Runtime | undefined)[]) => Runtime | undefined) & {
+	cost?: (args: readonly (Runtime | undefined)[]) => number;
+};
 
 /** A function of the scheme. */
 export interface FunctionDef {

@@ -14,17 +14,18 @@
  * (work-budget.ts), a limit of edgezone's, not Cloudflare's. The module is pure: no Workers APIs;
  * its one runtime dependency is `re2js`, the linear-time engine `matches` runs on.
  */
-import { type Ctx, compileLogical, type FieldValues, fieldsOf, type ListValues } from "./compile.ts";
+import { fromByteString } from "./bytes.ts";
+import { type Ctx, compileLogical, compileValue, type FieldValues, fieldsOf, type ListValues } from "./compile.ts";
 import { type FilterError, LexError, renderError } from "./errors.ts";
-import { type ListKind, parseExpression } from "./parser.ts";
+import { type ListKind, parseExpression, parseValue } from "./parser.ts";
 import type { FieldType } from "./types.ts";
-import { COMPARISON_WORK_PER_REQUEST, ComparisonWorkExceeded } from "./work-budget.ts";
+import { COMPARISON_WORK_PER_REQUEST, ComparisonWorkExceeded, type WorkBudget } from "./work-budget.ts";
 
 export type { FieldValues, ListValues } from "./compile.ts";
 export type { FilterError } from "./errors.ts";
 
 export type { FieldType } from "./types.ts";
-export { COMPARISON_WORK_PER_REQUEST, ComparisonWorkExceeded } from "./work-budget.ts";
+export { COMPARISON_WORK_PER_REQUEST, ComparisonWorkExceeded, type WorkBudget } from "./work-budget.ts";
 
 /** Cloudflare's limit on an expression's length, in characters (cloudflare-docs max-expression-length). */
 export const MAX_EXPRESSION_LENGTH = 4096;
@@ -66,11 +67,17 @@ export interface Evaluation {
 /**
  * Prepares `values` (and the items of the named lists `in $name` refers to) for
  * {@link Filter.matchesIn}, with one request's budget of comparison work
- * ({@link COMPARISON_WORK_PER_REQUEST}).
+ * ({@link COMPARISON_WORK_PER_REQUEST}), or with `budget` when the request's phases share one
+ * across the evaluations of their field values (`requestBudget`).
  */
-export function evaluation(values: FieldValues, lists?: ListValues): Evaluation {
-	const ctx: Ctx = { values, lists, cache: [], work: { left: COMPARISON_WORK_PER_REQUEST } };
+export function evaluation(values: FieldValues, lists?: ListValues, budget?: WorkBudget): Evaluation {
+	const ctx: Ctx = { values, lists, cache: [], work: budget ?? requestBudget() };
 	return ctx as unknown as Evaluation;
+}
+
+/** A fresh budget of one request's comparison work, for `evaluation`s that share it. */
+export function requestBudget(): WorkBudget {
+	return { left: COMPARISON_WORK_PER_REQUEST };
 }
 
 /** Options of {@link compile}. */
@@ -141,4 +148,58 @@ export function compile(
 		matchesIn,
 	};
 	return { ok: true, filter };
+}
+
+/** A compiled value expression (a rewrite's or redirect's `expression`). */
+export interface ValueExpression {
+	/** The expression as given. */
+	readonly expression: string;
+	/** The fields it reads, in order of first use. */
+	readonly fields: readonly string[];
+	/**
+	 * Its value against a request's {@link Evaluation} as text (UTF-8 decoded), or undefined when
+	 * it is missing or not UTF-8. Throws only {@link ComparisonWorkExceeded}, sharing the
+	 * evaluation's budget with the filters matched against it.
+	 */
+	valueIn(evaluation: Evaluation): string | undefined;
+	/**
+	 * The same as a byte string (one char 0–255 per byte of its UTF-8 form), as an HTTP header's
+	 * value is written on the wire; undefined when missing.
+	 */
+	bytesIn(evaluation: Evaluation): string | undefined;
+}
+
+/**
+ * Parses, type-checks and compiles a value expression: one field or function call of type
+ * `Bytes`, with the rewrite functions (`regex_replace`, `wildcard_replace`, `to_string`) besides
+ * the filter's. Over 4,096 characters or invalid: `{ ok: false }` with the engine's error.
+ */
+export function compileValueExpression(
+	expression: string,
+): { ok: true; value: ValueExpression } | { ok: false; error: FilterError } {
+	const length = [...expression].length;
+	if (length > MAX_EXPRESSION_LENGTH) return { ok: false, error: lengthError(expression, length) };
+	let root: ReturnType<typeof parseValue>;
+	try {
+		root = parseValue(expression);
+	} catch (e) {
+		if (e instanceof LexError) return { ok: false, error: renderError(expression, e) };
+		throw e;
+	}
+	const compiled = compileValue(root);
+	const bytesIn = (prepared: Evaluation): string | undefined => {
+		let value: unknown;
+		try {
+			value = compiled(prepared as unknown as Ctx);
+		} catch (error) {
+			if (error instanceof ComparisonWorkExceeded) throw error;
+			return undefined;
+		}
+		return typeof value === "string" ? value : undefined;
+	};
+	const valueIn = (prepared: Evaluation): string | undefined => {
+		const bytes = bytesIn(prepared);
+		return bytes === undefined ? undefined : fromByteString(bytes);
+	};
+	return { ok: true, value: { expression, fields: fieldsOf(root), valueIn, bytesIn } };
 }

@@ -39,6 +39,7 @@ import {
 } from "./lexer.ts";
 import { translateRegex } from "./regex.ts";
 import { EDGE_PROFILE } from "./regex-hir.ts";
+import { ONCE_PER_EXPRESSION, REWRITE_FUNCTIONS } from "./rewrite-functions.ts";
 import { BOOL_ARRAY, debugType, displayType, type FieldType, innerType, isArray, isMap, sameType } from "./types.ts";
 import { compileWildcard } from "./wildcard.ts";
 
@@ -75,6 +76,8 @@ export interface ParseOptions {
 	 * limits of its day and runs as it was written.
 	 */
 	readonly regexLimits?: boolean;
+	/** Whether the functions of value expressions (`rewrite-functions.ts`) are known: only in `parseValue`. */
+	readonly rewrite?: boolean;
 }
 
 const LOGICAL_OPS = [
@@ -142,6 +145,8 @@ class Parser {
 	regexes = 0;
 	/** Their compiled instructions so far, against {@link MAX_REGEX_INSTRUCTIONS}. */
 	instructions = 0;
+	/** `regex_replace` and `wildcard_replace` calls read so far: at most one (`rewrite-functions.ts`). */
+	replaces = 0;
 	readonly maxDepth: number;
 	readonly fields: Readonly<Record<string, FieldType>>;
 
@@ -228,8 +233,10 @@ class Parser {
 		const [name, p] = lexIdentifier(this.s, pos);
 		const type = Object.hasOwn(this.fields, name) ? this.fields[name] : undefined;
 		if (type !== undefined) return [{ kind: "field", name, type }, p];
-		const fn = FUNCTIONS.get(name);
+		const fn = FUNCTIONS.get(name) ?? (this.options.rewrite ? REWRITE_FUNCTIONS.get(name) : undefined);
 		if (fn === undefined) fail("unknown identifier", pos, p);
+		if (ONCE_PER_EXPRESSION.has(name) && this.replaces++ > 0)
+			fail("an expression may hold one regex_replace or wildcard_replace", pos, p);
 		return this.nested(skipSpace(this.s, p), () => this.call(p, fn));
 	}
 
@@ -577,6 +584,26 @@ export function parseExpression(input: string, options: ParseOptions = {}): Logi
 	const parser = new Parser(s, options);
 	const [expr, p] = parser.logical(start);
 	if (expr.type !== "Bool") fail(`expected value of type Bool, but got ${displayType(expr.type)}`, p, s.end);
+	if (p < s.end) fail("unrecognised input", p, s.end);
+	return expr;
+}
+
+/**
+ * Parses and type-checks a value expression (a rewrite's or redirect's `expression`): one field
+ * or function call, with the functions of `rewrite-functions.ts`, whose value must be of type
+ * `Bytes` (a string); throws a LexError.
+ */
+export function parseValue(input: string, options: ParseOptions = {}): IndexExpr {
+	const start = input.length - input.replace(/^[\t\n\v\f\r ]+/, "").length;
+	const s: Src = { text: input, end: Math.max(start, input.replace(/[\t\n\v\f\r ]+$/, "").length) };
+	const parser = new Parser(s, { ...options, rewrite: true });
+	const [expr, p] = parser.indexExpr(start);
+	if (expr.eachCount > 0 || expr.type !== "Bytes")
+		fail(
+			`expected value of type Bytes, but got ${displayType(expr.eachCount > 0 ? { array: expr.type } : expr.type)}`,
+			start,
+			p,
+		);
 	if (p < s.end) fail("unrecognised input", p, s.end);
 	return expr;
 }

@@ -337,7 +337,7 @@ function repeatText(sub: Re2, count: number, optional: boolean): Re2 {
 	return { text: block.repeat(blocks) + tail, weight: sub.weight * step };
 }
 
-function re2(h: Hir): Re2 {
+function re2(h: Hir, captures: boolean): Re2 {
 	switch (h.k) {
 		case "empty":
 			return { text: "(?:)", weight: 1 };
@@ -349,18 +349,25 @@ function re2(h: Hir): Re2 {
 			return { text: setText(h.set), weight: 1 };
 		case "look":
 			return { text: LOOK_RE2[h.look], weight: 1 };
-		case "capture":
-			return re2(h.sub);
+		case "capture": {
+			const sub = re2(h.sub, captures);
+			return captures ? { text: `(${sub.text})`, weight: sub.weight } : sub;
+		}
 		case "concat":
 		case "alternation": {
-			const parts = h.subs.map(re2);
+			const parts = h.subs.map((sub) => re2(sub, captures));
 			const weight = Math.max(...parts.map((p) => p.weight));
 			const joined = parts.map((p) => `(?:${p.text})`).join(h.k === "concat" ? "" : "|");
 			return { text: h.k === "concat" ? joined : `(?:${joined})`, weight };
 		}
 		case "repetition": {
-			const sub = re2(h.sub);
+			const sub = re2(h.sub, captures);
 			const group = `(?:${sub.text})`;
+			// With captures, a repeated group must stay one group (its number counts): RE2's own
+			// counted form when it is within RE2's limit; past it, the blocks below repeat the group.
+			const most = Math.max(h.min, h.max ?? 1, 1);
+			if (captures && most * sub.weight <= RE2_MAX_REPEAT)
+				return { text: `${group}{${h.min},${h.max ?? ""}}`, weight: sub.weight * most };
 			const head = repeatText(sub, h.min, false);
 			if (h.max === undefined) return { text: `${head.text}${group}*`, weight: head.weight };
 			const tail = repeatText(sub, h.max - h.min, true);
@@ -369,9 +376,12 @@ function re2(h: Hir): Re2 {
 	}
 }
 
-/** The pattern in RE2 syntax, for re2js, matching what the HIR matches on a byte string. */
-export function toRe2(h: Hir): string {
-	return re2(h).text;
+/**
+ * The pattern in RE2 syntax, for re2js, matching what the HIR matches on a byte string; with
+ * `captures`, its capture groups capture (for `regex_replace`'s `${N}`), else none does.
+ */
+export function toRe2(h: Hir, captures = false): string {
+	return re2(h, captures).text;
 }
 
 // ---------------------------------------------------------------------------------------------

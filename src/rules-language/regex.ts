@@ -50,6 +50,19 @@ export interface ByteRegex {
 	cost(subject: string): number;
 	/** About the re2js program's instructions, counted before compiling (`instructionCount`). */
 	readonly instructions: number;
+	/**
+	 * The leftmost-first match in `subject`: its bounds and its groups' byte strings (`[0]` the
+	 * whole match; a group that took no part is undefined), or undefined when none. Groups are
+	 * numbered only when the pattern was translated with `captures`. Costs what `test` costs.
+	 */
+	exec(subject: string): RegexMatch | undefined;
+}
+
+/** A match of {@link ByteRegex.exec}: byte offsets into the subject and the groups' bytes. */
+interface RegexMatch {
+	readonly start: number;
+	readonly end: number;
+	readonly groups: readonly (string | undefined)[];
 }
 
 /**
@@ -614,12 +627,14 @@ const COMPILED_SIZE_LIMIT = 10 * (1 << 20);
  * takes a byte string (one char per byte, `bytes.ts`). Errors: regex-syntax's `Display`, or
  * wirefilter's `Compiled regex exceeds size limit of N bytes.` (without a `regex parse error`
  * header: it is not a syntax error) when the engine's NFA would exceed `COMPILED_SIZE_LIMIT`
- * (`profile`: the build whose NFA is sized, see `regex-hir.ts`).
+ * (`profile`: the build whose NFA is sized, see `regex-hir.ts`). With `captures`, `exec` numbers
+ * the pattern's groups (for `regex_replace`).
  */
 export function translateRegex(
 	pattern: string,
 	profile: NfaProfile = EDGE_PROFILE,
 	maxInstructions = Number.POSITIVE_INFINITY,
+	captures = false,
 ): RegexResult {
 	const t = new Translator(pattern);
 	let hir: Hir;
@@ -643,7 +658,7 @@ export function translateRegex(
 			tooLarge: instructions,
 		};
 	// The HIR's RE2 text is valid RE2 within RE2's repetition limit; a failure here is a bug.
-	const engine = RE2JS.compile(toRe2(hir));
+	const engine = RE2JS.compile(toRe2(hir, captures));
 	const prefix = anchoredPrefix(hir);
 	// re2js's `programSize`: its instructions, which an NFA step visits at most once each.
 	const size = engine.programSize();
@@ -653,9 +668,18 @@ export function translateRegex(
 		const read = reach === undefined ? subject.length : Math.min(subject.length, reach);
 		return subject.length + size * (read + 1);
 	};
-	if (prefix === undefined) return { ok: true, regex: { test: (subject) => engine.test(subject), cost, instructions } };
+	const exec = (subject: string): RegexMatch | undefined => {
+		if (prefix !== undefined && !subject.startsWith(prefix)) return undefined;
+		const matcher = engine.matcher(subject);
+		if (!matcher.find()) return undefined;
+		const groups: (string | undefined)[] = [];
+		for (let i = 0; i <= matcher.groupCount(); i++) groups.push(matcher.group(i) ?? undefined);
+		return { start: matcher.start(), end: matcher.end(), groups };
+	};
+	if (prefix === undefined)
+		return { ok: true, regex: { test: (subject) => engine.test(subject), cost, instructions, exec } };
 	return {
 		ok: true,
-		regex: { test: (subject) => subject.startsWith(prefix) && engine.test(subject), cost, instructions },
+		regex: { test: (subject) => subject.startsWith(prefix) && engine.test(subject), cost, instructions, exec },
 	};
 }

@@ -76,3 +76,58 @@ export function wildcardMatches(w: Wildcard, input: string): boolean {
 	while (p[pi] === STAR) pi++;
 	return pi >= p.length;
 }
+
+/**
+ * What each star of `w` took when the whole byte string `input` matches, in order, or undefined
+ * when it does not (`wildcard_replace`'s `${N}`). Each star takes as few bytes as the match
+ * allows, left to right: the same one-backtrack-point walk as {@link wildcardMatches}, which
+ * only ever lengthens the last star it met.
+ */
+export function wildcardCaptures(w: Wildcard, input: string): string[] | undefined {
+	const p = w.codes;
+	const strict = w.strict;
+	const starts: number[] = [];
+	const ends: number[] = [];
+	let pi = 0;
+	let ii = 0;
+	let starP = -1;
+	let starI = 0;
+	while (ii < input.length) {
+		const t = pi < p.length ? (p[pi] as number) : undefined;
+		if (t === STAR) {
+			starts.push(ii);
+			ends.push(ii);
+			starP = ++pi;
+			starI = ii;
+			if (pi >= p.length) {
+				ends[ends.length - 1] = input.length;
+				return starts.map((start, k) => input.slice(start, ends[k]));
+			}
+		} else if (t !== undefined && t === (strict ? input.charCodeAt(ii) : fold(input.charCodeAt(ii)))) {
+			pi++;
+			ii++;
+		} else if (starP >= 0) {
+			// Back to the last star: it takes one byte more; the stars met after it are met again.
+			const last = codesStarsBefore(p, starP);
+			starts.length = last;
+			ends.length = last;
+			ends[last - 1] = ++starI;
+			pi = starP;
+			ii = starI;
+		} else return undefined;
+	}
+	while (p[pi] === STAR) {
+		starts.push(input.length);
+		ends.push(input.length);
+		pi++;
+	}
+	if (pi < p.length) return undefined;
+	return starts.map((start, k) => input.slice(start, ends[k]));
+}
+
+/** How many stars `codes` holds before index `end`. */
+function codesStarsBefore(codes: readonly number[], end: number): number {
+	let n = 0;
+	for (let i = 0; i < end; i++) if (codes[i] === STAR) n++;
+	return n;
+}

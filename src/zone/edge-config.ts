@@ -48,6 +48,16 @@ export interface EdgeConfig {
 	dnsRecords: EdgeRecord[];
 	/** Where custom hostnames' traffic goes (Cloudflare for SaaS, `edge/destination.ts`). */
 	saasOrigins: SaasOrigins;
+	/** The enabled rules of the zone's `http_request_dynamic_redirect` entrypoint (Single Redirects), in rule order. */
+	redirectRules: Rule[];
+	/** The enabled rules of the zone's `http_request_transform` entrypoint (URL rewrites), in rule order. */
+	urlRewriteRules: Rule[];
+	/** The enabled rules of the zone's `http_request_origin` entrypoint (Origin Rules), in rule order. */
+	originRules: Rule[];
+	/** The enabled rules of the zone's `http_request_late_transform` entrypoint (request header rules), in rule order. */
+	requestHeaderRules: Rule[];
+	/** The enabled rules of the zone's `http_response_headers_transform` entrypoint (response header rules), in rule order. */
+	responseHeaderRules: Rule[];
 }
 
 /** The one-row `zone_config` table. Every method runs inside the caller's transaction. */

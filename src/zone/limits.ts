@@ -29,7 +29,8 @@
  * 40 rules ~148 kB, 40 names ~10 kB, ruleset name and description ~4.6 kB: under 170 kB,
  * a twelfth of 2 MB. A phase that accepts many rules with long expressions must bound
  * their number in its `checkAll` (phase table) to keep this true: `http_request_firewall_custom`
- * bounds both its rule count and the JSON size of its rules (`phases/firewall-custom.ts`).
+ * bounds both its rule count and the JSON size of its rules (`phases/firewall-custom.ts`), and
+ * so do the Transform, Redirect and Origin Rules' phases, with the same check.
  */
 
 /** Characters of a rule expression (docs: "The maximum length of a rule expression is 4,096 characters"). */

@@ -64,6 +64,7 @@ import {
 import { LogScheduler, type LogStatus } from "./log-delivery";
 import { type Challenge, type JobSettings, type JobWrite, type LogpushJob, LogpushStore } from "./logpush";
 import type { Notice } from "./outbox";
+import type { Rule } from "./phases/actions";
 import { enabledCustomFields } from "./phases/log-custom-fields";
 import { LogpullRetention } from "./retention";
 import {
@@ -731,7 +732,17 @@ export class Zone extends DurableObject<Env> {
 			workersRoutes: this.#workersRoutes.list(),
 			dnsRecords: this.#records.edgeRecords(),
 			saasOrigins: this.#hostnames.saasOrigins(),
+			redirectRules: this.#enabledRules("http_request_dynamic_redirect"),
+			urlRewriteRules: this.#enabledRules("http_request_transform"),
+			originRules: this.#enabledRules("http_request_origin"),
+			requestHeaderRules: this.#enabledRules("http_request_late_transform"),
+			responseHeaderRules: this.#enabledRules("http_response_headers_transform"),
 		}));
+	}
+
+	/** The enabled rules of the zone's entrypoint ruleset of `phase`, in rule order. */
+	#enabledRules(phase: Phase): Rule[] {
+		return this.#rulesets.entrypointRules(phase).filter((rule) => rule.enabled);
 	}
 
 	/**

@@ -192,6 +192,46 @@ describe("the edge's view of a zone", () => {
 		]);
 	});
 
+	it("holds the enabled rules of the redirect, rewrite, origin and header phases", async () => {
+		const zone = await freshZone();
+		const put = (phase: string, rule: object) =>
+			call("PUT", `/zones/${zone}/rulesets/phases/${phase}/entrypoint`, {
+				rules: [rule, { ...rule, enabled: false }],
+			});
+		const headers = {
+			action: "rewrite",
+			expression: "true",
+			action_parameters: { headers: { "x-a": { operation: "remove" } } },
+		};
+		await put("http_request_dynamic_redirect", {
+			action: "redirect",
+			expression: "true",
+			action_parameters: { from_value: { target_url: { value: "https://example.com/" } } },
+		});
+		await put("http_request_transform", {
+			action: "rewrite",
+			expression: "true",
+			action_parameters: { uri: { query: { value: "" } } },
+		});
+		await put("http_request_origin", {
+			action: "route",
+			expression: "true",
+			action_parameters: { origin: { port: 8080 } },
+		});
+		await put("http_request_late_transform", headers);
+		await put("http_response_headers_transform", headers);
+		const config = await edgeConfig(zone);
+		for (const [field, action] of [
+			["redirectRules", "redirect"],
+			["urlRewriteRules", "rewrite"],
+			["originRules", "route"],
+			["requestHeaderRules", "rewrite"],
+			["responseHeaderRules", "rewrite"],
+		] as const) {
+			expect(config[field], field).toEqual([expect.objectContaining({ action, enabled: true })]);
+		}
+	});
+
 	it("holds the enabled custom fields of the entrypoint and the enabled jobs", async () => {
 		const zone = await freshZone();
 		expect(await edgeConfig(zone)).toEqual({
@@ -205,6 +245,11 @@ describe("the edge's view of a zone", () => {
 			workersRoutes: [],
 			dnsRecords: [],
 			saasOrigins: { customOrigins: {} },
+			redirectRules: [],
+			urlRewriteRules: [],
+			originRules: [],
+			requestHeaderRules: [],
+			responseHeaderRules: [],
 		});
 		await call("PUT", `/zones/${zone}/rulesets/phases/http_log_custom_fields/entrypoint`, {
 			rules: [

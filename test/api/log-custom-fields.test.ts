@@ -59,10 +59,10 @@ describe("a log_custom_field rule", () => {
 	const cases: { name: string; rule: unknown; pointer: string; message?: string }[] = [
 		{
 			name: "an action edgezone does not implement",
-			rule: { ...valid, action: "rewrite" },
+			rule: { ...valid, action: "set_config" },
 			pointer: "/rules/0/action",
 			message:
-				"the action must be one that edgezone implements: log_custom_field, block, challenge, js_challenge, managed_challenge, log, skip",
+				"the action must be one that edgezone implements: log_custom_field, block, challenge, js_challenge, managed_challenge, log, skip, rewrite, route, redirect",
 		},
 		{
 			name: "an action of another phase",

@@ -125,7 +125,7 @@ describe("PATCH .../rules/{rule_id}", () => {
 	it.each([
 		{ name: "a malformed id", body: { id: "nope" }, pointer: "/id" },
 		{ name: "an unknown field", body: { enabled: false, colour: "red" }, pointer: "/colour" },
-		{ name: "an action edgezone does not implement", body: { action: "rewrite" }, pointer: "/action" },
+		{ name: "an action edgezone does not implement", body: { action: "set_config" }, pointer: "/action" },
 		{
 			name: "invalid action_parameters",
 			body: { action: "log_custom_field", action_parameters: { request_fields: [{ name: "Upper" }] } },

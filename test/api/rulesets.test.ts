@@ -114,7 +114,7 @@ describe("POST /rulesets", () => {
 		{ name: "rules that are no array", body: { name: "x", kind: "zone", phase: PHASE, rules: {} }, pointer: "/rules" },
 		{
 			name: "a rule in a phase edgezone has no rules for",
-			body: { name: "x", kind: "zone", phase: "http_request_transform", rules: [rule(["a"])] },
+			body: { name: "x", kind: "zone", phase: "http_request_cache_settings", rules: [rule(["a"])] },
 			pointer: "/rules/0/action",
 		},
 	])("answers 400 at the field for $name", async ({ body, pointer }) => {

@@ -37,6 +37,7 @@ const PAGES = [
 	"docs/api.md",
 	"docs/firewall.md", // its first block sets API, AUTH, JSON, first_id and ZONE (the zone shop.example.net)
 	"docs/logs.md", // its first block sets the same, as firewall.md's does
+	"docs/rules.md", // its first block sets API, AUTH, JSON, HOST, ZONE (the zone rules.example.net)
 	"docs/custom-hostnames.md",
 	"docs/origins.md", // each block starts its app on port 8880 and stops it
 	"docs/certificates.md",

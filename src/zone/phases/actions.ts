@@ -5,6 +5,7 @@
  * phase accepts which action is the phase table's (`table.ts`). A new action is one entry.
  */
 import { z } from "zod";
+import { REDIRECT_RULE } from "./dynamic-redirect";
 import {
 	BLOCK_RULE,
 	CHALLENGE_RULE,
@@ -14,6 +15,8 @@ import {
 	SKIP_RULE,
 } from "./firewall-custom";
 import { LOG_CUSTOM_FIELD_RULE } from "./log-custom-fields";
+import { ROUTE_RULE } from "./origin-route";
+import { REWRITE_RULE } from "./rewrite";
 import { RULE_FIELDS, type Stored } from "./rule";
 
 /** Rule schema per action name. */
@@ -25,6 +28,9 @@ const ACTIONS = {
 	managed_challenge: MANAGED_CHALLENGE_RULE,
 	log: LOG_RULE,
 	skip: SKIP_RULE,
+	rewrite: REWRITE_RULE,
+	route: ROUTE_RULE,
+	redirect: REDIRECT_RULE,
 };
 
 /** An action edgezone implements. */

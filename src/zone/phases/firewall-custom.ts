@@ -22,7 +22,7 @@ import type { Rule } from "./actions";
 import { actionRule, RULE_FIELDS, type RuleIssue } from "./rule";
 
 /** A rule expression that the Rules language compiles; refused with code 20125 and the rulesets API's text. */
-const COMPILED_EXPRESSION = RULE_FIELDS.expression.superRefine((expression, ctx) => {
+export const COMPILED_EXPRESSION = RULE_FIELDS.expression.superRefine((expression, ctx) => {
 	const engineText = expressionError(expression);
 	if (engineText === undefined) return;
 	ctx.addIssue({

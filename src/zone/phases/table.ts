@@ -3,8 +3,8 @@
  * they accept and their checks over a whole ruleset.
  *
  * Every phase of the SDK's `Phase` type can hold a ruleset; rules are accepted only in
- * phases with an entry in `PHASE_RULES` (today `http_log_custom_fields` and
- * `http_request_firewall_custom`). A rule in any
+ * phases with an entry in `PHASE_RULES` (custom log fields, WAF custom rules, the Transform,
+ * Origin and Redirect Rules' phases). A rule in any
  * other phase, or with an action its phase does not accept, is a 400 at its `action`, so
  * no rule is stored that nothing checks. A new phase is one entry here (plus its actions
  * in `actions.ts`), with no change in `zone/rulesets.ts`.
@@ -13,7 +13,10 @@ import type { Phase } from "cloudflare/resources/rulesets/rulesets";
 import type { ActionName, Rule } from "./actions";
 import { checkCustomRules } from "./firewall-custom";
 import { checkFieldLimit } from "./log-custom-fields";
+import { checkRequestHeaderRewrites } from "./request-header-rules";
+import { checkResponseHeaderRewrites } from "./response-header-rules";
 import type { RuleIssue } from "./rule";
+import { checkUrlRewrites } from "./url-rewrite";
 
 // A Record over the SDK's `Phase` type: the compiler refuses a missing or an unknown phase.
 const PHASE_SET: Record<Phase, true> = {
@@ -59,4 +62,9 @@ export const PHASE_RULES: Partial<Record<Phase, PhaseRules>> = {
 		actions: ["block", "challenge", "js_challenge", "managed_challenge", "log", "skip"],
 		checkAll: checkCustomRules,
 	},
+	http_request_transform: { actions: ["rewrite"], checkAll: checkUrlRewrites },
+	http_request_late_transform: { actions: ["rewrite"], checkAll: checkRequestHeaderRewrites },
+	http_response_headers_transform: { actions: ["rewrite"], checkAll: checkResponseHeaderRewrites },
+	http_request_origin: { actions: ["route"], checkAll: checkCustomRules },
+	http_request_dynamic_redirect: { actions: ["redirect"], checkAll: checkCustomRules },
 };

@@ -146,6 +146,40 @@ browserSuite("the dashboard at phone width (390 px)", () => {
 				{ action: "block", expression: 'http.request.uri.query contains "drop-table-students-and-everything"' },
 			],
 		});
+		await api("PUT", `${z}/rulesets/phases/http_request_dynamic_redirect/entrypoint`, {
+			rules: [
+				{
+					action: "redirect",
+					expression: `starts_with(http.request.uri.path, "/${FOLDER}old-documentation-section/")`,
+					description: "Send the old documentation section to its new home on the documentation site",
+					action_parameters: {
+						from_value: {
+							target_url: { expression: 'concat("https://documentation.example.com", http.request.uri.path)' },
+							status_code: 308,
+							preserve_query_string: true,
+						},
+					},
+				},
+			],
+		});
+		await api("PUT", `${z}/rulesets/phases/http_response_headers_transform/entrypoint`, {
+			rules: [
+				{
+					action: "rewrite",
+					expression: "true",
+					description: "Security headers",
+					action_parameters: {
+						headers: {
+							"Content-Security-Policy": {
+								operation: "set",
+								value: "default-src 'self'; img-src 'self' data: https://images.example.com",
+							},
+							"X-Frame-Options": { operation: "set", value: "DENY" },
+						},
+					},
+				},
+			],
+		});
 		await api("POST", `${z}/custom_hostnames`, {
 			hostname: `shop-${RUN}.customer-with-a-long-name.example.net`,
 			ssl: { method: "txt", type: "dv" },
@@ -226,6 +260,28 @@ browserSuite("the dashboard at phone width (390 px)", () => {
 			await page.goto(zonePage(`security/rules/${ruleId}`));
 			await page.getByRole("heading", { level: 1, name: "Edit firewall rule" }).waitFor();
 			await fits("security/rules/:id");
+		});
+
+		it("fits Rules: each kind's section, a long redirect and header rule in their tables", async () => {
+			await page.goto(zonePage("rules"));
+			await page.getByRole("heading", { level: 1, name: "Rules" }).waitFor();
+			await page.getByText("Send the old documentation section to its new home on the documentation site").waitFor();
+			await fits("rules");
+		});
+
+		it("fits a rule's edit page and a create page", async () => {
+			const [rule] = (
+				await api<{ rules: { id: string }[] }>(
+					"GET",
+					`/zones/${zoneId}/rulesets/phases/http_response_headers_transform/entrypoint`,
+				)
+			).rules;
+			await page.goto(zonePage(`rules/response-headers/${rule?.id}`));
+			await page.getByRole("heading", { level: 1, name: "Edit response header rule" }).waitFor();
+			await fits("rules/response-headers/:id");
+			await page.goto(zonePage("rules/url-rewrites/new"));
+			await page.getByRole("heading", { level: 1, name: "Create URL rewrite rule" }).waitFor();
+			await fits("rules/url-rewrites/new");
 		});
 
 		it("fits Edge Certificates: the custom hostname with its validation records", async () => {
