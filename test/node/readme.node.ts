@@ -30,6 +30,7 @@ const ROOT = join(import.meta.dirname, "..", "..");
  */
 const PAGES = [
 	"README.md",
+	"docs/emulator.md", // sets the default zone's clock, as the README's block did before the pages after it
 	"docs/in-your-project.md", // startEdgezone from the repository's own package; its npx blocks are not run
 	"docs/gateway-by-curl.md",
 	"docs/s3.md", // its first block writes the aws CLI's `edgezone` profile, which its next blocks use
