@@ -14,6 +14,8 @@
  * Time: a record's time is its `modified_on` on the clock of the zone holding it; another zone's
  * clock may run ahead of this one's (the emulator clock is per zone), so another zone's record is
  * dated no later than this zone's now when it was read, lest it look set in the future.
+ * Gap: this zone stores what the DNS proved (`CustomHostnameStore.settle`) only before its own DNS
+ * writes, so another zone's record removed before then un-verifies the hostname it proved.
  */
 import { zoneRegistry, zoneState } from "../common/durable-objects";
 import { holdingZone } from "../edge/zone-names";
@@ -58,11 +60,6 @@ export class ZoneAnswerSnapshot implements ZoneAnswers {
 		);
 		this.#zones = zones;
 		this.#foreignTxt = new Map(foreign);
-	}
-
-	/** Whether the last refresh read another zone's records (its changes bump no version of this zone). */
-	readsOtherZones(): boolean {
-		return this.#foreignTxt.size > 0;
 	}
 
 	self(): string | undefined {
