@@ -14,8 +14,8 @@
  * a hostname held by another zone is 409 1406 like a duplicate in the zone. A hostname on another
  * zone's name is accepted, as Cloudflare lists no error for a hostname already on Cloudflare
  * (developers.cloudflare.com/cloudflare-for-platforms/cloudflare-for-saas/reference/status-codes/
- * custom-hostnames/); its ownership records are that zone's to write (`emulator/dns.ts`), and its
- * traffic stays with that zone (`edge/zone-routing.ts`).
+ * custom-hostnames/); its ownership records are that zone's DNS records (`zone/zone-answers.ts`),
+ * and its traffic stays with that zone (`edge/zone-routing.ts`).
  * Validation: hostnames per `names.ts` (lower-cased; `*.` only as the leftmost label; no IPs);
  * `ssl.certificate_authority` "" (default CA), `google`, `lets_encrypt` or `ssl_com`, anything
  * else a 400 (DigiCert no longer issues for SaaS, developers.cloudflare.com/ssl/reference/certificate-authorities/); `ssl.type` `dv`; settings

@@ -13,20 +13,16 @@
  * A deleted entry stays as an empty row with the time of deletion: removing a CAA record is a
  * change of CAA too.
  *
- * TXT values come from two places: the zone's DNS records (`dns-records.ts`, the
- * `/dns_records` API), for names inside the zone, as Cloudflare's own DNS answers them; and the
- * emulator's entries here, for names no zone of the emulator holds (a SaaS customer's own DNS),
- * and for CAA records and HTTP tokens, which DNS records do not hold. A TXT value set in either
- * counts; a record's time is its `modified_on`. (Entries written here for names inside a zone,
- * before DNS records existed, still count.)
- *
- * Authority: a name held by another zone of the emulator (its name is the name or a parent) is
- * that zone's to answer; the API writes it here only for a credential that also reaches that
- * zone (`api/emulator/dns.ts`), so what this zone reads for it is what that zone's owner said.
- * Names under no zone (customers' own domains) are this zone's view of the world. Gap: records
- * written before the zone holding their name was created stay until deleted; they can still
- * verify a custom hostname or its certificate, which then gets none of that zone's traffic
- * (`edge/zone-routing.ts`).
+ * Which is which: a name inside a zone of this edgezone (the zone's name is the name or its
+ * nearest parent) is answered from that zone's DNS records (`dns-records.ts`, the `/dns_records`
+ * API; `zone-answers.ts`), as Cloudflare's own DNS answers it, even when another zone asks (DNS is
+ * public). The entries here answer only for names no zone holds (a SaaS customer's own DNS); the
+ * emulator route refuses to write a name a zone holds (`api/emulator/dns.ts`). An entry written
+ * here before the zone holding its name existed is no longer read. A record's time is its
+ * `modified_on`. One exception, until the DNS records hold the CAA type: CAA records of this
+ * zone's own names are still written and read here (another zone's names have none here, as any
+ * CA may issue for a name without CAA records, RFC 8659 §3). Gap: a name inside a zone serves no
+ * HTTP tokens, as its web server is the zone's origin, which validation does not fetch.
  *
  * Limits (edgezone's): 1,000 names per zone, 20 CAA records, 20 TXT values of at most 255
  * characters (one TXT string, RFC 1035 §3.3.14) and 20 HTTP tokens (path and body 1,024
@@ -93,15 +89,25 @@ export interface TxtRecord {
 	setAt: number;
 }
 
+/** The DNS records of the zones of this edgezone, as validation reads them (`zone-answers.ts`). */
+export interface ZoneAnswers {
+	/** The id of the zone holding `name` (its name or nearest parent), undefined when none does. */
+	holder(name: string): string | undefined;
+	/** The TXT records of the zone `zoneId`. */
+	txt(zoneId: string): readonly TxtRecord[];
+	/** This zone's id, once known. */
+	self(): string | undefined;
+}
+
 /** The `emulator_dns` table; each method runs inside the caller's transaction. */
 export class SimulatedDns {
 	readonly #sql: SqlStorage;
-	readonly #records: () => TxtRecord[];
+	readonly #zones: ZoneAnswers;
 
-	/** @param records the zone's TXT records (`dns-records.ts`), read with each `view()`. */
-	constructor(sql: SqlStorage, records: () => TxtRecord[]) {
+	/** @param zones the zones' DNS records, which answer for the names they hold, read with each `view()`. */
+	constructor(sql: SqlStorage, zones: ZoneAnswers) {
 		this.#sql = sql;
-		this.#records = records;
+		this.#zones = zones;
 	}
 
 	/** Every name holding records, by name. */
@@ -180,24 +186,28 @@ export class SimulatedDns {
 				.toArray()
 				.map((row) => [row.name, row]),
 		);
-		const txt = (name: string) => JSON.parse(rows.get(name)?.txt ?? "[]") as StoredTxt[];
-		const records = this.#records();
-		const recordSetAt = (name: string, value: string) =>
-			records.find((r) => r.name === name && r.value === value)?.setAt;
-		const http = (name: string) => JSON.parse(rows.get(name)?.http ?? "[]") as StoredHttp[];
+		// Names a zone holds are that zone's records' to answer; the rows only for the others.
+		const unheld = (name: string) => (this.#zones.holder(name) === undefined ? rows.get(name) : undefined);
+		const caaRow = (name: string) => {
+			const holder = this.#zones.holder(name);
+			return holder === undefined || holder === this.#zones.self() ? rows.get(name) : undefined;
+		};
+		const txt = (name: string) => JSON.parse(unheld(name)?.txt ?? "[]") as StoredTxt[];
+		const recordSetAt = (name: string, value: string) => {
+			const holder = this.#zones.holder(name);
+			if (holder === undefined) return undefined;
+			return this.#zones.txt(holder).find((r) => r.name === name && r.value === value)?.setAt;
+		};
+		const http = (name: string) => JSON.parse(unheld(name)?.http ?? "[]") as StoredHttp[];
 		return {
-			txtSetAt: (name, value) => {
-				const times = [txt(name).find((t) => t.value === value)?.set_at, recordSetAt(name, value)];
-				const known = times.filter((t) => t !== undefined);
-				return known.length === 0 ? undefined : Math.min(...known);
-			},
+			txtSetAt: (name, value) => txt(name).find((t) => t.value === value)?.set_at ?? recordSetAt(name, value),
 			httpSetAt: (host, path, body) => http(host).find((h) => h.path === path && h.body === body)?.set_at,
 			caa: (name) => {
 				let changedAt = 0;
 				let records: CaaRecord[] | undefined;
 				let owner = name;
 				for (const candidate of selfAndParents(name)) {
-					const row = rows.get(candidate);
+					const row = caaRow(candidate);
 					if (row === undefined) continue;
 					changedAt = Math.max(changedAt, row.caa_changed_at);
 					const own = JSON.parse(row.caa) as CaaRecord[];

@@ -92,6 +92,8 @@ export const CODES = {
 	customCertificateNoZoneHost: 2103,
 	/** Chosen: an invalid body or query of an emulator-only route (`/zones/{zone_id}/emulator/...`, not Cloudflare's). */
 	emulatorInvalid: 9400,
+	/** Chosen: the emulator DNS route names a name a zone holds, whose DNS is that zone's DNS records. */
+	emulatorDnsHeldByZone: 9401,
 	/** Chosen: an emulator-only route names something the zone does not have. */
 	emulatorNotFound: 9404,
 	/** Chosen: any invalid custom hostnames body or query (the real code is not public). */

@@ -19,6 +19,8 @@ import {
 	type ZoneRef,
 } from "./certificates/store";
 import { type ClockReading, type ClockSetting, EmulatorClock } from "./clock";
+import { acmeTxtName, ownershipTxtName } from "./custom-hostnames/lifecycle";
+import { baseName } from "./custom-hostnames/names";
 import {
 	type CustomHostnameEdit,
 	type CustomHostnameInput,
@@ -28,7 +30,7 @@ import {
 } from "./custom-hostnames/store";
 import type { JobDelivery } from "./delivery";
 import { type Destination, destinationBucket } from "./destinations";
-import { type DnsEntry, type DnsRecords, SimulatedDns } from "./dns";
+import { type DnsEntry, type DnsRecords, SimulatedDns, type TxtRecord } from "./dns";
 import type { RecordQuery } from "./dns-record-checks";
 import {
 	type DnsRecord,
@@ -82,6 +84,7 @@ import {
 import { migrate, ZONE_MIGRATIONS } from "./schema";
 import { UrlNormalizationStore } from "./url-normalization";
 import { type WorkersRoute, type WorkersRouteInput, WorkersRouteStore } from "./workers-routes";
+import { ZoneAnswerSnapshot } from "./zone-answers";
 
 /**
  * All state of one zone, one store each: rulesets, log-push jobs and the pending edge log (with
@@ -113,6 +116,8 @@ export class Zone extends DurableObject<Env> {
 	readonly #urlNormalization: UrlNormalizationStore;
 	readonly #records: DnsRecordStore;
 	readonly #workersRoutes: WorkersRouteStore;
+	/** The zones' DNS records, which answer for the names they hold (`zone-answers.ts`). */
+	readonly #answers: ZoneAnswerSnapshot;
 
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
@@ -132,7 +137,8 @@ export class Zone extends DurableObject<Env> {
 			retention: this.#retention,
 		});
 		// The TXT records are read when asked, from the DNS records (constructed below).
-		this.#dns = new SimulatedDns(ctx.storage.sql, () => this.#records.txtRecords());
+		this.#answers = new ZoneAnswerSnapshot(() => this.#records.txtRecords());
+		this.#dns = new SimulatedDns(ctx.storage.sql, this.#answers);
 		this.#hostnames = new CustomHostnameStore(ctx.storage.sql, this.#dns);
 		this.#urlNormalization = new UrlNormalizationStore(ctx.storage.sql);
 		this.#records = new DnsRecordStore(ctx.storage.sql);
@@ -445,47 +451,47 @@ export class Zone extends DurableObject<Env> {
 	}
 
 	/** Every certificate pack at the zone's clock (universal, advanced, custom); the API pages it. */
-	listCertificatePacks(zone: ZoneRef): Result<CertificatePack[]> {
+	listCertificatePacks(zone: ZoneRef): Promise<Result<CertificatePack[]>> {
 		return this.#onClock(zone, (now) => this.#certificates.packs(zone, now));
 	}
 
 	/** One certificate pack. */
-	getCertificatePack(zone: ZoneRef, id: string): Result<CertificatePack> {
+	getCertificatePack(zone: ZoneRef, id: string): Promise<Result<CertificatePack>> {
 		return this.#onClock(zone, (now) => this.#certificates.pack(zone, id, now));
 	}
 
 	/** Orders an advanced certificate pack. */
-	orderCertificatePack(zone: ZoneRef, order: PackOrder): Result<CertificatePack> {
+	orderCertificatePack(zone: ZoneRef, order: PackOrder): Promise<Result<CertificatePack>> {
 		return this.#onClock(zone, (now) => this.#certificates.order(zone, order, now));
 	}
 
 	/** Restarts validation of an advanced pack (PATCH), setting `cloudflare_branding` when given. */
-	restartCertificatePack(zone: ZoneRef, id: string, branding: boolean | undefined): Result<CertificatePack> {
+	restartCertificatePack(zone: ZoneRef, id: string, branding: boolean | undefined): Promise<Result<CertificatePack>> {
 		return this.#onClock(zone, (now) => this.#certificates.restart(zone, id, branding, now));
 	}
 
 	/** Deletes an advanced pack. */
-	deleteCertificatePack(zone: ZoneRef, id: string): Result<{ id: string }> {
+	deleteCertificatePack(zone: ZoneRef, id: string): Promise<Result<{ id: string }>> {
 		return this.#onClock(zone, () => this.#certificates.deletePack(id));
 	}
 
 	/** The advanced pack quota. */
-	certificatePackQuota(zone: ZoneRef): Result<{ advanced: { allocated: number; used: number } }> {
+	certificatePackQuota(zone: ZoneRef): Promise<Result<{ advanced: { allocated: number; used: number } }>> {
 		return this.#onClock(zone, () => this.#certificates.quota());
 	}
 
 	/** Universal SSL settings. */
-	universalSettings(zone: ZoneRef): Result<UniversalSettings> {
+	universalSettings(zone: ZoneRef): Promise<Result<UniversalSettings>> {
 		return this.#onClock(zone, (now) => this.#certificates.universalSettings(zone, now));
 	}
 
 	/** Changes Universal SSL settings. */
-	editUniversalSettings(zone: ZoneRef, edit: Partial<UniversalSettings>): Result<UniversalSettings> {
+	editUniversalSettings(zone: ZoneRef, edit: Partial<UniversalSettings>): Promise<Result<UniversalSettings>> {
 		return this.#onClock(zone, (now) => this.#certificates.editUniversal(zone, edit, now));
 	}
 
 	/** Total TLS settings. */
-	totalTls(zone: ZoneRef): Result<TotalTlsSettings> {
+	totalTls(zone: ZoneRef): Promise<Result<TotalTlsSettings>> {
 		return this.#onClock(zone, () => this.#certificates.totalTls());
 	}
 
@@ -494,17 +500,17 @@ export class Zone extends DurableObject<Env> {
 		zone: ZoneRef,
 		enabled: boolean,
 		authority: UniversalSettings["certificate_authority"] | undefined,
-	): Result<TotalTlsSettings> {
+	): Promise<Result<TotalTlsSettings>> {
 		return this.#onClock(zone, (now) => this.#certificates.setTotalTls(enabled, authority, now));
 	}
 
 	/** Every custom certificate, oldest first; the API filters and pages. */
-	listCustomCertificates(zone: ZoneRef): Result<CustomCertificate[]> {
+	listCustomCertificates(zone: ZoneRef): Promise<Result<CustomCertificate[]>> {
 		return this.#onClock(zone, (now) => this.#certificates.customCertificates(zone, now));
 	}
 
 	/** One custom certificate. */
-	getCustomCertificate(zone: ZoneRef, id: string): Result<CustomCertificate> {
+	getCustomCertificate(zone: ZoneRef, id: string): Promise<Result<CustomCertificate>> {
 		return this.#onClock(zone, (now) => this.#certificates.customCertificate(zone, id, now));
 	}
 
@@ -512,47 +518,51 @@ export class Zone extends DurableObject<Env> {
 	createCustomCertificate(
 		zone: ZoneRef,
 		input: CustomCertificateInput & Required<Pick<CustomCertificateInput, "bundle">>,
-	): Result<CustomCertificate> {
+	): Promise<Result<CustomCertificate>> {
 		return this.#onClock(zone, (now) => this.#certificates.custom.create(zone, input, now));
 	}
 
 	/** Changes a custom certificate. */
-	editCustomCertificate(zone: ZoneRef, id: string, input: CustomCertificateInput): Result<CustomCertificate> {
+	editCustomCertificate(zone: ZoneRef, id: string, input: CustomCertificateInput): Promise<Result<CustomCertificate>> {
 		return this.#onClock(zone, (now) => this.#certificates.custom.edit(zone, id, input, now));
 	}
 
 	/** Deletes a custom certificate. */
-	deleteCustomCertificate(zone: ZoneRef, id: string): Result<{ id: string }> {
+	deleteCustomCertificate(zone: ZoneRef, id: string): Promise<Result<{ id: string }>> {
 		return this.#onClock(zone, () => this.#certificates.custom.delete(id));
 	}
 
 	/** The e-mails sent by the zone's current time (`outbox.ts`). */
-	outbox(zone: ZoneRef): Result<Notice[]> {
+	outbox(zone: ZoneRef): Promise<Result<Notice[]>> {
 		return this.#onClock(zone, (now) => this.#certificates.outbox.list(now));
 	}
 
 	/** Which CA issued a certificate pack or custom certificate, the chain served and who validates it, at `at` (ms; default the clock). */
-	chains(zone: ZoneRef, id: string, at: number | null): Result<ChainAnswer> {
+	chains(zone: ZoneRef, id: string, at: number | null): Promise<Result<ChainAnswer>> {
 		return this.#onClock(zone, (now) => this.#certificates.chains(zone, id, at ?? now, this.#hostnameSource()));
 	}
 
 	/** One page of custom hostnames, in their states at the zone's now. */
-	listCustomHostnames(query: CustomHostnameQuery): Result<Page<CustomHostname>> {
+	async listCustomHostnames(query: CustomHostnameQuery): Promise<Result<Page<CustomHostname>>> {
+		await this.#refreshAnswers();
 		return this.#run(() => this.#hostnames.list(query, this.#now()));
 	}
 
 	/** Creates a custom hostname (409 1406 for a hostname the zone has). */
-	createCustomHostname(input: CustomHostnameInput): Result<CustomHostname> {
+	async createCustomHostname(input: CustomHostnameInput): Promise<Result<CustomHostname>> {
+		await this.#refreshAnswers(input.hostname);
 		return this.#write(() => this.#hostnames.create(input, this.#now()));
 	}
 
 	/** One custom hostname (404 1436 when unknown). */
-	getCustomHostname(id: string): Result<CustomHostname> {
+	async getCustomHostname(id: string): Promise<Result<CustomHostname>> {
+		await this.#refreshAnswers();
 		return this.#run(() => this.#hostnames.get(id, this.#now()));
 	}
 
 	/** Changes a custom hostname: origins, metadata, its certificate (re-issue, re-validation). */
-	editCustomHostname(id: string, edit: CustomHostnameEdit): Result<CustomHostname> {
+	async editCustomHostname(id: string, edit: CustomHostnameEdit): Promise<Result<CustomHostname>> {
+		await this.#refreshAnswers();
 		// The e-mails due about the hostname as it stood are sent before it changes (certificates/store.ts).
 		return this.#write(() => {
 			this.#certificates.mailCustomHostnames(this.#hostnameSource(), this.#now());
@@ -561,7 +571,8 @@ export class Zone extends DurableObject<Env> {
 	}
 
 	/** Deletes a custom hostname; answers its id and hostname. */
-	deleteCustomHostname(id: string): Result<{ id: string; hostname: string }> {
+	async deleteCustomHostname(id: string): Promise<Result<{ id: string; hostname: string }>> {
+		await this.#refreshAnswers();
 		return this.#write(() => {
 			this.#certificates.mailCustomHostnames(this.#hostnameSource(), this.#now());
 			return this.#hostnames.delete(id);
@@ -684,11 +695,18 @@ export class Zone extends DurableObject<Env> {
 		});
 	}
 
+	/** The zone's TXT records, as other zones' validations read them (`zone-answers.ts`). Never fails. */
+	txtAnswers(): TxtRecord[] {
+		return this.#records.txtRecords();
+	}
+
 	/**
 	 * The custom hostnames the edge may route to this zone (ownership verified at the zone's now),
 	 * when the zone's configuration is not at `version` any more, else null (`zone-routing.ts`).
 	 */
 	edgeHostnamesIfChanged(version: number): { version: number; active: string[] } | null {
+		// No refresh of the other zones' records (`zone-answers.ts`): a hostname they verify is on a
+		// zone's name, which the edge leaves to that zone whatever this answers (`zone-routing.ts`).
 		return this.ctx.storage.transactionSync(() => {
 			const current = this.#config.current();
 			return current === version ? null : { version: current, active: this.#hostnames.activeHostnames(this.#now()) };
@@ -749,12 +767,27 @@ export class Zone extends DurableObject<Env> {
 	 * A certificate operation at the zone's clock, in one transaction, after the clock's moves due
 	 * by now are applied (the universal pack made, notices sent: `certificates/store.ts`).
 	 */
-	#onClock<T>(zone: ZoneRef, op: (now: number) => T): Result<T> {
+	async #onClock<T>(zone: ZoneRef, op: (now: number) => T): Promise<Result<T>> {
+		await this.#refreshAnswers(zone.name);
 		return this.#run(() => {
 			const now = this.#now();
 			this.#certificates.catchUp(zone, now, this.#hostnameSource());
 			return op(now);
 		});
+	}
+
+	/**
+	 * Reads again which zone holds which name and the other zones' records that the custom
+	 * hostnames (and `extra`: a hostname being created, the zone's own name) validate by, before a
+	 * read that validates them (`zone-answers.ts`).
+	 */
+	async #refreshAnswers(...extra: string[]): Promise<void> {
+		const names = [...this.#hostnames.hostnames(), ...extra].flatMap((hostname) => [
+			baseName(hostname),
+			ownershipTxtName(hostname),
+			acmeTxtName(hostname),
+		]);
+		await this.#answers.refresh(this.env, this.ctx.id, names, this.#now());
 	}
 
 	/** The zone's clock now, in ms since the epoch. */

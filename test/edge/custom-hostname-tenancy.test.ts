@@ -57,19 +57,22 @@ describe("custom hostnames across tenants", () => {
 			expect(res.status, JSON.stringify(res.body)).toBe(200);
 			claims.push(res.body.result as Created);
 		}
-		// 2. A answers the ownership tokens in its simulated DNS: B's names are B's to answer.
+		// 2. B's names are answered by B's DNS records, which A's token cannot write; A's simulated
+		//    DNS refuses them (it answers only for names no zone holds).
 		for (const claim of claims) {
 			const { name, value } = claim.ownership_verification;
 			const res = await call("PUT", `/zones/${A}/emulator/dns/${name}`, { txt: [value] }, A_TOKEN);
-			expect(res.status, JSON.stringify(res.body)).toBe(403);
-			expect(res.body.errors?.[0]?.code).toBe(10000);
+			expect(res.status, JSON.stringify(res.body)).toBe(400);
+			expect(res.body.errors?.[0]?.code).toBe(9401);
+			const record = { type: "TXT", name, content: value };
+			expect((await call("POST", `/zones/${B}/dns_records`, record, A_TOKEN)).status).toBe(403);
 		}
 		// The exact hostname's HTTP token, served from B's name, is B's to serve too.
 		const { http_url, http_body } = claims[0]?.ownership_verification_http ?? { http_url: "", http_body: "" };
 		expect(http_url).not.toBe("");
 		const path = new URL(http_url).pathname;
 		const served = await call("PUT", `/zones/${A}/emulator/dns/${b}`, { http: { [path]: http_body } }, A_TOKEN);
-		expect(served.status).toBe(403);
+		expect(served.status).toBe(400);
 		for (const claim of claims)
 			expect(
 				(await call("GET", `/zones/${A}/custom_hostnames/${claim.id}`, undefined, A_TOKEN)).body.result,

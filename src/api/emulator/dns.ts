@@ -12,14 +12,14 @@
  * - `DELETE /{name}` removes every record of the name: `{name, deleted}`.
  * Names are DNS names (letters, digits, hyphens, underscores), lower-cased; the validation
  * names are `_acme-challenge.<hostname>` and `_cf-custom-hostname.<hostname>`.
- * Authority: a name held by another zone of the emulator (that zone's name is the name or its
- * nearest parent, `zone-names.ts` `holdingZone`) is that zone's to answer, as the world's DNS
- * answers a name from the zone authoritative for it. PUT and DELETE of such a name need a
- * credential that reaches that zone too, else 403 10000 naming it (edgezone's rule; the code is
- * the API's "may not reach this zone"), and nothing is written. So a zone cannot prove ownership
- * of, or get a certificate for, another tenant's names. Names held by this zone or by none (a
- * customer's domain, not on the emulator) are the writing zone's, as before.
- * Errors: a bad name or body is 400 9400 naming the field.
+ * Which is which: only names no zone of this edgezone holds (a SaaS customer's own DNS). A name a
+ * zone holds (that zone's name is the name or its nearest parent, `zone-names.ts` `holdingZone`)
+ * is answered from that zone's DNS records, `/zones/{zone_id}/dns_records`, which validation
+ * reads instead (`zone/dns.ts`); a PUT of such a name is 400 9401 naming that route, so nobody
+ * writes a record that would never be read (a DELETE still clears an entry written before the
+ * zone existed). One exception until those records hold the CAA type: the CAA records of the
+ * writing zone's own names are still written here.
+ * Errors: a bad name or body is 400 9400 naming the field; a name a zone holds, 400 9401.
  */
 import type { Context } from "hono";
 import { Hono } from "hono";
@@ -68,22 +68,24 @@ function nameOf(c: Context<ApiEnv>): string {
 }
 
 /**
- * The DNS name of the path, once the caller may write it: 403 10000 when another zone holds the
- * name and the credential does not reach that zone (see the header). The registry is read at
- * once, not the edge's copy, so a zone created a moment ago is already authoritative.
+ * Refuses, 400 9401, records of `name` that its holding zone's DNS records answer instead (see
+ * the header): anything for a name another zone holds, TXT values and HTTP tokens for one this
+ * zone holds. The registry is read at once, not the edge's copy, so a zone created a moment ago
+ * already answers for its names.
  */
-async function writableNameOf(c: Context<ApiEnv>): Promise<string> {
-	const name = nameOf(c);
+async function refuseHeld(c: Context<ApiEnv>, name: string, records: z.infer<typeof RECORDS>): Promise<void> {
 	const holder = holdingZone(name, await zoneRegistry(c.env).zoneNames());
-	if (holder !== undefined && holder.id !== c.var.zone.id && !c.var.caller.canReach(holder.id))
-		throw new ApiError(403, [
-			{
-				code: 10000,
-				message: `${name} is in the zone ${holder.name}, which answers for it; this credential does not reach that zone, so it cannot write its records`,
-				source: { pointer: "/name" },
-			},
-		]);
-	return name;
+	if (holder === undefined) return;
+	const own = holder.id === c.var.zone.id;
+	if (own && records.txt.length === 0 && Object.keys(records.http).length === 0) return;
+	const what = own ? "its TXT records" : "its records";
+	throw new ApiError(400, [
+		{
+			code: CODES.emulatorDnsHeldByZone,
+			message: `${name} is in the zone ${holder.name}, whose DNS records answer for it: create ${what} with /zones/${holder.id}/dns_records (the emulator DNS answers only for names no zone holds${own ? ", and the CAA records of the zone's own names" : ""})`,
+			source: { pointer: own ? (records.txt.length > 0 ? "/txt" : "/http") : "/name" },
+		},
+	]);
 }
 
 /** Routes under `/zones/{zone_id}/emulator/dns`. */
@@ -91,14 +93,15 @@ export const dns = new Hono<ApiEnv>()
 	.get("/", reads("Zone"), async (c) => ok(unwrap(await c.var.zoneState.dnsEntries())))
 	.get("/:name", reads("Zone"), async (c) => ok(unwrap(await c.var.zoneState.dnsEntry(nameOf(c)))))
 	.put("/:name", writes("Zone"), async (c) => {
-		const name = await writableNameOf(c);
+		const name = nameOf(c);
 		const records = await parseBody(c, RECORDS, CODE);
+		await refuseHeld(c, name, records);
 		const entry = unwrap(await c.var.zoneState.putDnsEntry(name, records));
 		forgetActiveHostnames(c.var.zone.id);
 		return ok(entry);
 	})
 	.delete("/:name", writes("Zone"), async (c) => {
-		const name = await writableNameOf(c);
+		const name = nameOf(c);
 		const deleted = unwrap(await c.var.zoneState.deleteDnsEntry(name));
 		forgetActiveHostnames(c.var.zone.id);
 		return ok({ name, deleted });

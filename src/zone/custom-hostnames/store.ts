@@ -204,6 +204,14 @@ export class CustomHostnameStore {
 		return { allocated: QUOTA_ALLOCATED, used, exceeded: used > QUOTA_ALLOCATED, hard_cap: QUOTA_HARD_CAP };
 	}
 
+	/** Every custom hostname of the zone (the names its validations ask the DNS about). */
+	hostnames(): string[] {
+		return this.#sql
+			.exec<{ hostname: string }>("SELECT hostname FROM custom_hostnames")
+			.toArray()
+			.map((row) => row.hostname);
+	}
+
 	/** The hostnames whose ownership is verified at `now`: those the edge routes to this zone. */
 	activeHostnames(now: number): string[] {
 		const dns = this.#dns.view();
