@@ -231,6 +231,15 @@ describe("the packed package in a fresh project: npx edgezone", () => {
 			headers: { authorization: `Bearer ${second.printed.gatewayToken}` },
 		});
 		expect(await got.text()).toBe("hello, edgezone");
+		// A Workers route of the default zone sends its requests to the project's Worker.
+		const routes = `http://127.0.0.1:${port}/client/v4/zones/023e105f4ecef8ad9ca31a8372d0c353/workers/routes`;
+		const route = await fetch(routes, {
+			method: "POST",
+			headers: { authorization: `Bearer ${second.printed.apiToken}`, "content-type": "application/json" },
+			body: JSON.stringify({ pattern: "my-app.example.com/*", script: "my-app" }),
+		});
+		expect(route.status, await route.clone().text()).toBe(200);
+		expect((await getByHost("http://my-app.example.com/anything", port, {})).body).toBe("my-app");
 		await second.interrupt();
 		expect(await listenable(port)).toBe(port);
 	});
