@@ -163,7 +163,7 @@ function caaProblem(data: CaaData | undefined): RecordProblem | undefined {
 	if (data === undefined)
 		return {
 			code: CHECK_CODES.invalid,
-			message: "data (flags, tag, value) is required for a CAA record",
+			message: 'A CAA record needs data (flags, tag, value), or content such as 0 issue "letsencrypt.org"',
 			field: "data",
 		};
 	if (!Number.isInteger(data.flags) || data.flags < 0 || data.flags > 255)
