@@ -99,8 +99,6 @@ export interface ZoneAnswers {
 	txt(zoneId: string): readonly TxtRecord[];
 	/** The CAA records of the zone `zoneId`, by name, with when CAA last changed at each. */
 	caa(zoneId: string): readonly CaaAnswer[];
-	/** This zone's id, once known. */
-	self(): string | undefined;
 }
 
 /** The `emulator_dns` table; each method runs inside the caller's transaction. */
@@ -192,10 +190,18 @@ export class SimulatedDns {
 		);
 		// Names a zone holds are that zone's records' to answer; the rows only for the others.
 		const unheld = (name: string) => (this.#zones.holder(name) === undefined ? rows.get(name) : undefined);
-		// CAA of a name: the zone's records where a zone holds it, the rows elsewhere.
+		// CAA of a name: the zone's records where a zone holds it (read once per zone and view), the rows elsewhere.
+		const zoneCaa = new Map<string, Map<string, CaaAnswer>>();
 		const caaAt = (name: string): { records: CaaRecord[]; changedAt: number } | undefined => {
 			const holder = this.#zones.holder(name);
-			if (holder !== undefined) return this.#zones.caa(holder).find((answer) => answer.name === name);
+			if (holder !== undefined) {
+				let answers = zoneCaa.get(holder);
+				if (answers === undefined) {
+					answers = new Map(this.#zones.caa(holder).map((answer) => [answer.name, answer]));
+					zoneCaa.set(holder, answers);
+				}
+				return answers.get(name);
+			}
 			const row = rows.get(name);
 			return row === undefined
 				? undefined

@@ -76,10 +76,6 @@ export class ZoneAnswerSnapshot implements ZoneAnswers {
 		this.#foreign = new Map(foreign);
 	}
 
-	self(): string | undefined {
-		return this.#selfId;
-	}
-
 	holder(name: string): string | undefined {
 		return holdingZone(name, this.#zones)?.id;
 	}
