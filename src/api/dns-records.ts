@@ -58,9 +58,14 @@ const TAG = z
 	.regex(/^[A-Za-z0-9_-]+(?::.*)?$/, "a tag is name:value, its name of letters, digits, underscores and hyphens");
 /**
  * A CAA record's components (TS SDK `CAARecord.Data`); their values are checked with the record
- * (`dns-record-checks.ts`), so a bad flag answers Cloudflare's 9053.
+ * (`dns-record-checks.ts`), so a bad flag answers Cloudflare's 9053, a flag sent as text too (as
+ * observed for `"flags": "0"`, gist.github.com/graemer957/a73d706a8c0f0739744fedd5227e3f59).
  */
-const CAA_DATA = z.strictObject({ flags: z.number(), tag: z.string().max(255), value: z.string().max(4096) });
+const CAA_DATA = z.strictObject({
+	flags: z.union([z.number(), z.string().transform(() => Number.NaN)]),
+	tag: z.string().max(255),
+	value: z.string().max(4096),
+});
 
 const SETTINGS = z.strictObject({
 	ipv4_only: z.boolean().optional(),

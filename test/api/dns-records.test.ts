@@ -160,7 +160,7 @@ describe("DNS records", () => {
 		[
 			"a CAA flag as text",
 			{ type: "CAA", name: "@", data: { flags: "0", tag: "issue", value: "x" } },
-			1004,
+			9053,
 			"/data/flags",
 		],
 		[
