@@ -10,7 +10,7 @@
 import { DNS_LABEL } from "./custom-hostnames/names";
 
 /** The record types edgezone stores: the ones a site behind the zone needs. */
-export const RECORD_TYPES = ["A", "AAAA", "CNAME", "MX", "TXT"] as const;
+export const RECORD_TYPES = ["A", "AAAA", "CAA", "CNAME", "MX", "TXT"] as const;
 
 /** A record type edgezone stores. */
 export type RecordType = (typeof RECORD_TYPES)[number];
@@ -27,15 +27,30 @@ export function proxiable(type: RecordType): boolean {
 export interface RecordProblem {
 	code: number;
 	message: string;
-	field: "name" | "content" | "proxied" | "priority";
+	field: "name" | "content" | "proxied" | "priority" | "data" | "data/flags" | "data/tag" | "data/value";
 }
+
+/**
+ * The components of a CAA record, as the API writes them (TS SDK `CAARecord.Data`: `flags`, `tag`
+ * "e.g.: issue, issuewild, iodef", `value`; RFC 8659 §4.1).
+ */
+export interface CaaData {
+	flags: number;
+	tag: string;
+	value: string;
+}
+
+/** The property tags a CAA record may hold here: the three RFC 8659 §4 defines, the SDK's examples. */
+const CAA_TAGS = ["issue", "issuewild", "iodef"] as const;
 
 /**
  * Codes of the record checks. Observed in real answers: 9004 (proxying a TXT, "This record type
  * cannot be proxied.", stephenou/fruitionsite#104), 9005 (A content, python-cloudflare's README),
- * 9006 (AAAA content, Tachi107/cloudflare-ddns#12). The rest are edgezone's choice.
+ * 9006 (AAAA content, Tachi107/cloudflare-ddns#12), 9053 ("Invalid CAA flag. Must be an integer",
+ * in the 1004 chain, gist.github.com/graemer957/a73d706a8c0f0739744fedd5227e3f59). The rest are
+ * edgezone's choice.
  */
-const CHECK_CODES = { notProxiable: 9004, badIpv4: 9005, badIpv6: 9006, invalid: 1004 } as const;
+const CHECK_CODES = { notProxiable: 9004, badIpv4: 9005, badIpv6: 9006, badCaaFlags: 9053, invalid: 1004 } as const;
 
 /**
  * The full name of a record given as `raw` in the zone `zone`: lower case (RFC 4343), no trailing
@@ -86,6 +101,8 @@ export interface CheckedRecord {
 	content: string;
 	proxied: boolean;
 	priority?: number | undefined;
+	/** A CAA record's components; its content is derived from them (`caaContent`). */
+	data?: CaaData | undefined;
 }
 
 /**
@@ -95,6 +112,10 @@ export interface CheckedRecord {
 export function recordProblem(record: CheckedRecord): RecordProblem | undefined {
 	const name = nameProblem(record.name);
 	if (name !== undefined) return { code: CHECK_CODES.invalid, message: name, field: "name" };
+	if (record.type === "CAA") {
+		const data = caaProblem(record.data);
+		if (data !== undefined) return data;
+	}
 	const content = contentProblem(record);
 	if (content !== undefined) return content;
 	if (record.type === "MX" && record.priority === undefined) {
@@ -127,7 +148,55 @@ function contentProblem({ type, content, name }: CheckedRecord): RecordProblem |
 			return hostProblem(content.toLowerCase().replace(/\.$/, ""), "MX");
 		case "TXT":
 			return content.length === 0 ? problem(CHECK_CODES.invalid, "Content for TXT record is required.") : undefined;
+		case "CAA":
+			return undefined; // Derived from `data`, checked before.
 	}
+}
+
+/**
+ * Why a CAA record's `data` is not one, or undefined: flags an integer of 0 to 255 (one octet, RFC
+ * 8659 §4.1); a tag edgezone knows (CAA_TAGS); a value of 1 to 255 printable ASCII characters (one
+ * character-string, RFC 1035 §3.3; RFC 8659 §4.1.1 keeps values to ASCII). Messages other than
+ * 9053's are edgezone's.
+ */
+function caaProblem(data: CaaData | undefined): RecordProblem | undefined {
+	if (data === undefined)
+		return {
+			code: CHECK_CODES.invalid,
+			message: 'A CAA record needs data (flags, tag, value), or content such as 0 issue "letsencrypt.org"',
+			field: "data",
+		};
+	if (!Number.isInteger(data.flags) || data.flags < 0 || data.flags > 255)
+		return { code: CHECK_CODES.badCaaFlags, message: "Invalid CAA flag. Must be an integer", field: "data/flags" };
+	if (!(CAA_TAGS as readonly string[]).includes(data.tag))
+		return {
+			code: CHECK_CODES.invalid,
+			message: `Invalid CAA tag. Must be one of ${CAA_TAGS.join(", ")}`,
+			field: "data/tag",
+		};
+	if (!/^[\x20-\x7e]{1,255}$/.test(data.value))
+		return {
+			code: CHECK_CODES.invalid,
+			message: "Invalid CAA value. Must be 1 to 255 printable ASCII characters",
+			field: "data/value",
+		};
+	return undefined;
+}
+
+/**
+ * A CAA record's content as Cloudflare shows it: `0 issue "letsencrypt.org"` (flags, tag, the value
+ * quoted, as a zone file writes it, RFC 8659 §4.1.1; observed in DNSControl/dnscontrol#1374); a `"`
+ * or `\\` in the value is escaped with `\\` (RFC 1035 §5.1).
+ */
+function caaContent(data: CaaData): string {
+	return `${data.flags} ${data.tag} "${data.value.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+}
+
+/** The components of a content `caaContent` wrote (a stored CAA record's); undefined for any other text. */
+export function caaData(content: string): CaaData | undefined {
+	const match = /^(\d{1,3}) (\S+) "((?:[^"\\]|\\.)*)"$/.exec(content);
+	if (match === null) return undefined;
+	return { flags: Number(match[1]), tag: match[2] ?? "", value: (match[3] ?? "").replace(/\\(.)/g, "$1") };
 }
 
 function hostProblem(host: string, type: "CNAME" | "MX"): RecordProblem | undefined {
@@ -139,9 +208,10 @@ function hostProblem(host: string, type: "CNAME" | "MX"): RecordProblem | undefi
 
 /**
  * The content as stored: host names of CNAME and MX lower-cased without a trailing dot, AAAA
- * lower-cased; A and TXT as given.
+ * lower-cased; CAA derived from its data; A and TXT as given.
  */
-export function storedContent(type: RecordType, content: string): string {
+export function storedContent(type: RecordType, content: string, data?: CaaData): string {
+	if (type === "CAA" && data !== undefined) return caaContent(data);
 	if (type === "CNAME" || type === "MX") return content.toLowerCase().replace(/\.$/, "");
 	return type === "AAAA" ? content.toLowerCase() : content;
 }

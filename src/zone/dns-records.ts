@@ -3,10 +3,11 @@
  * dns/subresources/records/; TS SDK `client.dns.records.*`): storage and the rules between records,
  * run inside the Zone's transactions. The rules of one record alone are `dns-record-checks.ts`.
  *
- * Emulates: the record object (`id` 32 hex, `name`, `type` A/AAAA/CNAME/MX/TXT, `content`,
+ * Emulates: the record object (`id` 32 hex, `name`, `type` A/AAAA/CAA/CNAME/MX/TXT, `content`,
  * `proxiable` read-only, `proxied`, `ttl` (1 = automatic; a proxied record's is always automatic:
  * "all proxied records have a TTL of Auto", developers.cloudflare.com/dns/manage-dns-records/
- * reference/ttl/), MX `priority`, `comment`, `tags`, `settings`, `meta`, `created_on`,
+ * reference/ttl/), MX `priority`, CAA `data` (`{flags, tag, value}`, its `content` derived as
+ * `0 issue "letsencrypt.org"`), `comment`, `tags`, `settings`, `meta`, `created_on`,
  * `modified_on`, `comment_modified_on` / `tags_modified_on` (omitted without a comment or tags, as
  * the TS SDK documents them)); create, get, PATCH (unspecified fields unchanged), PUT (unspecified
  * fields back to their defaults), delete, the list (`dns-record-checks.ts`), and the batch: deletes,
@@ -21,11 +22,17 @@
  * Gaps: other record types; tag filters; the name and content are kept as given (no
  * Punycode conversion: a non-ASCII name fails the name check); whether a name outside the zone is
  * refused or made relative is not documented: edgezone makes it relative (`fullName`). The edge
- * routes by the records (`edgeRecords`, `edge/origin/records.ts`), and custom hostname validation
- * reads their TXT records (`dns.ts`).
+ * routes by the records (`edgeRecords`, `edge/origin/records.ts`), and custom hostname and
+ * certificate validation read their TXT and CAA records (`dns.ts`). Each write that adds, changes
+ * or removes a CAA record notes the time on its name (`dns_caa_changes`): removing a CAA record
+ * changes what a CA may issue too, and validation dates itself after the last change (RFC 8659
+ * §3: a CA checks CAA when it issues).
  */
 import { randomHexId } from "../common/ids";
+import type { CaaRecord } from "./custom-hostnames/authorities";
 import {
+	type CaaData,
+	caaData,
 	fullName,
 	type ListedRecord,
 	proxiable,
@@ -35,7 +42,7 @@ import {
 	selectRecords,
 	storedContent,
 } from "./dns-record-checks";
-import { FailureSignal, invalid } from "./failure";
+import { CODES, FailureSignal, invalid } from "./failure";
 
 /** The codes of the rules between records (module header); the quota's is edgezone's. */
 const RECORD_CODES = {
@@ -65,10 +72,13 @@ interface RecordSettings {
 export interface RecordInput {
 	name: string;
 	type: RecordType;
-	content: string;
+	/** Required but for CAA, whose content is derived from `data` (or read as `data` when no `data` is given). */
+	content?: string | undefined;
 	ttl: number;
 	proxied: boolean;
 	priority?: number | undefined;
+	/** A CAA record's components (required for CAA, `dns-record-checks.ts`). */
+	data?: CaaData | undefined;
 	/** "" or undefined: no comment. */
 	comment?: string | undefined;
 	tags: string[];
@@ -85,6 +95,7 @@ export interface DnsRecord {
 	type: RecordType;
 	content: string;
 	priority?: number;
+	data?: CaaData;
 	proxiable: boolean;
 	proxied: boolean;
 	ttl: number;
@@ -108,6 +119,14 @@ export interface EdgeRecord {
 	/** The address or target of an A, AAAA or CNAME record; "" for the other types. */
 	content: string;
 	proxied: boolean;
+}
+
+/** The CAA records of one name, and when CAA last changed there (zone clock ms). */
+export interface CaaAnswer {
+	name: string;
+	/** Empty when the name's last CAA record was removed. */
+	records: CaaRecord[];
+	changedAt: number;
 }
 
 /** One page of the list and how many records match in all. */
@@ -193,6 +212,29 @@ export class DnsRecordStore {
 			.map((row) => ({ name: row.name, value: row.content, setAt: Date.parse(row.modified_on) }));
 	}
 
+	/**
+	 * Every name whose CAA records changed since the zone began, with its CAA records now (as
+	 * validation reads them, `dns.ts`): the names with none left still date their removal.
+	 */
+	caaAnswers(): CaaAnswer[] {
+		const records = this.#sql
+			.exec<{ name: string; content: string }>("SELECT name, content FROM dns_records WHERE type = 'CAA'")
+			.toArray();
+		return this.#sql
+			.exec<{ name: string; changed_at: number }>("SELECT name, changed_at FROM dns_caa_changes")
+			.toArray()
+			.map((row) => ({
+				name: row.name,
+				records: records
+					.filter((r) => r.name === row.name)
+					.flatMap((r) => {
+						const data = caaData(r.content);
+						return data === undefined ? [] : [{ tag: data.tag, value: data.value }];
+					}),
+				changedAt: row.changed_at,
+			}));
+	}
+
 	/** One record; 404 81044 when unknown. */
 	get(id: string, pointer?: string): DnsRecord {
 		const row = this.#sql.exec<Row>("SELECT * FROM dns_records WHERE id = ?", id).toArray()[0];
@@ -221,6 +263,7 @@ export class DnsRecordStore {
 		}
 		const stamp = new Date(now).toISOString();
 		const record = this.#checked(randomHexId(), input, zone, pointer, stamp, stamp, undefined);
+		this.#caaChanged(undefined, record, now);
 		this.#sql.exec(
 			`INSERT INTO dns_records (id, name, type, content, ttl, proxied, priority, comment, tags, settings,
 				created_on, modified_on, comment_modified_on, tags_modified_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -239,6 +282,8 @@ export class DnsRecordStore {
 			ttl: patch.ttl ?? before.ttl,
 			proxied: patch.proxied ?? before.proxied,
 			priority: "priority" in patch ? patch.priority : before.priority,
+			// A new content of a CAA record stands for its data, unless data comes too.
+			data: patch.data ?? (patch.content === undefined ? before.data : undefined),
 			comment: "comment" in patch ? patch.comment : before.comment,
 			tags: patch.tags ?? before.tags,
 			settings: patch.settings ?? before.settings,
@@ -252,17 +297,18 @@ export class DnsRecordStore {
 		return this.#replace(before, input, zone, now, pointer);
 	}
 
-	/** Deletes a record; answers it as it was. */
-	delete(id: string, pointer?: string): DnsRecord {
+	/** Deletes a record at `now` (ms); answers it as it was. */
+	delete(id: string, now: number, pointer?: string): DnsRecord {
 		const record = this.get(id, pointer);
 		this.#sql.exec("DELETE FROM dns_records WHERE id = ?", id);
+		this.#caaChanged(record, undefined, now);
 		return record;
 	}
 
 	/** Runs a batch in Cloudflare's order (deletes, patches, puts, posts); the first failure throws, naming its entry. */
 	batch(batch: RecordBatch, zone: string, now: number): RecordBatchResult {
 		return {
-			deletes: batch.deletes.map((id, i) => this.delete(id, `/deletes/${i}/id`)),
+			deletes: batch.deletes.map((id, i) => this.delete(id, now, `/deletes/${i}/id`)),
 			patches: batch.patches.map(({ id, patch }, i) => this.edit(id, patch, zone, now, `/patches/${i}`)),
 			puts: batch.puts.map(({ id, input }, i) => this.overwrite(id, input, zone, now, `/puts/${i}`)),
 			posts: batch.posts.map((input, i) => this.create(input, zone, now, `/posts/${i}`)),
@@ -272,6 +318,7 @@ export class DnsRecordStore {
 	#replace(before: DnsRecord, input: RecordInput, zone: string, now: number, pointer: string): DnsRecord {
 		const stamp = new Date(now).toISOString();
 		const record = this.#checked(before.id, input, zone, pointer, before.created_on, stamp, before);
+		this.#caaChanged(before, record, now);
 		this.#sql.exec(
 			`UPDATE dns_records SET name = ?, type = ?, content = ?, ttl = ?, proxied = ?, priority = ?, comment = ?,
 				tags = ?, settings = ?, created_on = ?, modified_on = ?, comment_modified_on = ?, tags_modified_on = ?
@@ -293,9 +340,13 @@ export class DnsRecordStore {
 		before: DnsRecord | undefined,
 	): DnsRecord {
 		const name = fullName(input.name, zone);
-		const problem = recordProblem({ ...input, name });
+		if (input.content === undefined && input.type !== "CAA")
+			invalid(CODES.dnsRecordInvalid, `content is required for a ${input.type} record`, `${pointer}/content`);
+		const given = input.content ?? "";
+		const data = input.type === "CAA" ? (input.data ?? caaData(given)) : undefined;
+		const problem = recordProblem({ ...input, name, content: given, data });
 		if (problem !== undefined) invalid(problem.code, problem.message, `${pointer}/${problem.field}`);
-		const content = storedContent(input.type, input.content);
+		const content = storedContent(input.type, given, data);
 		this.#checkNeighbours(id, name, input.type, content, pointer);
 		const comment = input.comment === undefined || input.comment === "" ? undefined : input.comment;
 		const commentStamp =
@@ -308,6 +359,7 @@ export class DnsRecordStore {
 			type: input.type,
 			content,
 			...(input.type === "MX" && input.priority !== undefined ? { priority: input.priority } : {}),
+			...(data === undefined ? {} : { data }),
 			proxiable: proxiable(input.type),
 			proxied: input.proxied,
 			ttl: input.proxied ? 1 : input.ttl,
@@ -320,6 +372,21 @@ export class DnsRecordStore {
 			...(commentStamp === undefined ? {} : { comment_modified_on: commentStamp }),
 			...(tagsStamp === undefined ? {} : { tags_modified_on: tagsStamp }),
 		};
+	}
+
+	/** Notes `now` as the time CAA changed at the names of `before` and `after` that are CAA records, when they differ. */
+	#caaChanged(before: DnsRecord | undefined, after: DnsRecord | undefined, now: number): void {
+		const caa = (r: DnsRecord | undefined) => (r?.type === "CAA" ? `${r.name} ${r.content}` : undefined);
+		if (caa(before) === caa(after)) return;
+		for (const record of [before, after]) {
+			if (record?.type !== "CAA") continue;
+			this.#sql.exec(
+				`INSERT INTO dns_caa_changes (name, changed_at) VALUES (?, ?)
+				 ON CONFLICT (name) DO UPDATE SET changed_at = excluded.changed_at`,
+				record.name,
+				now,
+			);
+		}
 	}
 
 	/** The rules between records of one name (module header); `id` is the record itself, left out. */
@@ -372,6 +439,7 @@ function toRecord(row: Row): DnsRecord {
 		type,
 		content: row.content,
 		...(row.priority === null ? {} : { priority: row.priority }),
+		...(type === "CAA" ? caaField(row.content) : {}),
 		proxiable: proxiable(type),
 		proxied: row.proxied === 1,
 		ttl: row.ttl,
@@ -384,4 +452,10 @@ function toRecord(row: Row): DnsRecord {
 		...(row.comment_modified_on === null ? {} : { comment_modified_on: row.comment_modified_on }),
 		...(row.tags_modified_on === null ? {} : { tags_modified_on: row.tags_modified_on }),
 	};
+}
+
+/** The `data` of a stored CAA record, read back from its derived content (`caaData`). */
+function caaField(content: string): { data?: CaaData } {
+	const data = caaData(content);
+	return data === undefined ? {} : { data };
 }

@@ -18,11 +18,12 @@
  * API; `zone-answers.ts`), as Cloudflare's own DNS answers it, even when another zone asks (DNS is
  * public). The entries here answer only for names no zone holds (a SaaS customer's own DNS); the
  * emulator route refuses to write a name a zone holds (`api/emulator/dns.ts`). An entry written
- * here before the zone holding its name existed is no longer read. A record's time is its
- * `modified_on`. One exception, until the DNS records hold the CAA type: CAA records of this
- * zone's own names are still written and read here (another zone's names have none here, as any
- * CA may issue for a name without CAA records, RFC 8659 §3). Gap: a name inside a zone serves no
- * HTTP tokens, as its web server is the zone's origin, which validation does not fetch.
+ * here before the zone holding its name existed is no longer read. A TXT record's time is its
+ * `modified_on`; CAA's, the last time a CAA record of the name was added, changed or removed.
+ * The CAA tree climb (RFC 8659 §3: the name, then each parent, until one has CAA records) reads
+ * each name where it lives, so a zone's CAA at its apex covers a customer's name only if that
+ * name is in the zone. Gap: a name inside a zone serves no HTTP tokens, as its web server is the
+ * zone's origin, which validation does not fetch.
  *
  * Limits (edgezone's): 1,000 names per zone, 20 CAA records, 20 TXT values of at most 255
  * characters (one TXT string, RFC 1035 §3.3.14) and 20 HTTP tokens (path and body 1,024
@@ -30,6 +31,7 @@
  */
 import type { CaaRecord } from "./custom-hostnames/authorities";
 import { selfAndParents } from "./custom-hostnames/names";
+import type { CaaAnswer } from "./dns-records";
 import { CODES, invalid } from "./failure";
 
 /** The records of one name, as a client writes them. */
@@ -95,8 +97,8 @@ export interface ZoneAnswers {
 	holder(name: string): string | undefined;
 	/** The TXT records of the zone `zoneId`. */
 	txt(zoneId: string): readonly TxtRecord[];
-	/** This zone's id, once known. */
-	self(): string | undefined;
+	/** The CAA records of the zone `zoneId`, by name, with when CAA last changed at each. */
+	caa(zoneId: string): readonly CaaAnswer[];
 }
 
 /** The `emulator_dns` table; each method runs inside the caller's transaction. */
@@ -188,9 +190,22 @@ export class SimulatedDns {
 		);
 		// Names a zone holds are that zone's records' to answer; the rows only for the others.
 		const unheld = (name: string) => (this.#zones.holder(name) === undefined ? rows.get(name) : undefined);
-		const caaRow = (name: string) => {
+		// CAA of a name: the zone's records where a zone holds it (read once per zone and view), the rows elsewhere.
+		const zoneCaa = new Map<string, Map<string, CaaAnswer>>();
+		const caaAt = (name: string): { records: CaaRecord[]; changedAt: number } | undefined => {
 			const holder = this.#zones.holder(name);
-			return holder === undefined || holder === this.#zones.self() ? rows.get(name) : undefined;
+			if (holder !== undefined) {
+				let answers = zoneCaa.get(holder);
+				if (answers === undefined) {
+					answers = new Map(this.#zones.caa(holder).map((answer) => [answer.name, answer]));
+					zoneCaa.set(holder, answers);
+				}
+				return answers.get(name);
+			}
+			const row = rows.get(name);
+			return row === undefined
+				? undefined
+				: { records: JSON.parse(row.caa) as CaaRecord[], changedAt: row.caa_changed_at };
 		};
 		const txt = (name: string) => JSON.parse(unheld(name)?.txt ?? "[]") as StoredTxt[];
 		const recordSetAt = (name: string, value: string) => {
@@ -207,12 +222,11 @@ export class SimulatedDns {
 				let records: CaaRecord[] | undefined;
 				let owner = name;
 				for (const candidate of selfAndParents(name)) {
-					const row = caaRow(candidate);
-					if (row === undefined) continue;
-					changedAt = Math.max(changedAt, row.caa_changed_at);
-					const own = JSON.parse(row.caa) as CaaRecord[];
-					if (own.length > 0) {
-						records = own;
+					const at = caaAt(candidate);
+					if (at === undefined) continue;
+					changedAt = Math.max(changedAt, at.changedAt);
+					if (at.records.length > 0) {
+						records = at.records;
 						owner = candidate;
 						break;
 					}

@@ -294,6 +294,18 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 			);
 		`,
 	},
+	{
+		id: 14,
+		name: "dns_caa_changes",
+		sql: `
+			-- When CAA records last changed at each name of the zone's DNS records (dns-records.ts), zone
+			-- clock ms: kept after the last one is removed, since a removal changes what a CA may issue.
+			CREATE TABLE dns_caa_changes (
+				name TEXT PRIMARY KEY,
+				changed_at INTEGER NOT NULL
+			);
+		`,
+	},
 ];
 
 /** Tables of the zone registry (the `ZoneRegistry` Durable Object). */

@@ -2,8 +2,9 @@
  * What the zones of this edgezone answer in DNS, as one zone's validations read it: which zone
  * holds a name (the zone whose name is the name or its nearest parent, `edge/zone-names.ts`
  * `holdingZone`, as DNS delegates a subtree to the zone below the cut, RFC 1034 §4.2) and that
- * zone's DNS records (`dns-records.ts`). A name held by another zone is answered from THAT zone's
- * records, read over its RPC (`Zone.txtAnswers`): DNS is public, so this is what any resolver
+ * zone's DNS records (`dns-records.ts`): TXT records, and CAA records with the time CAA last
+ * changed at each name. A name held by another zone is answered from THAT zone's records, read
+ * over its RPC (`Zone.dnsAnswers`): DNS is public, so this is what any resolver
  * would see, not a leak. Names no zone holds are the simulated DNS's (`dns.ts`).
  *
  * The answers are a snapshot: `refresh` (async: the registry and the other zones are other
@@ -11,9 +12,10 @@
  * validation code then reads it inside the zone's transaction. Until the first refresh no zone is
  * known, so every name is the simulated DNS's.
  *
- * Time: a record's time is its `modified_on` on the clock of the zone holding it; another zone's
- * clock may run ahead of this one's (the emulator clock is per zone), so another zone's record is
- * dated no later than this zone's now when it was read, lest it look set in the future.
+ * Time: a record's time is its `modified_on` (a CAA change's, its `changedAt`) on the clock of the
+ * zone holding it; another zone's clock may run ahead of this one's (the emulator clock is per
+ * zone), so another zone's record is dated no later than this zone's now when it was read, lest it
+ * look set in the future.
  * Gap: this zone stores what the DNS proved (`CustomHostnameStore.settle`) only before its own DNS
  * writes, so another zone's record removed before then un-verifies the hostname it proved.
  */
@@ -21,23 +23,29 @@ import { zoneRegistry, zoneState } from "../common/durable-objects";
 import { holdingZone } from "../edge/zone-names";
 import { selfAndParents } from "./custom-hostnames/names";
 import type { TxtRecord, ZoneAnswers } from "./dns";
+import type { CaaAnswer } from "./dns-records";
 import type { ZoneName } from "./registry";
 
 /** The zones' answers, refreshed before each validating read of one zone (`zone.ts`). */
 export class ZoneAnswerSnapshot implements ZoneAnswers {
 	readonly #ownTxt: () => TxtRecord[];
+	readonly #ownCaa: () => CaaAnswer[];
 	#zones: readonly ZoneName[] = [];
 	#selfId: string | undefined;
-	#foreignTxt = new Map<string, readonly TxtRecord[]>();
+	#foreign = new Map<string, { txt: readonly TxtRecord[]; caa: readonly CaaAnswer[] }>();
 
-	/** @param ownTxt this zone's TXT records, read when asked (inside the caller's transaction). */
-	constructor(ownTxt: () => TxtRecord[]) {
+	/**
+	 * @param ownTxt this zone's TXT records, read when asked (inside the caller's transaction).
+	 * @param ownCaa this zone's CAA records by name, read the same way.
+	 */
+	constructor(ownTxt: () => TxtRecord[], ownCaa: () => CaaAnswer[]) {
 		this.#ownTxt = ownTxt;
+		this.#ownCaa = ownCaa;
 	}
 
 	/**
-	 * Reads the zone list from the registry and the TXT records of every other zone holding one of
-	 * `names` or a parent of one (their CAA and ownership names live there).
+	 * Reads the zone list from the registry and the TXT and CAA records of every other zone holding
+	 * one of `names` or a parent of one (their CAA and ownership names live there).
 	 * @param self this zone's Durable Object id, to find its own entry in the list.
 	 * @param now this zone's clock, ms: the latest time another zone's record is dated.
 	 */
@@ -54,16 +62,18 @@ export class ZoneAnswerSnapshot implements ZoneAnswers {
 		}
 		const foreign = await Promise.all(
 			[...asked].map(async (id) => {
-				const records = await zoneState(env, id).txtAnswers();
-				return [id, records.map((r) => ({ ...r, setAt: Math.min(r.setAt, now) }))] as const;
+				const { txt, caa } = await zoneState(env, id).dnsAnswers();
+				return [
+					id,
+					{
+						txt: txt.map((r) => ({ ...r, setAt: Math.min(r.setAt, now) })),
+						caa: caa.map((r) => ({ ...r, changedAt: Math.min(r.changedAt, now) })),
+					},
+				] as const;
 			}),
 		);
 		this.#zones = zones;
-		this.#foreignTxt = new Map(foreign);
-	}
-
-	self(): string | undefined {
-		return this.#selfId;
+		this.#foreign = new Map(foreign);
 	}
 
 	holder(name: string): string | undefined {
@@ -71,6 +81,10 @@ export class ZoneAnswerSnapshot implements ZoneAnswers {
 	}
 
 	txt(zoneId: string): readonly TxtRecord[] {
-		return zoneId === this.#selfId ? this.#ownTxt() : (this.#foreignTxt.get(zoneId) ?? []);
+		return zoneId === this.#selfId ? this.#ownTxt() : (this.#foreign.get(zoneId)?.txt ?? []);
+	}
+
+	caa(zoneId: string): readonly CaaAnswer[] {
+		return zoneId === this.#selfId ? this.#ownCaa() : (this.#foreign.get(zoneId)?.caa ?? []);
 	}
 }

@@ -33,6 +33,7 @@ import { type Destination, destinationBucket } from "./destinations";
 import { type DnsEntry, type DnsRecords, SimulatedDns, type TxtRecord } from "./dns";
 import type { RecordQuery } from "./dns-record-checks";
 import {
+	type CaaAnswer,
 	type DnsRecord,
 	DnsRecordStore,
 	type RecordBatch,
@@ -136,8 +137,11 @@ export class Zone extends DurableObject<Env> {
 			jobs: this.#logpush,
 			retention: this.#retention,
 		});
-		// The TXT records are read when asked, from the DNS records (constructed below).
-		this.#answers = new ZoneAnswerSnapshot(() => this.#records.txtRecords());
+		// The TXT and CAA records are read when asked, from the DNS records (constructed below).
+		this.#answers = new ZoneAnswerSnapshot(
+			() => this.#records.txtRecords(),
+			() => this.#records.caaAnswers(),
+		);
 		this.#dns = new SimulatedDns(ctx.storage.sql, this.#answers);
 		this.#hostnames = new CustomHostnameStore(ctx.storage.sql, this.#dns);
 		this.#urlNormalization = new UrlNormalizationStore(ctx.storage.sql);
@@ -630,7 +634,7 @@ export class Zone extends DurableObject<Env> {
 
 	/** Deletes a DNS record; answers it as it was. */
 	deleteDnsRecord(id: string): Result<DnsRecord> {
-		return this.#write(() => this.#dnsWrite(() => this.#records.delete(id)));
+		return this.#write(() => this.#dnsWrite((now) => this.#records.delete(id, now)));
 	}
 
 	/** A batch of DNS record changes, in one transaction: all of it, or nothing and its first failure. */
@@ -695,9 +699,9 @@ export class Zone extends DurableObject<Env> {
 		});
 	}
 
-	/** The zone's TXT records, as other zones' validations read them (`zone-answers.ts`). Never fails. */
-	txtAnswers(): TxtRecord[] {
-		return this.#records.txtRecords();
+	/** The zone's TXT and CAA records, as other zones' validations read them (`zone-answers.ts`). Never fails. */
+	dnsAnswers(): { txt: TxtRecord[]; caa: CaaAnswer[] } {
+		return { txt: this.#records.txtRecords(), caa: this.#records.caaAnswers() };
 	}
 
 	/**

@@ -10,7 +10,12 @@ interface Hostname {
 	id: string;
 	status: string;
 	ownership_verification: { name: string; value: string };
-	ssl?: { status: string; validation_records?: { txt_name?: string; txt_value?: string }[] };
+	ssl?: {
+		status: string;
+		certificate_authority?: string;
+		validation_records?: { txt_name?: string; txt_value?: string }[];
+		validation_errors?: { message: string }[];
+	};
 }
 
 /** A fresh zone with its clock frozen at 2024-06-01, and its name. */
@@ -22,8 +27,9 @@ async function zoneAt(): Promise<{ id: string; name: string }> {
 	return { id, name: ((await call("GET", `/zones/${id}`)).body.result as { name: string }).name };
 }
 
-async function create(zone: string, hostname: string): Promise<Hostname> {
-	const res = await call("POST", `/zones/${zone}/custom_hostnames`, { hostname, ssl: { method: "txt" } });
+async function create(zone: string, hostname: string, authority?: string): Promise<Hostname> {
+	const ssl = { method: "txt", ...(authority === undefined ? {} : { certificate_authority: authority }) };
+	const res = await call("POST", `/zones/${zone}/custom_hostnames`, { hostname, ssl });
 	expect(res.status, JSON.stringify(res.body)).toBe(200);
 	return res.body.result as Hostname;
 }
@@ -32,6 +38,14 @@ async function get(zone: string, id: string): Promise<Hostname> {
 	const res = await call("GET", `/zones/${zone}/custom_hostnames/${id}`);
 	expect(res.status).toBe(200);
 	return res.body.result as Hostname;
+}
+
+/** Creates a CAA record `0 issue "<value>"` at `name` in `zone`; answers its id. */
+async function caaRecord(zone: string, name: string, value: string): Promise<string> {
+	const data = { flags: 0, tag: "issue", value };
+	const res = await call("POST", `/zones/${zone}/dns_records`, { type: "CAA", name, data });
+	expect(res.status, JSON.stringify(res.body)).toBe(200);
+	return (res.body.result as { id: string }).id;
 }
 
 async function txtRecord(zone: string, name: string, content: string): Promise<void> {
@@ -81,5 +95,35 @@ describe("the DNS custom hostnames are validated by", () => {
 		expect((await get(zone.id, h.id)).status).toBe("pending");
 		expect((await call("PUT", `/zones/${zone.id}/emulator/dns/${name}`, { txt: [value] })).status).toBe(200);
 		expect((await get(zone.id, h.id)).status).toBe("active");
+	});
+
+	it("is the zone's own CAA records for a name inside it (RFC 8659 climbing to the apex), dated by their removal", async () => {
+		const zone = await zoneAt();
+		const caa = await caaRecord(zone.id, "@", "letsencrypt.org");
+		const h = await create(zone.id, `shop.${zone.name}`, "google");
+		await txtRecord(zone.id, h.ownership_verification.name, h.ownership_verification.value);
+		for (const record of h.ssl?.validation_records ?? [])
+			await txtRecord(zone.id, record.txt_name ?? "", record.txt_value ?? "");
+		await call("POST", `/zones/${zone.id}/emulator/clock/advance`, { seconds: 3600 });
+		const blocked = await get(zone.id, h.id);
+		expect(blocked.ssl?.status).toBe("pending_validation");
+		expect(blocked.ssl?.validation_errors?.[0]?.message).toContain(`CAA records of ${zone.name} `);
+		// Removing the record lets Google issue, from the removal on: validated now, not an hour ago.
+		expect((await call("DELETE", `/zones/${zone.id}/dns_records/${caa}`)).status).toBe(200);
+		const allowed = await get(zone.id, h.id);
+		expect(allowed.ssl?.status).toBe("pending_issuance");
+		expect(allowed.ssl?.validation_errors).toBeUndefined();
+	});
+
+	it("is another zone's CAA records for a name that zone holds", async () => {
+		const saas = await zoneAt();
+		const customer = `cust-${crypto.randomUUID().slice(0, 8)}.example.org`;
+		const created = await call("POST", "/zones", { name: customer, account: {} });
+		expect(created.status).toBe(200);
+		await caaRecord((created.body.result as { id: string }).id, "@", "letsencrypt.org");
+		// The default CA is Google unless CAA blocks it (as for a name in no zone).
+		expect((await create(saas.id, `app.${customer}`, "")).ssl?.certificate_authority).toBe("lets_encrypt");
+		const elsewhere = `app.cust-${crypto.randomUUID().slice(0, 8)}.example.org`;
+		expect((await create(saas.id, elsewhere, "")).ssl?.certificate_authority).toBe("google");
 	});
 });

@@ -81,4 +81,31 @@ describe("client.dns.records", () => {
 		const all = await cf.dns.records.list({ zone_id });
 		expect(all.result.map((r) => r.type)).toStrictEqual(["CNAME"]);
 	});
+
+	it("creates a CAA record with data, as the SDK types it", async () => {
+		const cf = sdkClient();
+		const zone_id = await freshZone();
+		const zoneName = (await cf.zones.get({ zone_id })).name;
+		const caa = await cf.dns.records.create({
+			zone_id,
+			type: "CAA",
+			name: "@",
+			ttl: 1,
+			data: { flags: 0, tag: "issue", value: "letsencrypt.org" },
+		});
+		expect(caa).toMatchObject({ name: zoneName, type: "CAA", content: '0 issue "letsencrypt.org"', proxiable: false });
+		const listed = await cf.dns.records.list({ zone_id, type: "CAA" });
+		expect(listed.result.map((r) => (r.type === "CAA" ? r.data : undefined))).toStrictEqual([
+			{ flags: 0, tag: "issue", value: "letsencrypt.org" },
+		]);
+		await expect(
+			cf.dns.records.create({
+				zone_id,
+				type: "CAA",
+				name: "@",
+				ttl: 1,
+				data: { flags: 300, tag: "issue", value: "x" },
+			}),
+		).rejects.toBeInstanceOf(Cloudflare.BadRequestError);
+	});
 });

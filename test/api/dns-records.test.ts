@@ -41,6 +41,40 @@ async function names(path: string, query = ""): Promise<string[]> {
 }
 
 describe("DNS records", () => {
+	it("holds CAA records: data {flags, tag, value}, content derived as Cloudflare shows it, not proxiable", async () => {
+		const z = await zone();
+		const made = await create(z.path, { type: "CAA", name: "@", data: { flags: 0, tag: "issue", value: "pki.goog" } });
+		expect(made).toMatchObject({
+			name: z.name,
+			type: "CAA",
+			content: '0 issue "pki.goog"',
+			data: { flags: 0, tag: "issue", value: "pki.goog" },
+			proxiable: false,
+			proxied: false,
+		});
+		// Content alone reads as data, in the form Cloudflare shows.
+		const wild = await create(z.path, { type: "CAA", name: "@", content: '128 issuewild "letsencrypt.org"' });
+		expect(wild).toMatchObject({ data: { flags: 128, tag: "issuewild", value: "letsencrypt.org" } });
+		const again = await call("POST", z.path, {
+			type: "CAA",
+			name: "@",
+			data: { flags: 0, tag: "issue", value: "pki.goog" },
+		});
+		expect(again.status).toBe(400);
+		expect(again.body.errors?.[0]).toMatchObject({ code: 81058 });
+		const patched = await call("PATCH", `${z.path}/${made.id}`, {
+			data: { flags: 0, tag: "iodef", value: "mailto:x@example.com" },
+		});
+		expect(patched.body.result).toMatchObject({ content: '0 iodef "mailto:x@example.com"' });
+		expect((await call("GET", `${z.path}/${made.id}`)).body.result).toMatchObject({
+			data: { flags: 0, tag: "iodef", value: "mailto:x@example.com" },
+		});
+		expect(await names(z.path, "?type=CAA&order=content")).toStrictEqual([
+			`CAA ${z.name} 0 iodef "mailto:x@example.com"`,
+			`CAA ${z.name} 128 issuewild "letsencrypt.org"`,
+		]);
+	});
+
 	it("creates, reads, patches, overwrites and deletes a record", async () => {
 		const z = await zone();
 		const made = await create(z.path, { type: "A", name: "www", content: "192.0.2.1", ttl: 300, comment: "web" });
@@ -115,6 +149,32 @@ describe("DNS records", () => {
 		["an unknown field", { type: "A", name: "a", content: "192.0.2.1", colour: "orange" }, 1004, "/colour"],
 		["a comment with a line break", { type: "A", name: "a", content: "192.0.2.1", comment: "a\nb" }, 1004, "/comment"],
 		["a malformed tag", { type: "A", name: "a", content: "192.0.2.1", tags: ["bad name:x"] }, 1004, "/tags/0"],
+		["an A record without content", { type: "A", name: "a" }, 1004, "/content"],
+		["a CAA record without data", { type: "CAA", name: "@" }, 1004, "/data"],
+		[
+			"a CAA flag of 256",
+			{ type: "CAA", name: "@", data: { flags: 256, tag: "issue", value: "x" } },
+			9053,
+			"/data/flags",
+		],
+		[
+			"a CAA flag as text",
+			{ type: "CAA", name: "@", data: { flags: "0", tag: "issue", value: "x" } },
+			9053,
+			"/data/flags",
+		],
+		[
+			"an unknown CAA tag",
+			{ type: "CAA", name: "@", data: { flags: 0, tag: "issuemail", value: "x" } },
+			1004,
+			"/data/tag",
+		],
+		[
+			"a proxied CAA record",
+			{ type: "CAA", name: "@", data: { flags: 0, tag: "issue", value: "pki.goog" }, proxied: true },
+			9004,
+			"/proxied",
+		],
 	])("refuses %s with 400 and its code at its field", async (_, body, code, pointer) => {
 		const z = await zone();
 		const res = await call("POST", z.path, body);

@@ -110,6 +110,33 @@ describe("the DNS page", () => {
 		expect(empty.text).toContain("No DNS records in this zone.");
 	});
 
+	it("adds a CAA record as its content, a bad flag shown at Content, and edits it", async () => {
+		const zone = await freshZone();
+		const { browser } = await signIn(TOKEN);
+		const bad = await post(browser, `/zones/${zone}/dns/records`, {
+			...form({ type: "CAA", name: "@", content: '256 issue "pki.goog"' }),
+		});
+		expect(bad.status).toBe(400);
+		const refused = (await seen(await bad.text())).field("Content");
+		expect(refused).toMatchObject({ value: '256 issue "pki.goog"', invalid: true });
+		expect(refused.error).toBe("Invalid CAA flag. Must be an integer");
+		const added = await post(browser, `/zones/${zone}/dns/records`, {
+			...form({ type: "CAA", name: "@", content: '0 issue "pki.goog"' }),
+		});
+		expect(added.status).toBe(303);
+		const [record] = await records(zone);
+		expect(record).toMatchObject({ type: "CAA", data: { flags: 0, tag: "issue", value: "pki.goog" } });
+		const saved = await post(browser, `/zones/${zone}/dns/records/${record?.id}`, {
+			content: '0 issuewild "letsencrypt.org"',
+			ttl: "1",
+			comment: "",
+		});
+		expect(saved.status).toBe(303);
+		const page = await seen(await (await open(browser, `/zones/${zone}/dns`)).text());
+		const name = await zoneName(zone);
+		expect(page.rows[1]?.slice(0, 5)).toEqual(["CAA", name, '0 issuewild "letsencrypt.org"', "DNS only", "Auto"]);
+	});
+
 	it("shows a token without DNS Read the API's refusal in place of the records, and refuses its writes", async () => {
 		const zone = await freshZone();
 		await call("POST", `/zones/${zone}/dns_records`, { type: "A", name: "secret", content: "192.0.2.7" });

@@ -1,6 +1,14 @@
 /** The rules of one DNS record alone (`src/zone/dns-record-checks.ts`), called directly. */
 import { describe, expect, it } from "vitest";
-import { fullName, isIpv4, isIpv6, recordProblem, selectRecords } from "../../src/zone/dns-record-checks";
+import {
+	caaData,
+	fullName,
+	isIpv4,
+	isIpv6,
+	recordProblem,
+	selectRecords,
+	storedContent,
+} from "../../src/zone/dns-record-checks";
 
 describe("DNS record checks", () => {
 	it.each([
@@ -63,5 +71,34 @@ describe("DNS record checks", () => {
 				(x) => x.id,
 			),
 		).toStrictEqual(["2", "1", "3"]);
+	});
+
+	it("checks a CAA record's data: flags 0-255 (Cloudflare's 9053), a known tag, a printable value; never proxied", () => {
+		const caa = (data: { flags: number; tag: string; value: string } | undefined, proxied = false) =>
+			recordProblem({ name: "example.com", type: "CAA", content: "", data, proxied });
+		expect(caa({ flags: 0, tag: "issue", value: "letsencrypt.org" })).toBeUndefined();
+		expect(caa({ flags: 128, tag: "iodef", value: "mailto:ca@example.com" })).toBeUndefined();
+		expect(caa(undefined)).toMatchObject({ code: 1004, field: "data" });
+		expect(caa({ flags: 256, tag: "issue", value: "x" })).toMatchObject({
+			code: 9053,
+			message: "Invalid CAA flag. Must be an integer",
+			field: "data/flags",
+		});
+		expect(caa({ flags: 1.5, tag: "issue", value: "x" })).toMatchObject({ code: 9053 });
+		expect(caa({ flags: 0, tag: "issuemail", value: "x" })).toMatchObject({ code: 1004, field: "data/tag" });
+		expect(caa({ flags: 0, tag: "issue", value: "" })).toMatchObject({ code: 1004, field: "data/value" });
+		expect(caa({ flags: 0, tag: "issue", value: "caf\u00e9.example" })).toMatchObject({ field: "data/value" });
+		expect(caa({ flags: 0, tag: "issue", value: "pki.goog" }, true)).toMatchObject({ code: 9004, field: "proxied" });
+	});
+
+	it("derives a CAA record's content as Cloudflare shows it, and reads it back", () => {
+		const data = { flags: 0, tag: "issue", value: "letsencrypt.org; validationmethods=dns-01" };
+		const content = storedContent("CAA", "", data);
+		expect(content).toBe('0 issue "letsencrypt.org; validationmethods=dns-01"');
+		expect(caaData(content)).toStrictEqual(data);
+		const quoted = { flags: 128, tag: "iodef", value: 'a"b\\c' };
+		expect(storedContent("CAA", "", quoted)).toBe('128 iodef "a\\"b\\\\c"');
+		expect(caaData(storedContent("CAA", "", quoted))).toStrictEqual(quoted);
+		expect(caaData("issue letsencrypt.org")).toBeUndefined();
 	});
 });

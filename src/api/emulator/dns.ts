@@ -17,8 +17,7 @@
  * is answered from that zone's DNS records, `/zones/{zone_id}/dns_records`, which validation
  * reads instead (`zone/dns.ts`); a PUT of such a name is 400 9401 naming that route, so nobody
  * writes a record that would never be read (a DELETE still clears an entry written before the
- * zone existed). One exception until those records hold the CAA type: the CAA records of the
- * writing zone's own names are still written here.
+ * zone existed). CAA records of such a name too: the DNS records hold the CAA type.
  * Errors: a bad name or body is 400 9400 naming the field; a name a zone holds, 400 9401.
  */
 import type { Context } from "hono";
@@ -68,22 +67,18 @@ function nameOf(c: Context<ApiEnv>): string {
 }
 
 /**
- * Refuses, 400 9401, records of `name` that its holding zone's DNS records answer instead (see
- * the header): anything for a name another zone holds, TXT values and HTTP tokens for one this
- * zone holds. The registry is read at once, not the edge's copy, so a zone created a moment ago
+ * Refuses, 400 9401, records of `name` when a zone holds it: that zone's DNS records answer for
+ * it instead (see the header), the writing zone's own names included. The registry is read at once, not the edge's copy, so a zone created a moment ago
  * already answers for its names.
  */
-async function refuseHeld(c: Context<ApiEnv>, name: string, records: z.infer<typeof RECORDS>): Promise<void> {
+async function refuseHeld(c: Context<ApiEnv>, name: string): Promise<void> {
 	const holder = holdingZone(name, await zoneRegistry(c.env).zoneNames());
 	if (holder === undefined) return;
-	const own = holder.id === c.var.zone.id;
-	if (own && records.txt.length === 0 && Object.keys(records.http).length === 0) return;
-	const what = own ? "its TXT records" : "its records";
 	throw new ApiError(400, [
 		{
 			code: CODES.emulatorDnsHeldByZone,
-			message: `${name} is in the zone ${holder.name}, whose DNS records answer for it: create ${what} with /zones/${holder.id}/dns_records (the emulator DNS answers only for names no zone holds${own ? ", and the CAA records of the zone's own names" : ""})`,
-			source: { pointer: own ? (records.txt.length > 0 ? "/txt" : "/http") : "/name" },
+			message: `${name} is in the zone ${holder.name}, whose DNS records answer for it: create its records with /zones/${holder.id}/dns_records (the emulator DNS answers only for names no zone holds)`,
+			source: { pointer: "/name" },
 		},
 	]);
 }
@@ -95,7 +90,7 @@ export const dns = new Hono<ApiEnv>()
 	.put("/:name", writes("Zone"), async (c) => {
 		const name = nameOf(c);
 		const records = await parseBody(c, RECORDS, CODE);
-		await refuseHeld(c, name, records);
+		await refuseHeld(c, name);
 		const entry = unwrap(await c.var.zoneState.putDnsEntry(name, records));
 		forgetActiveHostnames(c.var.zone.id);
 		return ok(entry);

@@ -1,7 +1,9 @@
 /**
  * The DNS page's parts: the records table (Type, Name, Content, Proxy status, TTL, Comment, as
  * Cloudflare's dashboard lists them: https://developers.cloudflare.com/dns/manage-dns-records/how-to/create-dns-records/),
- * the Add record and Edit record forms, and the API bodies they make.
+ * the Add record and Edit record forms, and the API bodies they make. A CAA record is written as
+ * its content as the API shows it (`0 issue "letsencrypt.org"`), which the API reads as its `data`;
+ * Cloudflare's dashboard has a field for each of flags, tag and value instead.
  */
 import type { FC } from "hono/jsx";
 import type { DnsRecord } from "../../zone/dns-records";
@@ -19,7 +21,7 @@ import {
 } from "../components/form";
 
 /** The types the API stores (`RECORD_TYPES`), as the form offers them. */
-const TYPES: [string, string][] = ["A", "AAAA", "CNAME", "MX", "TXT"].map((t) => [t, t]);
+const TYPES: [string, string][] = ["A", "AAAA", "CAA", "CNAME", "MX", "TXT"].map((t) => [t, t]);
 
 /**
  * The TTL choices of Cloudflare's dashboard: Auto (the API's 1) and fixed times from 1 minute to
@@ -118,9 +120,13 @@ export function recordBody(values: RecordValues, edit: boolean): Record<string, 
 
 const FIELDS = ["type", "name", "content", "priority", "ttl", "proxied", "comment"];
 
-/** Where a record form field's errors show, by the pointer of the API's error (`/name`, `/proxied`, ...). */
+/**
+ * Where a record form field's errors show, by the pointer of the API's error (`/name`, `/proxied`,
+ * ...); a CAA record's `/data/...` at Content, which the form writes it as.
+ */
 export function recordFieldOf(pointer: string): string | undefined {
 	const [, top] = pointer.split("/");
+	if (top === "data") return "content";
 	return top !== undefined && FIELDS.includes(top) ? top : undefined;
 }
 
@@ -207,7 +213,7 @@ const SharedFields: FC<{ values: RecordValues; mx: boolean }> = ({ values, mx })
 			label="Content"
 			value={values.content}
 			required
-			hint="A: an IPv4 address; AAAA: an IPv6 address; CNAME and MX: a hostname; TXT: text."
+			hint='A: an IPv4 address; AAAA: an IPv6 address; CNAME and MX: a hostname; TXT: text; CAA: flags, tag and value, as in 0 issue "letsencrypt.org".'
 		/>
 		{mx && <TextField name="priority" label="Priority" value={values.priority} hint="MX only: 0 to 65535." />}
 		<SelectField name="ttl" label="TTL" options={TTLS} value={values.ttl} hint="A proxied record's TTL is Auto." />

@@ -127,8 +127,9 @@ describe("replaying 2024", { timeout: 20_000 }, () => {
 		const zone = await certsZone();
 		await setClock(zone.id, "2024-02-01T00:00:00Z");
 		await allPacks(zone.id);
-		const dns = await call("PUT", `/zones/${zone.id}/emulator/dns/${zone.name}`, { caa: ["letsencrypt.org"] });
-		expect(dns.status).toBe(200);
+		const caa = { type: "CAA", name: "@", data: { flags: 0, tag: "issue", value: "letsencrypt.org" } };
+		const record = await call("POST", `/zones/${zone.id}/dns_records`, caa);
+		expect(record.status).toBe(200);
 		await setClock(zone.id, "2024-10-01T00:00:00Z");
 		const universal = await byType(zone.id, "universal");
 		expect(universal?.certificate_authority).toBe("lets_encrypt");
@@ -138,7 +139,8 @@ describe("replaying 2024", { timeout: 20_000 }, () => {
 		expect(notice).toMatchObject({ date: "2024-06-01T00:00:00.000Z", certificate_type: "universal" });
 		expect(notice?.text).toContain("CAA");
 		// Without the CAA record, the next read derives the move again.
-		await call("DELETE", `/zones/${zone.id}/emulator/dns/${zone.name}`);
+		const id = (record.body.result as { id: string }).id;
+		expect((await call("DELETE", `/zones/${zone.id}/dns_records/${id}`)).status).toBe(200);
 		expect((await byType(zone.id, "universal"))?.certificate_authority).toBe("google");
 	});
 
