@@ -15,7 +15,8 @@
  *
  * Which permissions each endpoint accepts follows the "Accepted Permissions" of its page in
  * the API reference: zones need Zone; rulesets accept any of their phase families, of which
- * edgezone knows Zone WAF and Logs (the family of `http_log_custom_fields`), and so does the
+ * edgezone knows Zone WAF, Logs (the family of `http_log_custom_fields`), Transform Rules, Origin
+ * and Dynamic URL Redirects (`PHASE_GROUPS`), and so does the
  * URL normalization setting; all of log-push,
  * reads included, needs Logs Edit, "because Logpush jobs contain sensitive information"
  * (/logs/logpush/permissions/), while Logpull and its retention flag are read with Logs Read
@@ -62,6 +63,9 @@ const GROUPS = [
 	"Workers R2 Storage Bucket Item",
 	"DNS",
 	"Workers Routes",
+	"Transform Rules",
+	"Origin",
+	"Dynamic URL Redirects",
 ] as const;
 type Group = (typeof GROUPS)[number];
 
@@ -186,7 +190,7 @@ export const readsBucketConfig: MiddlewareHandler<ApiEnv> = asking({
 export const verifiesToken: MiddlewareHandler<ApiEnv> = asking({ access: "read", accepted: "any", ownToken: true });
 
 /** The groups of the rulesets' endpoints: their phase families edgezone knows. */
-export const RULESETS = ["Zone WAF", "Logs"] as const;
+export const RULESETS = ["Zone WAF", "Logs", "Transform Rules", "Origin", "Dynamic URL Redirects"] as const;
 
 /** What `route`'s handler asks, when it is one of `reads`, `writes` or `readsLogpush`. */
 export function requirementOfHandler(route: RouterRoute): Requirement | undefined {
@@ -211,11 +215,20 @@ const UNREGISTERED: Requirement = { access: "write", accepted: "none" };
 
 /**
  * The family of the phases edgezone knows one for: the WAF's phases (docs waf/custom-rules,
- * rate limiting, managed rules: "Zone WAF") and the custom log fields (docs logs/reference/
- * custom-fields: "Logs"). A phase not listed is granted by either, as its endpoint is.
+ * rate limiting, managed rules: "Zone WAF"), the custom log fields (docs logs/reference/
+ * custom-fields: "Logs"), Transform Rules' three phases ("Transform Rules"), Origin Rules
+ * ("Origin") and Single Redirects ("Dynamic URL Redirects"), as the Rulesets API's pages list
+ * their token permissions ("Transform Rules Write", "Origin Write", "Dynamic URL Redirects
+ * Write": developers.cloudflare.com/rules/url-forwarding/single-redirects/create-api/). A phase
+ * not listed is granted by any of them, as its endpoint is.
  */
 const PHASE_GROUPS: Partial<Record<Phase, Group>> = {
 	http_log_custom_fields: "Logs",
+	http_request_transform: "Transform Rules",
+	http_request_late_transform: "Transform Rules",
+	http_response_headers_transform: "Transform Rules",
+	http_request_origin: "Origin",
+	http_request_dynamic_redirect: "Dynamic URL Redirects",
 	http_request_firewall_custom: "Zone WAF",
 	http_request_firewall_managed: "Zone WAF",
 	http_response_firewall_managed: "Zone WAF",

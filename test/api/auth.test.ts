@@ -24,6 +24,7 @@ import {
 	SSL_EDIT_TOKEN,
 	SSL_READ_TOKEN,
 	TOKEN,
+	TRANSFORM_TOKEN,
 	WAF_TOKEN,
 } from "./credentials";
 import { call, freshZone, zonePath } from "./http";
@@ -396,6 +397,56 @@ describe("read-only and permission-limited credentials", () => {
 			method: "POST",
 			path: (w) => `${w.z}/rulesets`,
 			body: { name: "fields", kind: "custom", phase: LOG },
+			status: 403,
+		},
+		// Transform Rules, Origin Rules and Single Redirects: each phase its own group.
+		{
+			token: TRANSFORM_TOKEN,
+			method: "PUT",
+			path: (w) => `${w.z}/rulesets/phases/http_request_late_transform/entrypoint`,
+			body: {
+				rules: [
+					{
+						action: "rewrite",
+						expression: "true",
+						action_parameters: { headers: { "x-a": { operation: "set", value: "1" } } },
+					},
+				],
+			},
+			status: 200,
+		},
+		{
+			token: TRANSFORM_TOKEN,
+			method: "GET",
+			path: (w) => `${w.z}/rulesets/phases/http_response_headers_transform/entrypoint`,
+			status: 404,
+		},
+		{
+			token: TRANSFORM_TOKEN,
+			method: "PUT",
+			path: (w) => `${w.z}/rulesets/phases/${WAF}/entrypoint`,
+			body: rules,
+			status: 403,
+		},
+		{
+			token: TRANSFORM_TOKEN,
+			method: "PUT",
+			path: (w) => `${w.z}/rulesets/phases/http_request_origin/entrypoint`,
+			body: { rules: [] },
+			status: 403,
+		},
+		{
+			token: WAF_TOKEN,
+			method: "PUT",
+			path: (w) => `${w.z}/rulesets/phases/http_request_dynamic_redirect/entrypoint`,
+			body: { rules: [] },
+			status: 403,
+		},
+		{
+			token: WAF_TOKEN,
+			method: "PUT",
+			path: (w) => `${w.z}/rulesets/phases/http_request_transform/entrypoint`,
+			body: { rules: [] },
 			status: 403,
 		},
 		{ token: LOGS_READ_TOKEN, method: "GET", path: (w) => `${w.z}/rulesets/phases/${LOG}/entrypoint`, status: 200 },

@@ -24,6 +24,8 @@ export const SSL_READ_TOKEN = "test_token_ssl_read_00000000000000000000";
 export const SSL_EDIT_TOKEN = "test_token_ssl_edit_00000000000000000000";
 /** A bearer token with the permission "DNS Read" only, every zone. */
 export const DNS_READ_TOKEN = "test_token_dns_read_00000000000000000000";
+/** A bearer token with the permissions "Zone Read" and "Transform Rules Edit", every zone. */
+export const TRANSFORM_TOKEN = "test_token_transform_rules_edit_00000000";
 /** A bearer token with the permission "Workers Routes Read" only, every zone. */
 export const ROUTES_READ_TOKEN = "test_token_workers_routes_read_000000000";
 /**
@@ -61,6 +63,7 @@ export const API_CREDENTIALS = [
 	{ token: SSL_EDIT_TOKEN, zones: "*", permissions: ["SSL and Certificates Edit"] },
 	{ token: DNS_READ_TOKEN, zones: "*", permissions: ["DNS Read"] },
 	{ token: ROUTES_READ_TOKEN, zones: "*", permissions: ["Workers Routes Read"] },
+	{ token: TRANSFORM_TOKEN, zones: "*", permissions: ["Zone Read", "Transform Rules Edit"] },
 	{ email: READ_EMAIL, key: READ_KEY, zones: "*", access: "read" },
 	{
 		token: R2_BUCKET_ITEM_TOKEN,
