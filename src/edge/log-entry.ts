@@ -81,6 +81,8 @@ interface LogSettings {
 	names: CustomFieldNames;
 	/** The request headers an entry reads: REQUEST_HEADERS and the custom fields' (lower case). */
 	requestHeaders: ReadonlySet<string>;
+	/** The request headers `transformed_request_fields` read, after the request header rules. */
+	transformedHeaders: ReadonlySet<string>;
 	/** The response headers an entry reads: RESPONSE_HEADERS and the custom fields'. */
 	responseHeaders: ReadonlySet<string>;
 	/** The response headers logged with every value (`preserve_duplicates`). */
@@ -101,6 +103,7 @@ function logSettings(config: EdgeConfig): LogSettings {
 		jobs,
 		names,
 		requestHeaders: new Set([...REQUEST_HEADERS, ...names.request]),
+		transformedHeaders: new Set(names.transformed),
 		responseHeaders: new Set([...RESPONSE_HEADERS, ...names.response]),
 		duplicates: new Set(names.duplicates),
 	};
@@ -115,8 +118,10 @@ interface LogTap {
 	 * The request to hand the gateway: `request` itself, or (a body without Content-Length, when
 	 * the zone's logs are read) a copy whose body is counted as the gateway reads it.
 	 * @param url the request's URL, parsed once by the caller.
+	 * @param transformed the request's headers as the request header rules left them, when a rule
+	 * changed them (what `transformed_request_fields` log).
 	 */
-	request(request: Request, url: URL): Request;
+	request(request: Request, url: URL, transformed?: Headers): Request;
 	/**
 	 * The response to send: `response` itself, or one whose body is counted as it streams. Call it
 	 * with the response as the gateway (or the firewall) made it, before the edge adds CF-Ray.
@@ -178,6 +183,7 @@ class EntryTap implements LogTap {
 	readonly #settings: LogSettings;
 	#request: Request | undefined;
 	#url: URL | undefined;
+	#transformed: Headers | undefined;
 	/** The request body's Content-Length (0 without a body): ClientRequestBytes' body part, unless counted. */
 	#requestBodyLength = 0;
 	/** The bytes the gateway read of a body without Content-Length, read once the answer's body is sent. */
@@ -191,9 +197,10 @@ class EntryTap implements LogTap {
 		this.#settings = settings;
 	}
 
-	request(request: Request, url: URL): Request {
+	request(request: Request, url: URL, transformed?: Headers): Request {
 		this.#request = request;
 		this.#url = url;
+		this.#transformed = transformed;
 		const body = request.body;
 		const length = body === null ? "0" : request.headers.get("content-length");
 		if (body === null || length !== null) {
@@ -222,6 +229,10 @@ class EntryTap implements LogTap {
 			origin,
 			respondedAt,
 			requestHead: scanHead(request.headers, settings.requestHeaders),
+			transformedHead:
+				settings.transformedHeaders.size > 0
+					? scanHead(this.#transformed ?? request.headers, settings.transformedHeaders)
+					: undefined,
 			responseHead: scanHead(response.headers, settings.responseHeaders, settings.duplicates),
 		};
 		const hold = holdMs(settings.jobs.map((job) => intervalMs(job, env)));
@@ -326,7 +337,12 @@ class EntryTap implements LogTap {
 		const { names } = this.#settings;
 		if (hasCustomFields(names)) {
 			const picked = {
-				request: pickHeaders(sent, names.request),
+				request: [
+					...pickHeaders(sent, names.request),
+					...(answer.transformedHead === undefined
+						? []
+						: pickHeaders(answer.transformedHead.values, names.transformed)),
+				],
 				cookies: pickCookies(sent.get("cookie") ?? null, names.cookies),
 				response: pickHeaders(made, names.response),
 				every: names.duplicates.length > 0 ? pickEvery(answer.responseHead.every, names.duplicates) : undefined,
@@ -348,6 +364,8 @@ interface Answer {
 	/** When the answer was handed over, ms since the epoch (EdgeTimeToFirstByteMs). */
 	respondedAt: number;
 	requestHead: Head;
+	/** The request's head as the request header rules left it, read for `transformed_request_fields` only. */
+	transformedHead: Head | undefined;
 	/** The response as the gateway (or the firewall) made it. */
 	responseHead: Head;
 }

@@ -62,7 +62,7 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 		sent.kind === "invalid"
 			? gatewayErrorAnswer(badRequest(sent.message), request.method)
 			: await runRequestPhases(state);
-	const forwarded = tap.request(request, url);
+	const forwarded = tap.request(request, url, state.headers);
 	const cfRay = cfRayHeader(rayId, request);
 	const geo = state.context.geo;
 	const destined: Destined =

@@ -4,9 +4,11 @@
  * https://developers.cloudflare.com/logs/logpush/logpush-job/custom-fields/, and its "Limitations").
  *
  * Emulates, with the documented limits:
- * - only the names of the zone's enabled `log_custom_field` rules (all five lists); request
- *   headers as the visitor sent them, before any request header rule (`edge/phases/request-headers.ts`),
- *   `transformed_request_fields` included: a gap, Cloudflare logs those as the rules left them;
+ * - only the names of the zone's enabled `log_custom_field` rules (all five lists); the headers of
+ *   `request_fields` as the visitor sent them, before any request header rule
+ *   (`edge/phases/request-headers.ts`), and those of `transformed_request_fields` as the rules
+ *   left them (docs: "Transformed request fields ... after transformations"), both in
+ *   `RequestHeaders`;
  * - header names matched case-insensitively (the Fetch `Headers` object does) and logged in
  *   lower case (as configured: the API refuses upper case); cookie names matched exactly;
  * - only the first instance of a repeated header: `set-cookie`, which Fetch keeps apart
@@ -61,7 +63,10 @@ export const CUSTOM_FIELDS_MAX_BYTES = 8 * 1024;
 
 /** The configured names, deduplicated, in rule and list order. */
 export interface CustomFieldNames {
+	/** `request_fields`: headers as the visitor sent them. */
 	request: readonly string[];
+	/** `transformed_request_fields`: headers as the request header rules left them. */
+	transformed: readonly string[];
 	response: readonly string[];
 	cookies: readonly string[];
 	/** The response names configured with `preserve_duplicates`: every value goes to `ResponseFields`. */
@@ -83,14 +88,22 @@ export interface CustomFieldObjects {
 }
 
 /** No names at all: a zone without a `log_custom_field` rule. */
-export const NO_CUSTOM_FIELDS: CustomFieldNames = { request: [], response: [], cookies: [], duplicates: [] };
+export const NO_CUSTOM_FIELDS: CustomFieldNames = {
+	request: [],
+	transformed: [],
+	response: [],
+	cookies: [],
+	duplicates: [],
+};
 
 /**
  * The names of the enabled `log_custom_field` rules (`EdgeConfig.logCustomFields`), at most 40
- * in all, `range` left out of the request headers.
+ * in all (counted rule by rule, then the transformed request headers of every rule), `range`
+ * left out of the request headers.
  */
 export function customFieldNames(rules: readonly CustomFieldLists[]): CustomFieldNames {
 	const request = new Set<string>();
+	const transformed = new Set<string>();
 	const response = new Set<string>();
 	const cookies = new Set<string>();
 	const duplicates = new Set<string>();
@@ -101,7 +114,7 @@ export function customFieldNames(rules: readonly CustomFieldLists[]): CustomFiel
 		count++;
 	};
 	for (const rule of rules) {
-		for (const { name } of [...(rule.request_fields ?? []), ...(rule.transformed_request_fields ?? [])]) {
+		for (const { name } of rule.request_fields ?? []) {
 			if (name.toLowerCase() !== "range") add(request, name.toLowerCase());
 		}
 		for (const field of [...(rule.response_fields ?? []), ...(rule.raw_response_fields ?? [])]) {
@@ -111,12 +124,25 @@ export function customFieldNames(rules: readonly CustomFieldLists[]): CustomFiel
 		}
 		for (const { name } of rule.cookie_fields ?? []) add(cookies, name);
 	}
-	return { request: [...request], response: [...response], cookies: [...cookies], duplicates: [...duplicates] };
+	// A header one rule logs raw and another transformed is logged once, raw: RequestHeaders has one key per name.
+	for (const rule of rules) {
+		for (const { name } of rule.transformed_request_fields ?? []) {
+			const lower = name.toLowerCase();
+			if (lower !== "range" && !request.has(lower)) add(transformed, lower);
+		}
+	}
+	return {
+		request: [...request],
+		transformed: [...transformed],
+		response: [...response],
+		cookies: [...cookies],
+		duplicates: [...duplicates],
+	};
 }
 
 /** Whether any name is configured. */
 export function hasCustomFields(names: CustomFieldNames): boolean {
-	return names.request.length + names.response.length + names.cookies.length > 0;
+	return names.request.length + names.transformed.length + names.response.length + names.cookies.length > 0;
 }
 
 /**

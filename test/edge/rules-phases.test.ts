@@ -194,6 +194,32 @@ describe("request header rules", () => {
 		const [entry] = await records(delivery?.objects ?? []);
 		expect(entry?.RequestHeaders).toStrictEqual({ "x-request-id": "req-1" });
 	});
+
+	it("give transformed_request_fields the headers as the rules left them, beside request_fields' as sent", async () => {
+		const { zone_id, host } = await zoneWithHost("rules-log-transformed");
+		await configure(zone_id, {
+			request_fields: [{ name: "x-request-id" }],
+			transformed_request_fields: [{ name: "x-added" }, { name: "x-tenant" }],
+		});
+		await rules(zone_id, "http_request_late_transform", [
+			{
+				action: "rewrite",
+				expression: "true",
+				action_parameters: {
+					headers: {
+						"x-request-id": { operation: "set", value: "rewritten" },
+						"x-added": { operation: "set", value: "by-rule" },
+						"x-tenant": { operation: "remove" },
+					},
+				},
+			},
+		]);
+		const res = await edgeRequest(host, "/missing", { headers: { "x-request-id": "req-1", "x-tenant": "acme" } });
+		expect(res.status).toBe(404);
+		const [delivery] = await flush(zone_id);
+		const [entry] = await records(delivery?.objects ?? []);
+		expect(entry?.RequestHeaders).toStrictEqual({ "x-request-id": "req-1", "x-added": "by-rule" });
+	});
 });
 
 describe("response header rules", () => {

@@ -16,7 +16,8 @@ describe("customFieldNames", () => {
 			{ response_fields: [{ name: "server" }], cookie_fields: [{ name: "session" }] },
 		]);
 		expect(names).toStrictEqual({
-			request: ["x-a", "host"],
+			request: ["x-a"],
+			transformed: ["host"],
 			response: ["allow", "server"],
 			cookies: ["Session", "session"],
 			duplicates: [],
