@@ -26,6 +26,7 @@
  * each expression is compiled once while it stays in the isolate's cache
  * (`rules-language/compiled-cache.ts`), so a write to one rule compiles that rule alone.
  */
+import { andThen, type MaybePromise } from "../common/maybe-promise";
 import {
 	ComparisonWorkExceeded,
 	type Evaluation,
@@ -180,15 +181,28 @@ function terminalAnswer(rule: CompiledRule, rayId: string): Response | undefined
  * @param now when the request arrived, in ms since the epoch.
  * @param budget the request's budget of comparison work, when its other phases share it; else a fresh one.
  */
-export async function firewall(
+export function firewall(
 	env: Env,
 	zoneId: string,
 	fields: (names: readonly string[]) => FieldValues,
 	rayId: string,
 	now: number,
 	budget?: WorkBudget,
-): Promise<Verdict> {
-	const zone = derived(await zoneView(env, zoneId, now), compileZone);
+): MaybePromise<Verdict> {
+	// At once when the zone's view is cached (the pipeline has just read it): no promise per request.
+	return andThen(zoneView(env, zoneId, now), (view) =>
+		verdictOf(derived(view, compileZone), zoneId, fields, rayId, budget),
+	);
+}
+
+/** The firewall's verdict over a zone's compiled rules (`firewall`). */
+function verdictOf(
+	zone: CompiledZone,
+	zoneId: string,
+	fields: (names: readonly string[]) => FieldValues,
+	rayId: string,
+	budget: WorkBudget | undefined,
+): Verdict {
 	const matches: FirewallMatch[] = [];
 	if (zone.firewallRules.length === 0 && zone.customRules.length === 0) return { matches };
 	// One evaluation for all the rules: each field computed and converted once per request, and

@@ -162,9 +162,12 @@ export type GeoHeaders = { kind: "none" } | { kind: "geo"; geo: Geo } | { kind: 
 function geoHeaders(headers: Headers): GeoHeaders {
 	const geo: Mutable<Geo> = {};
 	let sent = false;
-	for (const [header, value] of headers) {
+	// Names only, each value read when it is a geo header's: an entry crosses from the runtime as
+	// two strings, and this runs on every request (some 30k instructions against 47k with entries, BENCHMARKS.md).
+	for (const header of headers.keys()) {
 		if (!header.startsWith(GEO_HEADER_PREFIX)) continue;
 		sent = true;
+		const value = headers.get(header) ?? "";
 		const field = header.slice(GEO_HEADER_PREFIX.length);
 		const parse = Object.hasOwn(GEO_HEADERS, field) ? GEO_HEADERS[field] : undefined;
 		if (parse === undefined) {

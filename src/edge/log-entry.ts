@@ -41,6 +41,8 @@
  *   (`logs/custom-field-objects.ts`), read from one pass over each head (`log-heads.ts`).
  * Every other field is absent and formatted with its documented absent value (`logs/absent.ts`).
  */
+
+import { andThen, type MaybePromise } from "../common/maybe-promise";
 import {
 	type CustomFieldNames,
 	customFieldNames,
@@ -144,14 +146,16 @@ const NO_TAP: LogTap = {
  * firewall, so this is a lookup in the isolate's cache.
  * @param context the request's Ray ID, zone name, receipt time and trusted geo, as the firewall read them.
  */
-export async function openLogTap(
+export function openLogTap(
 	env: Env,
 	ctx: ExecutionContext,
 	zoneId: string,
 	context: RequestContext,
-): Promise<LogTap> {
-	const settings = derived(await zoneView(env, zoneId, context.receivedAt), logSettings);
-	return settings.keep ? new EntryTap(env, ctx, zoneId, context, settings) : NO_TAP;
+): MaybePromise<LogTap> {
+	return andThen(zoneView(env, zoneId, context.receivedAt), (view) => {
+		const settings = derived(view, logSettings);
+		return settings.keep ? new EntryTap(env, ctx, zoneId, context, settings) : NO_TAP;
+	});
 }
 
 /** A pass-through stream over `body` that counts its bytes, nothing buffered; `ended` runs once it is flushed or cancelled. */

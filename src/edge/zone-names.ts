@@ -8,13 +8,15 @@
  * by the very next request; a deployed edge's other isolates see it within ZONE_NAMES_TTL_MS.
  */
 import { zoneRegistry } from "../common/durable-objects";
+import type { MaybePromise } from "../common/maybe-promise";
 import type { ZoneName } from "../zone/registry";
 import { VersionedCache } from "./versioned-cache";
 
 /** How long an isolate keeps the zone names, in ms. */
 export const ZONE_NAMES_TTL_MS = 10_000;
 
-interface Routes {
+/** What the edge routes requests by. */
+export interface Routes {
 	names: ZoneName[];
 	/** Custom hostname -> id of the zone holding it. */
 	customHostnames: Map<string, string>;
@@ -24,8 +26,9 @@ interface Routes {
 const KEY = "routes";
 const cache = new VersionedCache<Routes>(ZONE_NAMES_TTL_MS);
 
-function routes(env: Env, now: number): Promise<Routes> {
-	return cache.get(KEY, now, async () => {
+/** The names and custom hostnames, at once from the isolate's copy while it is fresh at `now` (ms since the epoch). */
+export function routes(env: Env, now: number): MaybePromise<Routes> {
+	return cache.read(KEY, now, async () => {
 		const loaded = await zoneRegistry(env).edgeRoutes();
 		const customHostnames = new Map(loaded.customHostnames.map((route) => [route.hostname, route.zone_id]));
 		// The registry keeps no version of its list: every read takes it whole.

@@ -26,9 +26,10 @@
  * routed is said there.
  */
 
+import { andThen, type MaybePromise } from "../common/maybe-promise";
 import type { ZoneName } from "../zone/registry";
 import { customHostnameRoute } from "./custom-hostname-routing";
-import { customHostnameZones, holdingZone, zoneNames } from "./zone-names";
+import { holdingZone, type Routes, routes } from "./zone-names";
 
 /** The zone serving a request, and the active custom hostname it was routed by, if any. */
 export interface RoutedZone extends ZoneName {
@@ -42,14 +43,19 @@ export interface RoutedZone extends ZoneName {
  * registry or, if it is gone, the vars say.
  * @param now the time of the request, in ms since the epoch.
  */
-export async function zoneForHost(env: Env, host: string, now: number): Promise<RoutedZone> {
-	const names = await zoneNames(env, now);
+export function zoneForHost(env: Env, host: string, now: number): MaybePromise<RoutedZone> {
+	return andThen(routes(env, now), (known) => zoneIn(env, host, known, now));
+}
+
+/** `zoneForHost` over the isolate's copy of the names: at once unless a custom hostname's zone must be asked. */
+function zoneIn(env: Env, host: string, { names, customHostnames }: Routes, now: number): MaybePromise<RoutedZone> {
 	const holder = holdingZone(host, names);
 	if (holder !== undefined) return holder;
-	const saas = await customHostnameRoute(env, host, await customHostnameZones(env, now), now);
-	const saasZone = saas === undefined ? undefined : names.find((zone) => zone.id === saas.zoneId);
-	if (saas !== undefined && saasZone !== undefined) return { ...saasZone, customHostname: saas.hostname };
-	return (
-		names.find((zone) => zone.id === env.DEFAULT_ZONE_ID) ?? { id: env.DEFAULT_ZONE_ID, name: env.DEFAULT_ZONE_NAME }
-	);
+	const byDefault = () =>
+		names.find((zone) => zone.id === env.DEFAULT_ZONE_ID) ?? { id: env.DEFAULT_ZONE_ID, name: env.DEFAULT_ZONE_NAME };
+	if (customHostnames.size === 0) return byDefault();
+	return customHostnameRoute(env, host, customHostnames, now).then((saas) => {
+		const saasZone = saas === undefined ? undefined : names.find((zone) => zone.id === saas.zoneId);
+		return saas !== undefined && saasZone !== undefined ? { ...saasZone, customHostname: saas.hostname } : byDefault();
+	});
 }

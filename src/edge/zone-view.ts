@@ -9,6 +9,7 @@
  * the very next request. The same call hands the zone the log entries waiting in this isolate.
  */
 import { zoneState } from "../common/durable-objects";
+import type { MaybePromise } from "../common/maybe-promise";
 import type { EdgeConfig } from "../zone/edge-config";
 import { CONFIG_CHECK_INTERVAL_MS } from "./config-checks";
 import { putBack, takeWaiting } from "./log-buffer";
@@ -24,9 +25,9 @@ export interface ZoneView {
 /** Per zone id: its view at the configuration version last read. */
 const views = new VersionedCache<ZoneView>(CONFIG_CHECK_INTERVAL_MS);
 
-/** The zone's view at its current version, from the isolate's cache when it is current. */
-export function zoneView(env: Env, zoneId: string, now: number): Promise<ZoneView> {
-	return views.get(zoneId, now, async (held) => {
+/** The zone's view at its current version, at once from the isolate's cache when it is current. */
+export function zoneView(env: Env, zoneId: string, now: number): MaybePromise<ZoneView> {
+	return views.read(zoneId, now, async (held) => {
 		// The check carries the log entries waiting in this isolate (`log-buffer.ts`): one RPC for both.
 		const entries = takeWaiting(zoneId);
 		let config: EdgeConfig | null;

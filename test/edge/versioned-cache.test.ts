@@ -23,6 +23,22 @@ describe("VersionedCache", () => {
 		expect(state.reads).toBe(1);
 	});
 
+	it("reads a fresh value at once, without a promise, and a stale one through its source", async () => {
+		const cache = new VersionedCache<string>(1_000);
+		const { state, load } = source("a");
+		const first = cache.read("zone", 0, load);
+		expect(first).toBeInstanceOf(Promise);
+		expect(await first).toBe("a");
+		expect(cache.read("zone", 999, load)).toBe("a");
+		state.value = "b";
+		state.version = 2;
+		const stale = cache.read("zone", 1_000, load);
+		expect(stale).toBeInstanceOf(Promise);
+		expect(await stale).toBe("b");
+		expect(cache.read("zone", 1_001, load)).toBe("b");
+		expect(state.reads).toBe(2);
+	});
+
 	it("asks the source again once the TTL has passed, handing it the version it keeps", async () => {
 		const cache = new VersionedCache<string>(1_000);
 		const { state, load } = source("a");

@@ -8,6 +8,7 @@
  * request sees the change; a deployed edge's other isolates see it within PUBLIC_HOSTS_TTL_MS.
  */
 import { zoneRegistry } from "../../common/durable-objects";
+import { andThen, type MaybePromise } from "../../common/maybe-promise";
 import { VersionedCache } from "../versioned-cache";
 import { ZONE_NAMES_TTL_MS } from "../zone-names";
 
@@ -19,16 +20,17 @@ const KEY = "hosts";
 const cache = new VersionedCache<ReadonlyMap<string, string>>(PUBLIC_HOSTS_TTL_MS);
 
 /**
- * The name of the bucket `host` (lower case, no port) serves publicly, or undefined.
+ * The name of the bucket `host` (lower case, no port) serves publicly, or undefined; at once
+ * while the isolate's copy is fresh (one map lookup on every request's path).
  * @param now the time of the request, in ms since the epoch.
  */
-export async function publicBucketOf(env: Env, host: string, now: number): Promise<string | undefined> {
-	const hosts = await cache.get(KEY, now, async () => {
+export function publicBucketOf(env: Env, host: string, now: number): MaybePromise<string | undefined> {
+	const hosts = cache.read(KEY, now, async () => {
 		const rows = await zoneRegistry(env).r2PublicHosts();
 		// The registry keeps no version of the list: every read takes it whole.
 		return { version: 0, value: new Map(rows.map((row) => [row.host, row.bucket])) };
 	});
-	return hosts.get(host);
+	return andThen(hosts, (known) => known.get(host));
 }
 
 /** Makes this isolate's next request read the hosts again: call after writing a custom domain or r2.dev. */

@@ -19,6 +19,7 @@
  * Gaps: the bucket's CORS policy is not applied to public answers, and nothing is cached.
  */
 
+import type { MaybePromise } from "../../common/maybe-promise";
 import { fromBindingError, type GatewayError } from "../gateway/errors";
 import { keyFromUrl } from "../gateway/keys";
 import { getObject, headObject } from "../gateway/object";
@@ -33,13 +34,25 @@ const DIALECT_HEADER = /^x-(r2|amz)-/;
 
 /**
  * The public answer to a request whose host serves a bucket (a custom domain or `r2.dev` URL that
- * is on), or undefined when the host serves none; the edge then goes on to the gateway.
+ * is on), or undefined when the host serves none (at once while the isolate's copy of the hosts
+ * is fresh); the edge then goes on to the gateway.
  * @param url the URL the bucket is sent (after the zone's URL normalization).
  * @param now the time of the request, in ms since the epoch.
  */
-export async function r2DomainAnswer(request: Request, url: URL, env: Env, now: number): Promise<Response | undefined> {
-	const name = await publicBucketOf(env, url.hostname, now);
-	if (name === undefined) return undefined;
+export function r2DomainAnswer(
+	request: Request,
+	url: URL,
+	env: Env,
+	now: number,
+): MaybePromise<Response | undefined> | undefined {
+	const name = publicBucketOf(env, url.hostname, now);
+	if (name instanceof Promise)
+		return name.then((known) => (known === undefined ? undefined : publicAnswer(request, url, env, known)));
+	return name === undefined ? undefined : publicAnswer(request, url, env, name);
+}
+
+/** The answer of the bucket `name`, served publicly on the request's host. */
+async function publicAnswer(request: Request, url: URL, env: Env, name: string): Promise<Response> {
 	const head = request.method === "HEAD";
 	if (request.method !== "GET" && !head) {
 		return text(405, "405 Method Not Allowed", head, new Headers({ allow: "GET, HEAD" }));

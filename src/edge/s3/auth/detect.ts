@@ -34,6 +34,7 @@
  * None of these changes a request the native dialect answers with anything but a refusal, but
  * for a public (`PUBLIC_READ`) read of an object whose key is a bucket's name, with a query.
  */
+import type { MaybePromise } from "../../../common/maybe-promise";
 import { bucketNames } from "../../../runtime-buckets/catalog";
 import { virtualHostBucket } from "../virtual-host";
 
@@ -47,17 +48,21 @@ export const SIGV4_ALGORITHM = "AWS4-HMAC-SHA256";
  * fetch"), so the preflight of a presigned URL is answered by the gateway's CORS, as before.
  * @param now the request's time, ms since the epoch (the zone names' cache).
  */
-export async function isS3Request(request: Request, url: URL, env: Env, now: number): Promise<boolean> {
+export function isS3Request(request: Request, url: URL, env: Env, now: number): MaybePromise<boolean> {
 	if (request.method === "OPTIONS" && request.headers.has("access-control-request-method")) return false;
+	// Read once: each read of a header crosses into the runtime. With it the answer is known at once.
 	const authorization = request.headers.get("authorization");
-	if (authorization !== null) return isSigned(request, url) || isSigV2(request, url);
+	if (authorization !== null) return signsSigV4(authorization) || signsSigV2(authorization);
 	return (
-		isSigned(request, url) ||
-		isSigV2(request, url) ||
-		isFormUpload(request, url) ||
-		(await isPlainlyS3(request, url, env, now))
+		isSigned(request, url) || isSigV2(request, url) || isFormUpload(request, url) || isPlainlyS3(request, url, env, now)
 	);
 }
+
+/** Whether an `Authorization` value is SigV2's: `AWS <AccessKeyId>:<Signature>`. */
+const signsSigV2 = (authorization: string) => /^AWS [^\s:]+:/.test(authorization.trimStart());
+
+/** Whether an `Authorization` value is SigV4's: `AWS4-HMAC-SHA256 …`. */
+const signsSigV4 = (authorization: string) => authorization.trimStart().startsWith(`${SIGV4_ALGORITHM} `);
 
 /**
  * Whether a request is signed with AWS Signature Version 2
@@ -68,7 +73,7 @@ export async function isS3Request(request: Request, url: URL, env: Env, now: num
  */
 export function isSigV2(request: Request, url: URL): boolean {
 	const authorization = request.headers.get("authorization");
-	if (authorization !== null) return /^AWS [^\s:]+:/.test(authorization.trimStart());
+	if (authorization !== null) return signsSigV2(authorization);
 	return (
 		url.searchParams.has("AWSAccessKeyId") &&
 		url.searchParams.has("Signature") &&
@@ -79,7 +84,7 @@ export function isSigV2(request: Request, url: URL): boolean {
 /** Whether a request is signed with SigV4: `Authorization: AWS4-HMAC-SHA256 …` or `?X-Amz-Algorithm=`. */
 export function isSigned(request: Request, url: URL): boolean {
 	const authorization = request.headers.get("authorization");
-	if (authorization !== null) return authorization.trimStart().startsWith(`${SIGV4_ALGORITHM} `);
+	if (authorization !== null) return signsSigV4(authorization);
 	return url.searchParams.has("X-Amz-Algorithm");
 }
 
