@@ -96,14 +96,16 @@ const log = (text) => console.log(text);
  * Presigned GET URLs (SigV4 in the query, signed with aws4fetch as an S3 client signs them) for
  * `keys` under `prefix`, valid for a day: the S3 contenders' requests, signed once before the
  * rounds so the client's signing costs nothing per request while the server verifies each one.
+ * `headers` are signed too (S3 refuses an `x-amz-*` header the signature does not cover), and
+ * must be sent with the URL.
  */
-async function presignedUrls(prefix, credentials, keys) {
+async function presignedUrls(prefix, credentials, keys, headers = {}) {
 	const client = new AwsClient({ ...credentials, service: "s3", region: "auto" });
 	const urls = {};
 	for (const key of keys) {
 		const url = new URL(`${prefix}/${key}`);
 		url.searchParams.set("X-Amz-Expires", "86400");
-		urls[key] = (await client.sign(url.toString(), { method: "GET", aws: { signQuery: true } })).url;
+		urls[key] = (await client.sign(url.toString(), { method: "GET", headers, aws: { signQuery: true } })).url;
 	}
 	return urls;
 }
@@ -143,6 +145,8 @@ function s3CredentialsOf(token) {
  */
 async function contenders(base, variants, keys) {
 	const s3 = await presignedUrls(`${base}/${BUCKET}`, s3CredentialsOf(API_TOKEN), keys);
+	const checksumMode = { "x-amz-checksum-mode": "ENABLED" };
+	const s3ChecksumMode = await presignedUrls(`${base}/${BUCKET}`, s3CredentialsOf(API_TOKEN), keys, checksumMode);
 	const miniflareS3 = await presignedUrls(`${base}/cdn-cgi/local/r2/s3/${BUCKET}`, MINIFLARE_S3_CREDENTIALS, keys);
 	const headerSigned = await headerSignedGets(`${base}/${BUCKET}`, s3CredentialsOf(API_TOKEN), keys);
 	const list = [
@@ -159,8 +163,8 @@ async function contenders(base, variants, keys) {
 		// on by default), which asks the bucket's ledger for a checksum the binding cannot store.
 		{
 			name: "s3 checksum mode",
-			url: (key) => s3[key],
-			headers: { "x-amz-checksum-mode": "ENABLED" },
+			url: (key) => s3ChecksumMode[key],
+			headers: checksumMode,
 			smallOnly: true,
 		},
 		{ name: "miniflare", url: (key) => `${base}/cdn-cgi/local/r2/public/${BUCKET}/${key}`, headers: {} },
