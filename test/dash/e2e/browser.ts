@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContextOptions, chromium, type Locator, type Page } from "playwright-core";
 import { describe, inject } from "vitest";
+import { TOKEN } from "../../api/credentials";
 
 /** What global-setup.ts started. */
 export const e2e = inject("e2e");
@@ -86,4 +87,20 @@ export async function statusSays(page: Page, text: string): Promise<string | nul
 	const status = page.getByRole("status").filter({ hasText: text });
 	await status.waitFor();
 	return status.textContent();
+}
+
+/**
+ * The API v4 with the all-zones token, for what a person does elsewhere (create a zone, write a
+ * record) or to cross-check what a page did: the envelope's `result`.
+ * @throws Error naming the call and the API's errors when it does not succeed.
+ */
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+	const response = await fetch(`${e2e.baseUrl}/client/v4${path}`, {
+		method,
+		headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const envelope = (await response.json()) as { success: boolean; result: T; errors: unknown };
+	if (!envelope.success) throw new Error(`${method} ${path}: ${JSON.stringify(envelope.errors)}`);
+	return envelope.result;
 }

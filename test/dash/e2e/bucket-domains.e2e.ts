@@ -9,24 +9,12 @@ import { request } from "node:http";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { TOKEN } from "../../api/credentials";
-import { browserSuite, describedBy, e2e, openBrowser, signIn, statusSays } from "./browser";
+import { api, browserSuite, describedBy, e2e, openBrowser, signIn, statusSays } from "./browser";
 
 const RUN = Date.now().toString(36);
 const ZONE_NAME = `public-access-${RUN}.example.org`;
 const DOMAIN = `cdn.${ZONE_NAME}`;
 const KEY = `public-access-${RUN}.txt`;
-
-/** The API v4 with the all-zones token, for what a person does elsewhere (create a zone). */
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-	const response = await fetch(`${e2e.baseUrl}/client/v4${path}`, {
-		method,
-		headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const envelope = (await response.json()) as { success: boolean; result: T; errors: unknown };
-	if (!envelope.success) throw new Error(`${method} ${path}: ${JSON.stringify(envelope.errors)}`);
-	return envelope.result;
-}
 
 /** A request to the edge as `host` (fetch cannot set Host), with `headers`: its status. */
 function edge(host: string, method: string, path: string, headers: Record<string, string> = {}, body?: string) {

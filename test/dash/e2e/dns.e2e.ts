@@ -7,21 +7,9 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { TOKEN } from "../../api/credentials";
-import { browserSuite, describedBy, e2e, openBrowser, signIn, statusSays } from "./browser";
+import { api, browserSuite, describedBy, e2e, openBrowser, signIn, statusSays } from "./browser";
 
 const ZONE_NAME = `dns-page-${Date.now().toString(36)}.example.org`;
-
-/** The API v4 with the all-zones token, for what a person does elsewhere (create a zone) or to cross-check. */
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-	const response = await fetch(`${e2e.baseUrl}/client/v4${path}`, {
-		method,
-		headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const envelope = (await response.json()) as { success: boolean; result: T; errors: unknown };
-	if (!envelope.success) throw new Error(`${method} ${path}: ${JSON.stringify(envelope.errors)}`);
-	return envelope.result;
-}
 
 browserSuite("the DNS page", () => {
 	let browser: Browser;

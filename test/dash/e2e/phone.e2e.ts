@@ -9,7 +9,7 @@ import { request } from "node:http";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOKEN } from "../../api/credentials";
-import { browserSuite, e2e, openBrowser, signIn } from "./browser";
+import { api, browserSuite, e2e, openBrowser, signIn } from "./browser";
 
 const PHONE = { width: 390, height: 844 };
 /** A phone's browser: its width, and the page laid out as a phone's browser does (viewport meta, touch). */
@@ -22,18 +22,6 @@ const FOLDER = `phone-${RUN}/`;
 /** wrangler.toml's DEFAULT_ACCOUNT_ID: the account of the buckets. */
 const ACCOUNT_ID = "01a7362d577a6c3019a474fd6f485823";
 const LONG_KEY = `${FOLDER}exports/2026-11-28/report-${"0123456789abcdef".repeat(5)}.json`;
-
-/** The API v4 with the all-zones token; the result, or a thrown error with the API's errors. */
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-	const response = await fetch(`${e2e.baseUrl}/client/v4${path}`, {
-		method,
-		headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const envelope = (await response.json()) as { success: boolean; result: T; errors: unknown };
-	if (!envelope.success) throw new Error(`${method} ${path}: ${JSON.stringify(envelope.errors)}`);
-	return envelope.result;
-}
 
 /** A request to the zone's gateway (fetch cannot set Host): its status. */
 function gateway(method: string, path: string, body?: string): Promise<number> {

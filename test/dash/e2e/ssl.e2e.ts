@@ -11,22 +11,10 @@ import { fileURLToPath } from "node:url";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { TOKEN } from "../../api/credentials";
-import { browserSuite, describedBy, e2e, openBrowser, screenshot, signIn, statusSays } from "./browser";
+import { api, browserSuite, describedBy, openBrowser, screenshot, signIn, statusSays } from "./browser";
 
 const FIXTURES = fileURLToPath(new URL("../../../fixtures/certificates/", import.meta.url));
 const fixture = (name: string) => readFileSync(`${FIXTURES}${name}`, "utf8");
-
-/** The API v4 with the all-zones token, for what a person does elsewhere (create a zone) or to cross-check. */
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-	const response = await fetch(`${e2e.baseUrl}/client/v4${path}`, {
-		method,
-		headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const envelope = (await response.json()) as { success: boolean; result: T; errors: unknown };
-	if (!envelope.success) throw new Error(`${method} ${path}: ${JSON.stringify(envelope.errors)}`);
-	return envelope.result;
-}
 
 /** A fact of a `dl.facts` list in `scope`: the `dd` after the `dt` named `term`. */
 const fact = (scope: Locator, term: string) =>
