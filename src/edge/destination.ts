@@ -62,7 +62,7 @@ export interface Routed {
 	/** The visitor's country (ISO 3166-1 alpha-2), undefined when unknown; read only when asked (`request.cf` is costly). */
 	country: () => string | undefined;
 	/** The `request.cf` a Worker behind a route sees (`workers-route/request-cf.ts`); built only when asked. */
-	cf: () => Record<string, unknown>;
+	cf: (() => Record<string, unknown>) | undefined;
 	/** When the edge received the request, in ms since the epoch. */
 	receivedAt: number;
 }

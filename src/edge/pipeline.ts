@@ -79,7 +79,7 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 						rayId,
 						cfRay,
 						country: () => (geo ?? geoOfCf(request.cf)).country,
-						cf: () => workerCf(request.cf, geo),
+						cf: geo === undefined ? undefined : () => workerCf(request.cf, geo),
 						receivedAt,
 					},
 					env,

@@ -34,8 +34,11 @@ interface RankedRoute {
 /** What the step needs beyond the request: the zone's routes ranked, the Worker's `cf`, the Ray ID. */
 export interface RouteContext {
 	routes: readonly RankedRoute[];
-	/** The Worker's `request.cf` (`request-cf.ts`), made only when a Worker runs. */
-	cf: () => Record<string, unknown>;
+	/**
+	 * The Worker's `request.cf` when the edge's location differs from the runtime's (the emulator's
+	 * geo headers, `request-cf.ts`), made only when a Worker runs; undefined passes the request's own.
+	 */
+	cf: (() => Record<string, unknown>) | undefined;
 	/** The `CF-Ray` value the Worker receives. */
 	cfRay: string;
 	rayId: string;
@@ -75,15 +78,20 @@ export function workersRoute(
 		return Promise.resolve(workerError(1022, context.rayId, error.message));
 	}
 	if (binding === undefined) return Promise.resolve(workerError(1022, context.rayId));
-	const headers = new Headers(request.headers);
-	headers.set("cf-ray", context.cfRay);
-	const sent = new Request(target, {
-		method: request.method,
-		headers,
-		body: request.body,
-		redirect: "manual",
-		cf: context.cf(),
-	});
+	// A visitor's request (redirect "manual", as the runtime makes every incoming one) without a
+	// location of the edge's own is handed on as it is, its `cf` carried by the runtime with no copy
+	// through JavaScript; otherwise a request made for the Worker, which never follows a redirect.
+	const sent =
+		context.cf === undefined && request.redirect === "manual"
+			? new Request(target, request)
+			: new Request(target, {
+					method: request.method,
+					headers: request.headers,
+					body: request.body,
+					redirect: "manual",
+					cf: context.cf?.() ?? request.cf,
+				});
+	sent.headers.set("cf-ray", context.cfRay);
 	// A binding's answer has immutable headers; the edge adds CF-Ray to it, so it is rewrapped (the body streams on).
 	return binding.fetch(sent).then(
 		(response) => new Response(response.body, response),
