@@ -10,7 +10,14 @@
 // BENCHMARKS.md between the `bench-origin:begin`/`bench-origin:end` markers. Loopback only;
 // bounded loops; stops by itself.
 //
+// With `--instructions N`, seconds give way to instructions (`callgrindWorkerd` of
+// scripts/lib/bench.mjs: both workerd processes under callgrind, whatever else the machine does):
+// per round and contender (order alternating) N sequential 1 KiB GETs, and the instructions the
+// user workerd (edgezone) and wrangler's proxy workerd executed for them, per GET; written into
+// the `bench-origin-instructions` block.
+//
 //   node scripts/bench-origin.mjs [--rounds 9 --seconds 2 --large-gets 2 --concurrency 8 --no-write]
+//   node scripts/bench-origin.mjs --instructions 200 [--rounds 3 --no-write]
 
 import { mkdtempSync } from "node:fs";
 import { Agent, createServer, request as httpRequest } from "node:http";
@@ -18,7 +25,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { writeBenchConfig } from "./bench/config.mjs";
-import { fmt, machine, median, pairRatio, timedLoops, versions, writeBenchmarks } from "./lib/bench.mjs";
+import {
+	callgrindWorkerd,
+	fmt,
+	machine,
+	median,
+	pairRatio,
+	timedLoops,
+	versions,
+	writeBenchmarks,
+} from "./lib/bench.mjs";
 import { MiB } from "./lib/fixtures.mjs";
 import { apiV4, DEV_ACCOUNT_ID } from "./lib/http.mjs";
 import { cpuSecondsOf, removeOnExit, startWranglerDev } from "./lib/wrangler-dev.mjs";
@@ -29,6 +45,7 @@ const { values: opts } = parseArgs({
 		seconds: { type: "string", default: "2" },
 		"large-gets": { type: "string", default: "2" },
 		concurrency: { type: "string", default: "8" },
+		instructions: { type: "string" },
 		"no-write": { type: "boolean", default: false },
 	},
 });
@@ -39,6 +56,7 @@ const CONCURRENCY = Number(opts.concurrency);
 const SMALL = 1024;
 const LARGE = 64 * MiB;
 const ZONE = "bench-origin.example";
+const INSTRUCTIONS = opts.instructions === undefined ? 0 : Number(opts.instructions);
 
 /** The origin: `/small` answers 1 KiB, `/large` 64 MiB in 1 MiB writes, each with its length. */
 async function startOrigin() {
@@ -75,26 +93,8 @@ function get(url, host) {
 	});
 }
 
-const origin = await startOrigin();
-const dir = mkdtempSync(join(tmpdir(), "edgezone-bench-origin-"));
-removeOnExit(dir);
-const dev = await startWranglerDev({ config: writeBenchConfig(dir), args: ["--env-file", ".dev.vars.example"] });
-try {
-	const zone = await apiV4(dev.url, "POST", "/zones", { name: ZONE, account: { id: DEV_ACCOUNT_ID } });
-	await apiV4(dev.url, "POST", `/zones/${zone.id}/dns_records`, {
-		type: "A",
-		name: "app",
-		content: "127.0.0.1",
-		proxied: true,
-	});
-	const host = `app.${ZONE}:${origin.port}`;
-	const contenders = [
-		{ name: "edgezone", get: (path) => get(`${dev.url}/${path}`, host) },
-		{ name: "floor", get: (path) => get(`${dev.url}/__forward/${origin.port}/${path}`) },
-	];
-	for (const c of contenders) {
-		if ((await c.get("small")) !== SMALL || (await c.get("large")) !== LARGE) throw new Error(`${c.name}: wrong size`);
-	}
+/** Requests/s and MB/s, round by round, and their block (module header). */
+async function timed(contenders) {
 	// The server's CPU as the gateway benchmark counts it: both workerd processes and wrangler's Node.
 	const pids = dev.workerdPids();
 	const cpuSeconds = () => cpuSecondsOf(pids.user) + cpuSecondsOf(pids.proxy) + cpuSecondsOf(pids.node);
@@ -102,14 +102,14 @@ try {
 	for (let round = 0; round < ROUNDS; round++) {
 		const order = round % 2 === 0 ? contenders : [...contenders].reverse();
 		for (const c of order) {
-			const timed = await timedLoops({
+			const slot = await timedLoops({
 				slotMs: SLOT_MS,
 				concurrency: CONCURRENCY,
 				once: () => c.get("small"),
 				cpuSeconds,
 			});
-			results[c.name].small.push(timed.rate);
-			results[c.name].cpu.push(timed.cpu);
+			results[c.name].small.push(slot.rate);
+			results[c.name].cpu.push(slot.cpu);
 			const started = performance.now();
 			for (let k = 0; k < LARGE_GETS; k++) await c.get("large");
 			results[c.name].large.push((LARGE * LARGE_GETS) / 1e6 / ((performance.now() - started) / 1000));
@@ -138,6 +138,74 @@ try {
 	].join("\n");
 	console.log(`\n${block}`);
 	if (!opts["no-write"]) writeBenchmarks("bench-origin", block);
+}
+
+/** Instructions per 1 KiB GET, round by round, and their block (`--instructions`, module header). */
+async function instructions(contenders, callgrind) {
+	const { user, proxy } = dev.workerdPids();
+	// Warm the isolates up uninstrumented, then a few more once instrumentation retranslates the code.
+	for (const c of contenders) for (let k = 0; k < 100; k++) await c.get("small");
+	for (const pid of [user, proxy]) callgrind.on(pid);
+	for (const c of contenders) for (let k = 0; k < 20; k++) await c.get("small");
+	const results = Object.fromEntries(contenders.map((c) => [c.name, { user: [], both: [] }]));
+	for (let round = 0; round < ROUNDS; round++) {
+		const order = round % 2 === 0 ? contenders : [...contenders].reverse();
+		for (const c of order) {
+			const [ofUser, ofProxy] = await callgrind.perRequest([user, proxy], INSTRUCTIONS, () => c.get("small"));
+			results[c.name].user.push(ofUser);
+			results[c.name].both.push(ofUser + ofProxy);
+		}
+		console.log(
+			`round ${round + 1}/${ROUNDS}, instructions per GET: ${contenders
+				.map(
+					(c) =>
+						`${c.name} ${fmt(results[c.name].user.at(-1) / 1e6, 3)} M (+ proxy ${fmt((results[c.name].both.at(-1) - results[c.name].user.at(-1)) / 1e6, 3)} M)`,
+				)
+				.join("; ")}`,
+		);
+	}
+	const millions = (values) => `${fmt(median(values) / 1e6, 3)} M`;
+	const v = versions();
+	const block = [
+		`Run ${new Date().toISOString().slice(0, 10)}: ${ROUNDS} rounds of ${INSTRUCTIONS} sequential 1 KiB GETs per contender, both workerd processes under callgrind (${callgrind.valgrind}); ${machine()}; Node ${v.node}, wrangler ${v.wrangler}, workerd ${v.workerd}.`,
+		"",
+		"| instructions per 1 KiB GET | edgezone (median) | floor (median) | edgezone / floor (median of per-round ratios) |",
+		"|---|---|---|---|",
+		`| user workerd (edgezone) | ${millions(results.edgezone.user)} | ${millions(results.floor.user)} | **${fmt(pairRatio(results, "edgezone", "floor", "user"), 3)}x** |`,
+		`| both workerd (+ wrangler's proxy) | ${millions(results.edgezone.both)} | ${millions(results.floor.both)} | **${fmt(pairRatio(results, "edgezone", "floor", "both"), 3)}x** |`,
+	].join("\n");
+	console.log(`\n${block}`);
+	if (!opts["no-write"]) writeBenchmarks("bench-origin-instructions", block);
+}
+
+const origin = await startOrigin();
+const dir = mkdtempSync(join(tmpdir(), "edgezone-bench-origin-"));
+removeOnExit(dir);
+const callgrind = INSTRUCTIONS > 0 ? callgrindWorkerd(dir) : undefined;
+const dev = await startWranglerDev({
+	config: writeBenchConfig(dir),
+	args: ["--env-file", ".dev.vars.example"],
+	// Under callgrind workerd starts some 50 times slower.
+	timeoutMs: callgrind === undefined ? 120_000 : 600_000,
+});
+try {
+	const zone = await apiV4(dev.url, "POST", "/zones", { name: ZONE, account: { id: DEV_ACCOUNT_ID } });
+	await apiV4(dev.url, "POST", `/zones/${zone.id}/dns_records`, {
+		type: "A",
+		name: "app",
+		content: "127.0.0.1",
+		proxied: true,
+	});
+	const host = `app.${ZONE}:${origin.port}`;
+	const contenders = [
+		{ name: "edgezone", get: (path) => get(`${dev.url}/${path}`, host) },
+		{ name: "floor", get: (path) => get(`${dev.url}/__forward/${origin.port}/${path}`) },
+	];
+	for (const c of contenders) {
+		if ((await c.get("small")) !== SMALL || (await c.get("large")) !== LARGE) throw new Error(`${c.name}: wrong size`);
+	}
+	if (callgrind === undefined) await timed(contenders);
+	else await instructions(contenders, callgrind);
 } finally {
 	agent.destroy();
 	origin.server.closeAllConnections();
