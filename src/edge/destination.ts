@@ -30,6 +30,9 @@
  * address, or nowhere. edgezone keeps its bucket gateway there (4 and 5), so the gateway and the
  * S3 dialect keep their addresses; proxy a record to put an origin behind its name.
  */
+
+import type { EdgeRecord } from "../zone/dns-records";
+import type { EdgeConfig } from "../zone/edge-config";
 import { gateway } from "./gateway/app";
 import { originAddress } from "./origin/address";
 import { hasLooped, originRequestHeaders } from "./origin/headers";
@@ -59,6 +62,8 @@ export interface Routed {
 	rayId: string;
 	/** The `CF-Ray` header value. */
 	cfRay: string;
+	/** The emulator's geo headers the edge read (`geo.ts`), lower case; not passed on to an origin. */
+	geoHeaders: readonly string[];
 	/** The visitor's country (ISO 3166-1 alpha-2), undefined when unknown; read only when asked (`request.cf` is costly). */
 	country: () => string | undefined;
 	/** The `request.cf` a Worker behind a route sees (`workers-route/request-cf.ts`); built only when asked. */
@@ -96,35 +101,45 @@ const r2CustomDomain: Destination = (routed, env) => {
 	return Promise.resolve(answer).then((response) => (response === undefined ? undefined : { response }));
 };
 
-/** The origin of a proxied record or an active custom hostname (3 in the header). */
-const proxiedOrigin: Destination = (routed, env) => {
-	const { zone, url } = routed;
-	const config = routed.view.config;
-	const records = config.dnsRecords;
-	let record: ReturnType<typeof addressRecordOf>;
+/**
+ * The record whose origin answers the requests of `host` (3 in the header): its own proxied
+ * record, or an active custom hostname's origin; "unresolved" for a custom hostname whose origin
+ * names no record; undefined when no origin takes the host's requests.
+ */
+function originRecord(zone: RoutedZone, config: EdgeConfig, host: string): EdgeRecord | "unresolved" | undefined {
 	if (zone.customHostname !== undefined) {
 		const { customOrigins, fallbackOrigin } = config.saasOrigins;
 		const server = customOrigins[zone.customHostname]?.server ?? fallbackOrigin;
 		// No origin set at all: the zone's bucket gateway, as for a name with no record (the header).
 		if (server === undefined) return undefined;
-		record = addressRecordOf(server, records);
-		if (record === undefined) return Promise.resolve(failed("unresolved", routed.rayId, "", 0));
-	} else {
-		record = addressRecordOf(url.hostname, records);
-		if (record === undefined || !record.proxied) return undefined;
+		return addressRecordOf(server, config.dnsRecords) ?? "unresolved";
 	}
+	const record = addressRecordOf(host, config.dnsRecords);
+	return record?.proxied === true ? record : undefined;
+}
+
+/**
+ * Whether an origin takes every request of `host`, so that none reaches the S3 dialect (4): the
+ * edge then does not ask whether a request speaks S3.
+ */
+export function originTakesHost(zone: RoutedZone, config: EdgeConfig, host: string): boolean {
+	return originRecord(zone, config, host) !== undefined;
+}
+
+/** The origin of a proxied record or an active custom hostname (3 in the header). */
+const proxiedOrigin: Destination = (routed, env) => {
+	const record = originRecord(routed.zone, routed.view.config, routed.url.hostname);
+	if (record === undefined) return undefined;
+	if (record === "unresolved") return Promise.resolve(failed("unresolved", routed.rayId, "", 0));
 	return toOrigin(routed, env, record);
 };
 
 /** Sends a request to the origin of `record`, or of the Origin Rule's `origin.host`. */
-async function toOrigin(
-	routed: Routed,
-	env: Env,
-	record: NonNullable<ReturnType<typeof addressRecordOf>>,
-): Promise<Destined> {
+async function toOrigin(routed: Routed, env: Env, record: EdgeRecord): Promise<Destined> {
 	const { request, route, rayId, zone } = routed;
 	const config = routed.view.config;
-	if (hasLooped(request.headers)) return failed("loop", rayId, "", 0);
+	const cdnLoop = request.headers.get("cdn-loop");
+	if (hasLooped(cdnLoop)) return failed("loop", rayId, "", 0);
 	// An Origin Rule's `origin.host` is resolved "like a DNS-only record": through the zone's records, or the world's DNS.
 	const override = route.origin?.host?.toLowerCase();
 	const overrideRecord = override === undefined ? undefined : addressRecordOf(override, config.dnsRecords);
@@ -143,6 +158,8 @@ async function toOrigin(
 		cfRay: routed.cfRay,
 		country: routed.country(),
 		host: route.host_header ?? routed.url.host,
+		cdnLoop,
+		geoHeaders: routed.geoHeaders,
 	});
 	return proxy(request, address.url, headers, address.ip, env, rayId);
 }

@@ -13,7 +13,7 @@
  * rules and the log alike (`geo.ts`); invalid ones are refused before any phase runs.
  */
 import { requestBudget } from "../rules-language";
-import { type Destined, destination } from "./destination";
+import { type Destined, destination, originTakesHost } from "./destination";
 import type { Verdict } from "./firewall";
 import { gatewayErrorAnswer } from "./gateway/app";
 import { badRequest } from "./gateway/errors";
@@ -35,11 +35,18 @@ import { zoneView } from "./zone-view";
 export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionContext): Promise<Response> {
 	const receivedAt = Date.now();
 	const rayId = newRayId();
-	const zone = await zoneForHost(env, url.hostname, receivedAt);
+	// Each lookup answers at once from the isolate's caches (MaybePromise): an await of a known
+	// value would still cost a turn of the microtask queue, so only promises are awaited.
+	const routing = zoneForHost(env, url.hostname, receivedAt);
+	const zone = routing instanceof Promise ? await routing : routing;
 	const sent = trustedGeo(request, env);
 	// The zone's view is cached in the isolate (`zone-view.ts`): every phase's read is this one.
-	const view = await zoneView(env, zone.id, receivedAt);
-	const speaksS3 = await isS3Request(request, url, env, receivedAt);
+	const viewing = zoneView(env, zone.id, receivedAt);
+	const view = viewing instanceof Promise ? await viewing : viewing;
+	// A proxied host's requests all go to its origin, never to the S3 dialect: not asked.
+	const toOrigin = originTakesHost(zone, view.config, url.hostname);
+	const detected = toOrigin ? false : isS3Request(request, url, env, receivedAt);
+	const speaksS3 = detected instanceof Promise ? await detected : detected;
 	const state: PhaseState = {
 		env,
 		zoneId: zone.id,
@@ -48,7 +55,7 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 		view,
 		request,
 		url,
-		speaksS3,
+		reader: toOrigin ? "origin" : speaksS3 ? "s3" : "gateway",
 		context: { rayId, zoneName: zone.name, receivedAt, geo: sent.kind === "geo" ? sent.geo : undefined },
 		origin: url,
 		headers: undefined,
@@ -56,12 +63,12 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 		matches: [],
 		work: requestBudget(),
 	};
-	const tap = await openLogTap(env, ctx, zone.id, state.context);
+	const tapping = openLogTap(env, ctx, zone.id, state.context);
+	const tap = tapping instanceof Promise ? await tapping : tapping;
 	// A refused geo header answers before any phase: no rule ran, the destination is not reached.
-	const answered =
-		sent.kind === "invalid"
-			? gatewayErrorAnswer(badRequest(sent.message), request.method)
-			: await runRequestPhases(state);
+	const phased =
+		sent.kind === "invalid" ? gatewayErrorAnswer(badRequest(sent.message), request.method) : runRequestPhases(state);
+	const answered = phased instanceof Promise ? await phased : phased;
 	const forwarded = tap.request(request, url, state.headers);
 	const cfRay = cfRayHeader(rayId, request);
 	const geo = state.context.geo;
@@ -78,6 +85,7 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 						speaksS3,
 						rayId,
 						cfRay,
+						geoHeaders: sent.kind === "geo" ? sent.names : [],
 						country: () => (geo ?? geoOfCf(request.cf)).country,
 						cf: geo === undefined ? undefined : () => workerCf(request.cf, geo),
 						receivedAt,

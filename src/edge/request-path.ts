@@ -12,19 +12,25 @@ import { normalizePath, type UrlNormalization } from "../common/url-normalizatio
 import { aliasPath } from "./gateway/keys";
 
 /**
- * The path the rules' `http.request.uri*` fields see.
- * @param gatewayDialect whether the request speaks the gateway's dialect (not S3's), whose
- *   `?key=` alias names an object on `/`.
+ * Who reads a request's path at its destination: a proxied record's origin (or a Worker, or a
+ * public bucket: the path as Cloudflare normalizes it), the bucket's S3 dialect, or the gateway's.
  */
-export function rulesPath(url: URL, setting: UrlNormalization, gatewayDialect: boolean): string {
+export type PathReader = "origin" | "s3" | "gateway";
+
+/**
+ * The path the rules' `http.request.uri*` fields see.
+ * @param reader who reads the path at the destination: the gateway's `?key=` alias names an
+ *   object on `/`, and S3 reads `%2F` in a key as `/`.
+ */
+export function rulesPath(url: URL, setting: UrlNormalization, reader: PathReader): string {
 	// The alias the gateway will read: that of the URL it is sent (normalized with scope `both`).
-	const alias = gatewayDialect ? aliasPath(originUrl(url, setting)) : undefined;
+	const alias = reader === "gateway" ? aliasPath(originUrl(url, setting)) : undefined;
 	if (alias !== undefined) return alias;
 	if (setting.scope === "none") return url.pathname;
 	// S3 decodes `%2F` in a key to `/` (the gateway's dialect refuses it, `gateway/keys.ts`), so an
 	// S3 request's rules see the slash its object's key has: a rule on `/<bucket>/private/` then
 	// holds for `/<bucket>/private%2Freport.txt` too.
-	const path = gatewayDialect ? url.pathname : url.pathname.replace(/%2f/gi, "/");
+	const path = reader === "s3" ? url.pathname.replace(/%2f/gi, "/") : url.pathname;
 	return normalizePath(path, setting.type);
 }
 

@@ -53,7 +53,7 @@ function stateFor(originRules: Rule[], path: string): PhaseState {
 		view: { config, derived: new Map() },
 		request: new Request(url),
 		url,
-		speaksS3: false,
+		reader: "origin",
 		context: { rayId: "0123456789abcdef", zoneName: "example.com", receivedAt: Date.now() },
 		origin: url,
 		headers: undefined,

@@ -11,7 +11,8 @@
  * Hop-by-hop headers are removed (RFC 9110 §7.6.1: `Connection` and the headers it names,
  * `Keep-Alive`, `Proxy-Connection`, `TE`, `Transfer-Encoding`, `Upgrade`), except `Upgrade:
  * websocket` with its `Connection: upgrade`, which the runtime's fetch needs to pass a WebSocket
- * through. The emulator's own `X-Edgezone-Geo-*` headers (`geo.ts`) are not passed on.
+ * through. The emulator's own `X-Edgezone-Geo-*` headers (`geo.ts`), where the deployment trusts
+ * them, are read by the edge and not passed on.
  *
  * From the origin: `X-Accel-Buffering`, `X-Accel-Charset`, `X-Accel-Limit-Rate` and
  * `X-Accel-Redirect` are removed (same page); the runtime frames the answer itself.
@@ -36,21 +37,34 @@ export interface ForwardFacts {
 	country: string | undefined;
 	/** The `Host` Cloudflare would send. */
 	host: string;
+	/** The request's `CDN-Loop`, null when it has none (read once: `hasLooped` reads it too). */
+	cdnLoop: string | null;
+	/** The emulator's geo headers the edge read from the request (`geo.ts`), lower case: not passed on. */
+	geoHeaders: readonly string[];
 }
 
 const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "trailer"];
 
-/** The request headers sent to the origin. */
+/**
+ * The request headers sent to the origin. Every header read or written crosses from JavaScript to
+ * the runtime, so each is touched once and only the names known to matter are looked up.
+ */
 export function originRequestHeaders(incoming: Headers, facts: ForwardFacts): Headers {
 	const headers = new Headers(incoming);
+	const connection = incoming.get("connection");
 	const websocket = incoming.get("upgrade")?.toLowerCase() === "websocket";
-	const named = (incoming.get("connection") ?? "").split(",").map((token) => token.trim().toLowerCase());
-	for (const name of [...HOP_BY_HOP, ...named]) if (name !== "") headers.delete(name);
+	for (const name of HOP_BY_HOP) headers.delete(name);
+	if (connection !== null) {
+		for (const token of connection.split(",")) {
+			const name = token.trim().toLowerCase();
+			if (name !== "") headers.delete(name);
+		}
+	}
 	if (websocket) {
 		headers.set("upgrade", "websocket");
 		headers.set("connection", "Upgrade");
 	}
-	for (const name of [...headers.keys()]) if (name.startsWith("x-edgezone-geo-")) headers.delete(name);
+	for (const name of facts.geoHeaders) headers.delete(name);
 	if (facts.clientIp !== "") {
 		headers.set("cf-connecting-ip", facts.clientIp);
 		const forwarded = incoming.get("x-forwarded-for");
@@ -59,23 +73,24 @@ export function originRequestHeaders(incoming: Headers, facts: ForwardFacts): He
 	headers.set("x-forwarded-proto", facts.scheme);
 	headers.set("x-forwarded-host", facts.host);
 	headers.set("cf-ray", facts.cfRay);
-	headers.set("cf-visitor", JSON.stringify({ scheme: facts.scheme }));
+	// The scheme is "http" or "https": nothing in it needs JSON's escaping.
+	headers.set("cf-visitor", `{"scheme":"${facts.scheme}"}`);
 	headers.set("cf-ipcountry", facts.country ?? "XX");
-	const loop = incoming.get("cdn-loop");
-	headers.set("cdn-loop", loop === null ? "cloudflare" : `${loop}, cloudflare`);
+	headers.set("cdn-loop", facts.cdnLoop === null ? "cloudflare" : `${facts.cdnLoop}, cloudflare`);
 	return headers;
 }
 
-/** Whether the request already passed Cloudflare's edge: its `CDN-Loop` names `cloudflare` (RFC 8586 §2). */
-export function hasLooped(incoming: Headers): boolean {
-	const entries = incoming.get("cdn-loop")?.split(",") ?? [];
-	return entries.some((entry) => entry.split(";")[0]?.trim().toLowerCase() === "cloudflare");
+/**
+ * Whether the request already passed Cloudflare's edge: its `CDN-Loop` (the header's value, null
+ * when absent) names `cloudflare` (RFC 8586 §2).
+ */
+export function hasLooped(cdnLoop: string | null): boolean {
+	if (cdnLoop === null) return false;
+	return cdnLoop.split(",").some((entry) => entry.split(";")[0]?.trim().toLowerCase() === "cloudflare");
 }
 
-/** The origin's response headers as the visitor gets them (mutable). */
-export function visitorResponseHeaders(origin: Headers): Headers {
-	const headers = new Headers(origin);
+/** Removes from an answer's (mutable) headers what the visitor does not get of the origin's. */
+export function dropOriginOnlyHeaders(headers: Headers): void {
 	for (const name of ["x-accel-buffering", "x-accel-charset", "x-accel-limit-rate", "x-accel-redirect"])
 		headers.delete(name);
-	return headers;
 }

@@ -12,6 +12,7 @@
  * A request phase may answer in the destination's place (a redirect, a block), which ends the
  * request phases; the response phases run on every answer.
  */
+import type { MaybePromise } from "../../common/maybe-promise";
 import { firewallPhase } from "./firewall";
 import { originRoute } from "./origin-route";
 import { redirect } from "./redirect";
@@ -22,7 +23,7 @@ import type { PhaseState } from "./state";
 import { urlRewrite } from "./url-rewrite";
 
 /** A request phase: updates the state, or answers in the destination's place. */
-type RequestPhase = (state: PhaseState) => Response | undefined | Promise<Response | undefined>;
+type RequestPhase = (state: PhaseState) => MaybePromise<Response | undefined>;
 
 /** The request phases, in Cloudflare's order, by phase name. */
 const REQUEST_PHASES: readonly (readonly [string, RequestPhase])[] = [
@@ -39,10 +40,21 @@ const RESPONSE_PHASES: readonly (readonly [string, (state: PhaseState, response:
 	["http_response_headers_transform", responseHeaders],
 ];
 
-/** Runs the request phases in order until one answers; that answer, or undefined to go on to the destination. */
-export async function runRequestPhases(state: PhaseState): Promise<Response | undefined> {
-	for (const [, run] of REQUEST_PHASES) {
-		const answer = await run(state);
+/**
+ * Runs the request phases in order until one answers; that answer, or undefined to go on to the
+ * destination. At once (no promise) while every phase answers at once, as they do with the zone's
+ * view cached: each await of a known value would cost a turn of the microtask queue.
+ */
+export function runRequestPhases(state: PhaseState): MaybePromise<Response | undefined> {
+	return runFrom(state, 0);
+}
+
+/** The request phases from the `from`-th on (`runRequestPhases`). */
+function runFrom(state: PhaseState, from: number): MaybePromise<Response | undefined> {
+	for (let index = from; index < REQUEST_PHASES.length; index++) {
+		const [, run] = REQUEST_PHASES[index] as (typeof REQUEST_PHASES)[number];
+		const answer = run(state);
+		if (answer instanceof Promise) return answer.then((answered) => answered ?? runFrom(state, index + 1));
 		if (answer !== undefined) return answer;
 	}
 	return undefined;

@@ -8,9 +8,9 @@ import type { PhaseState } from "./state";
 
 /** Sets the normalized path the rules see and the URL the origin is sent; never answers. */
 export function sanitize(state: PhaseState): undefined {
-	const { url, speaksS3 } = state;
+	const { url, reader } = state;
 	const normalization = state.view.config.urlNormalization;
-	state.context = { ...state.context, path: () => rulesPath(url, normalization, !speaksS3) };
+	state.context = { ...state.context, path: () => rulesPath(url, normalization, reader) };
 	state.origin = originUrl(url, normalization);
 	return undefined;
 }

@@ -19,10 +19,11 @@ import type { EdgeConfig } from "../../zone/edge-config";
 import type { Verdict } from "../firewall";
 import type { OriginRoute } from "../origin/route";
 import { type RequestContext, requestFields } from "../request-fields";
+import type { PathReader } from "../request-path";
 import { comparisonWorkAnswer } from "../security-pages";
 import { derived, type ZoneView } from "../zone-view";
 
-/** A request between the edge's phases; the phases update the fields below `speaksS3`. */
+/** A request between the edge's phases; the phases update the fields below `reader`. */
 export interface PhaseState {
 	readonly env: Env;
 	readonly zoneId: string;
@@ -36,8 +37,8 @@ export interface PhaseState {
 	readonly request: Request;
 	/** Its URL as sent, parsed once. */
 	readonly url: URL;
-	/** Whether it speaks S3 (`s3/detect.ts`) rather than the gateway's dialect. */
-	readonly speaksS3: boolean;
+	/** Who reads its path at the destination (`request-path.ts`): an origin, the S3 dialect or the gateway's. */
+	readonly reader: PathReader;
 	/** What the rules' fields read besides the request: the path and query the `http.request.uri*` fields see. */
 	context: RequestContext;
 	/** The URL the destination is sent: normalized (scope `both`) and rewritten. */

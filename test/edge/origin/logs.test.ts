@@ -1,6 +1,6 @@
 /**
  * The zone's rules and log tap around a proxied origin: a firewall rule blocks before the origin
- * is contacted; the log entry holds the Origin* fields, and custom fields name the origin's
+ * is contacted, seeing the path as the origin reads it; the log entry holds the Origin* fields, and custom fields name the origin's
  * response headers, `set-cookie` only its first instance.
  */
 import { describe, expect, it } from "vitest";
@@ -31,6 +31,26 @@ describe("a proxied origin behind the zone's rules and logs", () => {
 		expect(await originCount("/blocked")).toBe(0);
 		expect((await visit(`http://app.${zone}:${originPort()}/allowed`)).status).toBe(200);
 		expect(await originCount("/allowed")).toBe(1);
+	});
+
+	it("shows the rules the path the origin reads: no gateway `?key=` alias, no S3 `%2F` decoding", async () => {
+		const { zone_id, zone } = await originZone();
+		await record(zone_id, "A", "app", "127.0.0.1");
+		const rule = await call("POST", `/zones/${zone_id}/firewall/rules`, [
+			{
+				action: "block",
+				filter: { expression: 'http.request.uri.path eq "/secret" or http.request.uri.path eq "/a/b"' },
+			},
+		]);
+		expect(rule.status).toBe(200);
+		// The gateway would read `?key=secret` as the object `/secret`, and S3 `%2F` as `/`; an origin reads neither.
+		expect((await visit(`http://app.${zone}:${originPort()}/?key=secret`)).status).toBe(200);
+		const signed = {
+			authorization: "AWS4-HMAC-SHA256 Credential=x/20261128/auto/s3/aws4_request, SignedHeaders=host, Signature=0",
+		};
+		expect((await visit(`http://app.${zone}:${originPort()}/a%2Fb`, { headers: signed })).status).toBe(200);
+		expect(await originCount("/a%2Fb")).toBe(1);
+		expect((await visit(`http://app.${zone}:${originPort()}/secret`)).status).toBe(403);
 	});
 
 	it("logs the Origin* fields and the origin's response headers, set-cookie's first instance", async () => {
