@@ -56,6 +56,8 @@ export interface Routed {
 	zone: RoutedZone;
 	/** The zone's configuration at its current version, with what was derived from it. */
 	view: ZoneView;
+	/** The record whose origin takes the host's requests (`originRecord`), read once by the pipeline. */
+	originRecord: EdgeRecord | "unresolved" | undefined;
 	/** The merged Origin Rules' `route` parameters; empty when none matched. */
 	route: OriginRoute;
 	speaksS3: boolean;
@@ -106,7 +108,11 @@ const r2CustomDomain: Destination = (routed, env) => {
  * record, or an active custom hostname's origin; "unresolved" for a custom hostname whose origin
  * names no record; undefined when no origin takes the host's requests.
  */
-function originRecord(zone: RoutedZone, config: EdgeConfig, host: string): EdgeRecord | "unresolved" | undefined {
+export function originRecord(
+	zone: RoutedZone,
+	config: EdgeConfig,
+	host: string,
+): EdgeRecord | "unresolved" | undefined {
 	if (zone.customHostname !== undefined) {
 		const { customOrigins, fallbackOrigin } = config.saasOrigins;
 		const server = customOrigins[zone.customHostname]?.server ?? fallbackOrigin;
@@ -118,17 +124,9 @@ function originRecord(zone: RoutedZone, config: EdgeConfig, host: string): EdgeR
 	return record?.proxied === true ? record : undefined;
 }
 
-/**
- * Whether an origin takes every request of `host`, so that none reaches the S3 dialect (4): the
- * edge then does not ask whether a request speaks S3.
- */
-export function originTakesHost(zone: RoutedZone, config: EdgeConfig, host: string): boolean {
-	return originRecord(zone, config, host) !== undefined;
-}
-
 /** The origin of a proxied record or an active custom hostname (3 in the header). */
 const proxiedOrigin: Destination = (routed, env) => {
-	const record = originRecord(routed.zone, routed.view.config, routed.url.hostname);
+	const record = routed.originRecord;
 	if (record === undefined) return undefined;
 	if (record === "unresolved") return Promise.resolve(failed("unresolved", routed.rayId, "", 0));
 	return toOrigin(routed, env, record);

@@ -13,7 +13,7 @@
  * rules and the log alike (`geo.ts`); invalid ones are refused before any phase runs.
  */
 import { requestBudget } from "../rules-language";
-import { type Destined, destination, originTakesHost } from "./destination";
+import { type Destined, destination, originRecord } from "./destination";
 import type { Verdict } from "./firewall";
 import { gatewayErrorAnswer } from "./gateway/app";
 import { badRequest } from "./gateway/errors";
@@ -44,8 +44,8 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 	const viewing = zoneView(env, zone.id, receivedAt);
 	const view = viewing instanceof Promise ? await viewing : viewing;
 	// A proxied host's requests all go to its origin, never to the S3 dialect: not asked.
-	const toOrigin = originTakesHost(zone, view.config, url.hostname);
-	const detected = toOrigin ? false : isS3Request(request, url, env, receivedAt);
+	const origin = originRecord(zone, view.config, url.hostname);
+	const detected = origin !== undefined ? false : isS3Request(request, url, env, receivedAt);
 	const speaksS3 = detected instanceof Promise ? await detected : detected;
 	const state: PhaseState = {
 		env,
@@ -55,7 +55,7 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 		view,
 		request,
 		url,
-		reader: toOrigin ? "origin" : speaksS3 ? "s3" : "gateway",
+		reader: origin !== undefined ? "origin" : speaksS3 ? "s3" : "gateway",
 		context: { rayId, zoneName: zone.name, receivedAt, geo: sent.kind === "geo" ? sent.geo : undefined },
 		origin: url,
 		headers: undefined,
@@ -79,6 +79,7 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 						request: state.headers === undefined ? forwarded : new Request(forwarded, { headers: state.headers }),
 						url,
 						originUrl: state.origin,
+						originRecord: origin,
 						zone,
 						view,
 						route: state.route,

@@ -3,11 +3,19 @@
  * `RayID` (docs fundamentals/reference/cloudflare-ray-id): 16 hex digits, and on the
  * header a `-` and the IATA code of the data center that answered.
  */
-import { toHex } from "../common/encoding";
+/** 32 random bits as 8 lower-case hex digits. */
+const hex32 = () =>
+	Math.floor(Math.random() * 0x1_0000_0000)
+		.toString(16)
+		.padStart(8, "0");
 
-/** A new Ray ID: 8 random bytes as 16 lower-case hex digits. */
+/**
+ * A new Ray ID: 64 random bits as 16 lower-case hex digits. An identifier, not a secret (every
+ * answer shows it), so `Math.random` serves: it stays in JavaScript, where `crypto.getRandomValues`
+ * crosses into the runtime on every request.
+ */
 export function newRayId(): string {
-	return toHex(crypto.getRandomValues(new Uint8Array(8)));
+	return hex32() + hex32();
 }
 
 /**
