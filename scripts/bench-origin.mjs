@@ -16,8 +16,13 @@
 // user workerd (edgezone) and wrangler's proxy workerd executed for them, per GET; written into
 // the `bench-origin-instructions` block.
 //
+// With `--profile N`, a V8 CPU profile (scripts/lib/cpu-profile.mjs) of edgezone's Worker over N
+// 1 KiB GETs through edgezone, then over N GETs of the floor, printed per function in µs per GET:
+// where the edge's JavaScript time goes (nothing written).
+//
 //   node scripts/bench-origin.mjs [--rounds 9 --seconds 2 --large-gets 2 --concurrency 8 --no-write]
 //   node scripts/bench-origin.mjs --instructions 200 [--rounds 3 --no-write]
+//   node scripts/bench-origin.mjs --profile 20000
 
 import { mkdtempSync } from "node:fs";
 import { Agent, createServer, request as httpRequest } from "node:http";
@@ -35,9 +40,10 @@ import {
 	versions,
 	writeBenchmarks,
 } from "./lib/bench.mjs";
+import { cpuProfile, heaviest } from "./lib/cpu-profile.mjs";
 import { MiB } from "./lib/fixtures.mjs";
 import { apiV4, DEV_ACCOUNT_ID } from "./lib/http.mjs";
-import { cpuSecondsOf, removeOnExit, startWranglerDev } from "./lib/wrangler-dev.mjs";
+import { cpuSecondsOf, freePort, removeOnExit, startWranglerDev } from "./lib/wrangler-dev.mjs";
 
 const { values: opts } = parseArgs({
 	options: {
@@ -46,6 +52,7 @@ const { values: opts } = parseArgs({
 		"large-gets": { type: "string", default: "2" },
 		concurrency: { type: "string", default: "8" },
 		instructions: { type: "string" },
+		profile: { type: "string" },
 		"no-write": { type: "boolean", default: false },
 	},
 });
@@ -57,6 +64,7 @@ const SMALL = 1024;
 const LARGE = 64 * MiB;
 const ZONE = "bench-origin.example";
 const INSTRUCTIONS = opts.instructions === undefined ? 0 : Number(opts.instructions);
+const PROFILED = opts.profile === undefined ? 0 : Number(opts.profile);
 
 /** The origin: `/small` answers 1 KiB, `/large` 64 MiB in 1 MiB writes, each with its length. */
 async function startOrigin() {
@@ -178,13 +186,33 @@ async function instructions(contenders, callgrind) {
 	if (!opts["no-write"]) writeBenchmarks("bench-origin-instructions", block);
 }
 
+/** The CPU profile of each contender's 1 KiB GETs (`--profile`, module header): printed, not written. */
+async function profiles(contenders, inspectorPort) {
+	for (const c of contenders) {
+		let sent = 0;
+		const loop = async () => {
+			while (sent < PROFILED) {
+				sent++;
+				await c.get("small");
+			}
+		};
+		const profile = await cpuProfile(inspectorPort, PROFILED, () =>
+			Promise.all(Array.from({ length: CONCURRENCY }, loop)),
+		);
+		console.log(`\n${c.name}: ${PROFILED} GETs of 1 KiB, a sample every ${fmt(profile.sampleUs)} µs; µs per GET`);
+		console.log(`-- self (in the function itself)\n${heaviest(profile.self, 30)}`);
+		console.log(`-- total (with what it called)\n${heaviest(profile.total, 30)}`);
+	}
+}
+
 const origin = await startOrigin();
 const dir = mkdtempSync(join(tmpdir(), "edgezone-bench-origin-"));
 removeOnExit(dir);
 const callgrind = INSTRUCTIONS > 0 ? callgrindWorkerd(dir) : undefined;
+const inspectorPort = PROFILED > 0 ? await freePort() : undefined;
 const dev = await startWranglerDev({
 	config: writeBenchConfig(dir),
-	args: ["--env-file", ".dev.vars.example"],
+	args: ["--env-file", ".dev.vars.example", ...(inspectorPort ? ["--inspector-port", String(inspectorPort)] : [])],
 	// Under callgrind workerd starts some 50 times slower.
 	timeoutMs: callgrind === undefined ? 120_000 : 600_000,
 });
@@ -204,8 +232,9 @@ try {
 	for (const c of contenders) {
 		if ((await c.get("small")) !== SMALL || (await c.get("large")) !== LARGE) throw new Error(`${c.name}: wrong size`);
 	}
-	if (callgrind === undefined) await timed(contenders);
-	else await instructions(contenders, callgrind);
+	if (callgrind !== undefined) await instructions(contenders, callgrind);
+	else if (inspectorPort !== undefined) await profiles(contenders, inspectorPort);
+	else await timed(contenders);
 } finally {
 	agent.destroy();
 	origin.server.closeAllConnections();

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { ROOT } from "./fixtures.mjs";
 
 /** A TCP port that was free a moment ago on 127.0.0.1. */
-function freePort() {
+export function freePort() {
 	return new Promise((resolve, reject) => {
 		const server = createServer();
 		server.once("error", reject);
