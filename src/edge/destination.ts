@@ -159,7 +159,7 @@ async function toOrigin(routed: Routed, env: Env, record: EdgeRecord): Promise<D
 		cdnLoop,
 		geoHeaders: routed.geoHeaders,
 	});
-	return proxy(request, address.url, headers, address.ip, env, rayId);
+	return proxy(request, address, headers, env, rayId);
 }
 
 /** The bucket's S3 dialect (4). */

@@ -14,8 +14,13 @@
  *   emulator's `DEFAULT_ORIGIN_URL` names an origin for them (edgezone's, not Cloudflare's).
  */
 
-/** Where a request goes, or that its address reaches nothing. */
-export type OriginAddress = { kind: "url"; url: URL; ip: string } | { kind: "unreachable"; ip: string };
+/**
+ * Where a request goes (`url`, absolute, for the runtime's fetch to parse; `host`, its host name
+ * or IP without brackets), or that its address reaches nothing; `ip` for the log either way.
+ */
+export type OriginAddress =
+	| { kind: "url"; url: string; host: string; ip: string }
+	| { kind: "unreachable"; ip: string };
 
 /** Whether `address` (an IP literal) is one that reaches nothing (see the header). */
 export function isUnreachable(address: string): boolean {
@@ -47,10 +52,17 @@ export function originAddress(
 		if (defaultOrigin === "") return { kind: "unreachable", ip };
 		const fallback = new URL(defaultOrigin);
 		const url = new URL(visitor.pathname + visitor.search, fallback);
-		return { kind: "url", url, ip: fallback.hostname.replace(/^\[|\]$/g, "") };
+		const fallbackHost = fallback.hostname.replace(/^\[|\]$/g, "");
+		return { kind: "url", url: url.href, host: fallbackHost, ip: fallbackHost };
 	}
-	const url = new URL(visitor.href);
-	url.hostname = host.includes(":") ? `[${host}]` : host;
-	if (port !== undefined) url.port = String(port);
-	return { kind: "url", url, ip };
+	// Written out rather than set on a copy of the visitor's URL: one string, which the fetch parses
+	// (and refuses, as an unreachable origin, if a record's name is no host name).
+	const authority = host.includes(":") ? `[${host}]` : host;
+	const portPart = port !== undefined ? `:${port}` : visitor.port === "" ? "" : `:${visitor.port}`;
+	return {
+		kind: "url",
+		url: `${visitor.protocol}//${authority}${portPart}${visitor.pathname}${visitor.search}`,
+		host,
+		ip,
+	};
 }

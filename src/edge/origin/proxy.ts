@@ -66,14 +66,14 @@ export function failed(failure: OriginFailure, rayId: string, ip: string, durati
 }
 
 /**
- * Sends `request` (its method, body and `headers`) to `url` and answers the origin's response.
- * @param ip the origin's IP for the log ("" when `url` names a host).
+ * Sends `request` (its method, body and `headers`) to the origin's address and answers the
+ * origin's response.
+ * @param address where to (`address.ip`, the origin's IP for the log, "" when it is a name).
  */
 export async function proxy(
 	request: Request,
-	url: URL,
+	{ url, host, ip }: { url: string; host: string; ip: string },
 	headers: Headers,
-	ip: string,
 	env: Env,
 	rayId: string,
 ): Promise<Proxied> {
@@ -98,7 +98,7 @@ export async function proxy(
 			scheduler.wait(connectTimeoutMs(env)).then((): typeof TIMED_OUT => TIMED_OUT),
 		]);
 	} catch (error) {
-		return failed(failureOf(error, url.hostname), rayId, ip, Date.now() - started);
+		return failed(failureOf(error, host), rayId, ip, Date.now() - started);
 	}
 	if (response === TIMED_OUT) return failed("timeout", rayId, ip, Date.now() - started);
 	const origin: OriginFacts = {
@@ -108,16 +108,10 @@ export async function proxy(
 		expires: response.headers.get("expires") ?? "",
 		lastModified: response.headers.get("last-modified") ?? "",
 	};
-	const init: ResponseInit = {
-		status: response.status,
-		statusText: response.statusText,
-		// Copied by the runtime into the answer's own headers, which are mutable.
-		headers: response.headers,
-		// The origin's bytes as they came (a compressed body stays compressed, with its Content-Encoding).
-		encodeBody: "manual",
-	};
-	if (response.webSocket !== null) init.webSocket = response.webSocket;
-	const answer = new Response(response.body, init);
+	// The origin's response as the init: the runtime copies its status, its headers (into the
+	// answer's own, mutable) and its body encoding, "manual" from the fetch (a compressed body stays
+	// compressed, with its Content-Encoding), without reading the fields of an init object one by one.
+	const answer = new Response(response.body, response);
 	dropOriginOnlyHeaders(answer.headers);
 	return { response: answer, origin };
 }

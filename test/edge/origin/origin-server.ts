@@ -6,6 +6,7 @@
  *   the tests send small ones), `set-cookie` twice, `expires`, `last-modified`, `x-accel-redirect`;
  * - `/slow/...`: answers after SLOW_MS;
  * - `/stream/<n>`: streams n bytes of "a" in 64 KiB chunks, no Content-Length;
+ * - `/gzip/...`: answers "compressed by the origin" gzipped, with `Content-Encoding: gzip`;
  * - `/__count?path=P`: how many requests for path P it has seen (its own calls not counted);
  * - a WebSocket upgrade: accepted, and every text frame of up to 125 bytes echoed back.
  * `refusedPort` is a port nothing listens on (bound once, then closed).
@@ -13,6 +14,7 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { gzipSync } from "node:zlib";
 import type { TestProject } from "vitest/node";
 
 declare module "vitest" {
@@ -79,6 +81,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
 				if (!response.write(part)) await new Promise((resolve) => response.once("drain", resolve));
 			}
 			response.end();
+			return;
+		}
+		if (url.pathname.startsWith("/gzip/")) {
+			response.writeHead(200, { "content-type": "text/plain", "content-encoding": "gzip" });
+			response.end(gzipSync("compressed by the origin"));
 			return;
 		}
 		if (url.pathname.startsWith("/slow/")) await new Promise((resolve) => setTimeout(resolve, SLOW_MS));

@@ -46,6 +46,22 @@ describe("a proxied record's origin", () => {
 		expect(res.headers.get("cf-ray")).toMatch(/^[0-9a-f]{16}-/);
 	});
 
+	it("passes a compressed answer on as the origin sent it, with its Content-Encoding", async () => {
+		const { zone_id, zone } = await originZone();
+		await record(zone_id, "A", "app", "127.0.0.1");
+		// The visitor's client keeps the bytes too, as a browser's network layer would before decoding them.
+		const res = await exports.default.fetch(`http://app.${zone}:${originPort()}/gzip/a`, {
+			encodeResponseBody: "manual",
+		});
+		expect(res.status).toBe(200);
+		expect(res.headers.get("content-encoding")).toBe("gzip");
+		const bytes = new Uint8Array(await res.arrayBuffer());
+		// gzip's magic number (RFC 1952 §2.3.1): the bytes were not decoded on the way.
+		expect([bytes[0], bytes[1]]).toStrictEqual([0x1f, 0x8b]);
+		const text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+		expect(text).toBe("compressed by the origin");
+	});
+
 	it("appends the visitor's IP to its X-Forwarded-For, and sends XX for an unknown country", async () => {
 		const { zone_id, zone } = await originZone();
 		await record(zone_id, "A", "app", "127.0.0.1");

@@ -56,8 +56,15 @@ describe("the origin URL", () => {
 	const visitor = new URL("https://app.example.com:8443/p/a?q=1");
 	it("is the address at the visitor's scheme and port, or an Origin Rule's port", () => {
 		expect(originAddress(visitor, "127.0.0.1", undefined, "")).toMatchObject({ kind: "url", ip: "127.0.0.1" });
-		expect(String((originAddress(visitor, "::1", 3000, "") as { url: URL }).url)).toBe("https://[::1]:3000/p/a?q=1");
-		expect(originAddress(visitor, "origin.example.org", undefined, "")).toMatchObject({ ip: "" });
+		expect((originAddress(visitor, "::1", 3000, "") as { url: string }).url).toBe("https://[::1]:3000/p/a?q=1");
+		expect(originAddress(visitor, "origin.example.org", undefined, "")).toMatchObject({
+			url: "https://origin.example.org:8443/p/a?q=1",
+			host: "origin.example.org",
+			ip: "",
+		});
+		expect(originAddress(new URL("http://app.example.com/"), "127.0.0.1", undefined, "")).toMatchObject({
+			url: "http://127.0.0.1/",
+		});
 	});
 
 	it("sends addresses that reach nothing to DEFAULT_ORIGIN_URL, else marks them unreachable", () => {
@@ -67,7 +74,7 @@ describe("the origin URL", () => {
 			expect(isUnreachable(address), address).toBe(false);
 		expect(originAddress(visitor, "192.0.2.1", undefined, "")).toStrictEqual({ kind: "unreachable", ip: "192.0.2.1" });
 		const local = originAddress(visitor, "192.0.2.1", undefined, "http://127.0.0.1:3000");
-		expect(String((local as { url: URL }).url)).toBe("http://127.0.0.1:3000/p/a?q=1");
+		expect((local as { url: string }).url).toBe("http://127.0.0.1:3000/p/a?q=1");
 	});
 });
 
