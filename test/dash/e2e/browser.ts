@@ -6,7 +6,7 @@
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContextOptions, chromium, type Locator, type Page } from "playwright-core";
-import { describe, inject } from "vitest";
+import { afterAll, beforeAll, describe, inject } from "vitest";
 import { TOKEN } from "../../api/credentials";
 
 /** What global-setup.ts started. */
@@ -103,4 +103,31 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
 	const envelope = (await response.json()) as { success: boolean; result: T; errors: unknown };
 	if (!envelope.success) throw new Error(`${method} ${path}: ${JSON.stringify(envelope.errors)}`);
 	return envelope.result;
+}
+
+/** A suite's page, signed in with the tests' token, on a zone of its own (`zoneSession`). */
+export interface ZoneSession {
+	page: Page;
+	zoneId: string;
+}
+
+/**
+ * Before the suite's tests: the zone `zoneName`, made with the API, and Chromium on a desktop
+ * screen, signed in; after them, the browser closed. Call it in a `browserSuite`'s body; the
+ * fields are set once its `beforeAll` has run.
+ */
+export function zoneSession(zoneName: string): ZoneSession {
+	const session = {} as ZoneSession;
+	let browser: Browser | undefined;
+	beforeAll(async () => {
+		session.zoneId = (await api<{ id: string }>("POST", "/zones", { name: zoneName, account: {} })).id;
+		const opened = await openBrowser();
+		browser = opened.browser;
+		session.page = opened.page;
+		await signIn(opened.page, TOKEN);
+	});
+	afterAll(async () => {
+		await browser?.close();
+	});
+	return session;
 }

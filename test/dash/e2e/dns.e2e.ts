@@ -4,35 +4,24 @@
  * field, the record's proxy turned off, its content and TTL edited, the record deleted (the confirmation accepted), and the
  * page with its records at a phone's width (390 px) without horizontal scrolling.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { TOKEN } from "../../api/credentials";
-import { api, browserSuite, describedBy, e2e, openBrowser, signIn, statusSays } from "./browser";
+import { expect, it } from "vitest";
+import { api, browserSuite, describedBy, e2e, statusSays, zoneSession } from "./browser";
 
 const ZONE_NAME = `dns-page-${Date.now().toString(36)}.example.org`;
 
 browserSuite("the DNS page", () => {
-	let browser: Browser;
-	let page: Page;
-	let zoneId: string;
-	beforeAll(async () => {
-		zoneId = (await api<{ id: string }>("POST", "/zones", { name: ZONE_NAME, account: {} })).id;
-		({ browser, page } = await openBrowser());
-		await signIn(page, TOKEN);
-	});
-	afterAll(async () => {
-		await browser?.close();
-	});
+	const session = zoneSession(ZONE_NAME);
 
-	const addForm = () => page.getByRole("form", { name: "Add record" });
-	const row = (name: string) => page.getByRole("row").filter({ has: page.getByRole("cell", { name, exact: true }) });
+	const addForm = () => session.page.getByRole("form", { name: "Add record" });
+	const row = (name: string) =>
+		session.page.getByRole("row").filter({ has: session.page.getByRole("cell", { name, exact: true }) });
 
 	it("opens at DNS > Records from the zone's sidebar", async () => {
-		await page.getByRole("link", { name: ZONE_NAME }).click();
-		await page.getByRole("navigation", { name: "Zone" }).getByRole("link", { name: "Records" }).click();
-		await page.getByRole("heading", { level: 1, name: "DNS records" }).waitFor();
-		expect(new URL(page.url()).pathname).toBe(`/zones/${zoneId}/dns`);
-		expect(await page.getByRole("navigation", { name: "Zone" }).ariaSnapshot()).toContain('heading "DNS"');
+		await session.page.getByRole("link", { name: ZONE_NAME }).click();
+		await session.page.getByRole("navigation", { name: "Zone" }).getByRole("link", { name: "Records" }).click();
+		await session.page.getByRole("heading", { level: 1, name: "DNS records" }).waitFor();
+		expect(new URL(session.page.url()).pathname).toBe(`/zones/${session.zoneId}/dns`);
+		expect(await session.page.getByRole("navigation", { name: "Zone" }).ariaSnapshot()).toContain('heading "DNS"');
 	});
 
 	it("adds a proxied A record and lists it as Proxied with an Auto TTL", async () => {
@@ -42,7 +31,7 @@ browserSuite("the DNS page", () => {
 		await form.getByLabel("Content").fill("192.0.2.10");
 		await form.getByLabel("Proxied (A, AAAA and CNAME only)").check();
 		await form.getByRole("button", { name: "Save" }).click();
-		expect(await statusSays(page, "DNS record added.")).toBe("DNS record added.");
+		expect(await statusSays(session.page, "DNS record added.")).toBe("DNS record added.");
 		const cells = await row("app").getByRole("cell").allTextContents();
 		expect(cells.slice(0, 5)).toEqual(["A", "app", "192.0.2.10", "Proxied", "Auto"]);
 	});
@@ -54,7 +43,7 @@ browserSuite("the DNS page", () => {
 		await form.getByLabel("Content").fill("elsewhere.example.net");
 		await form.getByLabel("Proxied (A, AAAA and CNAME only)").uncheck();
 		await form.getByRole("button", { name: "Save" }).click();
-		await page.locator('[aria-invalid="true"]').first().waitFor();
+		await session.page.locator('[aria-invalid="true"]').first().waitFor();
 		await expect(describedBy(addForm(), "Name", true)).resolves.toContain(
 			"An A, AAAA, or CNAME record with that host already exists.",
 		);
@@ -65,53 +54,53 @@ browserSuite("the DNS page", () => {
 
 	it("turns the record's proxy off: DNS only", async () => {
 		await row("app").getByRole("button", { name: "Set to DNS only A app 192.0.2.10" }).click();
-		expect(await statusSays(page, "DNS record set to DNS only.")).toBe("DNS record set to DNS only.");
+		expect(await statusSays(session.page, "DNS record set to DNS only.")).toBe("DNS record set to DNS only.");
 		await expect(row("app").getByRole("cell").nth(3).textContent()).resolves.toBe("DNS only");
-		const [record] = await api<{ proxied: boolean }[]>("GET", `/zones/${zoneId}/dns_records`);
+		const [record] = await api<{ proxied: boolean }[]>("GET", `/zones/${session.zoneId}/dns_records`);
 		expect(record?.proxied).toBe(false);
 	});
 
 	it("edits the record's content and TTL on its Edit page", async () => {
 		await row("app").getByRole("link", { name: "Edit A app 192.0.2.10" }).click();
-		await page.getByRole("heading", { level: 1, name: "Edit DNS record" }).waitFor();
-		await page.getByLabel("Content").fill("192.0.2.11");
-		await page.getByLabel("TTL").selectOption({ label: "5 min" });
-		await page.getByRole("button", { name: "Save" }).click();
-		expect(await statusSays(page, "DNS record saved.")).toBe("DNS record saved.");
+		await session.page.getByRole("heading", { level: 1, name: "Edit DNS record" }).waitFor();
+		await session.page.getByLabel("Content").fill("192.0.2.11");
+		await session.page.getByLabel("TTL").selectOption({ label: "5 min" });
+		await session.page.getByRole("button", { name: "Save" }).click();
+		expect(await statusSays(session.page, "DNS record saved.")).toBe("DNS record saved.");
 		const cells = await row("app").getByRole("cell").allTextContents();
 		expect(cells.slice(0, 5)).toEqual(["A", "app", "192.0.2.11", "DNS only", "5 min"]);
 	});
 
 	it("fits a phone's width (390 px) with the records table, a long TXT record and the form", async () => {
 		// A DKIM key's length of unbroken text, as real TXT records hold.
-		const txt = await api<{ id: string }>("POST", `/zones/${zoneId}/dns_records`, {
+		const txt = await api<{ id: string }>("POST", `/zones/${session.zoneId}/dns_records`, {
 			type: "TXT",
 			name: "selector1._domainkey",
 			content: `v=DKIM1; k=rsa; p=${"MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A".repeat(8)}`,
 			comment: "The mail provider's signing key, rotated every year",
 		});
-		await page.setViewportSize({ width: 390, height: 844 });
-		await page.goto(`${e2e.dashUrl}/zones/${zoneId}/dns`);
-		await page.getByRole("heading", { level: 1, name: "DNS records" }).waitFor();
+		await session.page.setViewportSize({ width: 390, height: 844 });
+		await session.page.goto(`${e2e.dashUrl}/zones/${session.zoneId}/dns`);
+		await session.page.getByRole("heading", { level: 1, name: "DNS records" }).waitFor();
 		await row("app").waitFor();
-		await page.waitForLoadState("load");
-		const widths = await page.evaluate(() => ({
+		await session.page.waitForLoadState("load");
+		const widths = await session.page.evaluate(() => ({
 			scroll: document.documentElement.scrollWidth,
 			inner: window.innerWidth,
 		}));
 		expect(widths).toEqual({ scroll: 390, inner: 390 });
-		await page.setViewportSize({ width: 1280, height: 800 });
-		await api("DELETE", `/zones/${zoneId}/dns_records/${txt.id}`);
+		await session.page.setViewportSize({ width: 1280, height: 800 });
+		await api("DELETE", `/zones/${session.zoneId}/dns_records/${txt.id}`);
 	});
 
 	it("deletes the record after the confirmation", async () => {
-		page.once("dialog", (dialog) => {
+		session.page.once("dialog", (dialog) => {
 			expect(dialog.message()).toBe("Delete the A app 192.0.2.11 record?");
 			void dialog.accept();
 		});
 		await row("app").getByRole("button", { name: "Delete A app 192.0.2.11" }).click();
-		expect(await statusSays(page, "DNS record deleted.")).toBe("DNS record deleted.");
-		await page.getByText("No DNS records in this zone.").waitFor();
-		expect(await api<unknown[]>("GET", `/zones/${zoneId}/dns_records`)).toEqual([]);
+		expect(await statusSays(session.page, "DNS record deleted.")).toBe("DNS record deleted.");
+		await session.page.getByText("No DNS records in this zone.").waitFor();
+		expect(await api<unknown[]>("GET", `/zones/${session.zoneId}/dns_records`)).toEqual([]);
 	});
 });

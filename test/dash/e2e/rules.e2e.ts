@@ -5,10 +5,8 @@
  * the rule then answered at the edge as the page set it.
  */
 import { type IncomingHttpHeaders, request } from "node:http";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { TOKEN } from "../../api/credentials";
-import { api, browserSuite, describedBy, e2e, openBrowser, signIn, statusSays } from "./browser";
+import { expect, it } from "vitest";
+import { browserSuite, describedBy, e2e, statusSays, zoneSession } from "./browser";
 
 const ZONE_NAME = `rules-page-${Date.now().toString(36)}.example.org`;
 
@@ -26,27 +24,17 @@ function edge(path: string): Promise<{ status: number; headers: IncomingHttpHead
 }
 
 browserSuite("the Rules page", () => {
-	let browser: Browser;
-	let page: Page;
-	let zoneId: string;
-	beforeAll(async () => {
-		zoneId = (await api<{ id: string }>("POST", "/zones", { name: ZONE_NAME, account: {} })).id;
-		({ browser, page } = await openBrowser());
-		await signIn(page, TOKEN);
-	});
-	afterAll(async () => {
-		await browser?.close();
-	});
+	const session = zoneSession(ZONE_NAME);
 
-	const section = (title: string) => page.getByRole("region", { name: title });
-	const form = () => page.getByRole("form");
+	const section = (title: string) => session.page.getByRole("region", { name: title });
+	const form = () => session.page.getByRole("form");
 
 	it("opens at Rules > Overview from the zone's sidebar, a section per kind", async () => {
-		await page.getByRole("link", { name: ZONE_NAME }).click();
-		await page.getByRole("navigation", { name: "Zone" }).getByRole("link", { name: "Overview" }).click();
-		await page.getByRole("heading", { level: 1, name: "Rules" }).waitFor();
-		expect(new URL(page.url()).pathname).toBe(`/zones/${zoneId}/rules`);
-		const headings = await page.getByRole("main").getByRole("heading", { level: 2 }).allTextContents();
+		await session.page.getByRole("link", { name: ZONE_NAME }).click();
+		await session.page.getByRole("navigation", { name: "Zone" }).getByRole("link", { name: "Overview" }).click();
+		await session.page.getByRole("heading", { level: 1, name: "Rules" }).waitFor();
+		expect(new URL(session.page.url()).pathname).toBe(`/zones/${session.zoneId}/rules`);
+		const headings = await session.page.getByRole("main").getByRole("heading", { level: 2 }).allTextContents();
 		expect(headings).toEqual([
 			"Redirect Rules",
 			"URL Rewrite Rules",
@@ -58,13 +46,13 @@ browserSuite("the Rules page", () => {
 
 	it("creates a redirect rule and lists it", async () => {
 		await section("Redirect Rules").getByRole("link", { name: "Create redirect rule" }).click();
-		await page.getByRole("heading", { level: 1, name: "Create redirect rule" }).waitFor();
+		await session.page.getByRole("heading", { level: 1, name: "Create redirect rule" }).waitFor();
 		await form().getByLabel("Rule name").fill("old home");
 		await form().getByLabel("When incoming requests match").fill('http.request.uri.path eq "/old-home"');
 		await form().getByLabel("Target URL", { exact: true }).fill("https://example.com/home");
 		await form().getByLabel("Status code").selectOption("308");
 		await form().getByRole("button", { name: "Save" }).click();
-		expect(await statusSays(page, "Rule created.")).toBe("Rule created.");
+		expect(await statusSays(session.page, "Rule created.")).toBe("Rule created.");
 		const cells = await section("Redirect Rules").getByRole("row").nth(1).getByRole("cell").allTextContents();
 		expect(cells.slice(0, 5)).toEqual([
 			"1",
@@ -82,10 +70,10 @@ browserSuite("the Rules page", () => {
 		await form().getByLabel("When incoming requests match").fill("true");
 		await form().getByLabel("Destination Port").fill("70000");
 		await form().getByRole("button", { name: "Save" }).click();
-		await page.locator('[aria-invalid="true"]').first().waitFor();
+		await session.page.locator('[aria-invalid="true"]').first().waitFor();
 		await expect(describedBy(form(), "Destination Port")).resolves.toContain("65535");
 		await expect(form().getByLabel("Destination Port").inputValue()).resolves.toBe("70000");
-		await page.getByRole("link", { name: "Overview" }).first().click();
+		await session.page.getByRole("link", { name: "Overview" }).first().click();
 		await section("Origin Rules").getByText("No origin rules.").waitFor();
 	});
 
@@ -96,12 +84,12 @@ browserSuite("the Rules page", () => {
 		await form().getByLabel("Header 1 name").fill("X-Frame-Options");
 		await form().getByLabel("Header 1 value", { exact: true }).fill("DENY");
 		await form().getByRole("button", { name: "Save" }).click();
-		expect(await statusSays(page, "Rule created.")).toBe("Rule created.");
+		expect(await statusSays(session.page, "Rule created.")).toBe("Rule created.");
 		await section("Response Header Transform Rules").getByRole("link", { name: "Edit frames" }).click();
-		await page.getByRole("heading", { level: 1, name: "Edit response header rule" }).waitFor();
+		await session.page.getByRole("heading", { level: 1, name: "Edit response header rule" }).waitFor();
 		await form().getByLabel("Header 1 value", { exact: true }).fill("SAMEORIGIN");
 		await form().getByRole("button", { name: "Save" }).click();
-		expect(await statusSays(page, "Rule saved.")).toBe("Rule saved.");
+		expect(await statusSays(session.page, "Rule saved.")).toBe("Rule saved.");
 		const cells = await section("Response Header Transform Rules")
 			.getByRole("row")
 			.nth(1)
@@ -112,12 +100,12 @@ browserSuite("the Rules page", () => {
 	});
 
 	it("deletes a rule after the confirmation", async () => {
-		page.once("dialog", (dialog) => {
+		session.page.once("dialog", (dialog) => {
 			expect(dialog.message()).toBe("Delete the redirect rule old home?");
 			void dialog.accept();
 		});
 		await section("Redirect Rules").getByRole("button", { name: "Delete old home" }).click();
-		expect(await statusSays(page, "Rule deleted.")).toBe("Rule deleted.");
+		expect(await statusSays(session.page, "Rule deleted.")).toBe("Rule deleted.");
 		await section("Redirect Rules").getByText("No redirect rules.").waitFor();
 		expect((await edge("/old-home")).status).not.toBe(308);
 	});
