@@ -32,12 +32,11 @@
  */
 
 import type { EdgeRecord } from "../zone/dns-records";
-import type { EdgeConfig } from "../zone/edge-config";
 import { gateway } from "./gateway/app";
 import { originAddress } from "./origin/address";
 import { hasLooped, originRequestHeaders } from "./origin/headers";
 import { failed, type OriginFacts, proxy } from "./origin/proxy";
-import { addressRecordOf, resolveRecord } from "./origin/records";
+import { addressRecordOf, recordIndex, resolveRecord } from "./origin/records";
 import type { OriginRoute } from "./origin/route";
 import { r2DomainAnswer } from "./r2-domain/public-answer";
 import { s3 } from "./s3/app";
@@ -108,19 +107,16 @@ const r2CustomDomain: Destination = (routed, env) => {
  * record, or an active custom hostname's origin; "unresolved" for a custom hostname whose origin
  * names no record; undefined when no origin takes the host's requests.
  */
-export function originRecord(
-	zone: RoutedZone,
-	config: EdgeConfig,
-	host: string,
-): EdgeRecord | "unresolved" | undefined {
+export function originRecord(zone: RoutedZone, view: ZoneView, host: string): EdgeRecord | "unresolved" | undefined {
+	const records = derived(view, recordIndex);
 	if (zone.customHostname !== undefined) {
-		const { customOrigins, fallbackOrigin } = config.saasOrigins;
+		const { customOrigins, fallbackOrigin } = view.config.saasOrigins;
 		const server = customOrigins[zone.customHostname]?.server ?? fallbackOrigin;
 		// No origin set at all: the zone's bucket gateway, as for a name with no record (the header).
 		if (server === undefined) return undefined;
-		return addressRecordOf(server, config.dnsRecords) ?? "unresolved";
+		return addressRecordOf(server, records) ?? "unresolved";
 	}
-	const record = addressRecordOf(host, config.dnsRecords);
+	const record = addressRecordOf(host, records);
 	return record?.proxied === true ? record : undefined;
 }
 
@@ -135,18 +131,18 @@ const proxiedOrigin: Destination = (routed, env) => {
 /** Sends a request to the origin of `record`, or of the Origin Rule's `origin.host`. */
 async function toOrigin(routed: Routed, env: Env, record: EdgeRecord): Promise<Destined> {
 	const { request, route, rayId, zone } = routed;
-	const config = routed.view.config;
 	const cdnLoop = request.headers.get("cdn-loop");
 	if (hasLooped(cdnLoop)) return failed("loop", rayId, "", 0);
 	// An Origin Rule's `origin.host` is resolved "like a DNS-only record": through the zone's records, or the world's DNS.
 	const override = route.origin?.host?.toLowerCase();
-	const overrideRecord = override === undefined ? undefined : addressRecordOf(override, config.dnsRecords);
+	const records = derived(routed.view, recordIndex);
+	const overrideRecord = override === undefined ? undefined : addressRecordOf(override, records);
 	const host =
 		override === undefined
-			? resolveRecord(record, zone.name, config.dnsRecords)
+			? resolveRecord(record, zone.name, records)
 			: overrideRecord === undefined
 				? override
-				: resolveRecord(overrideRecord, zone.name, config.dnsRecords);
+				: resolveRecord(overrideRecord, zone.name, records);
 	if (host === undefined) return failed("unresolved", rayId, "", 0);
 	const address = originAddress(routed.originUrl, host, route.origin?.port, env.DEFAULT_ORIGIN_URL ?? "");
 	if (address.kind === "unreachable") return failed("timeout", rayId, address.ip, 0);

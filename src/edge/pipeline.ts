@@ -44,7 +44,7 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 	const viewing = zoneView(env, zone.id, receivedAt);
 	const view = viewing instanceof Promise ? await viewing : viewing;
 	// A proxied host's requests all go to its origin, never to the S3 dialect: not asked.
-	const origin = originRecord(zone, view.config, url.hostname);
+	const origin = originRecord(zone, view, url.hostname);
 	const detected = origin !== undefined ? false : isS3Request(request, url, env, receivedAt);
 	const speaksS3 = detected instanceof Promise ? await detected : detected;
 	const state: PhaseState = {

@@ -18,22 +18,39 @@ import type { EdgeRecord } from "../../zone/dns-records";
 /** CNAMEs followed inside the zone before the name counts as unresolvable (edgezone's bound). */
 const MAX_CNAME_HOPS = 8;
 
-/** The records DNS answers for `name` (lower case): its own, else its wildcard's; empty when none. */
-export function recordsOf(name: string, records: readonly EdgeRecord[]): EdgeRecord[] {
-	const own = records.filter((r) => r.name === name);
-	if (own.length > 0) return own;
+/** A zone's records by name, in the order they were created: one lookup per name a request asks. */
+export type RecordIndex = ReadonlyMap<string, readonly EdgeRecord[]>;
+
+/** The index of `records` (built once per configuration version: `derived` in `../zone-view.ts`). */
+export function recordIndex(config: { dnsRecords: readonly EdgeRecord[] }): RecordIndex {
+	const index = new Map<string, EdgeRecord[]>();
+	for (const record of config.dnsRecords) {
+		const named = index.get(record.name);
+		if (named === undefined) index.set(record.name, [record]);
+		else named.push(record);
+	}
+	return index;
+}
+
+/**
+ * The records DNS answers for `name` (lower case): its own, else its wildcard's; empty when none.
+ * At most one lookup per label of `name`, however many records the zone holds.
+ */
+export function recordsOf(name: string, records: RecordIndex): readonly EdgeRecord[] {
+	const own = records.get(name);
+	if (own !== undefined) return own;
 	for (let dot = name.indexOf("."); dot >= 0; dot = name.indexOf(".", dot + 1)) {
 		const parent = name.slice(dot + 1);
-		const wildcard = records.filter((r) => r.name === `*.${parent}`);
-		if (wildcard.length > 0) return wildcard;
+		const wildcard = records.get(`*.${parent}`);
+		if (wildcard !== undefined) return wildcard;
 		// The closest encloser has records of its own: no wildcard further up applies.
-		if (records.some((r) => r.name === parent)) return [];
+		if (records.has(parent)) return [];
 	}
 	return [];
 }
 
 /** The record a request for `name` goes to: its CNAME, else its first A or AAAA; undefined when none. */
-export function addressRecordOf(name: string, records: readonly EdgeRecord[]): EdgeRecord | undefined {
+export function addressRecordOf(name: string, records: RecordIndex): EdgeRecord | undefined {
 	const own = recordsOf(name, records);
 	return own.find((r) => r.type === "CNAME") ?? own.find((r) => r.type === "A" || r.type === "AAAA");
 }
@@ -44,11 +61,7 @@ export function addressRecordOf(name: string, records: readonly EdgeRecord[]): E
  * DNS resolves; undefined when a CNAME chain inside the zone ends at a name with no A, AAAA or
  * CNAME record, or loops (Cloudflare's error 1016, "Origin DNS error").
  */
-export function resolveRecord(
-	record: EdgeRecord,
-	zoneName: string,
-	records: readonly EdgeRecord[],
-): string | undefined {
+export function resolveRecord(record: EdgeRecord, zoneName: string, records: RecordIndex): string | undefined {
 	let current = record;
 	for (let hop = 0; hop <= MAX_CNAME_HOPS; hop++) {
 		if (current.type !== "CNAME") return current.content;

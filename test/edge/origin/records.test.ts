@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { isUnreachable, originAddress } from "../../../src/edge/origin/address";
 import { hasLooped, originRequestHeaders } from "../../../src/edge/origin/headers";
-import { addressRecordOf, recordsOf, resolveRecord } from "../../../src/edge/origin/records";
+import { addressRecordOf, recordIndex, recordsOf, resolveRecord } from "../../../src/edge/origin/records";
 import type { EdgeRecord } from "../../../src/zone/dns-records";
 
 const Z = "example.com";
@@ -14,13 +14,15 @@ const rec = (name: string, type: EdgeRecord["type"], content: string, proxied = 
 });
 
 describe("records of a name", () => {
-	const records = [
-		rec("*.example.com", "A", "192.0.2.1"),
-		rec("b.example.com", "TXT", ""),
-		rec("*.c.example.com", "CNAME", "www.example.com"),
-		rec("www.example.com", "A", "127.0.0.1"),
-		rec("www.example.com", "A", "127.0.0.2"),
-	];
+	const records = recordIndex({
+		dnsRecords: [
+			rec("*.example.com", "A", "192.0.2.1"),
+			rec("b.example.com", "TXT", ""),
+			rec("*.c.example.com", "CNAME", "www.example.com"),
+			rec("www.example.com", "A", "127.0.0.1"),
+			rec("www.example.com", "A", "127.0.0.2"),
+		],
+	});
 	it("takes its own, else the wildcard of its closest encloser (RFC 4592)", () => {
 		expect(addressRecordOf("www.example.com", records)?.content).toBe("127.0.0.1");
 		expect(addressRecordOf("x.y.example.com", records)?.content).toBe("192.0.2.1");
@@ -32,15 +34,17 @@ describe("records of a name", () => {
 	});
 
 	it("follows CNAMEs inside the zone; a target outside is the world's; a dead end or a loop does not resolve", () => {
-		const chain = [
-			rec("a.example.com", "CNAME", "b.example.com"),
-			rec("b.example.com", "CNAME", "c.example.com", false),
-			rec("c.example.com", "AAAA", "::1", false),
-			rec("out.example.com", "CNAME", "origin.example.org"),
-			rec("dead.example.com", "CNAME", "nothing.example.com"),
-			rec("loop1.example.com", "CNAME", "loop2.example.com"),
-			rec("loop2.example.com", "CNAME", "loop1.example.com"),
-		];
+		const chain = recordIndex({
+			dnsRecords: [
+				rec("a.example.com", "CNAME", "b.example.com"),
+				rec("b.example.com", "CNAME", "c.example.com", false),
+				rec("c.example.com", "AAAA", "::1", false),
+				rec("out.example.com", "CNAME", "origin.example.org"),
+				rec("dead.example.com", "CNAME", "nothing.example.com"),
+				rec("loop1.example.com", "CNAME", "loop2.example.com"),
+				rec("loop2.example.com", "CNAME", "loop1.example.com"),
+			],
+		});
 		const resolve = (name: string) => {
 			const record = addressRecordOf(name, chain);
 			return record === undefined ? "none" : resolveRecord(record, Z, chain);
