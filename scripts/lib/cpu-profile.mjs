@@ -10,9 +10,11 @@ import { fmt } from "./bench.mjs";
  * `self` (in the function itself) and `total` (with what it called), each a Map of
  * "name file:line" to µs, and `sampleUs`, the mean interval between samples.
  * @param inspectorPort the port given to `wrangler dev --inspector-port`.
- * @throws Error when the inspector does not answer within 30 s.
+ * @throws Error when the inspector does not answer within 30 s, or Node has no WebSocket (before 22).
  */
 export async function cpuProfile(inspectorPort, requests, work) {
+	if (typeof WebSocket === "undefined")
+		throw new Error("a CPU profile needs Node 22's WebSocket: run it with the project's Node, `npx node scripts/…`");
 	// wrangler's proxy refuses a client with a User-Agent but no Origin (its DevTools check).
 	const socket = new WebSocket(`ws://127.0.0.1:${inspectorPort}/ws`, { headers: { Origin: "http://localhost" } });
 	const replies = new Map();
