@@ -30,7 +30,6 @@
  * address, or nowhere. edgezone keeps its bucket gateway there (4 and 5), so the gateway and the
  * S3 dialect keep their addresses; proxy a record to put an origin behind its name.
  */
-
 import type { EdgeRecord } from "../zone/dns-records";
 import { gateway } from "./gateway/app";
 import { originAddress } from "./origin/address";

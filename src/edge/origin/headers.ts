@@ -89,8 +89,10 @@ export function hasLooped(cdnLoop: string | null): boolean {
 	return cdnLoop.split(",").some((entry) => entry.split(";")[0]?.trim().toLowerCase() === "cloudflare");
 }
 
+/** The origin's response headers the visitor does not get (the file header). */
+const ORIGIN_ONLY = ["x-accel-buffering", "x-accel-charset", "x-accel-limit-rate", "x-accel-redirect"];
+
 /** Removes from an answer's (mutable) headers what the visitor does not get of the origin's. */
 export function dropOriginOnlyHeaders(headers: Headers): void {
-	for (const name of ["x-accel-buffering", "x-accel-charset", "x-accel-limit-rate", "x-accel-redirect"])
-		headers.delete(name);
+	for (const name of ORIGIN_ONLY) headers.delete(name);
 }

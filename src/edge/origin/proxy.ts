@@ -14,7 +14,7 @@
  * and answer 524. A refused connection is a 521; a name the runtime cannot resolve a 530/1016; any
  * other failure to reach an address a 523.
  */
-import { isIpLiteral } from "./address";
+import { isIpLiteral, type OriginAddress } from "./address";
 import { type OriginFailure, originErrorAnswer } from "./errors";
 import { dropOriginOnlyHeaders } from "./headers";
 
@@ -72,7 +72,7 @@ export function failed(failure: OriginFailure, rayId: string, ip: string, durati
  */
 export async function proxy(
 	request: Request,
-	{ url, host, ip }: { url: string; host: string; ip: string },
+	{ url, host, ip }: Extract<OriginAddress, { kind: "url" }>,
 	headers: Headers,
 	env: Env,
 	rayId: string,
