@@ -45,6 +45,7 @@ import { urlNormalization } from "./url-normalization";
 import { userTokens } from "./user-tokens";
 import { workersRoutes } from "./workers-routes";
 import { zoneAccess } from "./zone-access";
+import { zoneSettings } from "./zone-settings";
 import { zones } from "./zones";
 
 /** The API app; `fetch(request, env, ctx)` serves every path under `/client/v4`. */
@@ -75,6 +76,7 @@ api.route("/zones/:zone_id/acm/total_tls", totalTls);
 api.route("/zones/:zone_id/custom_certificates", customCertificates);
 api.route("/zones/:zone_id/custom_hostnames", customHostnames);
 api.route("/zones/:zone_id/url_normalization", urlNormalization);
+api.route("/zones/:zone_id/settings", zoneSettings);
 api.route("/zones/:zone_id/dns_records", dnsRecords);
 api.route("/zones/:zone_id/workers/routes", workersRoutes);
 // Emulator-only routes, not Cloudflare's (README, "Emulator-only routes"): the zone's own

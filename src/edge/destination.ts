@@ -149,7 +149,8 @@ async function toOrigin(routed: Routed, env: Env, record: EdgeRecord): Promise<D
 		clientIp: request.headers.get("cf-connecting-ip") ?? "",
 		scheme: routed.url.protocol.slice(0, -1),
 		cfRay: routed.cfRay,
-		country: routed.country(),
+		// The visitor's country is read only when the zone sends it: `request.cf` is costly to read.
+		ipCountry: routed.view.config.ipGeolocation ? (routed.country() ?? "XX") : null,
 		host: route.host_header ?? routed.url.host,
 		cdnLoop,
 		geoHeaders: routed.geoHeaders,

@@ -5,7 +5,7 @@
  * the isolate by the zone's config version (edgezone's design). Every write that
  * changes what the edge must do (rulesets; log-push job create, update, delete; filters
  * and firewall rules, including a quota-refused POST that kept its filters; the Logpull
- * retention flag; the URL normalization setting; Workers routes; DNS records; the fallback
+ * retention flag; the URL normalization setting; the zone settings; Workers routes; DNS records; the fallback
  * origin) bumps one
  * per-zone counter in the same transaction, so a cached view is current exactly when its
  * version equals the stored one. Reads and refused writes (rolled back) leave it as it is.
@@ -42,6 +42,8 @@ export interface EdgeConfig {
 	logpullRetention: boolean;
 	/** The zone's URL normalization setting (`url-normalization.ts`): what the rules and the origin see. */
 	urlNormalization: UrlNormalization;
+	/** Whether the zone's `ip_geolocation` setting is on (`zone-settings.ts`): origins get `CF-IPCountry`. */
+	ipGeolocation: boolean;
 	/** The zone's Workers routes (`workers-routes.ts`), in creation order; the edge ranks them. */
 	workersRoutes: WorkersRoute[];
 	/** The zone's DNS records as the edge routes by them (`edge/origin/records.ts`). */

@@ -120,6 +120,10 @@ export const CODES = {
 	r2CustomDomainNotFound: 10061,
 	/** Chosen (the real code is not public): the domain is connected to a bucket already. */
 	r2CustomDomainTaken: 10062,
+	/** Observed (terraform-provider-cloudflare#1810, #1787): "Unrecognized zone setting name: <id> (1006)". */
+	zoneSettingUnknown: 1006,
+	/** Chosen (the real code is not public): a value the zone setting does not take. */
+	zoneSettingInvalid: 1007,
 } as const;
 
 /**

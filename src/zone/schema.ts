@@ -306,6 +306,18 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 			);
 		`,
 	},
+	{
+		id: 15,
+		name: "zone_settings",
+		sql: `
+			-- The zone settings changed from their defaults (zone-settings.ts); modified_on ISO 8601.
+			CREATE TABLE zone_settings (
+				id TEXT PRIMARY KEY,
+				value TEXT NOT NULL,
+				modified_on TEXT NOT NULL
+			);
+		`,
+	},
 ];
 
 /** Tables of the zone registry (the `ZoneRegistry` Durable Object). */

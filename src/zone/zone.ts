@@ -86,6 +86,7 @@ import { migrate, ZONE_MIGRATIONS } from "./schema";
 import { UrlNormalizationStore } from "./url-normalization";
 import { type WorkersRoute, type WorkersRouteInput, WorkersRouteStore } from "./workers-routes";
 import { ZoneAnswerSnapshot } from "./zone-answers";
+import { type ZoneSetting, ZoneSettingStore } from "./zone-settings";
 
 /**
  * All state of one zone, one store each: rulesets, log-push jobs and the pending edge log (with
@@ -115,6 +116,7 @@ export class Zone extends DurableObject<Env> {
 	readonly #dns: SimulatedDns;
 	readonly #hostnames: CustomHostnameStore;
 	readonly #urlNormalization: UrlNormalizationStore;
+	readonly #settings: ZoneSettingStore;
 	readonly #records: DnsRecordStore;
 	readonly #workersRoutes: WorkersRouteStore;
 	/** The zones' DNS records, which answer for the names they hold (`zone-answers.ts`). */
@@ -145,6 +147,7 @@ export class Zone extends DurableObject<Env> {
 		this.#dns = new SimulatedDns(ctx.storage.sql, this.#answers);
 		this.#hostnames = new CustomHostnameStore(ctx.storage.sql, this.#dns);
 		this.#urlNormalization = new UrlNormalizationStore(ctx.storage.sql);
+		this.#settings = new ZoneSettingStore(ctx.storage.sql);
 		this.#records = new DnsRecordStore(ctx.storage.sql);
 		this.#workersRoutes = new WorkersRouteStore(ctx.storage.sql);
 		void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage, ZONE_MIGRATIONS));
@@ -314,6 +317,20 @@ export class Zone extends DurableObject<Env> {
 			this.#urlNormalization.reset();
 			return null;
 		});
+	}
+
+	/** One zone setting (`zone-settings.ts`): 400 1006 for a setting edgezone does not know. */
+	zoneSetting(id: string): Result<ZoneSetting> {
+		return this.#run(() => this.#settings.get(id));
+	}
+
+	/**
+	 * Changes one zone setting: a write the edge depends on (`ip_geolocation` decides the
+	 * `CF-IPCountry` header an origin gets). 400 1006 for an unknown setting, 1007 for a value
+	 * it does not take.
+	 */
+	editZoneSetting(id: string, value: unknown): Result<ZoneSetting> {
+		return this.#write(() => this.#settings.edit(id, value, new Date()));
 	}
 
 	/**
@@ -751,6 +768,7 @@ export class Zone extends DurableObject<Env> {
 				.filter((rule) => rule.enabled),
 			logpullRetention: this.#retention.flag(),
 			urlNormalization: this.#urlNormalization.get(),
+			ipGeolocation: this.#settings.get("ip_geolocation").value === "on",
 			workersRoutes: this.#workersRoutes.list(),
 			dnsRecords: this.#records.edgeRecords(),
 			saasOrigins: this.#hostnames.saasOrigins(),

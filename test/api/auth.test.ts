@@ -546,7 +546,7 @@ describe("a malformed API_CREDENTIALS", () => {
 		},
 		{
 			name: "a permission edgezone does not know",
-			raw: JSON.stringify([{ token: TOKEN, zones: "*", permissions: ["Zone Settings Edit"] }]),
+			raw: JSON.stringify([{ token: TOKEN, zones: "*", permissions: ["Cache Purge Edit"] }]),
 		},
 		{ name: "an empty permission list", raw: JSON.stringify([{ token: TOKEN, zones: "*", permissions: [] }]) },
 		{

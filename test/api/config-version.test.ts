@@ -94,6 +94,19 @@ describe("the zone's config version", () => {
 		expect((await edgeConfig(zone)).urlNormalization).toStrictEqual({ type: "cloudflare", scope: "incoming" });
 	});
 
+	it("moves by one on each zone setting write, not on its reads or refused writes", async () => {
+		const zone = await freshZone();
+		const path = `/zones/${zone}/settings/ip_geolocation`;
+		expect((await call("GET", path)).status).toBe(200);
+		expect((await call("PATCH", path, { value: "maybe" })).status).toBe(400);
+		expect((await call("PATCH", `/zones/${zone}/settings/ssl`, { value: "off" })).status).toBe(400);
+		expect(await version(zone)).toBe(0);
+		expect((await edgeConfig(zone)).ipGeolocation).toBe(true);
+		expect((await call("PATCH", path, { value: "off" })).status).toBe(200);
+		expect(await version(zone)).toBe(1);
+		expect((await edgeConfig(zone)).ipGeolocation).toBe(false);
+	});
+
 	it("moves by one on each DNS record and fallback origin write, not on refused ones; the view holds the records", async () => {
 		const zone = await freshZone();
 		const path = `/zones/${zone}/dns_records`;
@@ -242,6 +255,7 @@ describe("the edge's view of a zone", () => {
 			firewallCustomRules: [],
 			logpullRetention: false,
 			urlNormalization: { type: "cloudflare", scope: "incoming" },
+			ipGeolocation: true,
 			workersRoutes: [],
 			dnsRecords: [],
 			saasOrigins: { customOrigins: {} },

@@ -35,6 +35,7 @@ function stateFor(originRules: Rule[], path: string): PhaseState {
 		firewallCustomRules: [],
 		logpullRetention: false,
 		urlNormalization: { type: "cloudflare", scope: "incoming" },
+		ipGeolocation: true,
 		redirectRules: [],
 		urlRewriteRules: [],
 		originRules,

@@ -5,9 +5,11 @@
  * Toward the origin, "Cloudflare passes all HTTP request headers to your origin web server and
  * adds additional headers": `CF-Connecting-IP` (the visitor's IP), `X-Forwarded-For` (that IP, or
  * appended to the one the visitor sent), `X-Forwarded-Proto` (the visitor's scheme), `CF-Ray`,
- * `CF-Visitor` (`{"scheme":"https"}`), `CF-IPCountry` (ISO 3166-1 alpha-2, `XX` when unknown; on
- * Cloudflare a zone setting, "IP Geolocation", on by default; edgezone has no such setting, so it
- * is always sent) and `CDN-Loop: cloudflare`, appended to what the request carried (RFC 8586 §2).
+ * `CF-Visitor` (`{"scheme":"https"}`), `CF-IPCountry` (ISO 3166-1 alpha-2, `XX` when unknown;
+ * while the zone's "IP Geolocation" setting is on, as it is by default: `zone/zone-settings.ts`)
+ * and `CDN-Loop: cloudflare`, appended to what the request carried (RFC 8586 §2). With the
+ * setting off, a `CF-IPCountry` the visitor sent is removed too (edgezone's choice: an origin
+ * that reads the header never gets one the edge did not set).
  * Hop-by-hop headers are removed (RFC 9110 §7.6.1: `Connection` and the headers it names,
  * `Keep-Alive`, `Proxy-Connection`, `TE`, `Transfer-Encoding`, `Upgrade`), except `Upgrade:
  * websocket` with its `Connection: upgrade`, which the runtime's fetch needs to pass a WebSocket
@@ -33,8 +35,8 @@ export interface ForwardFacts {
 	scheme: string;
 	/** The `CF-Ray` header value. */
 	cfRay: string;
-	/** ISO 3166-1 alpha-2, undefined when unknown. */
-	country: string | undefined;
+	/** `CF-IPCountry`'s value (ISO 3166-1 alpha-2, `XX` when unknown); null when the zone's IP Geolocation is off. */
+	ipCountry: string | null;
 	/** The `Host` Cloudflare would send. */
 	host: string;
 	/** The request's `CDN-Loop`, null when it has none (read once: `hasLooped` reads it too). */
@@ -75,7 +77,8 @@ export function originRequestHeaders(incoming: Headers, facts: ForwardFacts): He
 	headers.set("cf-ray", facts.cfRay);
 	// The scheme is "http" or "https": nothing in it needs JSON's escaping.
 	headers.set("cf-visitor", `{"scheme":"${facts.scheme}"}`);
-	headers.set("cf-ipcountry", facts.country ?? "XX");
+	if (facts.ipCountry === null) headers.delete("cf-ipcountry");
+	else headers.set("cf-ipcountry", facts.ipCountry);
 	headers.set("cdn-loop", facts.cdnLoop === null ? "cloudflare" : `${facts.cdnLoop}, cloudflare`);
 	return headers;
 }

@@ -62,7 +62,7 @@ describe("a proxied record's origin", () => {
 		expect(text).toBe("compressed by the origin");
 	});
 
-	it("appends the visitor's IP to its X-Forwarded-For, and sends XX for an unknown country", async () => {
+	it("appends the visitor's IP to its X-Forwarded-For", async () => {
 		const { zone_id, zone } = await originZone();
 		await record(zone_id, "A", "app", "127.0.0.1");
 		const res = await visit(`http://app.${zone}:${originPort()}/xff`, {
@@ -70,7 +70,23 @@ describe("a proxied record's origin", () => {
 		});
 		const echo = JSON.parse(res.text) as Echo;
 		expect(echo.headers["x-forwarded-for"]).toBe("198.51.100.1, 203.0.113.7");
-		expect(echo.headers["cf-ipcountry"]).toBeDefined();
+	});
+
+	it("sends the country of request.cf in CF-IPCountry (XX when unknown) while the zone's IP Geolocation is on", async () => {
+		const cf = sdkClient();
+		const { zone_id, zone } = await originZone();
+		await record(zone_id, "A", "app", "127.0.0.1");
+		const country = async (init: RequestInit) => {
+			const res = await visit(`http://app.${zone}:${originPort()}/country`, init);
+			return (JSON.parse(res.text) as Echo).headers["cf-ipcountry"];
+		};
+		expect(await country({ cf: { country: "DE" } })).toBe("DE");
+		expect(await country({ cf: {} })).toBe("XX");
+		await cf.zones.settings.edit("ip_geolocation", { zone_id, value: "off" });
+		// Off: none, not even the one a visitor sent.
+		expect(await country({ cf: { country: "DE" }, headers: { "cf-ipcountry": "FR" } })).toBeUndefined();
+		await cf.zones.settings.edit("ip_geolocation", { zone_id, value: "on" });
+		expect(await country({ cf: { country: "DE" }, headers: { "cf-ipcountry": "FR" } })).toBe("DE");
 	});
 
 	it("streams a request body to the origin and a large answer back", async () => {

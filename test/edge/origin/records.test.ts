@@ -96,7 +96,7 @@ describe("the headers toward the origin", () => {
 			clientIp: "203.0.113.1",
 			scheme: "https",
 			cfRay: "abc-LCL",
-			country: undefined,
+			ipCountry: "XX",
 			host: "a.example.com",
 			cdnLoop: incoming.get("cdn-loop"),
 			geoHeaders: ["x-edgezone-geo-country"],
@@ -114,6 +114,9 @@ describe("the headers toward the origin", () => {
 			"cf-ipcountry": "XX",
 			"cdn-loop": "other-cdn, cloudflare",
 		});
+		// With the zone's IP Geolocation off, no CF-IPCountry, not even one the visitor sent.
+		incoming.set("cf-ipcountry", "FR");
+		expect(originRequestHeaders(incoming, { ...facts, ipCountry: null }).has("cf-ipcountry")).toBe(false);
 		expect(hasLooped("other-cdn, Cloudflare; v=1")).toBe(true);
 		expect(hasLooped("other-cdn")).toBe(false);
 		expect(hasLooped(null)).toBe(false);
