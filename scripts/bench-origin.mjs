@@ -20,6 +20,9 @@
 // 1 KiB GETs through edgezone, then over N GETs of the floor, printed per function in µs per GET:
 // where the edge's JavaScript time goes (nothing written).
 //
+// With `--ip-geolocation off`, the zone's IP Geolocation setting is turned off first (no
+// `CF-IPCountry`, so `request.cf` is not read): what that header costs, printed, not written.
+//
 //   node scripts/bench-origin.mjs [--rounds 9 --seconds 2 --large-gets 2 --concurrency 8 --no-write]
 //   node scripts/bench-origin.mjs --instructions 200 [--rounds 3 --no-write]
 //   node scripts/bench-origin.mjs --profile 20000
@@ -53,6 +56,7 @@ const { values: opts } = parseArgs({
 		concurrency: { type: "string", default: "8" },
 		instructions: { type: "string" },
 		profile: { type: "string" },
+		"ip-geolocation": { type: "string", default: "on" },
 		"no-write": { type: "boolean", default: false },
 	},
 });
@@ -65,6 +69,9 @@ const LARGE = 64 * MiB;
 const ZONE = "bench-origin.example";
 const INSTRUCTIONS = opts.instructions === undefined ? 0 : Number(opts.instructions);
 const PROFILED = opts.profile === undefined ? 0 : Number(opts.profile);
+if (!["on", "off"].includes(opts["ip-geolocation"])) throw new Error("--ip-geolocation is on or off");
+// Only the default zone's figures are BENCHMARKS.md's blocks.
+const WRITE = !opts["no-write"] && opts["ip-geolocation"] === "on";
 
 /** The origin: `/small` answers 1 KiB, `/large` 64 MiB in 1 MiB writes, each with its length. */
 async function startOrigin() {
@@ -145,7 +152,7 @@ async function timed(contenders) {
 		...rows,
 	].join("\n");
 	console.log(`\n${block}`);
-	if (!opts["no-write"]) writeBenchmarks("bench-origin", block);
+	if (WRITE) writeBenchmarks("bench-origin", block);
 }
 
 /** Instructions per 1 KiB GET, round by round, and their block (`--instructions`, module header). */
@@ -183,7 +190,7 @@ async function instructions(contenders, callgrind) {
 		`| both workerd (+ wrangler's proxy) | ${millions(results.edgezone.both)} | ${millions(results.floor.both)} | **${fmt(pairRatio(results, "edgezone", "floor", "both"), 3)}x** |`,
 	].join("\n");
 	console.log(`\n${block}`);
-	if (!opts["no-write"]) writeBenchmarks("bench-origin-instructions", block);
+	if (WRITE) writeBenchmarks("bench-origin-instructions", block);
 }
 
 /** The CPU profile of each contender's 1 KiB GETs (`--profile`, module header): printed, not written. */
@@ -224,6 +231,7 @@ try {
 		content: "127.0.0.1",
 		proxied: true,
 	});
+	await apiV4(dev.url, "PATCH", `/zones/${zone.id}/settings/ip_geolocation`, { value: opts["ip-geolocation"] });
 	const host = `app.${ZONE}:${origin.port}`;
 	const contenders = [
 		{ name: "edgezone", get: (path) => get(`${dev.url}/${path}`, host) },
