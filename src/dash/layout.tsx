@@ -24,6 +24,7 @@ const ZONE_PAGES: ZonePage[] = [
 	{ path: "security", label: "Security rules", group: "Security" },
 	{ path: "rules", label: "Overview", group: "Rules" },
 	{ path: "ssl", label: "Edge Certificates", group: "SSL/TLS" },
+	{ path: "network", label: "Network", group: "Network" },
 	{ path: "bucket", label: "Bucket", group: "R2 Object Storage" },
 	{ path: "bucket-domains", label: "Public access", group: "R2 Object Storage" },
 	{ path: "workers-routes", label: "Workers Routes", group: "Workers Routes" },

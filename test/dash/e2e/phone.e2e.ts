@@ -313,6 +313,13 @@ browserSuite("the dashboard at phone width (390 px)", () => {
 			await page.getByText(`phone-${RUN}-storefront-checkout-worker`).waitFor();
 			await fits("workers-routes");
 		});
+
+		it("fits Network: the IP Geolocation card", async () => {
+			await page.goto(zonePage("network"));
+			await page.getByRole("heading", { level: 1, name: "Network" }).waitFor();
+			await page.getByRole("button", { name: "Turn off" }).waitFor();
+			await fits("network");
+		});
 	});
 
 	it("opens the collapsed navigation and follows it to another page", async () => {
