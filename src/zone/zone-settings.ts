@@ -13,12 +13,12 @@
 import { CODES, invalid } from "./failure";
 
 /** The settings edgezone knows: their values, the first the default. */
-export const ZONE_SETTINGS = {
+const ZONE_SETTINGS = {
 	ip_geolocation: ["on", "off"],
 } as const satisfies Record<string, readonly [string, ...string[]]>;
 
 /** The id of a setting edgezone knows. */
-export type ZoneSettingId = keyof typeof ZONE_SETTINGS;
+type ZoneSettingId = keyof typeof ZONE_SETTINGS;
 
 /** A setting as the API answers it (SDK `SettingGetResponse`). */
 export type ZoneSetting = {
