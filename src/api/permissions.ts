@@ -26,8 +26,9 @@
  * R2's temporary credentials need "Workers R2 Storage" (Write; the dashboard's "Edit"), as their
  * API reference page says; DNS records need "DNS" (the API's "DNS Read" / "DNS Write", the dashboard's
  * "DNS Read" / "DNS Edit"), the group their API reference pages accept; Workers routes need "Workers
- * Routes" (Read / Edit), the group theirs accept; zone settings need "Zone Settings", the group theirs accept. "Workers R2 Storage Bucket Item" grants no endpoint here: it is an
- * R2 Object permission, for the S3 dialect (src/common/s3-keys.ts, with the other R2 groups).
+ * Routes" (Read / Edit), the group theirs accept; zone settings need "Zone Settings", the group
+ * theirs accept. "Workers R2 Storage Bucket Item" grants no endpoint here: it is an R2 Object
+ * permission, for the S3 dialect (src/common/s3-keys.ts, with the other R2 groups).
  * An endpoint acting on a whole bucket (the emulator's lifecycle sweep, `managesBuckets`) asks
  * what the S3 operations configuring a bucket ask, through the same check (`grantsAccess`,
  * src/common/s3-keys.ts): "Workers R2 Storage Edit" (Admin Read & Write), and a credential of
