@@ -237,6 +237,14 @@ export function geoOfCf(cf: unknown): Geo {
 	return geo;
 }
 
+/**
+ * The country `request.cf` gives (ISO 3166-1 alpha-2), undefined when it gives none: `geoOfCf`'s
+ * `country` without the rest of the location, for the edge's `CF-IPCountry`.
+ */
+export function countryOfCf(cf: unknown): string | undefined {
+	return stringOf((cf as CfGeo | undefined)?.country);
+}
+
 const stringOf = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
 
 /** "X-Edgezone-Geo-Region-Code" for "region-code". */

@@ -17,7 +17,7 @@ import { type Destined, destination, originRecord } from "./destination";
 import type { Verdict } from "./firewall";
 import { gatewayErrorAnswer } from "./gateway/app";
 import { badRequest } from "./gateway/errors";
-import { geoOfCf, trustedGeo } from "./geo";
+import { countryOfCf, trustedGeo } from "./geo";
 import { openLogTap } from "./log-entry";
 import { runRequestPhases, runResponsePhases } from "./phases/order";
 import type { PhaseState } from "./phases/state";
@@ -87,7 +87,7 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 						rayId,
 						cfRay,
 						geoHeaders: sent.kind === "geo" ? sent.names : [],
-						country: () => (geo ?? geoOfCf(request.cf)).country,
+						country: () => (geo === undefined ? countryOfCf(request.cf) : geo.country),
 						cf: geo === undefined ? undefined : () => workerCf(request.cf, geo),
 						receivedAt,
 					},
