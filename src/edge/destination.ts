@@ -127,11 +127,14 @@ const proxiedOrigin: Destination = (routed, env) => {
 	return toOrigin(routed, env, record);
 };
 
-/** Sends a request to the origin of `record`, or of the Origin Rule's `origin.host`. */
-async function toOrigin(routed: Routed, env: Env, record: EdgeRecord): Promise<Destined> {
+/**
+ * Sends a request to the origin of `record`, or of the Origin Rule's `origin.host`. Not an async
+ * function: one returning the proxy's promise would resolve its own a microtask turn later.
+ */
+function toOrigin(routed: Routed, env: Env, record: EdgeRecord): Promise<Destined> {
 	const { request, route, rayId, zone } = routed;
 	const cdnLoop = request.headers.get("cdn-loop");
-	if (hasLooped(cdnLoop)) return failed("loop", rayId, "", 0);
+	if (hasLooped(cdnLoop)) return Promise.resolve(failed("loop", rayId, "", 0));
 	// An Origin Rule's `origin.host` is resolved "like a DNS-only record": through the zone's records, or the world's DNS.
 	const override = route.origin?.host?.toLowerCase();
 	const records = derived(routed.view, recordIndex);
@@ -142,9 +145,9 @@ async function toOrigin(routed: Routed, env: Env, record: EdgeRecord): Promise<D
 			: overrideRecord === undefined
 				? override
 				: resolveRecord(overrideRecord, zone.name, records);
-	if (host === undefined) return failed("unresolved", rayId, "", 0);
+	if (host === undefined) return Promise.resolve(failed("unresolved", rayId, "", 0));
 	const address = originAddress(routed.originUrl, host, route.origin?.port, env.DEFAULT_ORIGIN_URL ?? "");
-	if (address.kind === "unreachable") return failed("timeout", rayId, address.ip, 0);
+	if (address.kind === "unreachable") return Promise.resolve(failed("timeout", rayId, address.ip, 0));
 	const headers = originRequestHeaders(request.headers, {
 		clientIp: request.headers.get("cf-connecting-ip") ?? "",
 		scheme: routed.url.protocol.slice(0, -1),
