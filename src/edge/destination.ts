@@ -90,6 +90,7 @@ const workerOfRoute: Destination = (routed, env) =>
 		routes: derived(routed.view, rankedRoutes),
 		cf: routed.cf,
 		cfRay: routed.cfRay,
+		scheme: routed.url.protocol.slice(0, -1),
 		rayId: routed.rayId,
 	})?.then((response) => ({ response }));
 

@@ -23,6 +23,7 @@ describe("WORKER_SCRIPTS not valid", () => {
 				routes: rankedRoutes(config),
 				cf: () => ({}),
 				cfRay: "0000000000000000-LCL",
+				scheme: "http",
 				rayId: "0000000000000000",
 			},
 		);
@@ -37,6 +38,7 @@ describe("WORKER_SCRIPTS not valid", () => {
 			routes: rankedRoutes(config),
 			cf: () => ({}),
 			cfRay: "0000000000000000-LCL",
+			scheme: "http",
 			rayId: "0000000000000000",
 		});
 		expect(answer?.headers.get("x-echo-worker")).toBe("echo");

@@ -61,6 +61,27 @@ describe("a Worker behind a route", () => {
 		expect(echo.cf).toMatchObject({ country: "FR", city: "Lyon" });
 	});
 
+	it("adds the headers Cloudflare's edge adds for a Worker, overwriting the visitor's own", async () => {
+		const answer = await edgeRequest(zone.host, "/app/headers", {
+			headers: {
+				"cf-connecting-ip": "203.0.113.9",
+				"x-forwarded-proto": "https",
+				"x-real-ip": "198.51.100.1",
+				"cf-visitor": '{"scheme":"https"}',
+			},
+		});
+		expect(answer.status, answer.text).toBe(200);
+		const { headers } = JSON.parse(answer.text) as Echo;
+		expect(headers).toMatchObject({
+			"x-forwarded-proto": "http",
+			"cf-visitor": '{"scheme":"http"}',
+			"x-real-ip": "203.0.113.9",
+			"cf-connecting-ip": "203.0.113.9",
+		});
+		// The country is the Worker's to read in request.cf (the route's file header says why).
+		expect(headers["cf-ipcountry"]).toBeUndefined();
+	});
+
 	it("passes on what the runtime's request.cf holds, the emulated location in place of its own", async () => {
 		// Locally wrangler gives request.cf its placeholder; here the test gives one, as Cloudflare would fill it.
 		const cf = { colo: "LHR", httpProtocol: "HTTP/2", tlsVersion: "TLSv1.3", country: "GB", city: "London" };

@@ -67,11 +67,19 @@ describe("wrangler dev -c wrangler.routes.toml -c the echo Worker's wrangler.tom
 		expect(echo.cf).toMatchObject({ country: "FR", colo: expect.any(String), httpProtocol: "HTTP/1.1" });
 
 		// Without a location of the edge's own, the visitor's request goes on as it came: the runtime's
-		// request.cf, with the visitor's headers and CF-Ray.
+		// request.cf, with the visitor's headers, CF-Ray and the scheme and IP headers the edge adds
+		// (X-Real-IP: the CF-Connecting-IP wrangler gave the request).
 		const plain = await get(dev.port, "app.example.com", "/plain", { "x-visitor": "v" });
 		const plainEcho = JSON.parse(plain.text) as { headers: Record<string, string>; cf: Record<string, unknown> };
 		expect(plainEcho.cf).toMatchObject({ colo: expect.any(String), httpProtocol: "HTTP/1.1" });
-		expect(plainEcho.headers).toMatchObject({ "x-visitor": "v", "cf-ray": plain.headers["cf-ray"] });
+		expect(plainEcho.headers).toMatchObject({
+			"x-visitor": "v",
+			"cf-ray": plain.headers["cf-ray"],
+			"x-forwarded-proto": "http",
+			"cf-visitor": '{"scheme":"http"}',
+			"x-real-ip": expect.stringMatching(/^[0-9a-f.:]+$/),
+		});
+		expect(plainEcho.headers["x-real-ip"]).toBe(plainEcho.headers["cf-connecting-ip"]);
 
 		// Another host of the zone: no route, the bucket gateway (its 401 without a token).
 		expect((await get(dev.port, "example.com", "/hello")).status).toBe(401);
