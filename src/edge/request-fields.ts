@@ -320,7 +320,7 @@ function queryArguments(query: string): Record<string, string[]> {
 }
 
 /** Header values by lower-case name; `Set-Cookie`-style repeats stay separate values. */
-function headerValues(headers: Headers): Record<string, string[]> {
+export function headerValues(headers: Headers): Record<string, string[]> {
 	const values = valueLists();
 	for (const [name, value] of headers) append(values, name, value);
 	return values;

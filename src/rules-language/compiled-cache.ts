@@ -8,12 +8,13 @@
  *
  * Bounded by entries (`MAX_ENTRIES`), the least recently used going first: compiling is pure
  * (the same text always gives an equivalent filter or the same error), so an evicted entry only
- * costs its compilation again. Only `compile(expression)` with Cloudflare's fields and no named
- * lists is kept, with the limits on regular expressions (an expression written) or without them
- * (one stored before they were set, `edge/firewall.ts`); a caller with other options calls
- * `compile` itself.
+ * costs its compilation again. Only `compile(expression)` with Cloudflare's fields (a request
+ * phase's, or a response phase's: `fields.ts`) and no named lists is kept, with the limits on
+ * regular expressions (an expression written) or without them (one stored before they were set,
+ * `edge/firewall.ts`); a caller with other options calls `compile` itself.
  */
-import { compile } from "./index.ts";
+import type { Scheme } from "./fields.ts";
+import { compile, schemeFields } from "./index.ts";
 
 type Compiled = ReturnType<typeof compile>;
 
@@ -29,12 +30,13 @@ const entries = new Map<string, Compiled>();
 const counts = { hits: 0, compilations: 0 };
 
 /**
- * `compile(expression, { regexLimits })`, from the isolate's cache when this text was compiled
- * so before.
+ * `compile(expression, { regexLimits, fields })`, from the isolate's cache when this text was
+ * compiled so before.
  * @param regexLimits whether the limits on the expression's regular expressions apply (`parser.ts`).
+ * @param scheme the phase's fields: a request phase's (Cloudflare's request fields) or a response phase's.
  */
-export function compileCached(expression: string, regexLimits = true): Compiled {
-	const key = `${regexLimits ? "written" : "stored"} ${expression}`;
+export function compileCached(expression: string, regexLimits = true, scheme: Scheme = "request"): Compiled {
+	const key = `${regexLimits ? "written" : "stored"} ${scheme} ${expression}`;
 	const kept = entries.get(key);
 	if (kept !== undefined) {
 		counts.hits++;
@@ -44,7 +46,7 @@ export function compileCached(expression: string, regexLimits = true): Compiled 
 		return kept;
 	}
 	counts.compilations++;
-	const compiled = compile(expression, { regexLimits });
+	const compiled = compile(expression, { regexLimits, fields: schemeFields(scheme) });
 	entries.set(key, compiled);
 	if (entries.size > MAX_ENTRIES) {
 		const [oldest] = entries.keys();

@@ -6,6 +6,10 @@
  * `Bytes`, "Number" is `Int`.
  * Gaps: Enterprise-only and phase-restricted fields beyond those listed here are unknown to the
  * scheme, so they are `unknown identifier`, as on a zone without the feature.
+ *
+ * The response fields ({@link RESPONSE_FIELDS}) exist only in the response phases' scheme
+ * ({@link RESPONSE_PHASE_FIELDS}): a request phase runs before there is a response, so there they
+ * are `unknown identifier` too.
  */
 import type { FieldType } from "./types.ts";
 
@@ -70,3 +74,33 @@ export const FIELDS: Readonly<Record<string, FieldType>> = Object.freeze({
 	"cf.ray_id": "Bytes",
 	"cf.zone.name": "Bytes",
 });
+
+/**
+ * The response fields (docs fields/reference/http.response.code, http.response.headers,
+ * http.response.headers.names, http.response.headers.values, raw.http.response.headers*,
+ * http.response.content_type.media_type): the status and headers of the answer.
+ */
+const RESPONSE_FIELDS: Readonly<Record<string, FieldType>> = Object.freeze({
+	"http.response.code": "Int",
+	"http.response.content_type.media_type": "Bytes",
+	"http.response.headers": STRING_ARRAY_MAP,
+	"http.response.headers.names": STRING_ARRAY,
+	"http.response.headers.values": STRING_ARRAY,
+	"raw.http.response.headers": STRING_ARRAY_MAP,
+	"raw.http.response.headers.names": STRING_ARRAY,
+	"raw.http.response.headers.values": STRING_ARRAY,
+});
+
+/** The scheme of a response phase (`http_response_headers_transform`): the request's fields and the response's. */
+const RESPONSE_PHASE_FIELDS: Readonly<Record<string, FieldType>> = Object.freeze({
+	...FIELDS,
+	...RESPONSE_FIELDS,
+});
+
+/** The scheme an expression is written in: a request phase's, or a response phase's. */
+export type Scheme = "request" | "response";
+
+/** The fields of `scheme`. */
+export function schemeFields(scheme: Scheme): Readonly<Record<string, FieldType>> {
+	return scheme === "response" ? RESPONSE_PHASE_FIELDS : FIELDS;
+}

@@ -17,6 +17,7 @@
 import { fromByteString } from "./bytes.ts";
 import { type Ctx, compileLogical, compileValue, type FieldValues, fieldsOf, type ListValues } from "./compile.ts";
 import { type FilterError, LexError, renderError } from "./errors.ts";
+import { type Scheme, schemeFields } from "./fields.ts";
 import { type ListKind, parseExpression, parseValue } from "./parser.ts";
 import type { FieldType } from "./types.ts";
 import { COMPARISON_WORK_PER_REQUEST, ComparisonWorkExceeded, type WorkBudget } from "./work-budget.ts";
@@ -24,6 +25,7 @@ import { COMPARISON_WORK_PER_REQUEST, ComparisonWorkExceeded, type WorkBudget } 
 export type { FieldValues, ListValues } from "./compile.ts";
 export type { FilterError } from "./errors.ts";
 
+export { type Scheme, schemeFields } from "./fields.ts";
 export type { FieldType } from "./types.ts";
 export { COMPARISON_WORK_PER_REQUEST, ComparisonWorkExceeded, type WorkBudget } from "./work-budget.ts";
 
@@ -176,12 +178,13 @@ export interface ValueExpression {
  */
 export function compileValueExpression(
 	expression: string,
+	scheme: Scheme = "request",
 ): { ok: true; value: ValueExpression } | { ok: false; error: FilterError } {
 	const length = [...expression].length;
 	if (length > MAX_EXPRESSION_LENGTH) return { ok: false, error: lengthError(expression, length) };
 	let root: ReturnType<typeof parseValue>;
 	try {
-		root = parseValue(expression);
+		root = parseValue(expression, { fields: schemeFields(scheme) });
 	} catch (e) {
 		if (e instanceof LexError) return { ok: false, error: renderError(expression, e) };
 		throw e;

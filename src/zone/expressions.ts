@@ -10,14 +10,16 @@
  * - Rulesets API: `'<expr>' is not a valid value for expression because could not parse filter
  *   expression: <engine text>`, the newer wording users report (cloudflare-docs#28223).
  */
+import type { Scheme } from "../rules-language";
 import { compileCached } from "../rules-language/compiled-cache";
 
 /**
  * The engine's error text for `expression`, or undefined when it compiles. Compiled through the
  * isolate's cache, so a write that restates a ruleset's unchanged rules compiles none of them.
+ * @param scheme the fields of the expression's phase: a request phase's, unless a response phase's.
  */
-export function expressionError(expression: string): string | undefined {
-	const compiled = compileCached(expression);
+export function expressionError(expression: string, scheme: Scheme = "request"): string | undefined {
+	const compiled = compileCached(expression, true, scheme);
 	return compiled.ok ? undefined : compiled.error.message;
 }
 

@@ -382,7 +382,7 @@ export class RulesetStore {
 			for (const issue of phaseRules.checkAll?.(rules) ?? []) {
 				failures.push({
 					kind: "invalid",
-					code: CODES.rulesetInvalid,
+					code: issue.code ?? CODES.rulesetInvalid,
 					message: issue.message,
 					pointer: `${list[issue.rule]?.pointer ?? ""}${issue.path}`,
 				});

@@ -254,6 +254,74 @@ describe("response header rules", () => {
 	});
 });
 
+describe("response header rules that read the response", () => {
+	it("match on the answer's status, media type and headers", async () => {
+		const { zone_id, host } = await zoneWithObject("page.html", { "content-type": "text/html; charset=utf-8" });
+		await rules(zone_id, "http_response_headers_transform", [
+			{
+				action: "rewrite",
+				expression: "http.response.code eq 404",
+				action_parameters: { headers: { "x-missing": { operation: "set", value: "yes" } } },
+			},
+			{
+				action: "rewrite",
+				expression: 'http.response.content_type.media_type eq "text/html"',
+				action_parameters: {
+					headers: { "content-security-policy": { operation: "set", value: "default-src 'self'" } },
+				},
+			},
+			{
+				action: "rewrite",
+				expression:
+					'any(http.response.headers["etag"][*] ne "") and not any(raw.http.response.headers.names[*] eq "x-missing")',
+				action_parameters: {
+					headers: { "x-etag": { operation: "set", expression: 'http.response.headers["etag"][0]' } },
+				},
+			},
+		]);
+		const page = await edgeRequest(host, "/page.html");
+		expect(page.status).toBe(200);
+		expect(page.headers.get("x-missing")).toBeNull();
+		expect(page.headers.get("content-security-policy")).toBe("default-src 'self'");
+		expect(page.headers.get("x-etag")).toBe(page.headers.get("etag"));
+		const missing = await edgeRequest(host, "/nothing.html");
+		expect(missing.status).toBe(404);
+		expect(missing.headers.get("x-missing")).toBe("yes");
+		expect(missing.headers.get("x-etag")).toBeNull();
+	});
+
+	it("are refused in a request phase, as any field the phase does not have", async () => {
+		const { zone_id } = await zoneWithHost("rules-response-fields");
+		for (const [phase, rule] of [
+			[
+				"http_request_late_transform",
+				{
+					action: "rewrite",
+					expression: "http.response.code eq 404",
+					action_parameters: { headers: { "x-a": { operation: "set", value: "b" } } },
+				},
+			],
+			[
+				"http_request_transform",
+				{
+					action: "rewrite",
+					expression: "true",
+					action_parameters: { uri: { path: { expression: 'http.response.headers["location"][0]' } } },
+				},
+			],
+			["http_request_firewall_custom", { action: "block", expression: "http.response.code eq 404" }],
+		] as const) {
+			const res = await call("PUT", `/zones/${zone_id}/rulesets/phases/${phase}/entrypoint`, { rules: [rule] });
+			expect(res.status, phase).toBe(400);
+			const body = res.body as { errors: { code: number; message: string }[] };
+			expect(body.errors[0]?.code, phase).toBe(20125);
+			expect(body.errors[0]?.message, phase).toContain("unknown identifier");
+		}
+		const entry = await call("GET", `/zones/${zone_id}/rulesets/phases/http_request_late_transform/entrypoint`);
+		expect(entry.status).toBe(404);
+	});
+});
+
 describe("a value expression's value in a header", () => {
 	it("goes out as its UTF-8 bytes, and one no header can hold changes nothing", async () => {
 		const { zone_id, host } = await zoneWithHost("rules-bytes");

@@ -37,6 +37,18 @@ describe("the isolate's compiled expressions", () => {
 		expect(compileCached(expression)).toBe(written);
 	});
 
+	it("knows the response fields only in a response phase's scheme, and keeps the two apart", () => {
+		const expression = `http.response.code eq 404 and http.host eq "${crypto.randomUUID()}.example.net"`;
+		const request = compileCached(expression);
+		expect(request.ok).toBe(false);
+		if (!request.ok) expect(request.error.message).toContain("unknown identifier");
+		const response = compileCached(expression, true, "response");
+		expect(response.ok).toBe(true);
+		if (response.ok) expect(response.filter.fields).toContain("http.response.code");
+		expect(compileCached(expression)).toBe(request);
+		expect(compileCached(expression, true, "response")).toBe(response);
+	});
+
 	it("forgets the expression used least recently once 4,096 others were compiled", () => {
 		const kept = unique();
 		const dropped = unique();

@@ -7,7 +7,7 @@
  * expression's value is sent as its UTF-8 bytes.
  * Matching rules apply in rule order, against the field values as the phase began.
  */
-import type { Evaluation, ValueExpression } from "../../rules-language";
+import type { Evaluation, Scheme, ValueExpression } from "../../rules-language";
 import type { Rule } from "../../zone/phases/actions";
 import { type CompiledPhase, compilePhase, storedValue } from "./state";
 
@@ -26,19 +26,23 @@ interface HeaderChange {
 }
 
 /** The header changes of the `rewrite` rules of `rules`, compiled. */
-export function compileHeaderRules(rules: readonly Rule[]): CompiledPhase<HeaderChange[]> {
-	return compilePhase(rules, (rule) => {
-		if (rule.action !== "rewrite" || rule.action_parameters.headers === undefined) return undefined;
-		const changes = Object.entries(rule.action_parameters.headers).map(([name, change]): HeaderChange => {
-			if (change.operation === "remove") return { name, operation: "remove" };
-			const value = change.value ?? storedValue(change.expression ?? "");
-			return { name, operation: change.operation, value };
-		});
-		return {
-			parameters: changes,
-			values: changes.flatMap((c) => (typeof c.value === "object" ? [c.value] : [])),
-		};
-	});
+export function compileHeaderRules(rules: readonly Rule[], scheme: Scheme): CompiledPhase<HeaderChange[]> {
+	return compilePhase(
+		rules,
+		(rule) => {
+			if (rule.action !== "rewrite" || rule.action_parameters.headers === undefined) return undefined;
+			const changes = Object.entries(rule.action_parameters.headers).map(([name, change]): HeaderChange => {
+				if (change.operation === "remove") return { name, operation: "remove" };
+				const value = change.value ?? storedValue(change.expression ?? "", scheme);
+				return { name, operation: change.operation, value };
+			});
+			return {
+				parameters: changes,
+				values: changes.flatMap((c) => (typeof c.value === "object" ? [c.value] : [])),
+			};
+		},
+		scheme,
+	);
 }
 
 /**

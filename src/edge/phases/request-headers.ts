@@ -8,7 +8,7 @@ import { applyHeaderRules, compileHeaderRules } from "./header-changes";
 import { type PhaseState, phaseRules, phaseValues, withinBudget } from "./state";
 
 function compileRequestHeaderRules(config: EdgeConfig) {
-	return compileHeaderRules(config.requestHeaderRules);
+	return compileHeaderRules(config.requestHeaderRules, "request");
 }
 
 /** Sets the headers the destination is sent when a rule matched; answers only when the request's budget runs out. */

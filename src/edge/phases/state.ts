@@ -11,6 +11,7 @@ import {
 	type Evaluation,
 	evaluation,
 	type Filter,
+	type Scheme,
 	type ValueExpression,
 	type WorkBudget,
 } from "../../rules-language";
@@ -20,6 +21,7 @@ import type { Verdict } from "../firewall";
 import type { OriginRoute } from "../origin/route";
 import { type RequestContext, requestFields } from "../request-fields";
 import type { PathReader } from "../request-path";
+import { responseFields } from "../response-fields";
 import { comparisonWorkAnswer } from "../security-pages";
 import { derived, type ZoneView } from "../zone-view";
 
@@ -70,33 +72,38 @@ export interface CompiledPhase<P> {
  * A stored filter expression compiled (it was checked on write; one that no longer compiles
  * never matches), from the isolate's cache, as the firewall's (`firewall.ts`).
  */
-function filterOf(expression: string): Filter {
-	const written = compileCached(expression);
-	const result = written.ok ? written : compileCached(expression, false);
+function filterOf(expression: string, scheme: Scheme): Filter {
+	const written = compileCached(expression, true, scheme);
+	const result = written.ok ? written : compileCached(expression, false, scheme);
 	if (result.ok) return result.filter;
 	return { expression, fields: [], matches: () => false, matchesIn: () => false };
 }
 
-/** A stored value expression compiled; one that no longer compiles gives no value. */
-export function storedValue(expression: string): ValueExpression {
-	const compiled = compileValueExpression(expression);
+/**
+ * A stored value expression compiled; one that no longer compiles gives no value.
+ * @param scheme the fields of its phase: a request phase's, unless a response phase's.
+ */
+export function storedValue(expression: string, scheme: Scheme = "request"): ValueExpression {
+	const compiled = compileValueExpression(expression, scheme);
 	return compiled.ok ? compiled.value : { expression, fields: [], valueIn: () => undefined, bytesIn: () => undefined };
 }
 
 /**
  * Compiles the rules of one phase: `parameters` turns each rule into what the phase does, and
  * names the value expressions it compiled, whose fields the phase's evaluation must hold.
+ * @param scheme the phase's fields: a request phase's, unless a response phase's.
  */
 export function compilePhase<R extends { id: string; expression: string }, P>(
 	rules: readonly R[],
 	parameters: (rule: R) => { parameters: P; values?: readonly ValueExpression[] } | undefined,
+	scheme: Scheme = "request",
 ): CompiledPhase<P> {
 	const fields = new Set<string>();
 	const compiled: CompiledPhaseRule<P>[] = [];
 	for (const rule of rules) {
 		const made = parameters(rule);
 		if (made === undefined) continue;
-		const filter = filterOf(rule.expression);
+		const filter = filterOf(rule.expression, scheme);
 		for (const field of [...filter.fields, ...(made.values ?? []).flatMap((v) => v.fields)]) fields.add(field);
 		compiled.push({ id: rule.id, filter, parameters: made.parameters });
 	}
@@ -110,10 +117,16 @@ export function phaseRules<P>(state: PhaseState, compile: (config: EdgeConfig) =
 
 /**
  * The request's field values as the phase sees them (the URL rewritten by earlier phases; the
- * visitor's headers), for the fields `phase` reads, spending the request's shared budget.
+ * visitor's headers), for the fields `phase` reads, spending the request's shared budget; in a
+ * response phase, with the `response`'s fields (`response-fields.ts`).
  */
-export function phaseValues(state: PhaseState, phase: CompiledPhase<unknown>): Evaluation {
-	return evaluation(requestFields(state.request, state.url, state.context, phase.fields), undefined, state.work);
+export function phaseValues(state: PhaseState, phase: CompiledPhase<unknown>, response?: Response): Evaluation {
+	const values = requestFields(state.request, state.url, state.context, phase.fields);
+	return evaluation(
+		response === undefined ? values : { ...values, ...responseFields(response, phase.fields) },
+		undefined,
+		state.work,
+	);
 }
 
 /**

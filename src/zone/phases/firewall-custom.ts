@@ -15,22 +15,37 @@
  * Gaps: `exposed_credential_check`, `ratelimit` and plan entitlements (`log` is Enterprise only).
  */
 import { z } from "zod";
+import type { Scheme } from "../../rules-language";
 import { expressionError, rulesetExpressionMessage } from "../expressions";
 import { CODES } from "../failure";
 import { MAX_CUSTOM_RULES, MAX_CUSTOM_RULES_BYTES, MAX_RESPONSE_CONTENT } from "../limits";
 import type { Rule } from "./actions";
 import { actionRule, RULE_FIELDS, type RuleIssue } from "./rule";
 
-/** A rule expression that the Rules language compiles; refused with code 20125 and the rulesets API's text. */
-export const COMPILED_EXPRESSION = RULE_FIELDS.expression.superRefine((expression, ctx) => {
-	const engineText = expressionError(expression);
-	if (engineText === undefined) return;
-	ctx.addIssue({
-		code: "custom",
-		message: rulesetExpressionMessage(expression, engineText),
-		params: { code: CODES.rulesetExpression },
+/**
+ * A rule expression that the Rules language compiles with the fields of `scheme`; refused with
+ * code 20125 and the rulesets API's text.
+ */
+function compiledExpression(scheme: Scheme) {
+	return RULE_FIELDS.expression.superRefine((expression, ctx) => {
+		const engineText = expressionError(expression, scheme);
+		if (engineText === undefined) return;
+		ctx.addIssue({
+			code: "custom",
+			message: rulesetExpressionMessage(expression, engineText),
+			params: { code: CODES.rulesetExpression },
+		});
 	});
-});
+}
+
+/** The expression of a request phase's rule (`compiledExpression`). */
+export const COMPILED_EXPRESSION = compiledExpression("request");
+
+/**
+ * The expression of a `rewrite` rule, whose phases include a response phase: compiled with the
+ * response fields too, and refused by each request phase's check (`scheme.ts`) when it reads one.
+ */
+export const REWRITE_EXPRESSION = compiledExpression("response");
 
 // Docs waf/custom-rules/create-api: the content types a custom block response may have.
 const RESPONSE = z.strictObject({

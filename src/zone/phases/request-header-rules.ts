@@ -12,6 +12,7 @@
 import type { Rule } from "./actions";
 import { checkHeaderRewrites, cloudflareHeader, type HeaderRule } from "./header-rules";
 import type { RuleIssue } from "./rule";
+import { requestSchemeIssues } from "./scheme";
 
 const FIXED = new Set(["true-client-ip", "x-real-ip", "x-forwarded-proto"]);
 
@@ -26,5 +27,6 @@ const requestHeaderRule: HeaderRule = (name, change) => {
 
 /** Checks the rules of an `http_request_late_transform` ruleset. */
 export function checkRequestHeaderRewrites(rules: readonly Rule[]): RuleIssue[] {
-	return checkHeaderRewrites(rules, requestHeaderRule);
+	const issues = requestSchemeIssues(rules);
+	return issues.length > 0 ? issues : checkHeaderRewrites(rules, requestHeaderRule);
 }

@@ -16,27 +16,38 @@
  * Gaps: the real API's texts for these refusals are not public; the messages are edgezone's.
  */
 import { z } from "zod";
-import { compileValueExpression } from "../../rules-language";
+import { compileValueExpression, type Scheme } from "../../rules-language";
 import { CODES } from "../failure";
 import { MAX_EXPRESSION } from "../limits";
-import { COMPILED_EXPRESSION } from "./firewall-custom";
+import { REWRITE_EXPRESSION } from "./firewall-custom";
 import { actionRule } from "./rule";
 
-/** A value expression that compiles, refused with code 20125 and the engine's text. */
-export const VALUE_EXPRESSION = z
-	.string()
-	.min(1)
-	.max(MAX_EXPRESSION)
-	.superRefine((expression, ctx) => {
-		const compiled = compileValueExpression(expression);
-		if (!compiled.ok)
-			ctx.addIssue({ code: "custom", message: compiled.error.message, params: { code: CODES.rulesetExpression } });
-	});
+/** A value expression that compiles with the fields of `scheme`, refused with code 20125 and the engine's text. */
+function valueExpression(scheme: Scheme) {
+	return z
+		.string()
+		.min(1)
+		.max(MAX_EXPRESSION)
+		.superRefine((expression, ctx) => {
+			const compiled = compileValueExpression(expression, scheme);
+			if (!compiled.ok)
+				ctx.addIssue({ code: "custom", message: compiled.error.message, params: { code: CODES.rulesetExpression } });
+		});
+}
+
+/** A request phase's value expression (a redirect's `target_url`). */
+export const VALUE_EXPRESSION = valueExpression("request");
+
+/**
+ * A `rewrite` rule's value expression: with the response fields, as the rule's expression
+ * (`REWRITE_EXPRESSION`); a request phase's check refuses them (`scheme.ts`).
+ */
+const REWRITE_VALUE_EXPRESSION = valueExpression("response");
 
 /** A static value or an expression: exactly one (docs: "static" or "dynamic"). */
 const VALUE_OR_EXPRESSION = z.union([
 	z.strictObject({ value: z.string().max(MAX_EXPRESSION) }),
-	z.strictObject({ expression: VALUE_EXPRESSION }),
+	z.strictObject({ expression: REWRITE_VALUE_EXPRESSION }),
 ]);
 
 /** Bytes of a header value (header-format: "The maximum length of a header value is 4 KB"). */
@@ -59,7 +70,7 @@ function valued<O extends "set" | "add">(operation: O) {
 		.strictObject({
 			operation: z.literal(operation),
 			value: headerValue.optional(),
-			expression: VALUE_EXPRESSION.optional(),
+			expression: REWRITE_VALUE_EXPRESSION.optional(),
 		})
 		.refine(
 			(c) => (c.value === undefined) !== (c.expression === undefined),
@@ -91,4 +102,4 @@ const REWRITE_PARAMETERS = z.strictObject({
 });
 
 /** A `rewrite` rule. */
-export const REWRITE_RULE = actionRule("rewrite", REWRITE_PARAMETERS, COMPILED_EXPRESSION);
+export const REWRITE_RULE = actionRule("rewrite", REWRITE_PARAMETERS, REWRITE_EXPRESSION);

@@ -48,4 +48,6 @@ export interface RuleIssue {
 	rule: number;
 	path: string;
 	message: string;
+	/** The error code; the rulesets API's "invalid ruleset" when absent. */
+	code?: number;
 }

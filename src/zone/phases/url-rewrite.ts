@@ -12,13 +12,14 @@
 import type { Rule } from "./actions";
 import { checkCustomRules } from "./firewall-custom";
 import type { RuleIssue } from "./rule";
+import { requestSchemeIssues } from "./scheme";
 
 /** Docs url-rewrite/reference/parameters: "combined length … limited to 4,096 characters". */
 const MAX_URI_REWRITE = 4096;
 
 /** Checks the `rewrite` rules of an `http_request_transform` ruleset: URL rewrites only. */
 export function checkUrlRewrites(rules: readonly Rule[]): RuleIssue[] {
-	const issues: RuleIssue[] = [];
+	const issues: RuleIssue[] = requestSchemeIssues(rules);
 	for (const [index, rule] of rules.entries()) {
 		if (rule.action !== "rewrite") continue;
 		const { uri, headers } = rule.action_parameters;
