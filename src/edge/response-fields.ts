@@ -8,16 +8,11 @@
  * before its first rule changed anything, so `http.response.headers` and its `raw.` twin hold
  * the same values here, as `http.request.headers` does for the request header rules.
  */
+import { mediaTypeEssence } from "../common/media-type";
 import { headerValues } from "./request-fields";
 
 /** The response fields' values by name; a name not asked for, or with no value, is absent. */
 type ResponseValues = Record<string, unknown>;
-
-/** The media type of a `Content-Type` value: lower case, without parameters ("text/html"); undefined when empty. */
-function mediaType(contentType: string | null): string | undefined {
-	const type = contentType?.split(";")[0]?.trim().toLowerCase();
-	return type === undefined || type === "" ? undefined : type;
-}
 
 /**
  * The values of the response fields among `names` (what a phase's rules read) for `response`;
@@ -36,8 +31,8 @@ export function responseFields(response: Response, names: readonly string[]): Re
 				values[name] = response.status;
 				break;
 			case "http.response.content_type.media_type": {
-				const type = mediaType(response.headers.get("content-type"));
-				if (type !== undefined) values[name] = type;
+				const type = mediaTypeEssence(response.headers.get("content-type"));
+				if (type !== "") values[name] = type;
 				break;
 			}
 			case "http.response.headers":

@@ -23,6 +23,7 @@
  * link has its `download` attribute, so every preview works as before. The dashboard's own
  * policy (`app.tsx`) is not added to these answers: this one is stricter.
  */
+import { mediaTypeEssence } from "../../common/media-type";
 
 /** The proxy's Content-Security-Policy. */
 const OBJECT_CSP = "sandbox; default-src 'none'";
@@ -59,14 +60,9 @@ const INLINE = new Set([
 	"application/json",
 ]);
 
-/** The essence of a Content-Type (type/subtype, lower case, no parameters; RFC 9110 §8.3.1). */
-function essence(contentType: string | null): string {
-	return (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-}
-
 /** Whether an answer of `contentType` may be shown in the browser rather than downloaded. */
 function showsInline(contentType: string | null): boolean {
-	return INLINE.has(essence(contentType));
+	return INLINE.has(mediaTypeEssence(contentType));
 }
 
 /**
