@@ -39,7 +39,7 @@ import { addressRecordOf, recordIndex, resolveRecord } from "./origin/records";
 import type { OriginRoute } from "./origin/route";
 import { r2DomainAnswer } from "./r2-domain/public-answer";
 import { s3 } from "./s3/app";
-import { rankedRoutes, workersRoute } from "./workers-route/route";
+import { workersRoute } from "./workers-route/route";
 import type { RoutedZone } from "./zone-routing";
 import { derived, type ZoneView } from "./zone-view";
 
@@ -54,6 +54,8 @@ export interface Routed {
 	zone: RoutedZone;
 	/** The zone's configuration at its current version, with what was derived from it. */
 	view: ZoneView;
+	/** The script of the Workers route matching the visitor's URL (`workerScript`), read once by the pipeline. */
+	workerScript: string | undefined;
 	/** The record whose origin takes the host's requests (`originRecord`), read once by the pipeline. */
 	originRecord: EdgeRecord | "unresolved" | undefined;
 	/** The merged Origin Rules' `route` parameters; empty when none matched. */
@@ -86,13 +88,15 @@ type Destination = (routed: Routed, env: Env) => Promise<Destined | undefined> |
 
 /** The Worker of a matching Workers route (1 in the header). */
 const workerOfRoute: Destination = (routed, env) =>
-	workersRoute(routed.request, routed.url, routed.originUrl, env, {
-		routes: derived(routed.view, rankedRoutes),
-		cf: routed.cf,
-		cfRay: routed.cfRay,
-		scheme: routed.url.protocol.slice(0, -1),
-		rayId: routed.rayId,
-	})?.then((response) => ({ response }));
+	routed.workerScript === undefined
+		? undefined
+		: workersRoute(routed.request, routed.originUrl, env, {
+				script: routed.workerScript,
+				cf: routed.cf,
+				cfRay: routed.cfRay,
+				scheme: routed.url.protocol.slice(0, -1),
+				rayId: routed.rayId,
+			});
 
 /** A bucket's R2 custom domain or r2.dev URL (2 in the header). */
 const r2CustomDomain: Destination = (routed, env) => {

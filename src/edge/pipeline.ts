@@ -24,6 +24,7 @@ import type { PhaseState } from "./phases/state";
 import { cfRayHeader, newRayId } from "./ray";
 import { isS3Request } from "./s3/auth/detect";
 import { workerCf } from "./workers-route/request-cf";
+import { workerScript } from "./workers-route/route";
 import { zoneForHost } from "./zone-routing";
 import { zoneView } from "./zone-view";
 
@@ -43,9 +44,13 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 	// The zone's view is cached in the isolate (`zone-view.ts`): every phase's read is this one.
 	const viewing = zoneView(env, zone.id, receivedAt);
 	const view = viewing instanceof Promise ? await viewing : viewing;
-	// A proxied host's requests all go to its origin, never to the S3 dialect: not asked.
-	const origin = originRecord(zone, view, url.hostname);
-	const detected = origin !== undefined ? false : isS3Request(request, url, env, receivedAt);
+	// A Worker on a matching route takes the request whatever it is, and a proxied host's requests
+	// all go to its origin: neither is asked whether it speaks S3, and each reads its path as an
+	// origin does (`request-path.ts`).
+	const script = workerScript(view, url);
+	const origin = script === undefined ? originRecord(zone, view, url.hostname) : undefined;
+	const readsAsOrigin = script !== undefined || origin !== undefined;
+	const detected = readsAsOrigin ? false : isS3Request(request, url, env, receivedAt);
 	const speaksS3 = detected instanceof Promise ? await detected : detected;
 	const state: PhaseState = {
 		env,
@@ -55,7 +60,7 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 		view,
 		request,
 		url,
-		reader: origin !== undefined ? "origin" : speaksS3 ? "s3" : "gateway",
+		reader: readsAsOrigin ? "origin" : speaksS3 ? "s3" : "gateway",
 		context: { rayId, zoneName: zone.name, receivedAt, geo: sent.kind === "geo" ? sent.geo : undefined },
 		origin: url,
 		headers: undefined,
@@ -79,6 +84,7 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 						request: state.headers === undefined ? forwarded : new Request(forwarded, { headers: state.headers }),
 						url,
 						originUrl: state.origin,
+						workerScript: script,
 						originRecord: origin,
 						zone,
 						view,

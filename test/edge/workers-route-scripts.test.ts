@@ -6,41 +6,32 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { rankedRoutes, workersRoute } from "../../src/edge/workers-route/route";
-import type { EdgeConfig } from "../../src/zone/edge-config";
+import { workersRoute } from "../../src/edge/workers-route/route";
 
 const url = new URL("http://app.example.com/a");
-const config = { workersRoutes: [{ id: "0".repeat(32), pattern: "app.example.com/*", script: "echo" }] } as EdgeConfig;
 
 describe("WORKER_SCRIPTS not valid", () => {
 	it.each(["not json", '["echo"]', '{"echo": 1}'])("answers 1022 naming the var for %s", async (value) => {
-		const answer = await workersRoute(
+		const { response } = await workersRoute(
 			new Request(url),
 			url,
-			url,
 			{ ...env, WORKER_SCRIPTS: value },
-			{
-				routes: rankedRoutes(config),
-				cf: () => ({}),
-				cfRay: "0000000000000000-LCL",
-				scheme: "http",
-				rayId: "0000000000000000",
-			},
+			{ script: "echo", cf: () => ({}), cfRay: "0000000000000000-LCL", scheme: "http", rayId: "0000000000000000" },
 		);
-		expect(answer?.status).toBe(500);
-		const text = (await answer?.text()) ?? "";
+		expect(response.status).toBe(500);
+		const text = await response.text();
 		expect(text).toContain("Error 1022");
 		expect(text).toContain("WORKER_SCRIPTS is not valid");
 	});
 
 	it("runs the Worker when it is valid (the same call, the pool's WORKER_SCRIPTS)", async () => {
-		const answer = await workersRoute(new Request(url), url, url, env, {
-			routes: rankedRoutes(config),
+		const { response } = await workersRoute(new Request(url), url, env, {
+			script: "echo",
 			cf: () => ({}),
 			cfRay: "0000000000000000-LCL",
 			scheme: "http",
 			rayId: "0000000000000000",
 		});
-		expect(answer?.headers.get("x-echo-worker")).toBe("echo");
+		expect(response.headers.get("x-echo-worker")).toBe("echo");
 	});
 });

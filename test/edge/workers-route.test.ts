@@ -178,4 +178,28 @@ describe("a route's Worker and the zone's configuration", () => {
 		expect((await call("DELETE", `/zones/${zone_id}/workers/routes/${all}`)).status).toBe(200);
 		expect((await edgeRequest(host, "/b")).headers.get("x-echo-worker")).toBeNull();
 	});
+	it("reads the Worker's path as an origin's: no gateway key alias for the rules, and no S3 question", async () => {
+		const { zone_id, host } = await zoneWithHost("route-path");
+		await route(zone_id, `${host}/*`, "echo");
+		const rule = await call("POST", `/zones/${zone_id}/firewall/rules`, [
+			{ filter: { expression: 'http.request.uri.path eq "/private/report.txt"' }, action: "block" },
+		]);
+		expect(rule.status, JSON.stringify(rule.body)).toBe(200);
+		expect((await edgeRequest(host, "/private/report.txt")).status).toBe(403);
+		// The gateway reads ?key= on / as the object's path; a Worker's path is / itself.
+		const aliased = await edgeRequest(host, "/?key=private/report.txt");
+		expect(aliased.status, aliased.text).toBe(200);
+		expect(aliased.headers.get("x-echo-worker")).toBe("echo");
+		// A request signed for S3 is the Worker's too: a route takes every request it matches.
+		const signed = await edgeRequest(host, "/bucket/key", {
+			headers: {
+				authorization:
+					"AWS4-HMAC-SHA256 Credential=AKIA/20260101/auto/s3/aws4_request, SignedHeaders=host, Signature=00",
+				"x-amz-content-sha256": "UNSIGNED-PAYLOAD",
+				"x-amz-date": "20260101T000000Z",
+			},
+		});
+		expect(signed.status, signed.text).toBe(200);
+		expect(signed.headers.get("x-echo-worker")).toBe("echo");
+	});
 });

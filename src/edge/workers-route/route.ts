@@ -26,6 +26,7 @@ import { ConfigError } from "../../common/config";
 import { byPrecedence, isPattern, parsePattern, type RoutePattern, winningRoute } from "../../common/route-patterns";
 import type { EdgeConfig } from "../../zone/edge-config";
 import { NO_STORE, page } from "../security-pages";
+import { derived, type ZoneView } from "../zone-view";
 import { workerBinding } from "./scripts";
 
 /** A stored route, parsed. */
@@ -34,9 +35,10 @@ interface RankedRoute {
 	readonly script: string | undefined;
 }
 
-/** What the step needs beyond the request: the zone's routes ranked, the Worker's `cf`, the Ray ID. */
+/** What the step needs beyond the request: the Worker's script (`workerScript`), its `cf`, the Ray ID. */
 export interface RouteContext {
-	routes: readonly RankedRoute[];
+	/** The script of the route that matched the visitor's URL. */
+	script: string;
 	/**
 	 * The Worker's `request.cf` when the edge's location differs from the runtime's (the emulator's
 	 * geo headers, `request-cf.ts`), made only when a Worker runs; undefined passes the request's own.
@@ -53,7 +55,7 @@ export interface RouteContext {
  * The zone's routes in precedence order: derive it once per configuration version with
  * `derived(view, rankedRoutes)` (`zone-view.ts`, which keys what it derives by this function).
  */
-export function rankedRoutes(config: EdgeConfig): RankedRoute[] {
+function rankedRoutes(config: EdgeConfig): RankedRoute[] {
 	return config.workersRoutes
 		.map((route) => ({ parsed: parsePattern(route.pattern, undefined), script: route.script }))
 		.filter((route): route is RankedRoute => isPattern(route.parsed))
@@ -61,28 +63,35 @@ export function rankedRoutes(config: EdgeConfig): RankedRoute[] {
 }
 
 /**
- * The Worker's answer when a route with a Worker matches `url` (the visitor's URL), else
- * undefined: the request goes to the zone's other destinations.
+ * The script of the zone's most specific route matching `url` (the visitor's URL), or undefined
+ * when none matches or the winning route names no script: then the request goes to the zone's
+ * other destinations. Read once per request, before the phases, since such a Worker takes the
+ * request whatever it is (the pipeline: it reads its path as an origin does, and asks no S3 question).
+ */
+export function workerScript(view: ZoneView, url: URL): string | undefined {
+	return winningRoute(derived(view, rankedRoutes), url)?.script;
+}
+
+/**
+ * The answer of the Worker `context.script`, whose route matched the request, as the destinations
+ * hand answers on (`{ response }`, `destination.ts`: no further promise to wrap it in).
  * @param target the URL the Worker receives (the origin's, `request-path.ts`).
  */
 export function workersRoute(
 	request: Request,
-	url: URL,
 	target: URL,
 	env: Env,
 	context: RouteContext,
-): Promise<Response> | undefined {
-	const route = winningRoute(context.routes, url);
-	if (route?.script === undefined) return undefined;
+): Promise<{ response: Response }> {
 	let binding: Fetcher | undefined;
 	try {
-		binding = workerBinding(env, route.script);
+		binding = workerBinding(env, context.script);
 	} catch (error) {
 		// A deployment mistake in WORKER_SCRIPTS: the page says which, as for an unbound Worker.
 		if (!(error instanceof ConfigError)) throw error;
-		return Promise.resolve(workerError(1022, context.rayId, error.message));
+		return Promise.resolve({ response: workerError(1022, context.rayId, error.message) });
 	}
-	if (binding === undefined) return Promise.resolve(workerError(1022, context.rayId));
+	if (binding === undefined) return Promise.resolve({ response: workerError(1022, context.rayId) });
 	// A visitor's request (redirect "manual", as the runtime makes every incoming one) without a
 	// location of the edge's own is handed on as it is, its `cf` carried by the runtime with no copy
 	// through JavaScript; otherwise a request made for the Worker, which never follows a redirect.
@@ -108,8 +117,8 @@ export function workersRoute(
 	if (clientIp !== null) headers.set("x-real-ip", clientIp);
 	// A binding's answer has immutable headers; the edge adds CF-Ray to it, so it is rewrapped (the body streams on).
 	return binding.fetch(sent).then(
-		(response) => new Response(response.body, response),
-		() => workerError(1101, context.rayId),
+		(response) => ({ response: new Response(response.body, response) }),
+		() => ({ response: workerError(1101, context.rayId) }),
 	);
 }
 
