@@ -64,8 +64,8 @@ export interface Routed {
 	rayId: string;
 	/** The `CF-Ray` header value. */
 	cfRay: string;
-	/** The emulator's geo headers the edge read (`geo.ts`), lower case; not passed on to an origin. */
-	geoHeaders: readonly string[];
+	/** Whether the edge read the emulator's geo headers (`geo.ts`): none is passed on to an origin. */
+	geoHeadersRead: boolean;
 	/** The visitor's country (ISO 3166-1 alpha-2), undefined when unknown; read only when asked (`request.cf` is costly). */
 	country: () => string | undefined;
 	/** The `request.cf` a Worker behind a route sees (`workers-route/request-cf.ts`); built only when asked. */
@@ -161,7 +161,7 @@ function toOrigin(routed: Routed, env: Env, record: EdgeRecord): Promise<Destine
 		ipCountry: routed.view.config.ipGeolocation ? (routed.country() ?? "XX") : null,
 		host: route.host_header ?? routed.url.host,
 		cdnLoop,
-		geoHeaders: routed.geoHeaders,
+		geoHeadersRead: routed.geoHeadersRead,
 	});
 	return proxy(request, address, headers, env, rayId);
 }

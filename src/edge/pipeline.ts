@@ -92,7 +92,7 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 						speaksS3,
 						rayId,
 						cfRay,
-						geoHeaders: sent.kind === "geo" ? sent.names : [],
+						geoHeadersRead: env.TRUST_GEO_HEADERS === "true",
 						country: () => (geo === undefined ? countryOfCf(request.cf) : geo.country),
 						cf: geo === undefined ? undefined : () => workerCf(request.cf, geo),
 						receivedAt,

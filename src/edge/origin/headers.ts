@@ -26,6 +26,7 @@
  * is passed as the visitor sent it (Cloudflare asks origins for `br, gzip`); workerd adds its own
  * `CF-Worker` header.
  */
+import { GEO_HEADER_PREFIX } from "../geo";
 
 /** What the edge knows of the request to add toward the origin. */
 export interface ForwardFacts {
@@ -41,44 +42,58 @@ export interface ForwardFacts {
 	host: string;
 	/** The request's `CDN-Loop`, null when it has none (read once: `hasLooped` reads it too). */
 	cdnLoop: string | null;
-	/** The emulator's geo headers the edge read from the request (`geo.ts`), lower case: not passed on. */
-	geoHeaders: readonly string[];
+	/** Whether the edge read the emulator's geo headers (`TRUST_GEO_HEADERS`, `geo.ts`): then none is passed on. */
+	geoHeadersRead: boolean;
 }
 
-const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "trailer"];
+const HOP_BY_HOP: ReadonlySet<string> = new Set([
+	"connection",
+	"keep-alive",
+	"proxy-connection",
+	"te",
+	"transfer-encoding",
+	"upgrade",
+	"trailer",
+]);
 
 /**
  * The request headers sent to the origin. Every header read or written crosses from JavaScript to
- * the runtime, so each is touched once and only the names known to matter are looked up.
+ * the runtime, and looking up or removing a name the request does not have costs as much as one it
+ * has, so one pass over the request's names decides what to read and remove: a request without
+ * hop-by-hop headers pays for none of their removals (BENCHMARKS.md, "Proxied origins").
  */
 export function originRequestHeaders(incoming: Headers, facts: ForwardFacts): Headers {
 	const headers = new Headers(incoming);
-	const connection = incoming.get("connection");
-	const websocket = incoming.get("upgrade")?.toLowerCase() === "websocket";
-	for (const name of HOP_BY_HOP) headers.delete(name);
-	if (connection !== null) {
-		for (const token of connection.split(",")) {
-			const name = token.trim().toLowerCase();
-			if (name !== "") headers.delete(name);
-		}
+	let websocket = false;
+	let forwardedFor: string | null = null;
+	for (const name of incoming.keys()) {
+		if (HOP_BY_HOP.has(name)) {
+			headers.delete(name);
+			if (name === "upgrade") websocket = incoming.get(name)?.toLowerCase() === "websocket";
+			else if (name === "connection") {
+				for (const token of (incoming.get(name) ?? "").split(",")) {
+					const named = token.trim().toLowerCase();
+					if (named !== "") headers.delete(named);
+				}
+			}
+		} else if (name === "x-forwarded-for") forwardedFor = incoming.get(name);
+		else if (facts.geoHeadersRead && name.startsWith(GEO_HEADER_PREFIX)) headers.delete(name);
+		else if (name === "cf-ipcountry" && facts.ipCountry === null) headers.delete(name);
 	}
 	if (websocket) {
 		headers.set("upgrade", "websocket");
 		headers.set("connection", "Upgrade");
 	}
-	for (const name of facts.geoHeaders) headers.delete(name);
 	if (facts.clientIp !== "") {
 		headers.set("cf-connecting-ip", facts.clientIp);
-		const forwarded = incoming.get("x-forwarded-for");
-		headers.set("x-forwarded-for", forwarded === null ? facts.clientIp : `${forwarded}, ${facts.clientIp}`);
+		headers.set("x-forwarded-for", forwardedFor === null ? facts.clientIp : `${forwardedFor}, ${facts.clientIp}`);
 	}
 	headers.set("x-forwarded-proto", facts.scheme);
 	headers.set("x-forwarded-host", facts.host);
 	headers.set("cf-ray", facts.cfRay);
 	// The scheme is "http" or "https": nothing in it needs JSON's escaping.
 	headers.set("cf-visitor", `{"scheme":"${facts.scheme}"}`);
-	if (facts.ipCountry === null) headers.delete("cf-ipcountry");
-	else headers.set("cf-ipcountry", facts.ipCountry);
+	if (facts.ipCountry !== null) headers.set("cf-ipcountry", facts.ipCountry);
 	headers.set("cdn-loop", facts.cdnLoop === null ? "cloudflare" : `${facts.cdnLoop}, cloudflare`);
 	return headers;
 }

@@ -99,7 +99,7 @@ describe("the headers toward the origin", () => {
 			ipCountry: "XX",
 			host: "a.example.com",
 			cdnLoop: incoming.get("cdn-loop"),
-			geoHeaders: ["x-edgezone-geo-country"],
+			geoHeadersRead: true,
 		};
 		const out = Object.fromEntries(originRequestHeaders(incoming, facts));
 		expect(out).toStrictEqual({
@@ -117,8 +117,39 @@ describe("the headers toward the origin", () => {
 		// With the zone's IP Geolocation off, no CF-IPCountry, not even one the visitor sent.
 		incoming.set("cf-ipcountry", "FR");
 		expect(originRequestHeaders(incoming, { ...facts, ipCountry: null }).has("cf-ipcountry")).toBe(false);
+		// Where the deployment does not trust the geo headers, they are ordinary headers and pass.
+		expect(originRequestHeaders(incoming, { ...facts, geoHeadersRead: false }).get("x-edgezone-geo-country")).toBe(
+			"FR",
+		);
 		expect(hasLooped("other-cdn, Cloudflare; v=1")).toBe(true);
 		expect(hasLooped("other-cdn")).toBe(false);
 		expect(hasLooped(null)).toBe(false);
+	});
+
+	it("removes every hop-by-hop header the request has, appends to X-Forwarded-For and keeps the rest", () => {
+		const incoming = new Headers({
+			"keep-alive": "timeout=5",
+			"proxy-connection": "keep-alive",
+			"transfer-encoding": "chunked",
+			trailer: "x-checksum",
+			upgrade: "h2c",
+			"x-forwarded-for": "198.51.100.7",
+			accept: "text/html",
+		});
+		const out = originRequestHeaders(incoming, {
+			clientIp: "203.0.113.1",
+			scheme: "http",
+			cfRay: "abc-LCL",
+			ipCountry: "FR",
+			host: "a.example.com",
+			cdnLoop: null,
+			geoHeadersRead: false,
+		});
+		for (const gone of ["keep-alive", "proxy-connection", "transfer-encoding", "trailer", "upgrade", "connection"])
+			expect(out.has(gone), gone).toBe(false);
+		expect(out.get("x-forwarded-for")).toBe("198.51.100.7, 203.0.113.1");
+		expect(out.get("accept")).toBe("text/html");
+		expect(out.get("cf-ipcountry")).toBe("FR");
+		expect(out.get("cdn-loop")).toBe("cloudflare");
 	});
 });
