@@ -179,13 +179,16 @@ const bucketGateway: Destination = (routed, env) =>
 /** The destinations in Cloudflare's order (the header); each added destination is one entry. */
 const DESTINATIONS: readonly Destination[] = [workerOfRoute, r2CustomDomain, proxiedOrigin, s3Dialect, bucketGateway];
 
-/** The answer of the first destination that takes `routed` (the bucket gateway takes every request). */
-export async function destination(routed: Routed, env: Env): Promise<Destined> {
-	for (const take of DESTINATIONS) {
-		// A destination that declines at once is not awaited: an await costs a turn of the microtask queue.
-		const taken = take(routed, env);
-		const answer = taken === undefined ? undefined : await taken;
-		if (answer !== undefined) return answer;
+/**
+ * The answer of the first destination that takes `routed` (the bucket gateway takes every one),
+ * from the `from`-th on. Not an async function: a destination that declines at once is not
+ * awaited, and the taker's promise is handed on with one continuation, for one that may still
+ * decline once it has looked.
+ */
+export function destination(routed: Routed, env: Env, from = 0): Promise<Destined> {
+	for (let index = from; index < DESTINATIONS.length; index++) {
+		const taken = (DESTINATIONS[index] as Destination)(routed, env);
+		if (taken !== undefined) return taken.then((answer) => answer ?? destination(routed, env, index + 1));
 	}
-	throw new Error("no destination took the request; the bucket gateway takes every one");
+	return Promise.reject(new Error("no destination took the request; the bucket gateway takes every one"));
 }
