@@ -13,12 +13,17 @@ export function notConfigured(name: Secret): string {
 	return `${name} is not configured; run npm run dev or see .dev.vars.example`;
 }
 
+/** The required secrets, made once: this runs on every request. */
+const SECRETS: readonly Secret[] = ["GATEWAY_TOKENS", "API_CREDENTIALS"];
+
 /** The secrets already reported missing by this isolate. */
 const reported = new Set<Secret>();
 
 /** Logs each required secret that is unset or empty, once per isolate. */
 export function reportMissingSecrets(env: Env): void {
-	for (const name of ["GATEWAY_TOKENS", "API_CREDENTIALS"] as const) {
+	// Indexed: a for-of over an array literal allocated on every request (a V8 heap profile).
+	for (let index = 0; index < SECRETS.length; index++) {
+		const name = SECRETS[index] as Secret;
 		if ((env[name] ?? "") !== "" || reported.has(name)) continue;
 		reported.add(name);
 		console.warn(`edgezone: ${notConfigured(name)} (every request needing it is refused until it is set).`);
