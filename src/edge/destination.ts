@@ -32,6 +32,7 @@
  */
 import type { EdgeRecord } from "../zone/dns-records";
 import { gateway } from "./gateway/app";
+import { countryOfCf, type Geo } from "./geo";
 import { originAddress } from "./origin/address";
 import { hasLooped, originRequestHeaders } from "./origin/headers";
 import { failed, type OriginFacts, proxy } from "./origin/proxy";
@@ -66,10 +67,11 @@ export interface Routed {
 	cfRay: string;
 	/** Whether the edge read the emulator's geo headers (`geo.ts`): none is passed on to an origin. */
 	geoHeadersRead: boolean;
-	/** The visitor's country (ISO 3166-1 alpha-2), undefined when unknown; read only when asked (`request.cf` is costly). */
-	country: () => string | undefined;
-	/** The `request.cf` a Worker behind a route sees (`workers-route/request-cf.ts`); built only when asked. */
-	cf: (() => Record<string, unknown>) | undefined;
+	/**
+	 * The location the emulator's trusted geo headers set (`geo.ts`); undefined: `request.cf`'s,
+	 * read only by a destination that needs it (a read parses the whole object).
+	 */
+	geo: Geo | undefined;
 	/** When the edge received the request, in ms since the epoch. */
 	receivedAt: number;
 }
@@ -92,7 +94,7 @@ const workerOfRoute: Destination = (routed, env) =>
 		? undefined
 		: workersRoute(routed.request, routed.originUrl, env, {
 				script: routed.workerScript,
-				cf: routed.cf,
+				geo: routed.geo,
 				cfRay: routed.cfRay,
 				scheme: routed.url.protocol.slice(0, -1),
 				rayId: routed.rayId,
@@ -132,6 +134,11 @@ const proxiedOrigin: Destination = (routed, env) => {
 	return toOrigin(routed, env, record);
 };
 
+/** The visitor's country (ISO 3166-1 alpha-2), undefined when unknown: the geo headers', else `request.cf`'s. */
+function visitorCountry({ geo, request }: Routed): string | undefined {
+	return geo === undefined ? countryOfCf(request.cf) : geo.country;
+}
+
 /**
  * Sends a request to the origin of `record`, or of the Origin Rule's `origin.host`. Not an async
  * function: one returning the proxy's promise would resolve its own a microtask turn later.
@@ -158,7 +165,7 @@ function toOrigin(routed: Routed, env: Env, record: EdgeRecord): Promise<Destine
 		scheme: routed.url.protocol.slice(0, -1),
 		cfRay: routed.cfRay,
 		// The visitor's country is read only when the zone sends it: `request.cf` is costly to read.
-		ipCountry: routed.view.config.ipGeolocation ? (routed.country() ?? "XX") : null,
+		ipCountry: routed.view.config.ipGeolocation ? (visitorCountry(routed) ?? "XX") : null,
 		host: route.host_header ?? routed.url.host,
 		cdnLoop,
 		geoHeadersRead: routed.geoHeadersRead,

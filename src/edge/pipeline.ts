@@ -17,13 +17,12 @@ import { type Destined, destination, originRecord } from "./destination";
 import type { Verdict } from "./firewall";
 import { gatewayErrorAnswer } from "./gateway/app";
 import { badRequest } from "./gateway/errors";
-import { countryOfCf, trustedGeo } from "./geo";
+import { trustedGeo } from "./geo";
 import { openLogTap } from "./log-entry";
 import { runRequestPhases, runResponsePhases } from "./phases/order";
 import type { PhaseState } from "./phases/state";
 import { cfRayHeader, newRayId } from "./ray";
 import { isS3Request } from "./s3/auth/detect";
-import { workerCf } from "./workers-route/request-cf";
 import { workerScript } from "./workers-route/route";
 import { zoneForHost } from "./zone-routing";
 import { zoneView } from "./zone-view";
@@ -76,7 +75,6 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 	const answered = phased instanceof Promise ? await phased : phased;
 	const forwarded = tap.request(request, url, state.headers);
 	const cfRay = cfRayHeader(rayId, request);
-	const geo = state.context.geo;
 	const destined: Destined =
 		answered === undefined
 			? await destination(
@@ -93,8 +91,7 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 						rayId,
 						cfRay,
 						geoHeadersRead: env.TRUST_GEO_HEADERS === "true",
-						country: () => (geo === undefined ? countryOfCf(request.cf) : geo.country),
-						cf: geo === undefined ? undefined : () => workerCf(request.cf, geo),
+						geo: state.context.geo,
 						receivedAt,
 					},
 					env,

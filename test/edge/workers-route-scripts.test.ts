@@ -16,7 +16,7 @@ describe("WORKER_SCRIPTS not valid", () => {
 			new Request(url),
 			url,
 			{ ...env, WORKER_SCRIPTS: value },
-			{ script: "echo", cf: () => ({}), cfRay: "0000000000000000-LCL", scheme: "http", rayId: "0000000000000000" },
+			{ script: "echo", geo: {}, cfRay: "0000000000000000-LCL", scheme: "http", rayId: "0000000000000000" },
 		);
 		expect(response.status).toBe(500);
 		const text = await response.text();
@@ -27,7 +27,7 @@ describe("WORKER_SCRIPTS not valid", () => {
 	it("runs the Worker when it is valid (the same call, the pool's WORKER_SCRIPTS)", async () => {
 		const { response } = await workersRoute(new Request(url), url, env, {
 			script: "echo",
-			cf: () => ({}),
+			geo: {},
 			cfRay: "0000000000000000-LCL",
 			scheme: "http",
 			rayId: "0000000000000000",

@@ -25,8 +25,10 @@
 import { ConfigError } from "../../common/config";
 import { byPrecedence, isPattern, parsePattern, type RoutePattern, winningRoute } from "../../common/route-patterns";
 import type { EdgeConfig } from "../../zone/edge-config";
+import type { Geo } from "../geo";
 import { NO_STORE, page } from "../security-pages";
 import { derived, type ZoneView } from "../zone-view";
+import { workerCf } from "./request-cf";
 import { workerBinding } from "./scripts";
 
 /** A stored route, parsed. */
@@ -40,10 +42,10 @@ export interface RouteContext {
 	/** The script of the route that matched the visitor's URL. */
 	script: string;
 	/**
-	 * The Worker's `request.cf` when the edge's location differs from the runtime's (the emulator's
-	 * geo headers, `request-cf.ts`), made only when a Worker runs; undefined passes the request's own.
+	 * The location the emulator's geo headers set (`geo.ts`), which the Worker's `request.cf` then
+	 * carries (`request-cf.ts`); undefined passes the request's own `cf`.
 	 */
-	cf: (() => Record<string, unknown>) | undefined;
+	geo: Geo | undefined;
 	/** The `CF-Ray` value the Worker receives. */
 	cfRay: string;
 	/** The visitor's scheme, "http" or "https" (`X-Forwarded-Proto`, `CF-Visitor`). */
@@ -96,14 +98,14 @@ export function workersRoute(
 	// location of the edge's own is handed on as it is, its `cf` carried by the runtime with no copy
 	// through JavaScript; otherwise a request made for the Worker, which never follows a redirect.
 	const sent =
-		context.cf === undefined && request.redirect === "manual"
+		context.geo === undefined && request.redirect === "manual"
 			? new Request(target, request)
 			: new Request(target, {
 					method: request.method,
 					headers: request.headers,
 					body: request.body,
 					redirect: "manual",
-					cf: context.cf?.() ?? request.cf,
+					cf: context.geo === undefined ? request.cf : workerCf(request.cf, context.geo),
 				});
 	const headers = sent.headers;
 	headers.set("cf-ray", context.cfRay);
