@@ -2,8 +2,10 @@
 // edgezone (`GET /{path}` with `Host: app.<zone>:<origin port>`: the zone by Host, its firewall
 // (no rules), the destination step, the proxy of src/edge/origin/) against the floor, a bare
 // Worker route that only forwards the request to the same origin and returns its answer
-// (`/__forward/{port}/{path}` of scripts/bench/floor.ts), in ONE `wrangler dev` (the bench config
-// of scripts/bench/config.mjs). After an untimed slot of 1 KiB GETs each (the JIT's warm-up),
+// (`/__forward/{port}/{path}` of scripts/bench/floor.ts), and against the minimal proxy, what
+// Cloudflare's proxy must do on the way there in edgezone's own functions, without its pipeline
+// (`/__minimal-proxy/{port}/{path}`), in ONE `wrangler dev` (the bench config of
+// scripts/bench/config.mjs). After an untimed slot of 1 KiB GETs each (the JIT's warm-up),
 // interleaving the two round by round, it measures
 //   (a) requests/s for GET of 1 KiB,
 //   (b) MB/s (10^6 bytes/s) for GET of 64 MiB (streamed by the origin with its Content-Length),
@@ -146,14 +148,14 @@ async function timed(contenders) {
 		["64 MiB GET, MB/s", "large"],
 	].map(
 		([label, kind]) =>
-			`| ${label} | ${fmt(median(results.edgezone[kind]))} | ${fmt(median(results.floor[kind]))} | **${fmt(pairRatio(results, "edgezone", "floor", kind), 2)}x** |`,
+			`| ${label} | ${fmt(median(results.edgezone[kind]))} | ${fmt(median(results.minimal[kind]))} | ${fmt(median(results.floor[kind]))} | **${fmt(pairRatio(results, "edgezone", "floor", kind), 2)}x** | ${fmt(pairRatio(results, "minimal", "floor", kind), 2)}x |`,
 	);
 	const v = versions();
 	const block = [
 		`Run ${new Date().toISOString().slice(0, 10)}: after an untimed ${opts.seconds} s of 1 KiB GETs each, ${ROUNDS} rounds of ${opts.seconds} s (1 KiB, ${CONCURRENCY} in flight) and ${LARGE_GETS} GETs of 64 MiB per contender; ${machine()}; Node ${v.node}, wrangler ${v.wrangler}, workerd ${v.workerd}.`,
 		"",
-		"| what | edgezone (median) | floor (median) | edgezone / floor (median of per-round ratios) |",
-		"|---|---|---|---|",
+		"| what | edgezone (median) | minimal proxy (median) | floor (median) | edgezone / floor (median of per-round ratios) | minimal proxy / floor |",
+		"|---|---|---|---|---|---|",
 		...rows,
 	].join("\n");
 	console.log(`\n${block}`);
@@ -189,10 +191,15 @@ async function instructions(contenders, callgrind) {
 	const block = [
 		`Run ${new Date().toISOString().slice(0, 10)}: ${ROUNDS} rounds of ${INSTRUCTIONS} sequential 1 KiB GETs per contender, both workerd processes under callgrind (${callgrind.valgrind}); ${machine()}; Node ${v.node}, wrangler ${v.wrangler}, workerd ${v.workerd}.`,
 		"",
-		"| instructions per 1 KiB GET | edgezone (median) | floor (median) | edgezone / floor (median of per-round ratios) |",
-		"|---|---|---|---|",
-		`| user workerd (edgezone) | ${millions(results.edgezone.user)} | ${millions(results.floor.user)} | **${fmt(pairRatio(results, "edgezone", "floor", "user"), 3)}x** |`,
-		`| both workerd (+ wrangler's proxy) | ${millions(results.edgezone.both)} | ${millions(results.floor.both)} | **${fmt(pairRatio(results, "edgezone", "floor", "both"), 3)}x** |`,
+		"| instructions per 1 KiB GET | edgezone (median) | minimal proxy (median) | floor (median) | edgezone / floor (median of per-round ratios) | minimal proxy / floor |",
+		"|---|---|---|---|---|---|",
+		...[
+			["user workerd (edgezone)", "user"],
+			["both workerd (+ wrangler's proxy)", "both"],
+		].map(
+			([label, kind]) =>
+				`| ${label} | ${millions(results.edgezone[kind])} | ${millions(results.minimal[kind])} | ${millions(results.floor[kind])} | **${fmt(pairRatio(results, "edgezone", "floor", kind), 3)}x** | ${fmt(pairRatio(results, "minimal", "floor", kind), 3)}x |`,
+		),
 	].join("\n");
 	console.log(`\n${block}`);
 	if (WRITE) writeBenchmarks("bench-origin-instructions", block);
@@ -240,6 +247,7 @@ try {
 	const host = `app.${ZONE}:${origin.port}`;
 	const contenders = [
 		{ name: "edgezone", get: (path) => get(`${dev.url}/${path}`, host) },
+		{ name: "minimal", get: (path) => get(`${dev.url}/__minimal-proxy/${origin.port}/${path}`) },
 		{ name: "floor", get: (path) => get(`${dev.url}/__forward/${origin.port}/${path}`) },
 	];
 	for (const c of contenders) {

@@ -21,8 +21,18 @@
  * - `/__forward/{port}/{path}`: the floor of a proxied origin (scripts/bench-origin.mjs): the
  *   request forwarded as it is to `http://127.0.0.1:{port}/{path}`, the origin's answer returned
  *   as it came.
+ * - `/__minimal-proxy/{port}/{path}`: the least that Cloudflare's proxy must do on the way to
+ *   the same origin, in edgezone's own functions and without its pipeline (zone by Host,
+ *   phases, log tap, choice of destination): the visitor's `request.cf` read for `CF-IPCountry`,
+ *   the headers toward the origin (`origin/headers.ts`), the connect timeout's race and the
+ *   answer's own copy (`origin/proxy.ts`), and `CF-Ray` on it. What edgezone costs beyond it
+ *   is its pipeline's.
  * - everything else: edgezone's default handler, untouched.
  */
+import { countryOfCf } from "../../src/edge/geo";
+import { originRequestHeaders } from "../../src/edge/origin/headers";
+import { proxy } from "../../src/edge/origin/proxy";
+import { cfRayHeader, newRayId } from "../../src/edge/ray";
 import edgezone from "../../src/index";
 
 // Every Durable Object class edgezone exports (Zone, ZoneRegistry, …), so the bindings of
@@ -34,6 +44,7 @@ const VARIANT = "/__variant/";
 const WORKER_FLOOR = "/__worker-floor/";
 const CONSTANT = new Uint8Array(1024);
 const FORWARD = "/__forward/";
+const MINIMAL_PROXY = "/__minimal-proxy/";
 
 type Variant = (object: R2ObjectBody) => Response;
 
@@ -113,6 +124,29 @@ export default {
 				body: request.body,
 				encodeResponseBody: "manual",
 			});
+		}
+		if (path.startsWith(MINIMAL_PROXY)) {
+			const [port = "", ...rest] = path.slice(MINIMAL_PROXY.length).split("/");
+			const rayId = newRayId();
+			const cfRay = cfRayHeader(rayId, request);
+			const headers = originRequestHeaders(request.headers, {
+				clientIp: request.headers.get("cf-connecting-ip") ?? "",
+				scheme: url.protocol.slice(0, -1),
+				cfRay,
+				ipCountry: countryOfCf(request.cf) ?? "XX",
+				host: url.host,
+				cdnLoop: request.headers.get("cdn-loop"),
+				geoHeadersRead: false,
+			});
+			const origin = {
+				kind: "url",
+				url: `http://127.0.0.1:${port}/${rest.join("/")}${url.search}`,
+				host: "127.0.0.1",
+				ip: "127.0.0.1",
+			} as const;
+			const { response } = await proxy(request, origin, headers, env, rayId);
+			response.headers.set("cf-ray", cfRay);
+			return response;
 		}
 		if (path.startsWith(VARIANT)) {
 			const [name = "", ...key] = path.slice(VARIANT.length).split("/");
