@@ -89,10 +89,10 @@ export function proxy(
 		encodeResponseBody: "manual",
 	});
 	// A race with a timer rather than an abort signal: by the Fetch standard a signal that fires
-	// later errors the answer's body still streaming ("abort fetch"). The timer is the web
+	// later errors the answer's body still streaming ("abort fetch"). The timer is the global
 	// `setTimeout`, never cleared (a timer left pending is dropped with the request): under callgrind
-	// it costs half what `scheduler.wait` does, and an AbortSignal.timeout with a listener no less
-	// (BENCHMARKS.md, "Proxied origins"). The timer wins with undefined, the fetch only ever with a
+	// it costs half what `scheduler.wait` does, and slightly less than an AbortSignal.timeout with a
+	// listener (BENCHMARKS.md, "The edge's own work, call by call"). The timer wins with undefined, the fetch only ever with a
 	// Response. The losing fetch is cancelled with the request once its 522 is sent.
 	return Promise.race([answered, expiry(connectTimeoutMs(env))]).then(
 		(response) =>
