@@ -19,16 +19,18 @@
 // user workerd (edgezone) and wrangler's proxy workerd executed for them, per GET; written into
 // the `bench-origin-instructions` block.
 //
-// With `--profile N`, a V8 CPU profile (scripts/lib/cpu-profile.mjs) of edgezone's Worker over N
-// 1 KiB GETs through edgezone, then over N GETs of the floor, printed per function in µs per GET:
-// where the edge's JavaScript time goes (nothing written).
+// With `--profile N`, a V8 CPU profile (scripts/lib/v8-profiles.mjs) of edgezone's Worker over N
+// 1 KiB GETs of each contender, printed per function in µs per GET: where the edge's JavaScript
+// time goes (nothing written). With `--heap N`, a sampled heap profile instead: the bytes the
+// Worker's JavaScript allocates per GET, per function (what the garbage collector has to take).
 //
 // With `--ip-geolocation off`, the zone's IP Geolocation setting is turned off first (no
 // `CF-IPCountry`, so `request.cf` is not read): what that header costs, printed, not written.
 //
 //   node scripts/bench-origin.mjs [--rounds 9 --seconds 2 --large-gets 2 --concurrency 8 --no-write]
 //   node scripts/bench-origin.mjs --instructions 200 [--rounds 3 --no-write]
-//   node scripts/bench-origin.mjs --profile 20000
+//   npx node scripts/bench-origin.mjs --profile 20000
+//   npx node scripts/bench-origin.mjs --heap 4000
 
 import { mkdtempSync } from "node:fs";
 import { Agent, createServer, request as httpRequest } from "node:http";
@@ -46,9 +48,9 @@ import {
 	versions,
 	writeBenchmarks,
 } from "./lib/bench.mjs";
-import { cpuProfile, heaviest } from "./lib/cpu-profile.mjs";
 import { MiB } from "./lib/fixtures.mjs";
 import { apiV4, DEV_ACCOUNT_ID } from "./lib/http.mjs";
+import { cpuProfile, heapProfile, heaviest } from "./lib/v8-profiles.mjs";
 import { cpuSecondsOf, freePort, removeOnExit, startWranglerDev } from "./lib/wrangler-dev.mjs";
 
 const { values: opts } = parseArgs({
@@ -59,6 +61,7 @@ const { values: opts } = parseArgs({
 		concurrency: { type: "string", default: "8" },
 		instructions: { type: "string" },
 		profile: { type: "string" },
+		heap: { type: "string" },
 		"ip-geolocation": { type: "string", default: "on" },
 		"no-write": { type: "boolean", default: false },
 	},
@@ -72,6 +75,7 @@ const LARGE = 64 * MiB;
 const ZONE = "bench-origin.example";
 const INSTRUCTIONS = opts.instructions === undefined ? 0 : Number(opts.instructions);
 const PROFILED = opts.profile === undefined ? 0 : Number(opts.profile);
+const HEAP_PROFILED = opts.heap === undefined ? 0 : Number(opts.heap);
 if (!["on", "off"].includes(opts["ip-geolocation"])) throw new Error("--ip-geolocation is on or off");
 // Only the default zone's figures are BENCHMARKS.md's blocks.
 const WRITE = !opts["no-write"] && opts["ip-geolocation"] === "on";
@@ -205,22 +209,38 @@ async function instructions(contenders, callgrind) {
 	if (WRITE) writeBenchmarks("bench-origin-instructions", block);
 }
 
+/** `count` 1 KiB GETs of contender `c`, `CONCURRENCY` in flight. */
+function getsOf(c, count) {
+	let sent = 0;
+	const loop = async () => {
+		while (sent < count) {
+			sent++;
+			await c.get("small");
+		}
+	};
+	return () => Promise.all(Array.from({ length: CONCURRENCY }, loop));
+}
+
 /** The CPU profile of each contender's 1 KiB GETs (`--profile`, module header): printed, not written. */
 async function profiles(contenders, inspectorPort) {
 	for (const c of contenders) {
-		let sent = 0;
-		const loop = async () => {
-			while (sent < PROFILED) {
-				sent++;
-				await c.get("small");
-			}
-		};
-		const profile = await cpuProfile(inspectorPort, PROFILED, () =>
-			Promise.all(Array.from({ length: CONCURRENCY }, loop)),
-		);
+		const profile = await cpuProfile(inspectorPort, PROFILED, getsOf(c, PROFILED));
 		console.log(`\n${c.name}: ${PROFILED} GETs of 1 KiB, a sample every ${fmt(profile.sampleUs)} µs; µs per GET`);
 		console.log(`-- self (in the function itself)\n${heaviest(profile.self, 30)}`);
 		console.log(`-- total (with what it called)\n${heaviest(profile.total, 30)}`);
+	}
+}
+
+/** The heap profile of each contender's 1 KiB GETs (`--heap`, module header): printed, not written. */
+async function heapProfiles(contenders, inspectorPort) {
+	// Warm: a profile of code still compiling counts the compiler's allocations too.
+	for (const c of contenders) await getsOf(c, 2000)();
+	for (const c of contenders) {
+		const profile = await heapProfile(inspectorPort, HEAP_PROFILED, getsOf(c, HEAP_PROFILED));
+		console.log(
+			`\n${c.name}: ${HEAP_PROFILED} GETs of 1 KiB, ${fmt(profile.total)} bytes allocated per GET; by function:`,
+		);
+		console.log(heaviest(profile.self, 30));
 	}
 }
 
@@ -228,7 +248,7 @@ const origin = await startOrigin();
 const dir = mkdtempSync(join(tmpdir(), "edgezone-bench-origin-"));
 removeOnExit(dir);
 const callgrind = INSTRUCTIONS > 0 ? callgrindWorkerd(dir) : undefined;
-const inspectorPort = PROFILED > 0 ? await freePort() : undefined;
+const inspectorPort = PROFILED > 0 || HEAP_PROFILED > 0 ? await freePort() : undefined;
 const dev = await startWranglerDev({
 	config: writeBenchConfig(dir),
 	args: ["--env-file", ".dev.vars.example", ...(inspectorPort ? ["--inspector-port", String(inspectorPort)] : [])],
@@ -254,7 +274,8 @@ try {
 		if ((await c.get("small")) !== SMALL || (await c.get("large")) !== LARGE) throw new Error(`${c.name}: wrong size`);
 	}
 	if (callgrind !== undefined) await instructions(contenders, callgrind);
-	else if (inspectorPort !== undefined) await profiles(contenders, inspectorPort);
+	else if (PROFILED > 0 && inspectorPort !== undefined) await profiles(contenders, inspectorPort);
+	else if (inspectorPort !== undefined) await heapProfiles(contenders, inspectorPort);
 	else await timed(contenders);
 } finally {
 	agent.destroy();
