@@ -25,7 +25,7 @@ declare module "vitest" {
 }
 
 /** How long `/slow/` waits before answering, in ms: longer than the tests' connect timeout. */
-const SLOW_MS = 3000;
+const SLOW_MS = 4000;
 
 async function freePort(): Promise<number> {
 	const probe = createServer();
