@@ -90,7 +90,7 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 						speaksS3,
 						rayId,
 						cfRay,
-						geoHeadersRead: env.TRUST_GEO_HEADERS === "true",
+						geoHeadersRead: sent.kind === "geo",
 						geo: state.context.geo,
 						receivedAt,
 					},

@@ -42,7 +42,7 @@ export interface ForwardFacts {
 	host: string;
 	/** The request's `CDN-Loop`, null when it has none (read once: `hasLooped` reads it too). */
 	cdnLoop: string | null;
-	/** Whether the edge read the emulator's geo headers (`TRUST_GEO_HEADERS`, `geo.ts`): then none is passed on. */
+	/** Whether the edge read the request's emulator geo headers (`geo.ts`, where trusted): then none is passed on. */
 	geoHeadersRead: boolean;
 }
 

@@ -92,8 +92,9 @@ export function proxy(
 	// later errors the answer's body still streaming ("abort fetch"). The timer is the global
 	// `setTimeout`, never cleared (a timer left pending is dropped with the request): under callgrind
 	// it costs half what `scheduler.wait` does, and slightly less than an AbortSignal.timeout with a
-	// listener (BENCHMARKS.md, "The edge's own work, call by call"). The timer wins with undefined, the fetch only ever with a
-	// Response. The losing fetch is cancelled with the request once its 522 is sent.
+	// listener (BENCHMARKS.md, "The edge's own work, call by call"). The timer wins with undefined,
+	// the fetch only ever with a Response. The losing fetch is cancelled with the request once its
+	// 522 is sent.
 	return Promise.race([answered, expiry(connectTimeoutMs(env))]).then(
 		(response) =>
 			response === undefined ? failed("timeout", rayId, ip, Date.now() - started) : answer(response, ip, started),
