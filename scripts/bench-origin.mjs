@@ -6,10 +6,11 @@
 // Cloudflare's proxy must do on the way there in edgezone's own functions, without its pipeline
 // (`/__minimal-proxy/{port}/{path}`), in ONE `wrangler dev` (the bench config of
 // scripts/bench/config.mjs). After an untimed slot of 1 KiB GETs each (the JIT's warm-up),
-// interleaving the two round by round, it measures
+// interleaving the three round by round, it measures
 //   (a) requests/s for GET of 1 KiB,
 //   (b) MB/s (10^6 bytes/s) for GET of 64 MiB (streamed by the origin with its Content-Length),
-// and prints the medians and the median of the per-round ratios, then writes them into
+// and prints the medians and the median of the per-round ratios with its 95% bootstrap interval
+// (`pairInterval`), edgezone against the minimal proxy too, then writes them into
 // BENCHMARKS.md between the `bench-origin:begin`/`bench-origin:end` markers. Loopback only;
 // bounded loops; stops by itself.
 //
@@ -43,6 +44,7 @@ import {
 	fmt,
 	machine,
 	median,
+	pairInterval,
 	pairRatio,
 	timedLoops,
 	versions,
@@ -115,6 +117,12 @@ function get(url, host) {
 	});
 }
 
+/** A ratio's 95% interval (`pairInterval`), as `(0.91–0.99)`. */
+function interval(results, a, b, kind) {
+	const [low, high] = pairInterval(results, a, b, kind);
+	return `(${fmt(low, 2)}–${fmt(high, 2)})`;
+}
+
 /** Requests/s and MB/s, round by round, and their block (module header). */
 async function timed(contenders) {
 	// The server's CPU as the gateway benchmark counts it: both workerd processes and wrangler's Node.
@@ -152,14 +160,14 @@ async function timed(contenders) {
 		["64 MiB GET, MB/s", "large"],
 	].map(
 		([label, kind]) =>
-			`| ${label} | ${fmt(median(results.edgezone[kind]))} | ${fmt(median(results.minimal[kind]))} | ${fmt(median(results.floor[kind]))} | **${fmt(pairRatio(results, "edgezone", "floor", kind), 2)}x** | ${fmt(pairRatio(results, "minimal", "floor", kind), 2)}x |`,
+			`| ${label} | ${fmt(median(results.edgezone[kind]))} | ${fmt(median(results.minimal[kind]))} | ${fmt(median(results.floor[kind]))} | **${fmt(pairRatio(results, "edgezone", "floor", kind), 2)}x** ${interval(results, "edgezone", "floor", kind)} | ${fmt(pairRatio(results, "minimal", "floor", kind), 2)}x ${interval(results, "minimal", "floor", kind)} | ${fmt(pairRatio(results, "edgezone", "minimal", kind), 2)}x ${interval(results, "edgezone", "minimal", kind)} |`,
 	);
 	const v = versions();
 	const block = [
 		`Run ${new Date().toISOString().slice(0, 10)}: after an untimed ${opts.seconds} s of 1 KiB GETs each, ${ROUNDS} rounds of ${opts.seconds} s (1 KiB, ${CONCURRENCY} in flight) and ${LARGE_GETS} GETs of 64 MiB per contender; ${machine()}; Node ${v.node}, wrangler ${v.wrangler}, workerd ${v.workerd}.`,
 		"",
-		"| what | edgezone (median) | minimal proxy (median) | floor (median) | edgezone / floor (median of per-round ratios) | minimal proxy / floor |",
-		"|---|---|---|---|---|---|",
+		"| what | edgezone (median) | minimal proxy (median) | floor (median) | edgezone / floor (median of per-round ratios, 95% interval) | minimal proxy / floor | edgezone / minimal proxy |",
+		"|---|---|---|---|---|---|---|",
 		...rows,
 	].join("\n");
 	console.log(`\n${block}`);

@@ -33,6 +33,30 @@ export function pairRatio(results, a, b, kind) {
 }
 
 /**
+ * How far `pairRatio` can be trusted: the 2.5th and 97.5th percentiles of the median of the
+ * per-round ratios over `resamples` resamplings of the rounds with replacement (a percentile
+ * bootstrap, Efron and Tibshirani, "An Introduction to the Bootstrap", ch. 13), `[NaN, NaN]`
+ * without rounds. On a shared machine single rounds move by a factor of two, so a run's median
+ * alone does not say which side of a target it is on. The resampling draws from a fixed seed
+ * (mulberry32), so the same rounds give the same interval.
+ */
+export function pairInterval(results, a, b, kind, resamples = 2000) {
+	const pairs = results[a][kind].map((x, i) => x / results[b][kind][i]).filter(Number.isFinite);
+	if (pairs.length === 0) return [Number.NaN, Number.NaN];
+	let seed = 0x9e3779b9;
+	const random = () => {
+		seed = (seed + 0x6d2b79f5) | 0;
+		let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+	const medians = Array.from({ length: resamples }, () =>
+		median(Array.from(pairs, () => pairs[Math.floor(random() * pairs.length)])),
+	).sort((x, y) => x - y);
+	return [medians[Math.floor(resamples * 0.025)], medians[Math.ceil(resamples * 0.975) - 1]];
+}
+
+/**
  * Throughput of `concurrency` loops calling `once()` for `slotMs`: requests/s, the server CPU
  * (`cpuSeconds()`, a running total in seconds) per request in µs, which the machine's background
  * load disturbs less than throughput, and this process's CPU per request in µs (`clientCpu`): the
