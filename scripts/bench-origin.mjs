@@ -9,6 +9,8 @@
 // interleaving the three round by round, it measures
 //   (a) requests/s for GET of 1 KiB,
 //   (b) MB/s (10^6 bytes/s) for GET of 64 MiB (streamed by the origin with its Content-Length),
+// with the CPU per 1 KiB GET of the server (both workerd processes and wrangler's Node) and of the
+// user workerd alone, the process that runs the Worker and the busiest of them,
 // and prints the medians and the median of the per-round ratios with its 95% bootstrap interval
 // (`pairInterval`), edgezone against the minimal proxy too, then writes them into
 // BENCHMARKS.md between the `bench-origin:begin`/`bench-origin:end` markers. Loopback only;
@@ -128,7 +130,7 @@ async function timed(contenders) {
 	// The server's CPU as the gateway benchmark counts it: both workerd processes and wrangler's Node.
 	const pids = dev.workerdPids();
 	const cpuSeconds = () => cpuSecondsOf(pids.user) + cpuSecondsOf(pids.proxy) + cpuSecondsOf(pids.node);
-	const results = Object.fromEntries(contenders.map((c) => [c.name, { small: [], large: [], cpu: [] }]));
+	const results = Object.fromEntries(contenders.map((c) => [c.name, { small: [], large: [], cpu: [], userCpu: [] }]));
 	// One untimed slot each first: without it the first round measured the JIT's warm-up, and
 	// edgezone, first in it and with more code to compile, paid the most (some 0.8x of its later rounds).
 	for (const c of contenders)
@@ -136,6 +138,7 @@ async function timed(contenders) {
 	for (let round = 0; round < ROUNDS; round++) {
 		const order = round % 2 === 0 ? contenders : [...contenders].reverse();
 		for (const c of order) {
+			const userBefore = cpuSecondsOf(pids.user);
 			const slot = await timedLoops({
 				slotMs: SLOT_MS,
 				concurrency: CONCURRENCY,
@@ -144,6 +147,7 @@ async function timed(contenders) {
 			});
 			results[c.name].small.push(slot.rate);
 			results[c.name].cpu.push(slot.cpu);
+			results[c.name].userCpu.push(((cpuSecondsOf(pids.user) - userBefore) / slot.requests) * 1e6);
 			const started = performance.now();
 			for (let k = 0; k < LARGE_GETS; k++) await c.get("large");
 			results[c.name].large.push((LARGE * LARGE_GETS) / 1e6 / ((performance.now() - started) / 1000));
@@ -157,6 +161,7 @@ async function timed(contenders) {
 	const rows = [
 		["1 KiB GET, req/s", "small"],
 		["1 KiB GET, server CPU per request, µs", "cpu"],
+		["1 KiB GET, the user workerd's CPU per request, µs", "userCpu"],
 		["64 MiB GET, MB/s", "large"],
 	].map(
 		([label, kind]) =>

@@ -61,7 +61,7 @@ export function pairInterval(results, a, b, kind, resamples = 2000) {
  * (`cpuSeconds()`, a running total in seconds) per request in µs, which the machine's background
  * load disturbs less than throughput, and this process's CPU per request in µs (`clientCpu`): the
  * client shares the machine's cores with the server, so what a request costs to send and read
- * moves the throughput too.
+ * moves the throughput too; and how many requests were served (`requests`).
  */
 export async function timedLoops({ slotMs, concurrency, once, cpuSeconds }) {
 	const end = performance.now() + slotMs;
@@ -79,6 +79,7 @@ export async function timedLoops({ slotMs, concurrency, once, cpuSeconds }) {
 	);
 	const { user, system } = process.cpuUsage(client);
 	return {
+		requests: count,
 		rate: count / ((performance.now() - started) / 1000),
 		cpu: ((cpuSeconds() - cpu) / count) * 1e6,
 		clientCpu: (user + system) / count,
