@@ -28,8 +28,13 @@ export const millions = (xs) =>
  * background load cancels out better than in a ratio of medians.
  */
 export function pairRatio(results, a, b, kind) {
-	const pairs = results[a][kind].map((x, i) => x / results[b][kind][i]).filter(Number.isFinite);
+	const pairs = roundRatios(results, a, b, kind);
 	return pairs.length ? median(pairs) : Number.NaN;
+}
+
+/** The ratio of `a` to `b` in each round that measured both. */
+function roundRatios(results, a, b, kind) {
+	return results[a][kind].map((x, i) => x / results[b][kind][i]).filter(Number.isFinite);
 }
 
 /**
@@ -41,7 +46,7 @@ export function pairRatio(results, a, b, kind) {
  * (mulberry32), so the same rounds give the same interval.
  */
 export function pairInterval(results, a, b, kind, resamples = 2000) {
-	const pairs = results[a][kind].map((x, i) => x / results[b][kind][i]).filter(Number.isFinite);
+	const pairs = roundRatios(results, a, b, kind);
 	if (pairs.length === 0) return [Number.NaN, Number.NaN];
 	let seed = 0x9e3779b9;
 	const random = () => {
