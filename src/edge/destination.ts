@@ -65,11 +65,10 @@ export interface Routed {
 	rayId: string;
 	/** The `CF-Ray` header value. */
 	cfRay: string;
-	/** Whether the edge read the emulator's geo headers (`geo.ts`): none is passed on to an origin. */
-	geoHeadersRead: boolean;
 	/**
-	 * The location the emulator's trusted geo headers set (`geo.ts`); undefined: `request.cf`'s,
-	 * read only by a destination that needs it (a read parses the whole object).
+	 * The location the emulator's trusted geo headers set (`geo.ts`), present exactly when the edge
+	 * read them (then none is passed on to an origin); undefined: `request.cf`'s, read only by a
+	 * destination that needs it (a read parses the whole object).
 	 */
 	geo: Geo | undefined;
 	/** When the edge received the request, in ms since the epoch. */
@@ -168,7 +167,7 @@ function toOrigin(routed: Routed, env: Env, record: EdgeRecord): Promise<Destine
 		ipCountry: routed.view.config.ipGeolocation ? (visitorCountry(routed) ?? "XX") : null,
 		host: route.host_header ?? routed.url.host,
 		cdnLoop,
-		geoHeadersRead: routed.geoHeadersRead,
+		geoHeadersRead: routed.geo !== undefined,
 	});
 	return proxy(request, address, headers, env, rayId);
 }

@@ -90,7 +90,6 @@ export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionC
 						speaksS3,
 						rayId,
 						cfRay,
-						geoHeadersRead: sent.kind === "geo",
 						geo: state.context.geo,
 						receivedAt,
 					},
