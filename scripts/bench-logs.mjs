@@ -33,6 +33,7 @@ import { parseArgs } from "node:util";
 import {
 	callgrindWorkerd,
 	fmt,
+	inFlight,
 	machine as machineSummary,
 	median,
 	millions,
@@ -306,15 +307,7 @@ async function main() {
 		log(`pending log without a job: ${JSON.stringify(growth)}; with the job: ${JSON.stringify(onStatus)}`);
 
 		log(`filling bulk.example.net with ${BULK} requests…`);
-		let sent = 0;
-		await Promise.all(
-			Array.from({ length: CONCURRENCY }, async () => {
-				while (sent < BULK) {
-					sent++;
-					await getObject(dev.url, bulkZone);
-				}
-			}),
-		);
+		await inFlight(BULK, CONCURRENCY, () => getObject(dev.url, bulkZone));
 		await new Promise((r) => setTimeout(r, 200));
 		const before = await apiV4(dev.url, "GET", `/zones/${bulkZone.id}/emulator/logs`);
 		const started = performance.now();

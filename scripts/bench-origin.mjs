@@ -44,6 +44,7 @@ import { writeBenchConfig } from "./bench/config.mjs";
 import {
 	callgrindWorkerd,
 	fmt,
+	inFlight,
 	machine,
 	median,
 	pairInterval,
@@ -222,16 +223,9 @@ async function instructions(contenders, callgrind) {
 	if (WRITE) writeBenchmarks("bench-origin-instructions", block);
 }
 
-/** `count` 1 KiB GETs of contender `c`, `CONCURRENCY` in flight. */
+/** `count` 1 KiB GETs of contender `c`, `CONCURRENCY` in flight, as work to run later. */
 function getsOf(c, count) {
-	let sent = 0;
-	const loop = async () => {
-		while (sent < count) {
-			sent++;
-			await c.get("small");
-		}
-	};
-	return () => Promise.all(Array.from({ length: CONCURRENCY }, loop));
+	return () => inFlight(count, CONCURRENCY, () => c.get("small"));
 }
 
 /** The CPU profile of each contender's 1 KiB GETs (`--profile`, module header): printed, not written. */

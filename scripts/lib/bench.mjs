@@ -91,6 +91,18 @@ export async function timedLoops({ slotMs, concurrency, once, cpuSeconds }) {
 	};
 }
 
+/** Sends `count` requests with `once()`, `concurrency` in flight, and resolves when all are answered. */
+export function inFlight(count, concurrency, once) {
+	let sent = 0;
+	const loop = async () => {
+		while (sent < count) {
+			sent++;
+			await once();
+		}
+	};
+	return Promise.all(Array.from({ length: concurrency }, loop));
+}
+
 /** The versions of Node, wrangler, miniflare and workerd the figures were measured with. */
 export function versions() {
 	const version = (path) => JSON.parse(readFileSync(join(ROOT, path), "utf8")).version;
