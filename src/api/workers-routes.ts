@@ -12,6 +12,14 @@
  * 1,024 characters (edgezone's bound, before any parsing). Permissions: the "Workers Routes"
  * group (Read to read, Edit, the API's "Workers Routes Write", to write), the group the
  * endpoints' API reference pages accept. An invalid body is 400 10021 naming the field.
+ *
+ * A `script` the account has no Worker of is 400 10019 "Cannot configure a route for a Worker
+ * which does not exist. Please ensure this Worker exists and try again." (the create endpoint's
+ * answer, probed live: github.com/alchemy-run/distilled pull 368; code 10019 came with HTTP 400 on
+ * this endpoint in github.com/cloudflare/cloudflare-go issue 554). The account's Workers are the
+ * names `WORKER_SCRIPTS` lists (`edge/workers-route/scripts.ts`). A PUT is checked the same way,
+ * edgezone's choice: no public source shows its answer. The check comes after the body's shape
+ * and before the Zone's checks of the pattern, also edgezone's order.
  */
 import type {
 	RouteCreateResponse,
@@ -23,9 +31,11 @@ import type {
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
+import { ConfigError } from "../common/config";
+import { isAccountWorker } from "../edge/workers-route/scripts";
 import { ROUTE_CODES } from "../zone/workers-routes";
 import { ok } from "./envelope";
-import { unwrap } from "./errors";
+import { ApiError, unwrap } from "./errors";
 import { reads, writes } from "./permissions";
 import type { ApiEnv } from "./types";
 import { HEX_ID, parseBody, parseParam } from "./validate";
@@ -39,6 +49,33 @@ const ROUTE = z.strictObject({
 		.optional(),
 });
 
+/** The route body of the request, its `script` a Worker the account has (module header). */
+async function routeOf(c: Context<ApiEnv>): Promise<z.output<typeof ROUTE>> {
+	const body = await parseBody(c, ROUTE, ROUTE_CODES.invalid);
+	if (body.script !== undefined && !hasWorker(c.env, body.script)) {
+		throw new ApiError(400, [
+			{
+				code: ROUTE_CODES.noSuchScript,
+				message:
+					"Cannot configure a route for a Worker which does not exist. Please ensure this Worker exists and try again.",
+				source: { pointer: "/script" },
+			},
+		]);
+	}
+	return body;
+}
+
+/** Whether the account has Worker `script`; a `WORKER_SCRIPTS` that is not valid is a logged 500 naming it. */
+function hasWorker(env: Env, script: string): boolean {
+	try {
+		return isAccountWorker(env, script);
+	} catch (error) {
+		if (!(error instanceof ConfigError)) throw error;
+		console.error(`edgezone API: ${error.message}`);
+		throw new ApiError(500, [{ code: 10001, message: error.message }]);
+	}
+}
+
 /** The route id of the path (32 hex; 7003 otherwise). */
 const idOf = (c: Context<ApiEnv>) => parseParam(c, "route_id", HEX_ID);
 
@@ -48,7 +85,7 @@ export const workersRoutes = new Hono<ApiEnv>()
 		ok(unwrap(await c.var.zoneState.listWorkersRoutes()) satisfies RouteListResponse[]),
 	)
 	.post("/", writes("Workers Routes"), async (c) => {
-		const body = await parseBody(c, ROUTE, ROUTE_CODES.invalid);
+		const body = await routeOf(c);
 		return ok(unwrap(await c.var.zoneState.createWorkersRoute(body, c.var.zone.name)) satisfies RouteCreateResponse);
 	})
 	.get("/:route_id", reads("Workers Routes"), async (c) =>
@@ -56,7 +93,7 @@ export const workersRoutes = new Hono<ApiEnv>()
 	)
 	.put("/:route_id", writes("Workers Routes"), async (c) => {
 		const id = idOf(c);
-		const body = await parseBody(c, ROUTE, ROUTE_CODES.invalid);
+		const body = await routeOf(c);
 		return ok(
 			unwrap(await c.var.zoneState.updateWorkersRoute(id, body, c.var.zone.name)) satisfies RouteUpdateResponse,
 		);

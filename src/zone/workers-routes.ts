@@ -25,6 +25,8 @@ import { conflict, invalid, notFound } from "./failure";
 /** Error codes of the routes (module header). */
 export const ROUTE_CODES = {
 	notFound: 10007,
+	/** A route's `script` names no Worker of the account (checked by the API, `src/api/workers-routes.ts`). */
+	noSuchScript: 10019,
 	duplicate: 10020,
 	invalid: 10021,
 	outsideZone: 10022,

@@ -1,6 +1,8 @@
 /**
  * Workers routes through the official `cloudflare` SDK, unchanged (`client.workers.routes.create/
- * list/get/update/delete`), with the API's errors and the "Workers Routes" permission.
+ * list/get/update/delete`), with the API's errors and the "Workers Routes" permission. The
+ * account's Workers are those the test pool's `WORKER_SCRIPTS` lists (vitest.config.ts): `echo`,
+ * bound, and `unbound`, listed without a binding.
  */
 import { env } from "cloudflare:workers";
 import Cloudflare from "cloudflare";
@@ -9,6 +11,7 @@ import { zoneState } from "../../src/common/durable-objects";
 import { DNS_READ_TOKEN, ROUTES_READ_TOKEN } from "./credentials";
 import { freshZone } from "./http";
 import { sdkClient } from "./sdk";
+import { callWithEnv } from "./with-env";
 
 /** The status and first error code of what `request` throws (an SDK APIError). */
 async function refusal(request: Promise<unknown>): Promise<{ status: number; code: number; message: string }> {
@@ -27,11 +30,11 @@ describe("client.workers.routes", () => {
 		const cf = sdkClient();
 		const zone_id = await freshZone();
 		const zone = (await cf.zones.get({ zone_id })).name;
-		const app = await cf.workers.routes.create({ zone_id, pattern: `app.${zone}/*`, script: "my-app" });
+		const app = await cf.workers.routes.create({ zone_id, pattern: `app.${zone}/*`, script: "echo" });
 		expect(app).toStrictEqual({
 			id: expect.stringMatching(/^[0-9a-f]{32}$/),
 			pattern: `app.${zone}/*`,
-			script: "my-app",
+			script: "echo",
 		});
 		// No script: Workers are disabled where it matches; the answer has no `script`.
 		const off = await cf.workers.routes.create({ zone_id, pattern: `app.${zone}/static/*` });
@@ -45,8 +48,8 @@ describe("client.workers.routes", () => {
 		// PUT replaces both fields: without `script` the route becomes a no-script route.
 		const moved = await cf.workers.routes.update(app.id, { zone_id, pattern: `*.${zone}/api/*` });
 		expect(moved).toStrictEqual({ id: app.id, pattern: `*.${zone}/api/*` });
-		const back = await cf.workers.routes.update(app.id, { zone_id, pattern: `*.${zone}/api/*`, script: "other_app" });
-		expect(back).toStrictEqual({ id: app.id, pattern: `*.${zone}/api/*`, script: "other_app" });
+		const back = await cf.workers.routes.update(app.id, { zone_id, pattern: `*.${zone}/api/*`, script: "unbound" });
+		expect(back).toStrictEqual({ id: app.id, pattern: `*.${zone}/api/*`, script: "unbound" });
 
 		expect(await cf.workers.routes.delete(off.id, { zone_id })).toStrictEqual({ id: off.id });
 		expect((await cf.workers.routes.list({ zone_id })).result).toStrictEqual([back]);
@@ -76,14 +79,14 @@ describe("client.workers.routes", () => {
 			code: 10021,
 		});
 
-		const first = await cf.workers.routes.create({ zone_id, pattern: `${zone}/*`, script: "a" });
+		const first = await cf.workers.routes.create({ zone_id, pattern: `${zone}/*`, script: "echo" });
 		// The host without case: the same route.
 		expect(
-			await refusal(cf.workers.routes.create({ zone_id, pattern: `${zone.toUpperCase()}/*`, script: "b" })),
+			await refusal(cf.workers.routes.create({ zone_id, pattern: `${zone.toUpperCase()}/*`, script: "unbound" })),
 		).toStrictEqual({ status: 409, code: 10020, message: "workers.api.error.duplicate_route" });
-		const second = await cf.workers.routes.create({ zone_id, pattern: `${zone}/a/*`, script: "b" });
+		const second = await cf.workers.routes.create({ zone_id, pattern: `${zone}/a/*`, script: "unbound" });
 		expect(
-			await refusal(cf.workers.routes.update(second.id, { zone_id, pattern: `${zone}/*`, script: "b" })),
+			await refusal(cf.workers.routes.update(second.id, { zone_id, pattern: `${zone}/*`, script: "unbound" })),
 		).toMatchObject({ status: 409, code: 10020 });
 		// A route may keep its own pattern.
 		expect(await cf.workers.routes.update(first.id, { zone_id, pattern: `${zone}/*` })).toStrictEqual({
@@ -97,6 +100,50 @@ describe("client.workers.routes", () => {
 		]);
 	});
 
+	it("refuses a route to a Worker the account does not have (10019), on create and on PUT, storing nothing", async () => {
+		const cf = sdkClient();
+		const zone_id = await freshZone();
+		const zone = (await cf.zones.get({ zone_id })).name;
+		const missing = {
+			status: 400,
+			code: 10019,
+			message:
+				"Cannot configure a route for a Worker which does not exist. Please ensure this Worker exists and try again.",
+		};
+		expect(await refusal(cf.workers.routes.create({ zone_id, pattern: `${zone}/*`, script: "my-app" }))).toStrictEqual(
+			missing,
+		);
+		const route = await cf.workers.routes.create({ zone_id, pattern: `${zone}/*`, script: "echo" });
+		expect(
+			await refusal(cf.workers.routes.update(route.id, { zone_id, pattern: `${zone}/b/*`, script: "my-app" })),
+		).toStrictEqual(missing);
+		// A name is the account's exactly: not another case of it, not a prefix.
+		expect(await refusal(cf.workers.routes.create({ zone_id, pattern: `${zone}/e/*`, script: "ech" }))).toMatchObject({
+			code: 10019,
+		});
+		expect((await cf.workers.routes.list({ zone_id })).result).toStrictEqual([route]);
+		expect((await zoneState(env, zone_id).edgeConfig()).version).toBe(1);
+	});
+
+	it("answers a WORKER_SCRIPTS that is not valid with a 500 naming it, storing nothing", async () => {
+		const zone_id = await freshZone();
+		const zone = (await sdkClient().zones.get({ zone_id })).name;
+		const answer = await callWithEnv({ WORKER_SCRIPTS: '["echo"]' }, "POST", `/zones/${zone_id}/workers/routes`, {
+			body: { pattern: `${zone}/*`, script: "echo" },
+		});
+		expect(answer.status).toBe(500);
+		expect(answer.body.errors?.[0]).toMatchObject({
+			code: 10001,
+			message: expect.stringContaining("WORKER_SCRIPTS is not valid"),
+		});
+		// A route without a script names no Worker, so the var is not read.
+		const off = await callWithEnv({ WORKER_SCRIPTS: '["echo"]' }, "POST", `/zones/${zone_id}/workers/routes`, {
+			body: { pattern: `${zone}/*` },
+		});
+		expect(off.status).toBe(200);
+		expect((await zoneState(env, zone_id).edgeConfig()).workersRoutes).toStrictEqual([off.body.result]);
+	});
+
 	it("refuses a route past the zone's 1,000 (Cloudflare's limit), storing nothing", async () => {
 		const cf = sdkClient();
 		const zone_id = await freshZone();
@@ -108,11 +155,13 @@ describe("client.workers.routes", () => {
 				Array.from({ length: 100 }, (_, i) => state.createWorkersRoute({ pattern: `${zone}/${batch}/${i}` }, zone)),
 			);
 		}
-		expect(await refusal(cf.workers.routes.create({ zone_id, pattern: `${zone}/last`, script: "a" }))).toStrictEqual({
-			status: 400,
-			code: 10021,
-			message: "The zone already holds 1000 Workers routes, Cloudflare's limit.",
-		});
+		expect(await refusal(cf.workers.routes.create({ zone_id, pattern: `${zone}/last`, script: "echo" }))).toStrictEqual(
+			{
+				status: 400,
+				code: 10021,
+				message: "The zone already holds 1000 Workers routes, Cloudflare's limit.",
+			},
+		);
 		expect((await cf.workers.routes.list({ zone_id })).result).toHaveLength(1000);
 	});
 
@@ -136,15 +185,15 @@ describe("client.workers.routes", () => {
 		const zone = (await cf.zones.get({ zone_id })).name;
 		const config = () => zoneState(env, zone_id).edgeConfig();
 		expect((await config()).version).toBe(0);
-		const route = await cf.workers.routes.create({ zone_id, pattern: `${zone}/*`, script: "a" });
+		const route = await cf.workers.routes.create({ zone_id, pattern: `${zone}/*`, script: "echo" });
 		await cf.workers.routes.list({ zone_id });
 		await cf.workers.routes.get(route.id, { zone_id });
 		await refusal(cf.workers.routes.create({ zone_id, pattern: `${zone}/*` }));
 		expect((await config()).version).toBe(1);
-		await cf.workers.routes.update(route.id, { zone_id, pattern: `${zone}/b/*`, script: "b" });
+		await cf.workers.routes.update(route.id, { zone_id, pattern: `${zone}/b/*`, script: "unbound" });
 		expect(await config()).toMatchObject({
 			version: 2,
-			workersRoutes: [{ id: route.id, pattern: `${zone}/b/*`, script: "b" }],
+			workersRoutes: [{ id: route.id, pattern: `${zone}/b/*`, script: "unbound" }],
 		});
 		await cf.workers.routes.delete(route.id, { zone_id });
 		expect(await config()).toMatchObject({ version: 3, workersRoutes: [] });

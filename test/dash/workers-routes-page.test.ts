@@ -50,23 +50,23 @@ describe("the Workers Routes page", () => {
 		expect(page.links("Workers Routes").map((l) => l.get("href"))).toContain(`/zones/${zone}/workers-routes`);
 	});
 
-	it("shows a pattern outside the zone (10022) and a duplicate (10020) at Route, storing nothing", async () => {
+	it("shows a pattern outside the zone (10022) and a duplicate (10020) at Route, a Worker the account lacks (10019) at Worker, storing nothing", async () => {
 		const zone = await freshZone();
 		const name = await zoneName(zone);
 		const { browser } = await signIn(TOKEN);
 		const outside = await post(browser, `/zones/${zone}/workers-routes/routes`, {
 			pattern: "example.org/*",
-			script: "a",
+			script: "echo",
 		});
 		expect(outside.status).toBe(400);
 		const refused = await seen(await outside.text());
 		expect(refused.field("Route")).toMatchObject({ value: "example.org/*", invalid: true });
 		expect(refused.field("Route").error).toBe("Route pattern must include zone name: example.org/*");
-		expect(refused.field("Worker")).toMatchObject({ value: "a", invalid: false });
-		await post(browser, `/zones/${zone}/workers-routes/routes`, { pattern: `${name}/*`, script: "a" });
+		expect(refused.field("Worker")).toMatchObject({ value: "echo", invalid: false });
+		await post(browser, `/zones/${zone}/workers-routes/routes`, { pattern: `${name}/*`, script: "echo" });
 		const duplicate = await post(browser, `/zones/${zone}/workers-routes/routes`, {
 			pattern: `${name}/*`,
-			script: "b",
+			script: "unbound",
 		});
 		expect(duplicate.status).toBe(409);
 		expect((await seen(await duplicate.text())).field("Route").error).toBe("workers.api.error.duplicate_route");
@@ -76,21 +76,32 @@ describe("the Workers Routes page", () => {
 		});
 		expect(badScript.status).toBe(400);
 		expect((await seen(await badScript.text())).field("Worker").invalid).toBe(true);
-		expect((await routes(zone)).map((r) => r.script)).toEqual(["a"]);
+		const noWorker = await post(browser, `/zones/${zone}/workers-routes/routes`, {
+			pattern: `${name}/b/*`,
+			script: "my-app",
+		});
+		expect(noWorker.status).toBe(400);
+		expect((await seen(await noWorker.text())).field("Worker")).toMatchObject({
+			value: "my-app",
+			invalid: true,
+			error:
+				"Cannot configure a route for a Worker which does not exist. Please ensure this Worker exists and try again.",
+		});
+		expect((await routes(zone)).map((r) => r.script)).toEqual(["echo"]);
 	});
 
 	it("edits a route's pattern and Worker (None included) and deletes it", async () => {
 		const zone = await freshZone();
 		const name = await zoneName(zone);
 		const { browser } = await signIn(TOKEN);
-		await post(browser, `/zones/${zone}/workers-routes/routes`, { pattern: `${name}/*`, script: "a" });
+		await post(browser, `/zones/${zone}/workers-routes/routes`, { pattern: `${name}/*`, script: "echo" });
 		const [route] = await routes(zone);
 		const base = `/zones/${zone}/workers-routes/routes/${route?.id}`;
 		const edit = await seen(await (await open(browser, base)).text());
 		expect(edit.h1).toBe("Edit route");
 		expect(edit.field("Route").value).toBe(`${name}/*`);
-		expect(edit.field("Worker").value).toBe("a");
-		const bad = await post(browser, base, { pattern: `${name}/*.jpg`, script: "a" });
+		expect(edit.field("Worker").value).toBe("echo");
+		const bad = await post(browser, base, { pattern: `${name}/*.jpg`, script: "echo" });
 		expect(bad.status).toBe(400);
 		expect((await seen(await bad.text())).field("Route")).toMatchObject({ value: `${name}/*.jpg`, invalid: true });
 		const saved = await post(browser, base, { pattern: `shop.${name}/*`, script: "" });
@@ -107,12 +118,12 @@ describe("the Workers Routes page", () => {
 	it("shows a token without Workers Routes Read the API's refusal in place of the routes, and refuses its writes", async () => {
 		const zone = await freshZone();
 		const name = await zoneName(zone);
-		await call("POST", `/zones/${zone}/workers/routes`, { pattern: `secret.${name}/*`, script: "a" });
+		await call("POST", `/zones/${zone}/workers/routes`, { pattern: `secret.${name}/*`, script: "echo" });
 		const { browser } = await signIn(WAF_TOKEN);
 		const page = await seen(await (await open(browser, `/zones/${zone}/workers-routes`)).text());
 		expect(page.alerts.join(" ")).toMatch(/Authentication error/);
 		expect(page.text).not.toContain(`secret.${name}`);
-		const write = await post(browser, `/zones/${zone}/workers-routes/routes`, { pattern: `${name}/*`, script: "a" });
+		const write = await post(browser, `/zones/${zone}/workers-routes/routes`, { pattern: `${name}/*`, script: "echo" });
 		expect(write.status).toBe(403);
 		expect((await routes(zone)).map((r) => r.pattern)).toEqual([`secret.${name}/*`]);
 	});

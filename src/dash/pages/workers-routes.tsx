@@ -6,8 +6,10 @@
  *
  * Every read and write is the API v4's `/workers/routes` (`api-call.ts`); a refusal shows the API's
  * message next to the field its `source.pointer` names (10022 a pattern outside the zone at Route,
- * 10020 a duplicate). The Worker is typed: edgezone does not know the account's Workers, only the
- * bindings of `WORKER_SCRIPTS` (docs/workers-routes.md); an empty Worker is "None".
+ * 10020 a duplicate, 10019 a Worker the account lacks at Worker). The Worker is typed, where
+ * Cloudflare's dashboard lists the account's Workers: edgezone's are the names `WORKER_SCRIPTS`
+ * lists (docs/workers-routes.md), which the page does not read past the API; an empty Worker is
+ * "None".
  */
 import { Hono } from "hono";
 import type { FC } from "hono/jsx";
@@ -77,7 +79,7 @@ const RouteFields: FC<{ values: RouteValues }> = ({ values }) => (
 			name="script"
 			label="Worker"
 			value={values.script}
-			hint="The Worker's name, bound through WORKER_SCRIPTS; empty for None (no Worker where the route matches)."
+			hint="A Worker of the account, one that WORKER_SCRIPTS lists; empty for None (no Worker where the route matches)."
 		/>
 	</>
 );

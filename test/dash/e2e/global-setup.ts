@@ -2,7 +2,7 @@
  * Global setup of the browser tests (vitest project "e2e"): finds Chromium, starts `wrangler dev`
  * as the Node tests do (test/node/wrangler-dev.ts) and hands the tests its address. The Worker's
  * secrets are the unit tests' (`TEST_BINDINGS`, put in process.env by vitest.config.ts), written to
- * an env file passed with `--env-file`. Without Chromium: in CI (`CI=true`) a failure saying how to
+ * an env file passed with `--env-file`, with the account's Workers of `workers.ts`. Without Chromium: in CI (`CI=true`) a failure saying how to
  * install it; elsewhere the browser tests are skipped, loudly.
  */
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { removeOnExit } from "../../../scripts/lib/wrangler-dev.mjs";
 import { startDev } from "../../node/wrangler-dev";
+import { E2E_WORKERS } from "./workers";
 
 /** What the browser tests are given (`inject("e2e")`). */
 export interface E2eContext {
@@ -54,7 +55,10 @@ export default async function setup(project: TestProject): Promise<(() => Promis
 	const dir = mkdtempSync(join(tmpdir(), "edgezone-e2e-"));
 	removeOnExit(dir);
 	const envFile = join(dir, "e2e.env");
-	writeFileSync(envFile, `GATEWAY_TOKENS='${GATEWAY_TOKENS}'\nAPI_CREDENTIALS='${API_CREDENTIALS}'\n`);
+	writeFileSync(
+		envFile,
+		`GATEWAY_TOKENS='${GATEWAY_TOKENS}'\nAPI_CREDENTIALS='${API_CREDENTIALS}'\nWORKER_SCRIPTS='${JSON.stringify(E2E_WORKERS)}'\n`,
+	);
 	const dev = await startDev(envFile, { persistTo: join(dir, "state") });
 	project.provide("e2e", {
 		chromium,

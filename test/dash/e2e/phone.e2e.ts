@@ -10,6 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOKEN } from "../../api/credentials";
 import { api, browserSuite, e2e, openBrowser, signIn } from "./browser";
+import type { E2E_WORKERS } from "./workers";
 
 const PHONE = { width: 390, height: 844 };
 /** A phone's browser: its width, and the page laid out as a phone's browser does (viewport meta, touch). */
@@ -21,6 +22,8 @@ const ZONE_NAME = `phone-layout-${RUN}-a-rather-long-subdomain-label.example.org
 const FOLDER = `phone-${RUN}/`;
 /** wrangler.toml's DEFAULT_ACCOUNT_ID: the account of the buckets. */
 const ACCOUNT_ID = "01a7362d577a6c3019a474fd6f485823";
+/** A Worker of the account with a long name, for the routes page. */
+const PHONE_WORKER = "storefront-checkout-payment-confirmation-worker" satisfies keyof typeof E2E_WORKERS;
 const LONG_KEY = `${FOLDER}exports/2026-11-28/report-${"0123456789abcdef".repeat(5)}.json`;
 
 /** A request to the zone's gateway (fetch cannot set Host): its status. */
@@ -180,7 +183,7 @@ browserSuite("the dashboard at phone width (390 px)", () => {
 		});
 		await api("POST", `${z}/workers/routes`, {
 			pattern: `https://${RUN}-storefront-with-a-long-name.${ZONE_NAME}/checkout/payment-confirmation/*`,
-			script: `phone-${RUN}-storefront-checkout-worker`,
+			script: PHONE_WORKER,
 		});
 		expect(await gateway("PUT", `/${LONG_KEY}`, JSON.stringify({ long: "x".repeat(200) }))).toBe(200);
 		expect(await gateway("GET", `/${LONG_KEY}?with=${"q".repeat(120)}`)).toBe(200);
@@ -310,7 +313,7 @@ browserSuite("the dashboard at phone width (390 px)", () => {
 		it("fits Workers Routes: a long route pattern and the Add route form", async () => {
 			await page.goto(zonePage("workers-routes"));
 			await page.getByRole("heading", { level: 1, name: "Workers Routes" }).waitFor();
-			await page.getByText(`phone-${RUN}-storefront-checkout-worker`).waitFor();
+			await page.getByText(PHONE_WORKER).waitFor();
 			await fits("workers-routes");
 		});
 

@@ -1,7 +1,8 @@
 /**
  * The Workers Routes page in Chromium: reached from the zone's sidebar, a route added with a
- * Worker and listed, a pattern outside the zone refused with the API's error read with the Route
- * field, the route edited to None on its Edit page, and deleted after the confirmation.
+ * Worker of the account (`workers.ts`, listed by global-setup.ts) and listed, a pattern outside
+ * the zone and a Worker the account lacks refused with the API's error read with their fields,
+ * the route edited to None on its Edit page, and deleted after the confirmation.
  */
 import { expect, it } from "vitest";
 import { api, browserSuite, describedBy, e2e, statusSays, zoneSession } from "./browser";
@@ -44,6 +45,18 @@ browserSuite("the Workers Routes page", () => {
 			"Route pattern must include zone name: example.net/*",
 		);
 		await expect(addForm().getByLabel("Worker").inputValue()).resolves.toBe("my-app");
+		expect(await api<unknown[]>("GET", `/zones/${session.zoneId}/workers/routes`)).toHaveLength(1);
+	});
+
+	it("shows a Worker the account does not have refused next to the Worker field, nothing added", async () => {
+		await addForm().getByLabel("Route").fill(`shop.${ZONE_NAME}/*`);
+		await addForm().getByLabel("Worker").fill("not-deployed");
+		await addForm().getByRole("button", { name: "Save" }).click();
+		await session.page.locator('[aria-invalid="true"]').first().waitFor();
+		await expect(describedBy(addForm(), "Worker")).resolves.toContain(
+			"Cannot configure a route for a Worker which does not exist.",
+		);
+		await expect(addForm().getByLabel("Route").inputValue()).resolves.toBe(`shop.${ZONE_NAME}/*`);
 		expect(await api<unknown[]>("GET", `/zones/${session.zoneId}/workers/routes`)).toHaveLength(1);
 	});
 
