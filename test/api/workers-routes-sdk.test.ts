@@ -11,7 +11,6 @@ import { zoneState } from "../../src/common/durable-objects";
 import { DNS_READ_TOKEN, ROUTES_READ_TOKEN } from "./credentials";
 import { freshZone } from "./http";
 import { sdkClient } from "./sdk";
-import { callWithEnv } from "./with-env";
 
 /** The status and first error code of what `request` throws (an SDK APIError). */
 async function refusal(request: Promise<unknown>): Promise<{ status: number; code: number; message: string }> {
@@ -123,25 +122,6 @@ describe("client.workers.routes", () => {
 		});
 		expect((await cf.workers.routes.list({ zone_id })).result).toStrictEqual([route]);
 		expect((await zoneState(env, zone_id).edgeConfig()).version).toBe(1);
-	});
-
-	it("answers a WORKER_SCRIPTS that is not valid with a 500 naming it, storing nothing", async () => {
-		const zone_id = await freshZone();
-		const zone = (await sdkClient().zones.get({ zone_id })).name;
-		const answer = await callWithEnv({ WORKER_SCRIPTS: '["echo"]' }, "POST", `/zones/${zone_id}/workers/routes`, {
-			body: { pattern: `${zone}/*`, script: "echo" },
-		});
-		expect(answer.status).toBe(500);
-		expect(answer.body.errors?.[0]).toMatchObject({
-			code: 10001,
-			message: expect.stringContaining("WORKER_SCRIPTS is not valid"),
-		});
-		// A route without a script names no Worker, so the var is not read.
-		const off = await callWithEnv({ WORKER_SCRIPTS: '["echo"]' }, "POST", `/zones/${zone_id}/workers/routes`, {
-			body: { pattern: `${zone}/*` },
-		});
-		expect(off.status).toBe(200);
-		expect((await zoneState(env, zone_id).edgeConfig()).workersRoutes).toStrictEqual([off.body.result]);
 	});
 
 	it("refuses a route past the zone's 1,000 (Cloudflare's limit), storing nothing", async () => {
