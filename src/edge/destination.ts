@@ -32,12 +32,13 @@
  */
 import type { EdgeRecord } from "../zone/dns-records";
 import { gateway } from "./gateway/app";
-import { countryOfCf, type Geo } from "./geo";
+import { countryOfCf, type Geo, geoOfCf } from "./geo";
 import { originAddress } from "./origin/address";
 import { hasLooped, originRequestHeaders } from "./origin/headers";
 import { failed, type OriginFacts, proxy } from "./origin/proxy";
 import { addressRecordOf, recordIndex, resolveRecord } from "./origin/records";
 import type { OriginRoute } from "./origin/route";
+import { managedRequest } from "./phases/managed-transforms";
 import { r2DomainAnswer } from "./r2-domain/public-answer";
 import { s3 } from "./s3/app";
 import { workersRoute } from "./workers-route/route";
@@ -159,15 +160,23 @@ function toOrigin(routed: Routed, env: Env, record: EdgeRecord): Promise<Destine
 	if (host === undefined) return Promise.resolve(failed("unresolved", rayId, "", 0));
 	const address = originAddress(routed.originUrl, host, route.origin?.port, env.DEFAULT_ORIGIN_URL ?? "");
 	if (address.kind === "unreachable") return Promise.resolve(failed("timeout", rayId, address.ip, 0));
+	const managed = managedRequest(routed.view, () => routed.geo ?? geoOfCf(request.cf));
 	const headers = originRequestHeaders(request.headers, {
 		clientIp: request.headers.get("cf-connecting-ip") ?? "",
 		scheme: routed.url.protocol.slice(0, -1),
 		cfRay: routed.cfRay,
 		// The visitor's country is read only when the zone sends it: `request.cf` is costly to read.
-		ipCountry: routed.view.config.ipGeolocation ? (visitorCountry(routed) ?? "XX") : null,
+		// With the visitor location headers on, their country, which IP Geolocation would send too.
+		ipCountry:
+			managed?.location !== undefined
+				? (managed.location.country ?? "XX")
+				: routed.view.config.ipGeolocation
+					? (visitorCountry(routed) ?? "XX")
+					: null,
 		host: route.host_header ?? routed.url.host,
 		cdnLoop,
 		geoHeadersRead: routed.geo !== undefined,
+		managed,
 	});
 	return proxy(request, address, headers, env, rayId);
 }

@@ -5,8 +5,8 @@
  * the isolate by the zone's config version (edgezone's design). Every write that
  * changes what the edge must do (rulesets; log-push job create, update, delete; filters
  * and firewall rules, including a quota-refused POST that kept its filters; the Logpull
- * retention flag; the URL normalization setting; the zone settings; Workers routes; DNS records;
- * the fallback origin) bumps one per-zone counter in the same transaction, so a cached view is
+ * retention flag; the URL normalization setting; the zone settings; the Managed Transforms;
+ * Workers routes; DNS records; the fallback origin) bumps one per-zone counter in the same transaction, so a cached view is
  * current exactly when its version equals the stored one. Reads and refused writes (rolled back) leave it as it is.
  */
 import type { UrlNormalization } from "../common/url-normalization";
@@ -14,6 +14,7 @@ import type { SaasOrigins } from "./custom-hostnames/store";
 import type { EdgeRecord } from "./dns-records";
 import type { EnforcedFirewallRule } from "./firewall-rules";
 import type { LogpushJob } from "./logpush";
+import type { ManagedTransformId } from "./managed-transforms";
 import type { Rule } from "./phases/actions";
 import type { LogCustomFieldParameters } from "./phases/log-custom-fields";
 import type { WorkersRoute } from "./workers-routes";
@@ -43,6 +44,8 @@ export interface EdgeConfig {
 	urlNormalization: UrlNormalization;
 	/** Whether the zone's `ip_geolocation` setting is on (`zone-settings.ts`): origins get `CF-IPCountry`. */
 	ipGeolocation: boolean;
+	/** The zone's Managed Transforms that are on (`managed-transforms.ts`). */
+	managedTransforms: ManagedTransformId[];
 	/** The zone's Workers routes (`workers-routes.ts`), in creation order; the edge ranks them. */
 	workersRoutes: WorkersRoute[];
 	/** The zone's DNS records as the edge routes by them (`edge/origin/records.ts`). */

@@ -110,6 +110,8 @@ export const CODES = {
 	r2TemporaryCredentialsInvalid: 10040,
 	/** Chosen (the real code is not public; the endpoint is the rulesets' family): an invalid URL normalization body. */
 	urlNormalizationInvalid: 20200,
+	/** Chosen (the real code is not public; the endpoint is the rulesets' family): an invalid Managed Transforms body. */
+	managedTransformsInvalid: 20200,
 	/** Observed as the wrapper of DNS validation errors, "DNS Validation Error" (hashicorp/terraform#11991): any invalid DNS records body or query. */
 	dnsRecordInvalid: 1004,
 	/** Observed (pulumi/pulumi-cloudflare#1174, a custom domain's POST): "The specified bucket does not exist." */

@@ -318,6 +318,16 @@ export const ZONE_MIGRATIONS: readonly Migration[] = [
 			);
 		`,
 	},
+	{
+		id: 16,
+		name: "managed_transforms",
+		sql: `
+			-- The Managed Transforms that are on (managed-transforms.ts): a row each.
+			CREATE TABLE managed_transforms (
+				id TEXT PRIMARY KEY
+			);
+		`,
+	},
 ];
 
 /** Tables of the zone registry (the `ZoneRegistry` Durable Object). */

@@ -66,6 +66,7 @@ import {
 } from "./firewall-rules";
 import { LogScheduler, type LogStatus } from "./log-delivery";
 import { type Challenge, type JobSettings, type JobWrite, type LogpushJob, LogpushStore } from "./logpush";
+import { ManagedTransformStore, type ManagedTransforms, type ManagedTransformsPatch } from "./managed-transforms";
 import type { Notice } from "./outbox";
 import type { Rule } from "./phases/actions";
 import { enabledCustomFields } from "./phases/log-custom-fields";
@@ -116,6 +117,7 @@ export class Zone extends DurableObject<Env> {
 	readonly #dns: SimulatedDns;
 	readonly #hostnames: CustomHostnameStore;
 	readonly #urlNormalization: UrlNormalizationStore;
+	readonly #managedTransforms: ManagedTransformStore;
 	readonly #settings: ZoneSettingStore;
 	readonly #records: DnsRecordStore;
 	readonly #workersRoutes: WorkersRouteStore;
@@ -147,6 +149,7 @@ export class Zone extends DurableObject<Env> {
 		this.#dns = new SimulatedDns(ctx.storage.sql, this.#answers);
 		this.#hostnames = new CustomHostnameStore(ctx.storage.sql, this.#dns);
 		this.#urlNormalization = new UrlNormalizationStore(ctx.storage.sql);
+		this.#managedTransforms = new ManagedTransformStore(ctx.storage.sql);
 		this.#settings = new ZoneSettingStore(ctx.storage.sql);
 		this.#records = new DnsRecordStore(ctx.storage.sql);
 		this.#workersRoutes = new WorkersRouteStore(ctx.storage.sql);
@@ -315,6 +318,24 @@ export class Zone extends DurableObject<Env> {
 	resetUrlNormalization(): Result<null> {
 		return this.#write(() => {
 			this.#urlNormalization.reset();
+			return null;
+		});
+	}
+
+	/** The zone's Managed Transforms (`managed-transforms.ts`). */
+	managedTransforms(): Result<ManagedTransforms> {
+		return this.#run(() => this.#managedTransforms.list());
+	}
+
+	/** Switches Managed Transforms on or off: a write the edge depends on (they change the headers both ways). */
+	editManagedTransforms(patch: ManagedTransformsPatch): Result<ManagedTransforms> {
+		return this.#write(() => this.#managedTransforms.edit(patch));
+	}
+
+	/** Turns every Managed Transform off (the API's DELETE). */
+	resetManagedTransforms(): Result<null> {
+		return this.#write(() => {
+			this.#managedTransforms.reset();
 			return null;
 		});
 	}
@@ -769,6 +790,7 @@ export class Zone extends DurableObject<Env> {
 			logpullRetention: this.#retention.flag(),
 			urlNormalization: this.#urlNormalization.get(),
 			ipGeolocation: this.#settings.get("ip_geolocation").value === "on",
+			managedTransforms: [...this.#managedTransforms.enabled()],
 			workersRoutes: this.#workersRoutes.list(),
 			dnsRecords: this.#records.edgeRecords(),
 			saasOrigins: this.#hostnames.saasOrigins(),

@@ -36,6 +36,7 @@ function stateFor(originRules: Rule[], path: string): PhaseState {
 		logpullRetention: false,
 		urlNormalization: { type: "cloudflare", scope: "incoming" },
 		ipGeolocation: true,
+		managedTransforms: [],
 		redirectRules: [],
 		urlRewriteRules: [],
 		originRules,

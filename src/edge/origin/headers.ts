@@ -25,8 +25,13 @@
  * Worker's fetch, so the origin reads the visitor's IP in `X-Forwarded-For`; `Accept-Encoding`
  * is passed as the visitor sent it (Cloudflare asks origins for `br, gzip`); workerd adds its own
  * `CF-Worker` header.
+ *
+ * The zone's Managed Transforms toward the origin, when one is on, change these headers as
+ * `phases/managed-transforms.ts` says: the visitor's location headers, `True-Client-IP`, or the
+ * visitor's IP headers removed.
  */
 import { GEO_HEADER_PREFIX } from "../geo";
+import { asciiHeaderValue, LOCATION_HEADERS, type ManagedRequest } from "../phases/managed-transforms";
 
 /** What the edge knows of the request to add toward the origin. */
 export interface ForwardFacts {
@@ -44,7 +49,11 @@ export interface ForwardFacts {
 	cdnLoop: string | null;
 	/** Whether the edge read the request's emulator geo headers (`geo.ts`, where trusted): then none is passed on. */
 	geoHeadersRead: boolean;
+	/** What the zone's Managed Transforms ask; absent when none is on. */
+	managed?: ManagedRequest | undefined;
 }
+
+const LOCATION_NAMES: ReadonlySet<string> = new Set(LOCATION_HEADERS.map(([name]) => name));
 
 const HOP_BY_HOP: ReadonlySet<string> = new Set([
 	"connection",
@@ -66,6 +75,8 @@ export function originRequestHeaders(incoming: Headers, facts: ForwardFacts): He
 	const headers = new Headers(incoming);
 	let websocket = false;
 	let forwardedFor: string | null = null;
+	const managed = facts.managed;
+	const location = managed?.location;
 	for (const name of incoming.keys()) {
 		if (HOP_BY_HOP.has(name)) {
 			headers.delete(name);
@@ -79,14 +90,21 @@ export function originRequestHeaders(incoming: Headers, facts: ForwardFacts): He
 		} else if (name === "x-forwarded-for") forwardedFor = incoming.get(name);
 		else if (facts.geoHeadersRead && name.startsWith(GEO_HEADER_PREFIX)) headers.delete(name);
 		else if (name === "cf-ipcountry" && facts.ipCountry === null) headers.delete(name);
+		else if (location !== undefined && LOCATION_NAMES.has(name)) headers.delete(name);
 	}
 	if (websocket) {
 		headers.set("upgrade", "websocket");
 		headers.set("connection", "Upgrade");
 	}
-	if (facts.clientIp !== "") {
+	if (managed?.removeVisitorIp === true) {
+		headers.delete("cf-connecting-ip");
+		headers.delete("true-client-ip");
+		// The last proxy's address is the one that connected: a visitor's own list is dropped.
+		if (facts.clientIp !== "") headers.set("x-forwarded-for", facts.clientIp);
+	} else if (facts.clientIp !== "") {
 		headers.set("cf-connecting-ip", facts.clientIp);
 		headers.set("x-forwarded-for", forwardedFor === null ? facts.clientIp : `${forwardedFor}, ${facts.clientIp}`);
+		if (managed?.trueClientIp === true) headers.set("true-client-ip", facts.clientIp);
 	}
 	headers.set("x-forwarded-proto", facts.scheme);
 	headers.set("x-forwarded-host", facts.host);
@@ -94,6 +112,12 @@ export function originRequestHeaders(incoming: Headers, facts: ForwardFacts): He
 	// The scheme is "http" or "https": nothing in it needs JSON's escaping.
 	headers.set("cf-visitor", `{"scheme":"${facts.scheme}"}`);
 	if (facts.ipCountry !== null) headers.set("cf-ipcountry", facts.ipCountry);
+	if (location !== undefined) {
+		for (const [name, field] of LOCATION_HEADERS) {
+			const value = location[field];
+			if (value !== undefined) headers.set(name, asciiHeaderValue(value));
+		}
+	}
 	headers.set("cdn-loop", facts.cdnLoop === null ? "cloudflare" : `${facts.cdnLoop}, cloudflare`);
 	return headers;
 }

@@ -6,7 +6,8 @@
  * Redirects) → `http_request_transform` (URL rewrites) → `http_request_origin` (Origin Rules) →
  * `http_request_firewall_custom` (WAF custom rules, the legacy firewall rules with them) →
  * `http_request_late_transform` (request header rules); then the destination;
- * response: `http_response_headers_transform` (response header rules) → `http_log_custom_fields`
+ * response: (Managed Transforms, Cloudflare's own, `managed-transforms.ts`) →
+ * `http_response_headers_transform` (response header rules) → `http_log_custom_fields`
  * (the log tap, `log-entry.ts`, which the pipeline runs last as it streams the answer).
  *
  * A request phase may answer in the destination's place (a redirect, a block), which ends the
@@ -14,6 +15,7 @@
  */
 import type { MaybePromise } from "../../common/maybe-promise";
 import { firewallPhase } from "./firewall";
+import { managedResponseHeaders } from "./managed-transforms";
 import { originRoute } from "./origin-route";
 import { redirect } from "./redirect";
 import { requestHeaders } from "./request-headers";
@@ -37,6 +39,7 @@ const REQUEST_PHASES: readonly (readonly [string, RequestPhase])[] = [
 
 /** The response phases before the log tap, in Cloudflare's order. */
 const RESPONSE_PHASES: readonly (readonly [string, (state: PhaseState, response: Response) => Response])[] = [
+	["managed transforms", managedResponseHeaders],
 	["http_response_headers_transform", responseHeaders],
 ];
 

@@ -3,7 +3,8 @@
  * real HTTP server on a free loopback port, which workerd reaches as an edge reaches an origin.
  *
  * - any path: answers 200 with JSON `{method, url, headers, body}` (the request's body read whole:
- *   the tests send small ones), `set-cookie` twice, `expires`, `last-modified`, `x-accel-redirect`;
+ *   the tests send small ones), `set-cookie` twice, `expires`, `last-modified`, `x-accel-redirect`,
+ *   `x-powered-by` and `x-frame-options: DENY`;
  * - `/slow/...`: answers after SLOW_MS;
  * - `/stream/<n>`: streams n bytes of "a" in 64 KiB chunks, no Content-Length;
  * - `/gzip/...`: answers "compressed by the origin" gzipped, with `Content-Encoding: gzip`;
@@ -97,6 +98,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
 			["expires", "Thu, 01 Dec 2044 16:00:00 GMT"],
 			["last-modified", "Tue, 15 Nov 1994 12:45:26 GMT"],
 			["x-accel-redirect", "/internal"],
+			["x-powered-by", "Express"],
+			["x-frame-options", "DENY"],
 		]);
 		response.end(JSON.stringify({ method: request.method, url: request.url, headers: request.headers, body }));
 	};
