@@ -27,6 +27,7 @@ import { dns } from "./pages/dns";
 import { logpush } from "./pages/logpush";
 import { network } from "./pages/network";
 import { rules } from "./pages/rules";
+import { rulesSettings } from "./pages/rules-settings";
 import { security } from "./pages/security";
 import { signIn } from "./pages/sign-in";
 import { ssl } from "./pages/ssl";
@@ -171,5 +172,6 @@ dash.route("/zones/:zone_id/bucket", bucket);
 dash.route("/zones/:zone_id/bucket-domains", bucketDomains);
 dash.route("/zones/:zone_id/workers-routes", workersRoutes);
 dash.route("/zones/:zone_id/rules", rules);
+dash.route("/zones/:zone_id/rules-settings", rulesSettings);
 
 dash.notFound((c) => errorPage(c, "Page not found", ["There is no dashboard page at this address."], 404));

@@ -23,6 +23,7 @@ const ZONE_PAGES: ZonePage[] = [
 	{ path: "dns", label: "Records", group: "DNS" },
 	{ path: "security", label: "Security rules", group: "Security" },
 	{ path: "rules", label: "Overview", group: "Rules" },
+	{ path: "rules-settings", label: "Settings", group: "Rules" },
 	{ path: "ssl", label: "Edge Certificates", group: "SSL/TLS" },
 	{ path: "network", label: "Network", group: "Network" },
 	{ path: "bucket", label: "Bucket", group: "R2 Object Storage" },

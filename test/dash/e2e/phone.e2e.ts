@@ -323,6 +323,13 @@ browserSuite("the dashboard at phone width (390 px)", () => {
 			await page.getByRole("button", { name: "Turn off" }).waitFor();
 			await fits("network");
 		});
+
+		it("fits Rules settings: the Managed Transforms with their descriptions", async () => {
+			await page.goto(zonePage("rules-settings"));
+			await page.getByRole("heading", { level: 1, name: "Rules settings" }).waitFor();
+			await page.getByRole("button", { name: "Turn on Add security headers" }).waitFor();
+			await fits("rules-settings");
+		});
 	});
 
 	it("opens the collapsed navigation and follows it to another page", async () => {
