@@ -20,7 +20,7 @@
 import { CODES, invalid } from "./failure";
 
 /** The request transforms, then the response transforms, each in the API's order. */
-export const MANAGED_TRANSFORMS = {
+const MANAGED_TRANSFORMS = {
 	managed_request_headers: ["add_visitor_location_headers", "add_true_client_ip_headers", "remove_visitor_ip_headers"],
 	managed_response_headers: ["remove_x-powered-by_header", "add_security_headers"],
 } as const;
