@@ -32,7 +32,7 @@
  */
 import type { EdgeRecord } from "../zone/dns-records";
 import { gateway } from "./gateway/app";
-import { countryOfCf, type Geo, geoOfCf } from "./geo";
+import { countryOfCf, type Geo } from "./geo";
 import { originAddress } from "./origin/address";
 import { hasLooped, originRequestHeaders } from "./origin/headers";
 import { failed, type OriginFacts, proxy } from "./origin/proxy";
@@ -160,7 +160,7 @@ function toOrigin(routed: Routed, env: Env, record: EdgeRecord): Promise<Destine
 	if (host === undefined) return Promise.resolve(failed("unresolved", rayId, "", 0));
 	const address = originAddress(routed.originUrl, host, route.origin?.port, env.DEFAULT_ORIGIN_URL ?? "");
 	if (address.kind === "unreachable") return Promise.resolve(failed("timeout", rayId, address.ip, 0));
-	const managed = managedRequest(routed.view, () => routed.geo ?? geoOfCf(request.cf));
+	const managed = managedRequest(routed.view, routed.geo, request);
 	const headers = originRequestHeaders(request.headers, {
 		clientIp: request.headers.get("cf-connecting-ip") ?? "",
 		scheme: routed.url.protocol.slice(0, -1),

@@ -80,8 +80,8 @@ export class ManagedTransformStore {
 		for (const list of LISTS) {
 			for (const [index, entry] of (patch[list] ?? []).entries()) {
 				const pointer = `/${list}/${index}/id`;
-				if (!(MANAGED_TRANSFORMS[list] as readonly string[]).includes(entry.id)) {
-					const other = LISTS.find((l) => (MANAGED_TRANSFORMS[l] as readonly string[]).includes(entry.id));
+				const other = listOf(entry.id);
+				if (other !== list) {
 					invalid(
 						CODES.managedTransformsInvalid,
 						other === undefined
@@ -97,13 +97,13 @@ export class ManagedTransformStore {
 				else enabled.delete(id);
 			}
 		}
-		for (const id of enabled) {
-			const conflicting = CONFLICTS[id]?.find((other) => enabled.has(other));
-			if (conflicting !== undefined && id < conflicting) {
+		for (const [id, others] of Object.entries(CONFLICTS)) {
+			const on = others.find((other) => enabled.has(other));
+			if (enabled.has(id as ManagedTransformId) && on !== undefined) {
 				invalid(
 					CODES.managedTransformsInvalid,
-					`${id} and ${conflicting} conflict: at most one of them can be enabled`,
-					`/${LISTS.find((l) => (MANAGED_TRANSFORMS[l] as readonly string[]).includes(id))}`,
+					`${id} and ${on} conflict: at most one of them can be enabled`,
+					`/${listOf(id)}`,
 				);
 			}
 		}
@@ -116,6 +116,11 @@ export class ManagedTransformStore {
 	reset(): void {
 		this.#sql.exec("DELETE FROM managed_transforms");
 	}
+}
+
+/** The list that holds transform `id`, or undefined for an id edgezone does not know. */
+function listOf(id: string): TransformList | undefined {
+	return LISTS.find((list) => (MANAGED_TRANSFORMS[list] as readonly string[]).includes(id));
 }
 
 function answerOf(enabled: ReadonlySet<ManagedTransformId>): ManagedTransforms {

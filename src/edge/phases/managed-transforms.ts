@@ -26,7 +26,7 @@
  * origin reach a proxied origin, not a Worker of a Workers route nor the bucket.
  */
 import type { EdgeConfig } from "../../zone/edge-config";
-import type { Geo } from "../geo";
+import { type Geo, geoOfCf } from "../geo";
 import { derived, type ZoneView } from "../zone-view";
 import type { PhaseState } from "./state";
 
@@ -63,14 +63,15 @@ function switchesOf({ managedTransforms }: EdgeConfig): Switches {
 }
 
 /**
- * What the zone's Managed Transforms ask of a request toward the origin, or undefined when none
- * is on. `location` reads the visitor's location only when `add_visitor_location_headers` is on.
+ * What the zone's Managed Transforms ask of `request` toward the origin, or undefined when none
+ * is on. The visitor's location is `geo` (the trusted geo headers', `geo.ts`), else `request.cf`'s,
+ * read only when `add_visitor_location_headers` is on.
  */
-export function managedRequest(view: ZoneView, location: () => Geo): ManagedRequest | undefined {
+export function managedRequest(view: ZoneView, geo: Geo | undefined, request: Request): ManagedRequest | undefined {
 	const on = derived(view, switchesOf);
 	if (!on.visitorLocation && !on.trueClientIp && !on.removeVisitorIp) return undefined;
 	return {
-		location: on.visitorLocation ? location() : undefined,
+		location: on.visitorLocation ? (geo ?? geoOfCf(request.cf)) : undefined,
 		trueClientIp: on.trueClientIp,
 		removeVisitorIp: on.removeVisitorIp,
 	};
