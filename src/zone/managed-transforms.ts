@@ -12,7 +12,8 @@
  * real one "will only include available Managed Transforms according to your Cloudflare plan and
  * product subscriptions": `add_bot_protection_headers` (Bot Management), `add_client_certificate_headers`
  * (mTLS), `add_waf_credential_check_status_header` and `add_waf_content_scan_status_header` (WAF
- * detections) read what edgezone does not emulate. An entry's `has_conflict` is true while a
+ * detections) read what edgezone does not emulate; a PATCH may turn one of them off (it stays
+ * off), not on. An entry's `has_conflict` is true while a
  * transform it conflicts with is on. A PATCH names transforms by list; after it, no two
  * conflicting transforms may be on. Refusals (an unknown id, an id in the other list, one named
  * twice, a conflict) are 400 20200 with the field's pointer (the code is edgezone's choice).
@@ -32,6 +33,14 @@ export type TransformList = keyof typeof MANAGED_TRANSFORMS;
 export type ManagedTransformId = (typeof MANAGED_TRANSFORMS)[TransformList][number];
 
 const LISTS = Object.keys(MANAGED_TRANSFORMS) as TransformList[];
+
+/** Cloudflare's request transforms that edgezone does not list (module header). */
+const NOT_EMULATED: ReadonlySet<string> = new Set([
+	"add_bot_protection_headers",
+	"add_client_certificate_headers",
+	"add_waf_credential_check_status_header",
+	"add_waf_content_scan_status_header",
+]);
 
 /** Which transforms each cannot be on beside (the API's `conflicts_with`). */
 const CONFLICTS: Partial<Record<ManagedTransformId, readonly ManagedTransformId[]>> = {
@@ -80,6 +89,16 @@ export class ManagedTransformStore {
 		for (const list of LISTS) {
 			for (const [index, entry] of (patch[list] ?? []).entries()) {
 				const pointer = `/${list}/${index}/id`;
+				if (named.has(entry.id)) invalid(CODES.managedTransformsInvalid, `${entry.id} is named twice`, pointer);
+				named.add(entry.id);
+				if (list === "managed_request_headers" && NOT_EMULATED.has(entry.id)) {
+					if (!entry.enabled) continue;
+					invalid(
+						CODES.managedTransformsInvalid,
+						`${entry.id} is not available in this zone: edgezone does not emulate what it reads`,
+						pointer,
+					);
+				}
 				const other = listOf(entry.id);
 				if (other !== list) {
 					invalid(
@@ -90,8 +109,6 @@ export class ManagedTransformStore {
 						pointer,
 					);
 				}
-				if (named.has(entry.id)) invalid(CODES.managedTransformsInvalid, `${entry.id} is named twice`, pointer);
-				named.add(entry.id);
 				const id = entry.id as ManagedTransformId;
 				if (entry.enabled) enabled.add(id);
 				else enabled.delete(id);

@@ -109,14 +109,25 @@ describe("client.managedTransforms", () => {
 		const cf = sdkClient();
 		const zone_id = await freshZone();
 		const edit = (body: object) => refusal(cf.managedTransforms.edit({ zone_id, ...body }));
-		expect(
-			await edit({ managed_request_headers: [{ id: "add_bot_protection_headers", enabled: true }] }),
-		).toStrictEqual({
+		expect(await edit({ managed_request_headers: [{ id: "add_visitor_headers", enabled: false }] })).toStrictEqual({
 			status: 400,
 			code: 20200,
-			message: "add_bot_protection_headers is not a Managed Transform of this zone",
+			message: "add_visitor_headers is not a Managed Transform of this zone",
 			pointer: "/managed_request_headers/0/id",
 		});
+		// One of Cloudflare's that edgezone does not perform: may be kept off, not turned on.
+		expect(
+			await edit({ managed_request_headers: [{ id: "add_bot_protection_headers", enabled: true }] }),
+		).toMatchObject({
+			message: "add_bot_protection_headers is not available in this zone: edgezone does not emulate what it reads",
+			pointer: "/managed_request_headers/0/id",
+		});
+		expect(
+			await cf.managedTransforms.edit({
+				zone_id,
+				managed_request_headers: [{ id: "add_bot_protection_headers", enabled: false }],
+			}),
+		).toStrictEqual(lists());
 		expect(
 			await edit({
 				managed_request_headers: [
