@@ -256,6 +256,7 @@ describe("the edge's view of a zone", () => {
 			logpullRetention: false,
 			urlNormalization: { type: "cloudflare", scope: "incoming" },
 			ipGeolocation: true,
+			managedTransforms: [],
 			workersRoutes: [],
 			dnsRecords: [],
 			saasOrigins: { customOrigins: {} },
