@@ -27,6 +27,8 @@ export interface Field {
 	checked: boolean;
 	/** A select's options: their labels. */
 	options: string[];
+	/** The values an input's `list` (a `datalist`) offers as the person types. */
+	suggestions: string[];
 }
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", bull: "•", nbsp: " " };
@@ -121,7 +123,17 @@ export class Seen {
 			),
 			checked: control.attrs.has("checked"),
 			options: options.map((o) => squeeze(o.text)),
+			suggestions: this.#suggestionsOf(control),
 		};
+	}
+
+	#suggestionsOf(control: Node): string[] {
+		const list = control.attrs.get("list");
+		const datalist = list === undefined ? undefined : this.#byId(list);
+		if (datalist === undefined) return [];
+		return this.#nodes
+			.filter((n) => n.tag === "option" && n.parents.includes(datalist))
+			.map((o) => o.attrs.get("value") ?? "");
 	}
 
 	/** The rows of the page's tables, each as the text of its cells (`th` and `td`). */

@@ -41,6 +41,8 @@ describe("the Workers Routes page", () => {
 		]);
 		const page = await seen(await (await open(browser, `/zones/${zone}/workers-routes?done=added`)).text());
 		expect(page.h1).toBe("Workers Routes");
+		// The account's Workers (the test pool's WORKER_SCRIPTS), offered as the person types.
+		expect(page.field("Worker").suggestions).toEqual(["echo", "unbound"]);
 		expect(page.text).toContain("Route added.");
 		expect(page.rows.map((r) => r.slice(0, 2))).toEqual([
 			["Route", "Worker"],
@@ -100,7 +102,7 @@ describe("the Workers Routes page", () => {
 		const edit = await seen(await (await open(browser, base)).text());
 		expect(edit.h1).toBe("Edit route");
 		expect(edit.field("Route").value).toBe(`${name}/*`);
-		expect(edit.field("Worker").value).toBe("echo");
+		expect(edit.field("Worker")).toMatchObject({ value: "echo", suggestions: ["echo", "unbound"] });
 		const bad = await post(browser, base, { pattern: `${name}/*.jpg`, script: "echo" });
 		expect(bad.status).toBe(400);
 		expect((await seen(await bad.text())).field("Route")).toMatchObject({ value: `${name}/*.jpg`, invalid: true });

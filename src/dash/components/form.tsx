@@ -169,9 +169,12 @@ export const TextField: FC<
 		required?: boolean;
 		autocomplete?: string;
 		step?: string;
+		/** Values the browser offers as the person types (a `datalist`); any other may still be typed. */
+		suggestions?: readonly string[];
 	}
 > = (props) => {
 	const d = described(props);
+	const listId = props.suggestions === undefined || props.suggestions.length === 0 ? undefined : `${d.id}-suggestions`;
 	return (
 		<div>
 			<label for={d.id}>{props.label}</label>
@@ -183,8 +186,16 @@ export const TextField: FC<
 				required={props.required}
 				autocomplete={props.autocomplete ?? "off"}
 				step={props.step}
+				list={listId}
 				{...d.aria}
 			/>
+			{listId === undefined ? null : (
+				<datalist id={listId}>
+					{props.suggestions?.map((value) => (
+						<option value={value} />
+					))}
+				</datalist>
+			)}
 			<Below hint={props.hint} hintId={d.hintId} messages={d.messages} errorId={d.errorId} />
 		</div>
 	);

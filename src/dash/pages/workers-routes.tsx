@@ -6,14 +6,17 @@
  *
  * Every read and write is the API v4's `/workers/routes` (`api-call.ts`); a refusal shows the API's
  * message next to the field its `source.pointer` names (10022 a pattern outside the zone at Route,
- * 10020 a duplicate, 10019 a Worker the account lacks at Worker). The Worker is typed, where
- * Cloudflare's dashboard lists the account's Workers: edgezone's are the names `WORKER_SCRIPTS`
- * lists (docs/workers-routes.md), which the page does not read past the API; an empty Worker is
- * "None".
+ * 10020 a duplicate, 10019 a Worker the account lacks at Worker). Where Cloudflare's dashboard
+ * lists the account's Workers, the Worker field offers them as the person types: edgezone's are
+ * the names `WORKER_SCRIPTS` lists (docs/workers-routes.md), read from the deployment's
+ * configuration, as the API checks them; any name may still be typed, for the API to judge. An
+ * empty Worker is "None".
  */
 import { Hono } from "hono";
 import type { FC } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { ConfigError } from "../../common/config";
+import { accountWorkers } from "../../edge/workers-route/scripts";
 import type { WorkersRoute } from "../../zone/workers-routes";
 import { callApi, messagesOf, statusOf, zonePath } from "../api-call";
 import {
@@ -65,8 +68,18 @@ async function routeValuesOf(c: Ctx): Promise<RouteValues> {
 const pagePath = (c: Ctx, rest = "") => `/zones/${c.var.zone.id}/workers-routes${rest}`;
 const routePath = (c: Ctx) => zonePath(c, `/workers/routes/${encodeURIComponent(c.req.param("route_id") ?? "")}`);
 
-/** The Route and Worker fields of both forms. */
-const RouteFields: FC<{ values: RouteValues }> = ({ values }) => (
+/** The account's Workers, offered at the Worker field; none while `WORKER_SCRIPTS` is not valid (the API says so on Save). */
+function workersOf(c: Ctx): string[] {
+	try {
+		return accountWorkers(c.env);
+	} catch (error) {
+		if (!(error instanceof ConfigError)) throw error;
+		return [];
+	}
+}
+
+/** The Route and Worker fields of both forms; `workers` the names the Worker field offers. */
+const RouteFields: FC<{ values: RouteValues; workers: readonly string[] }> = ({ values, workers }) => (
 	<>
 		<TextField
 			name="pattern"
@@ -79,6 +92,7 @@ const RouteFields: FC<{ values: RouteValues }> = ({ values }) => (
 			name="script"
 			label="Worker"
 			value={values.script}
+			suggestions={workers}
 			hint="A Worker of the account, one that WORKER_SCRIPTS lists; empty for None (no Worker where the route matches)."
 		/>
 	</>
@@ -153,7 +167,7 @@ async function routesPage(c: Ctx, state: PageState = {}, status: ContentfulStatu
 				<form method="post" action={pagePath(c, "/routes")} aria-labelledby="add-route-heading">
 					<Csrf token={c.var.csrf} />
 					<FormScope form="route" errors={add.errors}>
-						<RouteFields values={add.values} />
+						<RouteFields values={add.values} workers={workersOf(c)} />
 					</FormScope>
 					<div class="actions">
 						<button type="submit">Save</button>
@@ -188,6 +202,7 @@ async function editPage(
 						<FormScope form="edit-route" errors={errors}>
 							<RouteFields
 								values={state.values ?? { pattern: answer.result.pattern, script: answer.result.script ?? "" }}
+								workers={workersOf(c)}
 							/>
 						</FormScope>
 						<div class="actions">

@@ -21,6 +21,14 @@ function scriptsOf(env: Env): Record<string, string> {
 }
 
 /**
+ * The account's Workers: the names `WORKER_SCRIPTS` lists, bound or not, in its order.
+ * @throws ConfigError when `WORKER_SCRIPTS` is set but not a JSON object of names.
+ */
+export function accountWorkers(env: Env): string[] {
+	return Object.keys(scriptsOf(env));
+}
+
+/**
  * Whether the account has Worker `script`: `WORKER_SCRIPTS` lists it, bound or not.
  * @throws ConfigError when `WORKER_SCRIPTS` is set but not a JSON object of names.
  */

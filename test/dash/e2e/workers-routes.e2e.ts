@@ -6,6 +6,7 @@
  */
 import { expect, it } from "vitest";
 import { api, browserSuite, describedBy, e2e, statusSays, zoneSession } from "./browser";
+import { E2E_WORKERS } from "./workers";
 
 const ZONE_NAME = `routes-page-${Date.now().toString(36)}.example.org`;
 
@@ -25,6 +26,10 @@ browserSuite("the Workers Routes page", () => {
 	});
 
 	it("adds a route with a Worker and lists it", async () => {
+		// The Worker field offers the account's Workers as the person types.
+		const list = await addForm().getByLabel("Worker").getAttribute("list");
+		const offered = await session.page.locator(`datalist[id="${list}"] option`).all();
+		expect(await Promise.all(offered.map((option) => option.getAttribute("value")))).toEqual(Object.keys(E2E_WORKERS));
 		await addForm().getByLabel("Route").fill(`app.${ZONE_NAME}/*`);
 		await addForm().getByLabel("Worker").fill("my-app");
 		await addForm().getByRole("button", { name: "Save" }).click();
