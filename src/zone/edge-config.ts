@@ -6,8 +6,9 @@
  * changes what the edge must do (rulesets; log-push job create, update, delete; filters
  * and firewall rules, including a quota-refused POST that kept its filters; the Logpull
  * retention flag; the URL normalization setting; the zone settings; the Managed Transforms;
- * Workers routes; DNS records; the fallback origin) bumps one per-zone counter in the same transaction, so a cached view is
- * current exactly when its version equals the stored one. Reads and refused writes (rolled back) leave it as it is.
+ * Workers routes; DNS records; the fallback origin) bumps one per-zone counter in the same
+ * transaction, so a cached view is current exactly when its version equals the stored one.
+ * Reads and refused writes (rolled back) leave it as it is.
  */
 import type { UrlNormalization } from "../common/url-normalization";
 import type { SaasOrigins } from "./custom-hostnames/store";

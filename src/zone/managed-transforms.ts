@@ -124,7 +124,7 @@ export class ManagedTransformStore {
 				);
 			}
 		}
-		this.#sql.exec("DELETE FROM managed_transforms");
+		this.reset();
 		for (const id of enabled) this.#sql.exec("INSERT INTO managed_transforms (id) VALUES (?)", id);
 		return answerOf(enabled);
 	}
