@@ -44,8 +44,11 @@ export function ok(result: unknown, resultInfo?: PageInfo | CursorInfo): Respons
 	return new Response(JSON.stringify(body), { status: 200, headers: JSON_HEADERS });
 }
 
-/** `200` with `messages`, as a few endpoints answer (`/user/tokens/verify`'s 10000 "This API Token is valid and active"). */
-export function okWithMessages(result: unknown, messages: (ResponseInfo & { type: string | null })[]): Response {
+/**
+ * `200` with `messages`, as a few endpoints answer (`/user/tokens/verify`'s 10000 "This API Token is
+ * valid and active", with `type`; a DNS import's records left out, without).
+ */
+export function okWithMessages(result: unknown, messages: (ResponseInfo & { type?: string | null })[]): Response {
 	const body = { result, success: true, errors: [], messages };
 	return new Response(JSON.stringify(body), { status: 200, headers: JSON_HEADERS });
 }

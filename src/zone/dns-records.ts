@@ -151,6 +151,19 @@ export interface RecordBatchResult {
 	posts: DnsRecord[];
 }
 
+/** A record of an import left out: its place in the import, the rule's code, its message after the record's name. */
+export interface ImportRefusal {
+	index: number;
+	code: number;
+	message: string;
+}
+
+/** What an import did: the records it created, in the file's order, and those it left out. */
+export interface RecordImport {
+	added: DnsRecord[];
+	refused: ImportRefusal[];
+}
+
 type Row = {
 	id: string;
 	name: string;
@@ -313,6 +326,27 @@ export class DnsRecordStore {
 			puts: batch.puts.map(({ id, input }, i) => this.overwrite(id, input, zone, now, `/puts/${i}`)),
 			posts: batch.posts.map((input, i) => this.create(input, zone, now, `/posts/${i}`)),
 		};
+	}
+
+	/**
+	 * Creates the records of an import one after another, as `create` would each; a record a rule
+	 * refuses (an identical one already there, a CNAME beside an address, the quota) is left out
+	 * and answered as a message naming it, as Cloudflare's import answers them (`messages`,
+	 * github.com/cloudflare/python-cloudflare/issues/89). A refused record writes nothing.
+	 */
+	importRecords(inputs: readonly RecordInput[], zone: string, now: number): RecordImport {
+		const added: DnsRecord[] = [];
+		const refused: ImportRefusal[] = [];
+		for (const [index, input] of inputs.entries()) {
+			try {
+				added.push(this.create(input, zone, now));
+			} catch (error) {
+				const failure = error instanceof FailureSignal ? error.failures[0] : undefined;
+				if (failure === undefined) throw error;
+				refused.push({ index, code: failure.code, message: `${fullName(input.name, zone)}: ${failure.message}` });
+			}
+		}
+		return { added, refused };
 	}
 
 	#replace(before: DnsRecord, input: RecordInput, zone: string, now: number, pointer: string): DnsRecord {

@@ -38,6 +38,7 @@ import {
 	DnsRecordStore,
 	type RecordBatch,
 	type RecordBatchResult,
+	type RecordImport,
 	type RecordInput,
 	type RecordPage,
 	type RecordPatch,
@@ -678,6 +679,11 @@ export class Zone extends DurableObject<Env> {
 	/** A batch of DNS record changes, in one transaction: all of it, or nothing and its first failure. */
 	batchDnsRecords(batch: RecordBatch, zone: string): Result<RecordBatchResult> {
 		return this.#write(() => this.#dnsWrite((now) => this.#records.batch(batch, zone, now)));
+	}
+
+	/** The records of an import, each created or refused alone, in one transaction (`DnsRecordStore.importRecords`). */
+	importDnsRecords(inputs: RecordInput[], zone: string): Result<RecordImport> {
+		return this.#write(() => this.#dnsWrite((now) => this.#records.importRecords(inputs, zone, now)));
 	}
 
 	/** The zone's Workers routes, in creation order (`workers-routes.ts`). */

@@ -216,7 +216,7 @@ describe("a record of the file, as the API would be sent it", () => {
 		});
 		expect(one("x.example.net. A 192.0.2.1")).toEqual({
 			kind: "refused",
-			message: "x.example.net is not inside the zone example.com",
+			message: "not inside the zone example.com",
 		});
 		expect(one("m MX mail")).toEqual({
 			kind: "refused",

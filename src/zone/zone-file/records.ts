@@ -19,7 +19,7 @@ export type Imported =
 	| { kind: "record"; body: ImportedBody }
 	/** The zone's SOA or apex NS: Cloudflare's own, left out without a message. */
 	| { kind: "skipped" }
-	/** Not imported, and why: a message to answer. */
+	/** Not imported, and why: a message to answer after the record's name. */
 	| { kind: "refused"; message: string };
 
 /** The fields of a created record, as `POST /dns_records` takes them. */
@@ -46,7 +46,7 @@ const PROXIABLE = ["A", "AAAA", "CNAME"];
 export function importedRecord(record: ParsedRecord, zone: string, proxied: boolean): Imported {
 	if (record.type === "SOA" || (record.type === "NS" && record.name === zone)) return { kind: "skipped" };
 	if (record.name !== zone && !record.name.endsWith(`.${zone}`)) {
-		return { kind: "refused", message: `${record.name} is not inside the zone ${zone}` };
+		return { kind: "refused", message: `not inside the zone ${zone}` };
 	}
 	const data = dataOf(record);
 	if (typeof data === "string") return { kind: "refused", message: data };
