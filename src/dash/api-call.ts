@@ -10,13 +10,14 @@ import type { ResponseInfo } from "../api/envelope";
 import { type Credential, credentialHeaders } from "./session";
 import type { DashEnv } from "./types";
 
-/** An API answer: its `result` (and `result_info`), or its status and `errors`. */
+/** An API answer: its `result` (and `result_info`, and `messages`), or its status and `errors`. */
 export type ApiAnswer<T> =
-	| { ok: true; status: number; result: T; resultInfo?: Record<string, unknown> }
+	| { ok: true; status: number; result: T; resultInfo?: Record<string, unknown>; messages?: ResponseInfo[] }
 	| { ok: false; status: number; errors: ResponseInfo[] };
 
 /**
- * Sends `method /client/v4{path}` to the API app with `credential`, `body` as JSON.
+ * Sends `method /client/v4{path}` to the API app with `credential`, `body` as JSON (a `FormData`
+ * as a multipart form, as the DNS import takes its file).
  * Answers the envelope's result or errors; a body that is not the envelope (it always is) is an
  * error entry saying so, never a throw.
  */
@@ -58,12 +59,13 @@ function send(
 	body?: unknown,
 ): Promise<Response> {
 	const headers: Record<string, string> = { ...credentialHeaders(credential) };
-	if (body !== undefined) headers["Content-Type"] = "application/json";
+	const form = body instanceof FormData;
+	if (body !== undefined && !form) headers["Content-Type"] = "application/json";
 	const url = new URL(`/client/v4${path}`, c.req.url);
 	const request = new Request(url, {
 		method,
 		headers,
-		body: body === undefined ? undefined : JSON.stringify(body),
+		body: body === undefined ? undefined : form ? body : JSON.stringify(body),
 	});
 	return Promise.resolve(api.fetch(request, c.env, c.executionCtx));
 }
@@ -71,14 +73,26 @@ function send(
 /** The envelope in `text` as an answer; not the envelope: an error entry saying so. */
 function answerOf<T>(status: number, responseOk: boolean, text: string): ApiAnswer<T> {
 	const response = { status, ok: responseOk };
-	let envelope: { success?: boolean; result?: T; result_info?: Record<string, unknown>; errors?: ResponseInfo[] };
+	let envelope: {
+		success?: boolean;
+		result?: T;
+		result_info?: Record<string, unknown>;
+		errors?: ResponseInfo[];
+		messages?: ResponseInfo[];
+	};
 	try {
 		envelope = text === "" ? { success: response.ok } : JSON.parse(text);
 	} catch {
 		return { ok: false, status: response.status, errors: [{ code: 0, message: `unexpected answer: ${text}` }] };
 	}
 	if (response.ok && envelope.success !== false) {
-		return { ok: true, status: response.status, result: envelope.result as T, resultInfo: envelope.result_info };
+		return {
+			ok: true,
+			status: response.status,
+			result: envelope.result as T,
+			resultInfo: envelope.result_info,
+			messages: envelope.messages ?? [],
+		};
 	}
 	return { ok: false, status: response.status, errors: envelope.errors ?? [] };
 }
