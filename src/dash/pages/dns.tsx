@@ -6,12 +6,14 @@
  *
  * Every read and write is the API v4's `/dns_records` (`api-call.ts`); a refusal shows the API's
  * message next to the field its `source.pointer` names (81053 a CNAME beside an A record at Name,
- * 9004 a TXT proxied at Proxied). The parts live in `dns/records.tsx`.
+ * 9004 a TXT proxied at Proxied). Import and Export send a zone file to `/dns_records/import` and
+ * download `/dns_records/export`. The parts live in `dns/records.tsx` and `dns/zone-file.tsx`.
  */
 import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { DnsRecord } from "../../zone/dns-records";
-import { callApi, messagesOf, statusOf, zonePath } from "../api-call";
+import { callApi, callApiText, messagesOf, statusOf, zonePath } from "../api-call";
+import { contain } from "../bucket/containment";
 import { ErrorSummary, type FormErrors, formValues, NO_ERRORS, Notice, sortErrors } from "../components/form";
 import {
 	AddRecordForm,
@@ -24,6 +26,7 @@ import {
 	recordValuesOf,
 	valuesOfRecord,
 } from "../dns/records";
+import { type ImportOutcome, ZoneFileCard } from "../dns/zone-file";
 import { Layout } from "../layout";
 import { render } from "../render";
 import type { Ctx, DashEnv } from "../types";
@@ -37,11 +40,15 @@ const DONE: Record<string, string> = {
 	deleted: "DNS record deleted.",
 };
 
-/** What the page shows besides the records: a notice, the Add record form refused, a row's action refused. */
+/**
+ * What the page shows besides the records: a notice, the Add record form refused, a row's action
+ * refused, an import's outcome or refusal.
+ */
 interface PageState {
 	notice?: string;
 	add?: { values: RecordValues; errors: FormErrors };
 	rowErrors?: string[];
+	zoneFile?: { outcome?: ImportOutcome; errors: string[] };
 }
 
 const pagePath = (c: Ctx, rest = "") => `/zones/${c.var.zone.id}/dns${rest}`;
@@ -73,6 +80,13 @@ async function dnsPage(c: Ctx, state: PageState = {}, status: ContentfulStatusCo
 				)}
 				<AddRecordForm action={pagePath(c, "/records")} csrf={c.var.csrf} values={add.values} errors={add.errors} />
 			</section>
+			<ZoneFileCard
+				importAction={pagePath(c, "/import")}
+				exportHref={pagePath(c, "/export")}
+				csrf={c.var.csrf}
+				outcome={state.zoneFile?.outcome}
+				errors={state.zoneFile?.errors ?? []}
+			/>
 		</Layout>,
 		status,
 	);
@@ -125,6 +139,41 @@ export const dns = new Hono<DashEnv>()
 			return dnsPage(c, { add: { values, errors: sortErrors(answer.errors, recordFieldOf) } }, statusOf(answer));
 		}
 		return c.redirect(pagePath(c, "?done=added"), 303);
+	})
+	.post("/import", async (c) => {
+		const body = await c.req.parseBody({ all: true });
+		const file = body.file;
+		if (!(file instanceof File) || file.size === 0) {
+			return dnsPage(c, { zoneFile: { errors: ["Choose a zone file to import."] } }, 400);
+		}
+		const form = new FormData();
+		form.append("file", file);
+		form.append("proxied", body.proxied === "true" ? "true" : "false");
+		const answer = await callApi<{ recs_added: number; total_records_parsed: number }>(
+			c,
+			c.var.session.credential,
+			"POST",
+			zonePath(c, "/dns_records/import"),
+			form,
+		);
+		if (!answer.ok) return dnsPage(c, { zoneFile: { errors: messagesOf(answer.errors) } }, statusOf(answer));
+		const outcome = {
+			added: answer.result.recs_added,
+			parsed: answer.result.total_records_parsed,
+			leftOut: messagesOf(answer.messages ?? []),
+		};
+		return dnsPage(c, { zoneFile: { outcome, errors: [] } });
+	})
+	.get("/export", async (c) => {
+		const answer = await callApiText(c, c.var.session.credential, zonePath(c, "/dns_records/export"));
+		if (!answer.ok) return dnsPage(c, { zoneFile: { errors: messagesOf(answer.errors) } }, statusOf(answer));
+		// The records' comments are anyone's text: contained as an object's bytes are. The zone's
+		// name is a checked DNS name, safe inside the quoted filename.
+		const headers = {
+			"Content-Type": "text/plain; charset=utf-8",
+			"Content-Disposition": `attachment; filename="${c.var.zone.name}.txt"`,
+		};
+		return contain(new Response(answer.text, { headers }));
 	})
 	.get("/records/:record_id", (c) => editPage(c))
 	.post("/records/:record_id", async (c) => {
