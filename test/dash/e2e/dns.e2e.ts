@@ -1,8 +1,9 @@
 /**
  * The DNS page (DNS > Records) in Chromium: reached from the sidebar, a proxied A record added and
  * listed as Proxied, a CNAME of the same name refused with the API's error read with the Name
- * field, the record's proxy turned off, its content and TTL edited, the record deleted (the confirmation accepted), and the
- * page with its records at a phone's width (390 px) without horizontal scrolling.
+ * field, the record's proxy turned off, its content and TTL edited, a zone file imported from disk
+ * and the export downloaded, the record deleted (the confirmation accepted), and the page with its
+ * records at a phone's width (390 px) without horizontal scrolling.
  */
 import { expect, it } from "vitest";
 import { api, browserSuite, describedBy, e2e, statusSays, zoneSession } from "./browser";
@@ -91,6 +92,41 @@ browserSuite("the DNS page", () => {
 		expect(widths).toEqual({ scroll: 390, inner: 390 });
 		await session.page.setViewportSize({ width: 1280, height: 800 });
 		await api("DELETE", `/zones/${session.zoneId}/dns_records/${txt.id}`);
+	});
+
+	it("imports a zone file chosen from disk, lists what it added and names what it left out", async () => {
+		const card = session.page.getByRole("region", { name: "Import and export" });
+		await card.getByLabel("Zone file (BIND format, at most 256 KiB)").setInputFiles({
+			name: "zone.txt",
+			mimeType: "text/plain",
+			buffer: Buffer.from(
+				"shop IN A 192.0.2.20 ; the shop cf_tags=team:web\n_sip._tcp IN SRV 0 5 5060 sip.example.net.\n",
+			),
+		});
+		await expect(card.getByLabel("Proxy imported DNS records").isChecked()).resolves.toBe(true);
+		await card.getByRole("button", { name: "Import" }).click();
+		const said = await statusSays(session.page, "1 of 2 records in the file added.");
+		expect(said).toContain("Not imported");
+		expect(said).toContain("SRV records are not stored by edgezone");
+		const cells = await row("shop").getByRole("cell").allTextContents();
+		expect(cells.slice(0, 6)).toEqual(["A", "shop", "192.0.2.20", "Proxied", "Auto", "the shop"]);
+	});
+
+	it("downloads the export, the imported record in it with its comment and tags", async () => {
+		const card = session.page.getByRole("region", { name: "Import and export" });
+		const [download] = await Promise.all([
+			session.page.waitForEvent("download"),
+			card.getByRole("link", { name: "Export" }).click(),
+		]);
+		expect(download.suggestedFilename()).toBe(`${ZONE_NAME}.txt`);
+		const stream = await download.createReadStream();
+		let text = "";
+		for await (const chunk of stream) text += String(chunk);
+		expect(text).toContain(`shop.${ZONE_NAME}.\t1\tIN\tA\t192.0.2.20 ; the shop cf_tags=team:web,cf-proxied:true`);
+		await api(
+			"DELETE",
+			`/zones/${session.zoneId}/dns_records/${(await api<{ id: string }[]>("GET", `/zones/${session.zoneId}/dns_records?name=shop.${ZONE_NAME}`))[0]?.id}`,
+		);
 	});
 
 	it("deletes the record after the confirmation", async () => {
