@@ -6,12 +6,15 @@
  * Emulates: list (filters `name` (the same as `name.exact`), `name.exact|contains|startswith|
  * endswith`, the same four of `content` and of `comment` with plain `content` and `comment` (the
  * OpenAPI schema: "convenience alias for `comment.exact`"), `comment.present|absent`, all
- * case-insensitive, as the SDK's `RecordListParams` documents them; `type`, `proxied`; the `tag`
- * filters, `search` and the shadowing filters are refused, 400 naming the parameter; `match` `all` (AND, the default) or `any`
+ * case-insensitive, as the SDK's `RecordListParams` documents them; `type`, `proxied`; the tag
+ * filters (`tag` and `tag.present|absent|exact|contains|startswith|endswith`, combined by
+ * `tag_match`) and `search` (`dns-record-checks.ts`); the shadowing filters, about NS records
+ * edgezone does not store, are refused, 400 naming the parameter; `match` `all` (AND, the default) or `any`
  * (OR); `order` type|name|content|ttl|proxied, default `type`; `direction`; `page` from 1 and
  * `per_page` 1 to 5,000,000, default 100, as the OpenAPI schema bounds them, github.com/cloudflare/
  * api-schemas), create, get, PATCH, PUT, DELETE (answering `{id}` in the envelope, as the SDK's
- * `delete` unwraps it) and `POST .../batch` (`deletes`, `patches`, `puts`, `posts`). The record's
+ * `delete` unwraps it), `POST .../batch` (`deletes`, `patches`, `puts`, `posts`) and the zone
+ * file's export and import (`dns-zone-file.ts`). The record's
  * semantics are the Zone's (`zone/dns-records.ts`, `zone/dns-record-checks.ts`); this module
  * checks shapes and bounds. Permissions: the "DNS" group (Read to read, Edit, the API's "DNS
  * Write", to write), the group the endpoints' API reference pages accept.
@@ -90,19 +93,8 @@ const TEXT = z.string().max(4096).optional();
  * Filters of Cloudflare's list that edgezone does not apply: refused (400 naming the parameter)
  * rather than ignored, so that no client takes an unfiltered list for a filtered one.
  */
-const UNSUPPORTED_FILTERS = [
-	"tag",
-	"tag.present",
-	"tag.absent",
-	"tag.exact",
-	"tag.contains",
-	"tag.startswith",
-	"tag.endswith",
-	"tag_match",
-	"search",
-	"shadowed_by_name",
-	"shadowing_name",
-] as const;
+// Both name NS delegations, and edgezone stores no NS record.
+const UNSUPPORTED_FILTERS = ["shadowed_by_name", "shadowing_name"] as const;
 const NOT_SUPPORTED = z
 	.unknown()
 	.refine((v) => v === undefined, "this filter is not applied by edgezone")
@@ -128,6 +120,15 @@ const LIST = z.object({
 	"comment.endswith": TEXT,
 	"comment.present": TEXT,
 	"comment.absent": TEXT,
+	tag: TEXT,
+	"tag.present": TEXT,
+	"tag.absent": TEXT,
+	"tag.exact": TEXT,
+	"tag.contains": TEXT,
+	"tag.startswith": TEXT,
+	"tag.endswith": TEXT,
+	tag_match: z.enum(["any", "all"]).default("all"),
+	search: TEXT,
 	...Object.fromEntries(UNSUPPORTED_FILTERS.map((name) => [name, NOT_SUPPORTED])),
 	type: z.enum(LISTED_TYPES).optional(),
 	proxied: BOOLEAN_QUERY.optional(),
@@ -173,6 +174,17 @@ export const dnsRecords = new Hono<ApiEnv>()
 						present: q["comment.present"] !== undefined,
 						absent: q["comment.absent"] !== undefined,
 					},
+					// `tag=name` is `tag.present=name`, `tag=name:value` is `tag.exact=name:value` (OpenAPI).
+					tag: {
+						present: q["tag.present"] ?? (q.tag?.includes(":") ? undefined : q.tag),
+						absent: q["tag.absent"],
+						exact: q["tag.exact"] ?? (q.tag?.includes(":") ? q.tag : undefined),
+						contains: q["tag.contains"],
+						startswith: q["tag.startswith"],
+						endswith: q["tag.endswith"],
+					},
+					tagMatch: q.tag_match,
+					search: q.search,
 					type: q.type,
 					proxied: q.proxied,
 					match: q.match,

@@ -48,6 +48,8 @@ export async function exportZoneFile(c: Context<ApiEnv>): Promise<Response> {
 		name: {},
 		content: {},
 		comment: {},
+		tag: {},
+		tagMatch: "all",
 		match: "all",
 		order: "type",
 		direction: "asc",

@@ -224,6 +224,20 @@ interface TextFilter {
 	endswith?: string | undefined;
 }
 
+/**
+ * The tag filters of the list (TS SDK `RecordListParams.Tag`, case-insensitive): `present` and
+ * `absent` a tag's name; the others `<tag-name>:<tag-value>`, a tag of that name whose value is,
+ * contains, starts or ends with the value (a bare name stands for an empty value).
+ */
+interface TagFilter {
+	present?: string | undefined;
+	absent?: string | undefined;
+	exact?: string | undefined;
+	contains?: string | undefined;
+	startswith?: string | undefined;
+	endswith?: string | undefined;
+}
+
 /** The list's filters, order and match mode (OpenAPI `dns-records-for-a-zone-list-dns-records`, TS SDK `RecordListParams`). */
 export interface RecordQuery {
 	name: TextFilter;
@@ -233,6 +247,15 @@ export interface RecordQuery {
 	/** Any type the SDK names; one edgezone does not store matches no record. */
 	type?: string | undefined;
 	proxied?: boolean | undefined;
+	tag: TagFilter;
+	/** `all` ANDs the tag filters, `any` ORs them; the result is one filter among the others. */
+	tagMatch: "any" | "all";
+	/**
+	 * "Intended for human users ... its exact behavior is intentionally left unspecified" (TS SDK
+	 * `RecordListParams.search`): here, records whose name, content, comment or a tag holds the
+	 * text, case-insensitive; "independently of the `match` setting": with the others ANDed.
+	 */
+	search?: string | undefined;
 	/** `all` ANDs the filters, `any` ORs them (default `all`). */
 	match: "any" | "all";
 	order: "type" | "name" | "content" | "ttl" | "proxied";
@@ -248,9 +271,49 @@ export interface ListedRecord {
 	ttl: number;
 	proxied?: boolean | undefined;
 	comment?: string | undefined;
+	tags: readonly string[];
 }
 
-/** One condition per given filter: each text filter's parts, `type`, `proxied`. */
+/** A record's tags as `[name, value]`, lower case (tag names are case-insensitive, record-attributes). */
+function tagPairs(r: ListedRecord): [string, string][] {
+	return r.tags.map((tag) => {
+		const colon = tag.indexOf(":");
+		const pair = colon === -1 ? [tag, ""] : [tag.slice(0, colon), tag.slice(colon + 1)];
+		return [pair[0]?.toLowerCase() ?? "", pair[1]?.toLowerCase() ?? ""];
+	});
+}
+
+/** The tag filters as one condition (undefined without any), combined by `tagMatch`. */
+function tagCondition(q: RecordQuery): ((r: ListedRecord) => boolean) | undefined {
+	const tests: ((pairs: [string, string][]) => boolean)[] = [];
+	const named = (given: string) => given.toLowerCase();
+	if (q.tag.present !== undefined) tests.push((pairs) => pairs.some(([name]) => name === named(q.tag.present ?? "")));
+	if (q.tag.absent !== undefined) tests.push((pairs) => !pairs.some(([name]) => name === named(q.tag.absent ?? "")));
+	const valued = (given: string | undefined, test: (value: string, wanted: string) => boolean) => {
+		if (given === undefined) return;
+		const colon = given.indexOf(":");
+		const name = named(colon === -1 ? given : given.slice(0, colon));
+		const wanted = colon === -1 ? "" : given.slice(colon + 1).toLowerCase();
+		tests.push((pairs) => pairs.some(([n, value]) => n === name && test(value, wanted)));
+	};
+	valued(q.tag.exact, (value, wanted) => value === wanted);
+	valued(q.tag.contains, (value, wanted) => value.includes(wanted));
+	valued(q.tag.startswith, (value, wanted) => value.startsWith(wanted));
+	valued(q.tag.endswith, (value, wanted) => value.endsWith(wanted));
+	if (tests.length === 0) return undefined;
+	return (r) => {
+		const pairs = tagPairs(r);
+		return q.tagMatch === "any" ? tests.some((t) => t(pairs)) : tests.every((t) => t(pairs));
+	};
+}
+
+/** Whether `r` holds `search` in its name, content, comment or a tag (case-insensitive). */
+function searched(r: ListedRecord, search: string): boolean {
+	const wanted = search.toLowerCase();
+	return [r.name, r.content ?? "", r.comment ?? "", ...r.tags].some((field) => field.toLowerCase().includes(wanted));
+}
+
+/** One condition per given filter: each text filter's parts, `type`, `proxied`, the tags' one. */
 function conditions(q: RecordQuery): ((r: ListedRecord) => boolean)[] {
 	const text = (filter: TextFilter, read: (r: ListedRecord) => string) => {
 		const tests: ((r: ListedRecord) => boolean)[] = [];
@@ -269,19 +332,21 @@ function conditions(q: RecordQuery): ((r: ListedRecord) => boolean)[] {
 		...(q.comment.absent ? [(r: ListedRecord) => r.comment === undefined] : []),
 		...(q.type === undefined ? [] : [(r: ListedRecord) => r.type === q.type]),
 		...(q.proxied === undefined ? [] : [(r: ListedRecord) => (r.proxied ?? false) === q.proxied]),
+		...[tagCondition(q)].filter((t) => t !== undefined),
 	];
 }
 
 /**
  * The records matching `q`, in its order (ties by name, type, content, then id, so pages are
- * stable). No filter given: every record, whatever `match` says.
+ * stable). No filter given: every record, whatever `match` says; `search` narrows either way.
  */
 export function selectRecords<R extends ListedRecord>(records: readonly R[], q: RecordQuery): R[] {
 	const tests = conditions(q);
-	const matching =
-		tests.length === 0
-			? [...records]
-			: records.filter((r) => (q.match === "any" ? tests.some((t) => t(r)) : tests.every((t) => t(r))));
+	const matching = records.filter(
+		(r) =>
+			(tests.length === 0 || (q.match === "any" ? tests.some((t) => t(r)) : tests.every((t) => t(r)))) &&
+			(q.search === undefined || searched(r, q.search)),
+	);
 	const key = (r: ListedRecord): string | number => {
 		if (q.order === "ttl") return r.ttl;
 		if (q.order === "proxied") return r.proxied ? 1 : 0;

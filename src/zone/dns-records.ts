@@ -19,7 +19,7 @@
  * or AAAA cannot share its name with a CNAME (81054); an identical record (name, type, content) is
  * refused (81058 "An identical record already exists.", HTTP 400, jeessy2/ddns-go#1378); an unknown
  * id is 404 81044 "Record does not exist." (zanjie1999/cloudflare-api-v4-ddns#5).
- * Gaps: other record types; tag filters; the name and content are kept as given (no
+ * Gaps: other record types; the name and content are kept as given (no
  * Punycode conversion: a non-ASCII name fails the name check); whether a name outside the zone is
  * refused or made relative is not documented: edgezone makes it relative (`fullName`). The edge
  * routes by the records (`edgeRecords`, `edge/origin/records.ts`), and custom hostname and

@@ -1,10 +1,10 @@
 /**
  * DNS records through the official `cloudflare` SDK, unchanged (`client.dns.records.create/list/
- * get/edit/update/delete/batch`); a file of its own for the SDK's size (docs/architecture.md, "Tests").
+ * get/edit/update/delete/batch`, the list's filters); a file of its own for the SDK's size (docs/architecture.md, "Tests").
  */
 import Cloudflare from "cloudflare";
 import { describe, expect, it } from "vitest";
-import { freshZone } from "./http";
+import { call, freshZone } from "./http";
 import { sdkClient } from "./sdk";
 
 describe("client.dns.records", () => {
@@ -80,6 +80,40 @@ describe("client.dns.records", () => {
 		expect((refused as InstanceType<typeof Cloudflare.BadRequestError>).errors[0]).toMatchObject({ code: 9004 });
 		const all = await cf.dns.records.list({ zone_id });
 		expect(all.result.map((r) => r.type)).toStrictEqual(["CNAME"]);
+	});
+
+	it("lists by tags (the SDK's tag.* and tag_match, and the API's tag= shorthand) and by search", async () => {
+		const cf = sdkClient();
+		const zone_id = await freshZone();
+		const record = (name: string, tags: string[], comment?: string) =>
+			cf.dns.records.create({
+				zone_id,
+				type: "A",
+				name,
+				content: "192.0.2.1",
+				ttl: 1,
+				tags,
+				...(comment ? { comment } : {}),
+			});
+		await record("web", ["team:web", "important"]);
+		await record("db", ["team:db"], "primary database");
+		await record("bare", []);
+		const names = async (params: Omit<Cloudflare.DNS.RecordListParams, "zone_id">) =>
+			(await cf.dns.records.list({ zone_id, order: "name", ...params })).result.map((r) => r.name.split(".")[0]);
+		expect(await names({ tag: { present: "TEAM" } })).toStrictEqual(["db", "web"]);
+		expect(await names({ tag: { exact: "team:web", present: "team" } })).toStrictEqual(["web"]);
+		expect(await names({ tag: { exact: "team:db", present: "important" }, tag_match: "any" })).toStrictEqual([
+			"db",
+			"web",
+		]);
+		expect(await names({ tag: { absent: "team" } })).toStrictEqual(["bare"]);
+		expect(await names({ search: "Database" })).toStrictEqual(["db"]);
+		const shorthand = await call("GET", `/zones/${zone_id}/dns_records?tag=team:db`);
+		expect((shorthand.body.result as { name: string }[]).map((r) => r.name.split(".")[0])).toStrictEqual(["db"]);
+		// The shadowing filters name NS delegations, which edgezone does not store: refused, not ignored.
+		const shadow = await call("GET", `/zones/${zone_id}/dns_records?shadowing_name=x`);
+		expect(shadow.status).toBe(400);
+		expect(shadow.body.errors?.[0]?.source).toStrictEqual({ pointer: "/shadowing_name" });
 	});
 
 	it("creates a CAA record with data, as the SDK types it", async () => {

@@ -237,11 +237,12 @@ describe("DNS records", () => {
 		expect(await names(z.path, "?comment.contains=team%20web")).toStrictEqual([`TXT noted.${z.name} n`]);
 		expect(await names(z.path, "?comment.present")).toStrictEqual([`TXT noted.${z.name} n`]);
 		expect(await names(z.path, "?comment.absent&type=TXT")).toStrictEqual([`TXT www.${z.name} Hello World`]);
-		// A filter edgezone does not apply is refused, not ignored.
-		const tag = await call("GET", `${z.path}?tag=owner`);
-		expect(tag.status).toBe(400);
-		expect(tag.body.errors?.[0]).toMatchObject({ code: 1004, source: { pointer: "/tag" } });
+		// A filter edgezone does not apply is refused, not ignored; so is a value a filter does not take.
+		const shadow = await call("GET", `${z.path}?shadowed_by_name=sub`);
+		expect(shadow.status).toBe(400);
+		expect(shadow.body.errors?.[0]).toMatchObject({ code: 1004, source: { pointer: "/shadowed_by_name" } });
 		expect((await call("GET", `${z.path}?match=some`)).status).toBe(400);
+		expect((await call("GET", `${z.path}?tag_match=some`)).status).toBe(400);
 	});
 
 	it("orders by type by default, by any of Cloudflare's keys on demand, and pages", async () => {

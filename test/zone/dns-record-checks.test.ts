@@ -57,13 +57,28 @@ describe("DNS record checks", () => {
 	});
 
 	it("orders records by the key, then by name, and filters case-insensitively", () => {
-		const r = (id: string, name: string, type: string, ttl: number) => ({ id, name, type, ttl, content: "x" });
+		const r = (id: string, name: string, type: string, ttl: number) => ({
+			id,
+			name,
+			type,
+			ttl,
+			content: "x",
+			tags: [],
+		});
 		const records = [
 			r("1", "b.example.com", "A", 60),
 			r("2", "a.example.com", "TXT", 60),
 			r("3", "c.example.com", "A", 1),
 		];
-		const base = { name: {}, content: {}, comment: {}, match: "all", direction: "asc" } as const;
+		const base = {
+			name: {},
+			content: {},
+			comment: {},
+			tag: {},
+			tagMatch: "all",
+			match: "all",
+			direction: "asc",
+		} as const;
 		expect(selectRecords(records, { ...base, order: "type" }).map((x) => x.id)).toStrictEqual(["1", "3", "2"]);
 		expect(selectRecords(records, { ...base, order: "ttl" }).map((x) => x.id)).toStrictEqual(["3", "2", "1"]);
 		expect(
@@ -71,6 +86,48 @@ describe("DNS record checks", () => {
 				(x) => x.id,
 			),
 		).toStrictEqual(["2", "1", "3"]);
+	});
+
+	it("filters by tags (case-insensitive, combined by tag_match, then with the rest by match) and by search", () => {
+		const r = (id: string, tags: string[], comment?: string) => ({
+			id,
+			name: `${id}.example.com`,
+			type: "A",
+			ttl: 1,
+			content: "192.0.2.1",
+			tags,
+			...(comment === undefined ? {} : { comment }),
+		});
+		const records = [
+			r("a", ["Team:Web", "important"]),
+			r("b", ["team:db"], "the database"),
+			r("c", ["env:prod", "team:web-edge"]),
+			r("d", []),
+		];
+		const base = {
+			name: {},
+			content: {},
+			comment: {},
+			tag: {},
+			tagMatch: "all",
+			match: "all",
+			order: "name",
+			direction: "asc",
+		} as const;
+		const ids = (q: Partial<Parameters<typeof selectRecords>[1]>) =>
+			selectRecords(records, { ...base, ...q }).map((x) => x.id);
+		expect(ids({ tag: { present: "TEAM" } })).toEqual(["a", "b", "c"]);
+		expect(ids({ tag: { absent: "team" } })).toEqual(["d"]);
+		expect(ids({ tag: { exact: "team:WEB" } })).toEqual(["a"]);
+		expect(ids({ tag: { exact: "important" } })).toEqual(["a"]);
+		expect(ids({ tag: { contains: "team:we" } })).toEqual(["a", "c"]);
+		expect(ids({ tag: { startswith: "team:web-", endswith: "env:od" } })).toEqual(["c"]);
+		expect(ids({ tag: { exact: "team:db", present: "env" }, tagMatch: "any" })).toEqual(["b", "c"]);
+		// The tags' condition is one filter among the others: with `match: any`, a name or the tags.
+		expect(ids({ tag: { present: "env" }, name: { exact: "d.example.com" }, match: "any" })).toEqual(["c", "d"]);
+		expect(ids({ search: "DATABASE" })).toEqual(["b"]);
+		expect(ids({ search: "web", match: "any", name: { exact: "d.example.com" } })).toEqual([]);
+		expect(ids({ search: "web" })).toEqual(["a", "c"]);
 	});
 
 	it("checks a CAA record's data: flags 0-255 (Cloudflare's 9053), a known tag, a printable value; never proxied", () => {
