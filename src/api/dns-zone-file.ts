@@ -35,7 +35,7 @@ import type { ApiEnv } from "./types";
 const CODE = CODES.dnsRecordInvalid;
 
 /** Cloudflare's limit on an imported file, in bytes (the import and export page). */
-export const MAX_ZONE_FILE_BYTES = 262_144;
+const MAX_ZONE_FILE_BYTES = 262_144;
 
 /** The form around the file: its boundaries and the `proxied` field, far below this. */
 const MAX_FORM_OVERHEAD_BYTES = 16_384;

@@ -152,7 +152,7 @@ export interface RecordBatchResult {
 }
 
 /** A record of an import left out: its place in the import, the rule's code, its message after the record's name. */
-export interface ImportRefusal {
+interface ImportRefusal {
 	index: number;
 	code: number;
 	message: string;

@@ -23,7 +23,7 @@ export type Imported =
 	| { kind: "refused"; message: string };
 
 /** The fields of a created record, as `POST /dns_records` takes them. */
-export interface ImportedBody {
+interface ImportedBody {
 	name: string;
 	type: string;
 	content?: string;
