@@ -18,14 +18,20 @@ const TAG = z
 	.max(100)
 	.regex(/^[A-Za-z0-9_-]+(?::.*)?$/, "a tag is name:value, its name of letters, digits, underscores and hyphens");
 /**
- * A CAA record's components (TS SDK `CAARecord.Data`); their values are checked with the record
- * (`dns-record-checks.ts`), so a bad flag answers Cloudflare's 9053, a flag sent as text too (as
- * observed for `"flags": "0"`, gist.github.com/graemer957/a73d706a8c0f0739744fedd5227e3f59).
+ * A CAA record's components (TS SDK `CAARecord.Data`: `flags`, `tag`, `value`) or an SRV record's
+ * (`SRVRecord.Data`: `priority`, `weight`, `port`, `target`). Which a type needs, and their values,
+ * are checked with the record (`dns-record-checks.ts`), so a bad flag answers Cloudflare's 9053, a
+ * flag sent as text too (as observed for `"flags": "0"`,
+ * gist.github.com/graemer957/a73d706a8c0f0739744fedd5227e3f59).
  */
-const CAA_DATA = z.strictObject({
-	flags: z.union([z.number(), z.string().transform(() => Number.NaN)]),
-	tag: z.string().max(255),
-	value: z.string().max(4096),
+const DATA = z.strictObject({
+	flags: z.union([z.number(), z.string().transform(() => Number.NaN)]).optional(),
+	tag: z.string().max(255).optional(),
+	value: z.string().max(4096).optional(),
+	priority: z.number().optional(),
+	weight: z.number().optional(),
+	port: z.number().optional(),
+	target: z.string().max(255).optional(),
 });
 
 const SETTINGS = z.strictObject({
@@ -42,7 +48,7 @@ const FIELDS = {
 	ttl: TTL,
 	proxied: z.boolean(),
 	priority: z.number().int().min(0).max(65535),
-	data: CAA_DATA,
+	data: DATA,
 	comment: z
 		.string()
 		.max(500)

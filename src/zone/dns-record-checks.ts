@@ -9,8 +9,8 @@
  */
 import { DNS_LABEL } from "./custom-hostnames/names";
 
-/** The record types edgezone stores: the ones a site behind the zone needs. */
-export const RECORD_TYPES = ["A", "AAAA", "CAA", "CNAME", "MX", "TXT"] as const;
+/** The record types edgezone stores: the ones a site behind the zone needs, and its delegations. */
+export const RECORD_TYPES = ["A", "AAAA", "CAA", "CNAME", "MX", "NS", "PTR", "SRV", "TXT"] as const;
 
 /** A record type edgezone stores. */
 export type RecordType = (typeof RECORD_TYPES)[number];
@@ -27,7 +27,19 @@ export function proxiable(type: RecordType): boolean {
 export interface RecordProblem {
 	code: number;
 	message: string;
-	field: "name" | "content" | "proxied" | "priority" | "data" | "data/flags" | "data/tag" | "data/value";
+	field:
+		| "name"
+		| "content"
+		| "proxied"
+		| "priority"
+		| "data"
+		| "data/flags"
+		| "data/tag"
+		| "data/value"
+		| "data/priority"
+		| "data/weight"
+		| "data/port"
+		| "data/target";
 }
 
 /**
@@ -39,6 +51,22 @@ export interface CaaData {
 	tag: string;
 	value: string;
 }
+
+/**
+ * The components of an SRV record (TS SDK `SRVRecord.Data`: `priority`, `weight`, `port`,
+ * `target`; RFC 2782). The API shows its content as `weight port target`, the priority apart
+ * (`"content": "5 5222 xmpp.example.com"` with `"priority": 0`, a real answer quoted in
+ * github.com/caddyserver/caddy/issues/6975).
+ */
+export interface SrvData {
+	priority: number;
+	weight: number;
+	port: number;
+	target: string;
+}
+
+/** A record's `data` as a client sends it: any of the components of a CAA or an SRV record. */
+export type RecordData = Partial<CaaData> & Partial<SrvData>;
 
 /** The property tags a CAA record may hold here: the three RFC 8659 §4 defines, the SDK's examples. */
 const CAA_TAGS = ["issue", "issuewild", "iodef"] as const;
@@ -101,8 +129,8 @@ export interface CheckedRecord {
 	content: string;
 	proxied: boolean;
 	priority?: number | undefined;
-	/** A CAA record's components; its content is derived from them (`caaContent`). */
-	data?: CaaData | undefined;
+	/** A CAA or SRV record's components; its content is derived from them (`storedContent`). */
+	data?: RecordData | undefined;
 }
 
 /**
@@ -114,6 +142,10 @@ export function recordProblem(record: CheckedRecord): RecordProblem | undefined 
 	if (name !== undefined) return { code: CHECK_CODES.invalid, message: name, field: "name" };
 	if (record.type === "CAA") {
 		const data = caaProblem(record.data);
+		if (data !== undefined) return data;
+	}
+	if (record.type === "SRV") {
+		const data = srvProblem(record.data, record.name);
 		if (data !== undefined) return data;
 	}
 	const content = contentProblem(record);
@@ -145,10 +177,13 @@ function contentProblem({ type, content, name }: CheckedRecord): RecordProblem |
 			return hostProblem(target, "CNAME");
 		}
 		case "MX":
-			return hostProblem(content.toLowerCase().replace(/\.$/, ""), "MX");
+		case "NS":
+		case "PTR":
+			return hostProblem(content.toLowerCase().replace(/\.$/, ""), type);
 		case "TXT":
 			return content.length === 0 ? problem(CHECK_CODES.invalid, "Content for TXT record is required.") : undefined;
 		case "CAA":
+		case "SRV":
 			return undefined; // Derived from `data`, checked before.
 	}
 }
@@ -159,22 +194,22 @@ function contentProblem({ type, content, name }: CheckedRecord): RecordProblem |
  * character-string, RFC 1035 §3.3; RFC 8659 §4.1.1 keeps values to ASCII). Messages other than
  * 9053's are edgezone's.
  */
-function caaProblem(data: CaaData | undefined): RecordProblem | undefined {
+function caaProblem(data: RecordData | undefined): RecordProblem | undefined {
 	if (data === undefined)
 		return {
 			code: CHECK_CODES.invalid,
 			message: 'A CAA record needs data (flags, tag, value), or content such as 0 issue "letsencrypt.org"',
 			field: "data",
 		};
-	if (!Number.isInteger(data.flags) || data.flags < 0 || data.flags > 255)
+	if (data.flags === undefined || !Number.isInteger(data.flags) || data.flags < 0 || data.flags > 255)
 		return { code: CHECK_CODES.badCaaFlags, message: "Invalid CAA flag. Must be an integer", field: "data/flags" };
-	if (!(CAA_TAGS as readonly string[]).includes(data.tag))
+	if (!(CAA_TAGS as readonly string[]).includes(data.tag ?? ""))
 		return {
 			code: CHECK_CODES.invalid,
 			message: `Invalid CAA tag. Must be one of ${CAA_TAGS.join(", ")}`,
 			field: "data/tag",
 		};
-	if (!/^[\x20-\x7e]{1,255}$/.test(data.value))
+	if (typeof data.value !== "string" || !/^[\x20-\x7e]{1,255}$/.test(data.value))
 		return {
 			code: CHECK_CODES.invalid,
 			message: "Invalid CAA value. Must be 1 to 255 printable ASCII characters",
@@ -199,7 +234,74 @@ export function caaData(content: string): CaaData | undefined {
 	return { flags: Number(match[1]), tag: match[2] ?? "", value: (match[3] ?? "").replace(/\\(.)/g, "$1") };
 }
 
-function hostProblem(host: string, type: "CNAME" | "MX"): RecordProblem | undefined {
+/**
+ * Why an SRV record's `data` or name is not one, or undefined: priority, weight and port integers
+ * of 0 to 65535 (16 bits each, RFC 2782), a target that is a host name or `.` ("the service is
+ * decidedly not available at this domain", RFC 2782), a name `_service._proto.name` (RFC 2782).
+ * The messages are edgezone's.
+ */
+function srvProblem(data: RecordData | undefined, name: string): RecordProblem | undefined {
+	if (data === undefined)
+		return {
+			code: CHECK_CODES.invalid,
+			message:
+				"An SRV record needs data (priority, weight, port, target), or content such as 5 5060 sip.example.com and a priority",
+			field: "data",
+		};
+	for (const part of ["priority", "weight", "port"] as const) {
+		const value = data[part];
+		if (value === undefined || !Number.isInteger(value) || value < 0 || value > 65535)
+			return {
+				code: CHECK_CODES.invalid,
+				message: `An SRV record's ${part} is an integer of 0 to 65535`,
+				field: `data/${part}`,
+			};
+	}
+	const target = (data.target ?? "").toLowerCase();
+	if (target !== "." && hostProblem(target.replace(/\.$/, ""), "SRV") !== undefined)
+		return {
+			code: CHECK_CODES.invalid,
+			message: "An SRV record's target must be a valid hostname, or .",
+			field: "data/target",
+		};
+	const [service, proto] = name.split(".");
+	if (!service?.startsWith("_") || !proto?.startsWith("_"))
+		return {
+			code: CHECK_CODES.invalid,
+			message: "An SRV record's name is _service._proto.name, such as _sip._tcp.example.com",
+			field: "name",
+		};
+	return undefined;
+}
+
+/** An SRV record's content as the API shows it: `weight port target` (the priority apart). */
+function srvContent(data: SrvData): string {
+	const target = data.target.toLowerCase();
+	return `${data.weight} ${data.port} ${target === "." ? "." : target.replace(/\.$/, "")}`;
+}
+
+/**
+ * The components of an SRV record from its content: `weight port target` with `priority` apart
+ * (as the API shows it), or `priority weight port target` (as a zone file writes it); undefined
+ * for any other text.
+ */
+export function srvData(content: string, priority: number | undefined): SrvData | undefined {
+	const parts = content.trim().split(/\s+/);
+	const numbers = parts.slice(0, -1).map(Number);
+	const target = parts.at(-1) ?? "";
+	if (parts.length === 3 && priority !== undefined)
+		return { priority, weight: numbers[0] ?? Number.NaN, port: numbers[1] ?? Number.NaN, target };
+	if (parts.length === 4)
+		return {
+			priority: numbers[0] ?? Number.NaN,
+			weight: numbers[1] ?? Number.NaN,
+			port: numbers[2] ?? Number.NaN,
+			target,
+		};
+	return undefined;
+}
+
+function hostProblem(host: string, type: "CNAME" | "MX" | "NS" | "PTR" | "SRV"): RecordProblem | undefined {
 	const bad = host.length === 0 || host.includes("*") || nameProblem(host) !== undefined;
 	return bad
 		? { code: CHECK_CODES.invalid, message: `Content for ${type} record must be a valid hostname.`, field: "content" }
@@ -207,12 +309,15 @@ function hostProblem(host: string, type: "CNAME" | "MX"): RecordProblem | undefi
 }
 
 /**
- * The content as stored: host names of CNAME and MX lower-cased without a trailing dot, AAAA
- * lower-cased; CAA derived from its data; A and TXT as given.
+ * The content as stored: host names of CNAME, MX, NS and PTR lower-cased without a trailing dot,
+ * AAAA lower-cased; CAA and SRV derived from their data (checked: `recordProblem`); A and TXT as
+ * given.
  */
-export function storedContent(type: RecordType, content: string, data?: CaaData): string {
-	if (type === "CAA" && data !== undefined) return caaContent(data);
-	if (type === "CNAME" || type === "MX") return content.toLowerCase().replace(/\.$/, "");
+export function storedContent(type: RecordType, content: string, data?: RecordData): string {
+	if (type === "CAA" && data !== undefined) return caaContent(data as CaaData);
+	if (type === "SRV" && data !== undefined) return srvContent(data as SrvData);
+	if (type === "CNAME" || type === "MX" || type === "NS" || type === "PTR")
+		return content.toLowerCase().replace(/\.$/, "");
 	return type === "AAAA" ? content.toLowerCase() : content;
 }
 

@@ -3,11 +3,12 @@
  * dns/subresources/records/; TS SDK `client.dns.records.*`): storage and the rules between records,
  * run inside the Zone's transactions. The rules of one record alone are `dns-record-checks.ts`.
  *
- * Emulates: the record object (`id` 32 hex, `name`, `type` A/AAAA/CAA/CNAME/MX/TXT, `content`,
+ * Emulates: the record object (`id` 32 hex, `name`, `type` A/AAAA/CAA/CNAME/MX/NS/PTR/SRV/TXT, `content`,
  * `proxiable` read-only, `proxied`, `ttl` (1 = automatic; a proxied record's is always automatic:
  * "all proxied records have a TTL of Auto", developers.cloudflare.com/dns/manage-dns-records/
  * reference/ttl/), MX `priority`, CAA `data` (`{flags, tag, value}`, its `content` derived as
- * `0 issue "letsencrypt.org"`), `comment`, `tags`, `settings`, `meta`, `created_on`,
+ * `0 issue "letsencrypt.org"`), SRV `data` (`{priority, weight, port, target}`, its `content`
+ * derived as `weight port target`, its `priority` beside), `comment`, `tags`, `settings`, `meta`, `created_on`,
  * `modified_on`, `comment_modified_on` / `tags_modified_on` (omitted without a comment or tags, as
  * the TS SDK documents them)); create, get, PATCH (unspecified fields unchanged), PUT (unspecified
  * fields back to their defaults), delete, the list (`dns-record-checks.ts`), and the batch: deletes,
@@ -17,7 +18,9 @@
  * Rules between records (developers.cloudflare.com/dns/manage-dns-records/troubleshooting/
  * records-with-same-name/): a CNAME cannot share its name with an A, AAAA or CNAME (81053), an A
  * or AAAA cannot share its name with a CNAME (81054); an identical record (name, type, content) is
- * refused (81058 "An identical record already exists.", HTTP 400, jeessy2/ddns-go#1378); an unknown
+ * refused (81058 "An identical record already exists.", HTTP 400, jeessy2/ddns-go#1378); an NS
+ * record delegates its name ("NS records cannot exist on the same name as any other record type",
+ * TS SDK `records.create`; `#checkDelegations`); an unknown
  * id is 404 81044 "Record does not exist." (zanjie1999/cloudflare-api-v4-ddns#5).
  * Gaps: other record types; the name and content are kept as given (no
  * Punycode conversion: a non-ASCII name fails the name check); whether a name outside the zone is
@@ -36,10 +39,13 @@ import {
 	fullName,
 	type ListedRecord,
 	proxiable,
+	type RecordData,
 	type RecordQuery,
 	type RecordType,
 	recordProblem,
+	type SrvData,
 	selectRecords,
+	srvData,
 	storedContent,
 } from "./dns-record-checks";
 import { CODES, FailureSignal, invalid } from "./failure";
@@ -50,6 +56,12 @@ const RECORD_CODES = {
 	cnameBesideAddress: 81053,
 	addressBesideCname: 81054,
 	identical: 81058,
+	/** Observed: an A record where an NS record is (acme-dns/acme-dns#258). */
+	besideDelegation: 81056,
+	/** Observed: beneath a delegation (kubernetes-sigs/external-dns#2427). */
+	beneathDelegation: 89018,
+	/** Chosen: an NS record beside other records of its name or above records beneath it; proxied glue. */
+	delegationBesideRecords: 1004,
 	/** Chosen: the zone holds MAX_RECORDS already. */
 	quota: 81045,
 } as const;
@@ -72,13 +84,14 @@ interface RecordSettings {
 export interface RecordInput {
 	name: string;
 	type: RecordType;
-	/** Required but for CAA, whose content is derived from `data` (or read as `data` when no `data` is given). */
+	/** Required but for CAA and SRV, whose content is derived from `data` (or read as `data` when no `data` is given). */
 	content?: string | undefined;
 	ttl: number;
 	proxied: boolean;
+	/** MX's, and SRV's when its data comes as content. */
 	priority?: number | undefined;
-	/** A CAA record's components (required for CAA, `dns-record-checks.ts`). */
-	data?: CaaData | undefined;
+	/** A CAA or SRV record's components (`dns-record-checks.ts`). */
+	data?: RecordData | undefined;
 	/** "" or undefined: no comment. */
 	comment?: string | undefined;
 	tags: string[];
@@ -88,14 +101,20 @@ export interface RecordInput {
 /** The fields a PATCH changes. */
 export type RecordPatch = Partial<RecordInput>;
 
-/** A record as the API answers it (the TS SDK's `RecordResponse` for the stored types). */
-export interface DnsRecord {
+/** A record as the API answers it (the TS SDK's `RecordResponse` for the stored types): a CAA or SRV record with its `data`. */
+export type DnsRecord = RecordFields &
+	(
+		| { type: "CAA"; data: CaaData }
+		| { type: "SRV"; data: SrvData }
+		| { type: Exclude<RecordType, "CAA" | "SRV">; data?: undefined }
+	);
+
+/** The fields every record answers; `type` and the `data` it has are `DnsRecord`'s. */
+interface RecordFields {
 	id: string;
 	name: string;
-	type: RecordType;
 	content: string;
 	priority?: number;
-	data?: CaaData;
 	proxiable: boolean;
 	proxied: boolean;
 	ttl: number;
@@ -295,8 +314,8 @@ export class DnsRecordStore {
 			ttl: patch.ttl ?? before.ttl,
 			proxied: patch.proxied ?? before.proxied,
 			priority: "priority" in patch ? patch.priority : before.priority,
-			// A new content of a CAA record stands for its data, unless data comes too.
-			data: patch.data ?? (patch.content === undefined ? before.data : undefined),
+			// A new content (or SRV priority) stands for the data of a CAA or SRV record, unless data comes too.
+			data: patch.data ?? (patch.content === undefined && patch.priority === undefined ? before.data : undefined),
 			comment: "comment" in patch ? patch.comment : before.comment,
 			tags: patch.tags ?? before.tags,
 			settings: patch.settings ?? before.settings,
@@ -374,26 +393,37 @@ export class DnsRecordStore {
 		before: DnsRecord | undefined,
 	): DnsRecord {
 		const name = fullName(input.name, zone);
-		if (input.content === undefined && input.type !== "CAA")
+		const derived = input.type === "CAA" || input.type === "SRV";
+		if (input.content === undefined && !derived)
 			invalid(CODES.dnsRecordInvalid, `content is required for a ${input.type} record`, `${pointer}/content`);
 		const given = input.content ?? "";
-		const data = input.type === "CAA" ? (input.data ?? caaData(given)) : undefined;
+		const data =
+			input.type === "CAA"
+				? (input.data ?? caaData(given))
+				: input.type === "SRV"
+					? (input.data ?? srvData(given, input.priority))
+					: undefined;
 		const problem = recordProblem({ ...input, name, content: given, data });
 		if (problem !== undefined) invalid(problem.code, problem.message, `${pointer}/${problem.field}`);
 		const content = storedContent(input.type, given, data);
-		this.#checkNeighbours(id, name, input.type, content, pointer);
+		this.#checkNeighbours(id, { name, type: input.type, content, proxied: input.proxied }, zone, pointer);
+		// Checked: a CAA record's data is whole CaaData, an SRV record's whole SrvData (its target as stored).
+		const typed = input.type === "SRV" ? srvData(content, (data as SrvData).priority) : (data as CaaData | undefined);
+		const priority =
+			input.type === "SRV" ? (typed as SrvData).priority : input.type === "MX" ? input.priority : undefined;
 		const comment = input.comment === undefined || input.comment === "" ? undefined : input.comment;
 		const commentStamp =
 			comment === undefined ? undefined : comment === before?.comment ? before.comment_modified_on : stamp;
 		const sameTags = before !== undefined && JSON.stringify(before.tags) === JSON.stringify(input.tags);
 		const tagsStamp = input.tags.length === 0 ? undefined : sameTags ? before?.tags_modified_on : stamp;
+		// A CAA or SRV record has its checked data; no other type has any.
 		return {
 			id,
 			name,
 			type: input.type,
 			content,
-			...(input.type === "MX" && input.priority !== undefined ? { priority: input.priority } : {}),
-			...(data === undefined ? {} : { data }),
+			...(priority === undefined ? {} : { priority }),
+			...(typed === undefined ? {} : { data: typed }),
 			proxiable: proxiable(input.type),
 			proxied: input.proxied,
 			ttl: input.proxied ? 1 : input.ttl,
@@ -405,7 +435,7 @@ export class DnsRecordStore {
 			modified_on: stamp,
 			...(commentStamp === undefined ? {} : { comment_modified_on: commentStamp }),
 			...(tagsStamp === undefined ? {} : { tags_modified_on: tagsStamp }),
-		};
+		} as DnsRecord;
 	}
 
 	/** Notes `now` as the time CAA changed at the names of `before` and `after` that are CAA records, when they differ. */
@@ -423,8 +453,14 @@ export class DnsRecordStore {
 		}
 	}
 
-	/** The rules between records of one name (module header); `id` is the record itself, left out. */
-	#checkNeighbours(id: string, name: string, type: RecordType, content: string, pointer: string): void {
+	/** The rules between records (module header); `id` is the record itself, left out. */
+	#checkNeighbours(
+		id: string,
+		record: { name: string; type: RecordType; content: string; proxied: boolean },
+		zone: string,
+		pointer: string,
+	): void {
+		const { name, type, content } = record;
 		const others = this.#sql
 			.exec<{ type: string; content: string }>(
 				"SELECT type, content FROM dns_records WHERE name = ? AND id != ?",
@@ -441,6 +477,82 @@ export class DnsRecordStore {
 		}
 		if (others.some((o) => o.type === type && o.content === content)) {
 			invalid(RECORD_CODES.identical, "An identical record already exists.", `${pointer}/content`);
+		}
+		// The apex's NS records delegate nothing: they are the zone's own (Cloudflare's, ignored there).
+		if (name === zone) return;
+		if (type !== "NS" && others.some((o) => o.type === "NS")) {
+			invalid(RECORD_CODES.besideDelegation, "NS records with that host already exist.", at);
+		}
+		if (type === "NS" && others.some((o) => o.type !== "NS")) {
+			invalid(
+				RECORD_CODES.delegationBesideRecords,
+				"Other records with that host already exist: an NS record delegates its name alone.",
+				at,
+			);
+		}
+		this.#checkDelegations(id, record, zone, pointer);
+	}
+
+	/**
+	 * Records beneath a delegation (an NS record's name): only its glue, A and AAAA records of the
+	 * name servers it names, and DNS only, as Cloudflare's edge does not answer a delegated name
+	 * (89018 "Cannot create a non-glue record that is beneath a
+	 * delegated child zone.", github.com/kubernetes-sigs/external-dns/issues/2427); and an NS
+	 * record cannot delegate a name with other records beneath it (edgezone's: Cloudflare would
+	 * keep them, shadowed, which edgezone does not model).
+	 */
+	#checkDelegations(
+		id: string,
+		{ name, type, proxied }: { name: string; type: RecordType; proxied: boolean },
+		zone: string,
+		pointer: string,
+	): void {
+		const at = `${pointer}/name`;
+		const labels = name.split(".");
+		const ancestors: string[] = [];
+		for (let i = 1; i < labels.length; i++) {
+			const ancestor = labels.slice(i).join(".");
+			if (ancestor === zone || !ancestor.endsWith(`.${zone}`)) break;
+			ancestors.push(ancestor);
+		}
+		if (ancestors.length > 0) {
+			const delegations = this.#sql
+				.exec<{ content: string }>(
+					`SELECT content FROM dns_records WHERE type = 'NS' AND name IN (${ancestors.map(() => "?").join(", ")})`,
+					...ancestors,
+				)
+				.toArray();
+			const glue = (type === "A" || type === "AAAA") && delegations.some((d) => d.content === name);
+			if (delegations.length > 0 && !glue) {
+				invalid(
+					RECORD_CODES.beneathDelegation,
+					"Cannot create a non-glue record that is beneath a delegated child zone.",
+					at,
+				);
+			}
+			if (delegations.length > 0 && proxied) {
+				invalid(
+					RECORD_CODES.delegationBesideRecords,
+					"A glue record of a delegated child zone cannot be proxied.",
+					`${pointer}/proxied`,
+				);
+			}
+		}
+		if (type !== "NS") return;
+		const beneath = this.#sql
+			.exec<{ name: string; type: string }>(
+				`SELECT name, type FROM dns_records WHERE id != ?1 AND length(name) > length(?2) + 1
+				 AND substr(name, length(name) - length(?2)) = '.' || ?2`,
+				id,
+				name,
+			)
+			.toArray();
+		if (beneath.some((r) => r.type !== "A" && r.type !== "AAAA")) {
+			invalid(
+				RECORD_CODES.delegationBesideRecords,
+				"Records exist beneath this name: delete them before delegating it.",
+				at,
+			);
 		}
 	}
 }
@@ -465,7 +577,7 @@ function rowValues(r: DnsRecord): SqlStorageValue[] {
 }
 
 function toRecord(row: Row): DnsRecord {
-	// Written only by this store, from checked values.
+	// Written only by this store, from checked values: a CAA or SRV record's content reads back as its data.
 	const type = row.type as RecordType;
 	return {
 		id: row.id,
@@ -474,6 +586,7 @@ function toRecord(row: Row): DnsRecord {
 		content: row.content,
 		...(row.priority === null ? {} : { priority: row.priority }),
 		...(type === "CAA" ? caaField(row.content) : {}),
+		...(type === "SRV" ? srvField(row.content, row.priority) : {}),
 		proxiable: proxiable(type),
 		proxied: row.proxied === 1,
 		ttl: row.ttl,
@@ -485,7 +598,13 @@ function toRecord(row: Row): DnsRecord {
 		modified_on: row.modified_on,
 		...(row.comment_modified_on === null ? {} : { comment_modified_on: row.comment_modified_on }),
 		...(row.tags_modified_on === null ? {} : { tags_modified_on: row.tags_modified_on }),
-	};
+	} as DnsRecord;
+}
+
+/** The `data` of a stored SRV record, read back from its derived content and its priority (`srvData`). */
+function srvField(content: string, priority: number | null): { data?: SrvData } {
+	const data = srvData(content, priority ?? undefined);
+	return data === undefined ? {} : { data };
 }
 
 /** The `data` of a stored CAA record, read back from its derived content (`caaData`). */

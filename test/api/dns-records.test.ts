@@ -144,7 +144,7 @@ describe("DNS records", () => {
 		],
 		["a CNAME to a non-host", { type: "CNAME", name: "c", content: "not a host" }, 1004, "/content"],
 		["a TTL of 30", { type: "A", name: "a", content: "192.0.2.1", ttl: 30 }, 1004, "/ttl"],
-		["an unknown type", { type: "NS", name: "a", content: "ns.example.net" }, 1004, "/type"],
+		["an unknown type", { type: "HTTPS", name: "a", content: "1 . alpn=h2" }, 1004, "/type"],
 		["a name with a space", { type: "A", name: "a b", content: "192.0.2.1" }, 1004, "/name"],
 		["an unknown field", { type: "A", name: "a", content: "192.0.2.1", colour: "orange" }, 1004, "/colour"],
 		["a comment with a line break", { type: "A", name: "a", content: "192.0.2.1", comment: "a\nb" }, 1004, "/comment"],

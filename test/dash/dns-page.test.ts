@@ -137,6 +137,24 @@ describe("the DNS page", () => {
 		expect(page.rows[1]?.slice(0, 5)).toEqual(["CAA", name, '0 issuewild "letsencrypt.org"', "DNS only", "Auto"]);
 	});
 
+	it("adds an SRV record as its weight, port and target with its priority; a bad port shown at Content", async () => {
+		const zone = await freshZone();
+		const { browser } = await signIn(TOKEN);
+		const bad = await post(browser, `/zones/${zone}/dns/records`, {
+			...form({ type: "SRV", name: "_sip._tcp", content: "5 70000 sip.example.net", priority: "10" }),
+		});
+		expect(bad.status).toBe(400);
+		const refused = (await seen(await bad.text())).field("Content");
+		expect(refused).toMatchObject({ invalid: true, error: "An SRV record's port is an integer of 0 to 65535" });
+		const added = await post(browser, `/zones/${zone}/dns/records`, {
+			...form({ type: "SRV", name: "_sip._tcp", content: "5 5060 sip.example.net", priority: "10" }),
+		});
+		expect(added.status).toBe(303);
+		const page = await seen(await (await open(browser, `/zones/${zone}/dns`)).text());
+		expect(page.rows[1]?.slice(0, 4)).toEqual(["SRV", "_sip._tcp", "5 5060 sip.example.net priority 10", "DNS only"]);
+		expect(page.field("Type").options).toEqual(["A", "AAAA", "CAA", "CNAME", "MX", "NS", "PTR", "SRV", "TXT"]);
+	});
+
 	it("shows a token without DNS Read the API's refusal in place of the records, and refuses its writes", async () => {
 		const zone = await freshZone();
 		await call("POST", `/zones/${zone}/dns_records`, { type: "A", name: "secret", content: "192.0.2.7" });

@@ -210,9 +210,14 @@ describe("a record of the file, as the API would be sent it", () => {
 	it("skips the zone's SOA and apex NS; names a type edgezone does not store, or a name outside the zone", () => {
 		expect(one("@ 3600 SOA ns. host. 1 2 3 4 5")).toEqual({ kind: "skipped" });
 		expect(one("@ NS ns1.example.net.")).toEqual({ kind: "skipped" });
-		expect(one("sub NS ns1.example.net.")).toEqual({
+		expect(one("sub NS ns1.example.net.")).toMatchObject({ body: { type: "NS", content: "ns1.example.net" } });
+		expect(one("_sip._tcp SRV 10 5 5060 sip")).toMatchObject({
+			body: { type: "SRV", data: { priority: 10, weight: 5, port: 5060, target: "sip.example.com" } },
+		});
+		expect(one("_x._tcp SRV 0 0 0 .")).toMatchObject({ body: { data: { target: "." } } });
+		expect(one("host SSHFP 1 1 123456789abcdef")).toEqual({
 			kind: "refused",
-			message: "NS records are not stored by edgezone (A, AAAA, CAA, CNAME, MX and TXT are)",
+			message: "SSHFP records are not stored by edgezone (A, AAAA, CAA, CNAME, MX, NS, PTR, SRV, TXT are)",
 		});
 		expect(one("x.example.net. A 192.0.2.1")).toEqual({
 			kind: "refused",
@@ -302,6 +307,10 @@ describe("writing a zone file", () => {
 			}),
 			stored({ name: "example.com", type: "MX", content: "mx.example.net", priority: 5, ttl: 3600 }),
 			stored({ name: "example.com", type: "TXT", content: 'v=spf1 "quoted" ~all', comment: "spf cf_tags= text" }),
+			stored({ name: "dev.example.com", type: "NS", content: "ns.example.net", ttl: 86400 }),
+			stored({ name: "1.example.com", type: "PTR", content: "host.example.net" }),
+			stored({ name: "_sip._tcp.example.com", type: "SRV", content: "5 5060 sip.example.net", priority: 10 }),
+			stored({ name: "_no._tcp.example.com", type: "SRV", content: "0 0 .", priority: 0 }),
 		];
 		const read = records(writeZoneFile(zone, written, now)).map((r) => importedRecord(r, ZONE, false));
 		expect(read.filter((r) => r.kind === "skipped")).toHaveLength(3);
@@ -314,6 +323,19 @@ describe("writing a zone file", () => {
 			["example.com", "CAA", { flags: 0, tag: "issue", value: "letsencrypt.org" }, 1, false, undefined, [], {}],
 			["alias.example.com", "CNAME", "target.example.net", 1, false, undefined, [], { flatten_cname: true }],
 			["example.com", "MX", "mx.example.net", 3600, false, undefined, [], {}],
+			["dev.example.com", "NS", "ns.example.net", 86400, false, undefined, [], {}],
+			["1.example.com", "PTR", "host.example.net", 1, false, undefined, [], {}],
+			["_no._tcp.example.com", "SRV", { priority: 0, weight: 0, port: 0, target: "." }, 1, false, undefined, [], {}],
+			[
+				"_sip._tcp.example.com",
+				"SRV",
+				{ priority: 10, weight: 5, port: 5060, target: "sip.example.net" },
+				1,
+				false,
+				undefined,
+				[],
+				{},
+			],
 			["example.com", "TXT", 'v=spf1 "quoted" ~all', 1, false, "spf cf_tags= text", [], {}],
 		]);
 	});

@@ -6,6 +6,7 @@
  * Cloudflare's dashboard has a field for each of flags, tag and value instead.
  */
 import type { FC } from "hono/jsx";
+import { RECORD_TYPES } from "../../zone/dns-record-checks";
 import type { DnsRecord } from "../../zone/dns-records";
 import {
 	Checkbox,
@@ -20,8 +21,11 @@ import {
 	TextField,
 } from "../components/form";
 
-/** The types the API stores (`RECORD_TYPES`), as the form offers them. */
-const TYPES: [string, string][] = ["A", "AAAA", "CAA", "CNAME", "MX", "TXT"].map((t) => [t, t]);
+/** The types the API stores, as the form offers them. */
+const TYPES: [string, string][] = RECORD_TYPES.map((t) => [t, t]);
+
+/** The types whose priority the form sends: MX's, and SRV's beside its `weight port target`. */
+const PRIORITIZED = new Set(["MX", "SRV"]);
 
 /**
  * The TTL choices of Cloudflare's dashboard: Auto (the API's 1) and fixed times from 1 minute to
@@ -105,7 +109,7 @@ export function valuesOfRecord(record: DnsRecord): RecordValues {
 
 /**
  * The API body of a record form (`POST` to create, `PATCH` to edit, which leaves out type and
- * name): priority only for MX, an empty priority left out (the API then says MX needs one).
+ * name): priority only for MX and SRV, an empty priority left out (the API then says MX needs one).
  */
 export function recordBody(values: RecordValues, edit: boolean): Record<string, unknown> {
 	return {
@@ -114,7 +118,7 @@ export function recordBody(values: RecordValues, edit: boolean): Record<string, 
 		ttl: numberOrText(values.ttl),
 		proxied: values.proxied,
 		comment: values.comment,
-		...(values.type === "MX" && values.priority !== "" ? { priority: numberOrText(values.priority) } : {}),
+		...(PRIORITIZED.has(values.type) && values.priority !== "" ? { priority: numberOrText(values.priority) } : {}),
 	};
 }
 
@@ -122,10 +126,12 @@ const FIELDS = ["type", "name", "content", "priority", "ttl", "proxied", "commen
 
 /**
  * Where a record form field's errors show, by the pointer of the API's error (`/name`, `/proxied`,
- * ...); a CAA record's `/data/...` at Content, which the form writes it as.
+ * ...); a CAA or SRV record's `/data/...` at Content, which the form writes it as (an SRV
+ * record's priority at Priority).
  */
 export function recordFieldOf(pointer: string): string | undefined {
 	const [, top] = pointer.split("/");
+	if (pointer === "/data/priority") return "priority";
 	if (top === "data") return "content";
 	return top !== undefined && FIELDS.includes(top) ? top : undefined;
 }
@@ -205,7 +211,7 @@ export const RecordsTable: FC<{ records: DnsRecord[]; zone: string; csrf: string
 		</table>
 	);
 
-/** The fields both record forms share: content, priority (MX), TTL, proxied, comment. */
+/** The fields both record forms share: content, priority (MX, SRV), TTL, proxied, comment. */
 const SharedFields: FC<{ values: RecordValues; mx: boolean }> = ({ values, mx }) => (
 	<>
 		<TextField
@@ -213,9 +219,9 @@ const SharedFields: FC<{ values: RecordValues; mx: boolean }> = ({ values, mx })
 			label="Content"
 			value={values.content}
 			required
-			hint='A: an IPv4 address; AAAA: an IPv6 address; CNAME and MX: a hostname; TXT: text; CAA: flags, tag and value, as in 0 issue "letsencrypt.org".'
+			hint='A: an IPv4 address; AAAA: an IPv6 address; CNAME, MX, NS and PTR: a hostname; TXT: text; CAA: flags, tag and value, as in 0 issue "letsencrypt.org"; SRV: weight, port and target, as in 5 5060 sip.example.com.'
 		/>
-		{mx && <TextField name="priority" label="Priority" value={values.priority} hint="MX only: 0 to 65535." />}
+		{mx && <TextField name="priority" label="Priority" value={values.priority} hint="MX and SRV only: 0 to 65535." />}
 		<SelectField name="ttl" label="TTL" options={TTLS} value={values.ttl} hint="A proxied record's TTL is Auto." />
 		<Checkbox name="proxied" label="Proxied (A, AAAA and CNAME only)" checked={values.proxied} />
 		<TextField name="comment" label="Comment" value={values.comment} hint="Optional, at most 500 characters." />
@@ -264,7 +270,7 @@ export const EditRecordForm: FC<{
 		<form method="post" action={p.action} aria-labelledby="edit-record-heading">
 			<Csrf token={p.csrf} />
 			<FormScope form="edit-record" errors={p.errors}>
-				<SharedFields values={p.values} mx={p.record.type === "MX"} />
+				<SharedFields values={p.values} mx={PRIORITIZED.has(p.record.type)} />
 			</FormScope>
 			<div class="actions">
 				<button type="submit">Save</button>

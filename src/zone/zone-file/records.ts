@@ -5,11 +5,13 @@
  * records are skipped, as Cloudflare serves its own; any other type edgezone does not store is
  * named as not imported.
  *
- * Data forms (RFC 1035 §3.3 and §5.1): A and AAAA one address; CNAME one name; MX a preference and
- * a name; TXT one or more character-strings, kept as their concatenation (as SPF reads a record of
- * several, RFC 7208 §3.3); CAA flags, tag and value (RFC 8659 §4.1.1). A name in the data without a
- * final dot is relative to the origin in effect.
+ * Data forms (RFC 1035 §3.3 and §5.1): A and AAAA one address; CNAME, NS and PTR one name; MX a
+ * preference and a name; TXT one or more character-strings, kept as their concatenation (as SPF
+ * reads a record of several, RFC 7208 §3.3); CAA flags, tag and value (RFC 8659 §4.1.1); SRV
+ * priority, weight, port and target (RFC 2782). A name in the data without a final dot is relative
+ * to the origin in effect.
  */
+import { RECORD_TYPES } from "../dns-record-checks";
 import { readAttributes } from "./attributes";
 import { absoluteName, type ParsedRecord } from "./parse";
 
@@ -28,7 +30,9 @@ interface ImportedBody {
 	type: string;
 	content?: string;
 	priority?: number;
-	data?: { flags: number; tag: string; value: string };
+	data?:
+		| { flags: number; tag: string; value: string }
+		| { priority: number; weight: number; port: number; target: string };
 	ttl: number;
 	proxied: boolean;
 	comment?: string;
@@ -84,6 +88,8 @@ function dataOf(record: ParsedRecord): Data | string {
 		case "AAAA":
 			return count(1, "one address") ?? { content: texts[0] ?? "" };
 		case "CNAME":
+		case "NS":
+		case "PTR":
 			return count(1, "one name") ?? { content: name(0) };
 		case "MX": {
 			const problem = count(2, "a preference and a name");
@@ -99,7 +105,16 @@ function dataOf(record: ParsedRecord): Data | string {
 			if (!/^[0-9]{1,3}$/.test(texts[0] ?? "")) return `a CAA record's flags are a number, not "${texts[0]}"`;
 			return { data: { flags: Number(texts[0]), tag: (texts[1] ?? "").toLowerCase(), value: texts[2] ?? "" } };
 		}
+		case "SRV": {
+			const problem = count(4, "a priority, a weight, a port and a target");
+			if (problem !== undefined) return problem;
+			const [priority, weight, port] = texts.slice(0, 3).map((t) => (/^[0-9]{1,5}$/.test(t) ? Number(t) : Number.NaN));
+			const target = texts[3] === "." ? "." : name(3);
+			return {
+				data: { priority: priority ?? Number.NaN, weight: weight ?? Number.NaN, port: port ?? Number.NaN, target },
+			};
+		}
 		default:
-			return `${record.type} records are not stored by edgezone (A, AAAA, CAA, CNAME, MX and TXT are)`;
+			return `${record.type} records are not stored by edgezone (${RECORD_TYPES.join(", ")} are)`;
 	}
 }

@@ -85,9 +85,16 @@ function recordLine(r: ExportedRecord): string {
 function dataOf(r: ExportedRecord): string {
 	switch (r.type) {
 		case "CNAME":
+		case "NS":
+		case "PTR":
 			return `${r.content}.`;
 		case "MX":
 			return `${r.priority ?? 0} ${r.content}.`;
+		case "SRV": {
+			// Stored as `weight port target`, the priority apart; a target of "." is written as it is.
+			const target = r.content.split(" ").at(-1) ?? ".";
+			return `${r.priority ?? 0} ${r.content.slice(0, -target.length)}${target === "." ? "." : `${target}.`}`;
+		}
 		case "TXT":
 			return characterStrings(r.content);
 		default:

@@ -100,14 +100,14 @@ browserSuite("the DNS page", () => {
 			name: "zone.txt",
 			mimeType: "text/plain",
 			buffer: Buffer.from(
-				"shop IN A 192.0.2.20 ; the shop cf_tags=team:web\n_sip._tcp IN SRV 0 5 5060 sip.example.net.\n",
+				"shop IN A 192.0.2.20 ; the shop cf_tags=team:web\nhost IN SSHFP 1 1 123456789abcdef\n",
 			),
 		});
 		await expect(card.getByLabel("Proxy imported DNS records").isChecked()).resolves.toBe(true);
 		await card.getByRole("button", { name: "Import" }).click();
 		const said = await statusSays(session.page, "1 of 2 records in the file added.");
 		expect(said).toContain("Not imported");
-		expect(said).toContain("SRV records are not stored by edgezone");
+		expect(said).toContain("SSHFP records are not stored by edgezone");
 		const cells = await row("shop").getByRole("cell").allTextContents();
 		expect(cells.slice(0, 6)).toEqual(["A", "shop", "192.0.2.20", "Proxied", "Auto", "the shop"]);
 	});
