@@ -22,6 +22,7 @@
  */
 import type { RecordImportResponse } from "cloudflare/resources/dns/records";
 import type { Context } from "hono";
+import { boundedBody } from "../common/bounded-body";
 import { MAX_RECORDS } from "../zone/dns-records";
 import { CODES } from "../zone/failure";
 import { parseZoneFile } from "../zone/zone-file/parse";
@@ -110,19 +111,11 @@ async function readForm(request: Request): Promise<{ file: string; proxied: bool
 		throw refused("Failed to parse form data. Make sure the Content-Type is multipart/form-data.", "/");
 	}
 	const limit = MAX_ZONE_FILE_BYTES + MAX_FORM_OVERHEAD_BYTES;
-	if (Number(request.headers.get("Content-Length")) > limit) throw bodyTooLarge(CODE, limit);
-	const chunks: Uint8Array[] = [];
-	let bytes = 0;
-	if (request.body !== null) {
-		for await (const chunk of request.body) {
-			bytes += chunk.byteLength;
-			if (bytes > limit) throw bodyTooLarge(CODE, limit);
-			chunks.push(chunk);
-		}
-	}
+	const bytes = await boundedBody(request, limit);
+	if (bytes === undefined) throw bodyTooLarge(CODE, limit);
 	let form: FormData;
 	try {
-		form = await new Response(new Blob(chunks), { headers: { "Content-Type": type } }).formData();
+		form = await new Response(bytes, { headers: { "Content-Type": type } }).formData();
 	} catch {
 		throw refused("Failed to parse form data. Make sure the Content-Type is multipart/form-data.", "/");
 	}

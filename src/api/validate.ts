@@ -6,6 +6,7 @@
  */
 import type { Context } from "hono";
 import { z } from "zod";
+import { boundedBody } from "../common/bounded-body";
 import { HEX_ID_PATTERN } from "../common/ids";
 import { fromZod } from "../zone/failure";
 import { badIdentifier, bodyTooLarge, fromFailures, malformedJson, nestedTooDeep } from "./errors";
@@ -61,17 +62,9 @@ export async function parseBody<S extends z.ZodType>(
 
 /** The body as text, read no further than MAX_BODY_BYTES (413 beyond, or when Content-Length says so). */
 async function readText(request: Request, code: number): Promise<string> {
-	if (Number(request.headers.get("Content-Length")) > MAX_BODY_BYTES) throw bodyTooLarge(code, MAX_BODY_BYTES);
-	if (request.body === null) return "";
-	const decoder = new TextDecoder();
-	let text = "";
-	let bytes = 0;
-	for await (const chunk of request.body) {
-		bytes += chunk.byteLength;
-		if (bytes > MAX_BODY_BYTES) throw bodyTooLarge(code, MAX_BODY_BYTES);
-		text += decoder.decode(chunk, { stream: true });
-	}
-	return text + decoder.decode();
+	const bytes = await boundedBody(request, MAX_BODY_BYTES);
+	if (bytes === undefined) throw bodyTooLarge(code, MAX_BODY_BYTES);
+	return new TextDecoder().decode(bytes);
 }
 
 /** Whether arrays and objects in JSON `text` nest deeper than `limit`; one pass, strings skipped. */

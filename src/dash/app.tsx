@@ -17,6 +17,7 @@ import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { secureHeaders } from "hono/secure-headers";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { boundedBody } from "../common/bounded-body";
 import { callApi, messagesOf } from "./api-call";
 import { ASSETS } from "./assets";
 import { ErrorSummary } from "./components/form";
@@ -61,6 +62,9 @@ const NO_DEFAULTS = {
 	removePoweredBy: false,
 } as const;
 
+/** The largest form the dashboard reads, in bytes: a zone file of 256 KiB and its form fit well inside. */
+const MAX_FORM_BYTES = 1024 * 1024;
+
 /** The dashboard app; `fetch(request, env, ctx)` serves every path of the dashboard host outside `/client/v4`. */
 export const dash = new Hono<DashEnv>();
 
@@ -95,6 +99,22 @@ dash.get("/assets/:name", async (c, next) => {
 	const asset = Object.hasOwn(ASSETS, c.req.param("name")) ? ASSETS[c.req.param("name")] : undefined;
 	if (asset === undefined) return next();
 	return c.body(asset.body, 200, { "Content-Type": asset.type });
+});
+// A form (the sign-in form too, before any session) is read whole to be parsed: no further than
+// MAX_FORM_BYTES, and once, as every later read takes it from Hono's cache of the body. A page
+// script's request carries the CSRF header and streams its body on (an upload): not read here.
+dash.use("*", async (c, next) => {
+	if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.header(CSRF_HEADER) !== undefined) return next();
+	const bytes = await boundedBody(c.req.raw, MAX_FORM_BYTES);
+	if (bytes === undefined) {
+		return errorPage(c, "Form too large", [`A form may send at most ${MAX_FORM_BYTES / 1024} KiB.`], 413);
+	}
+	// Hono keeps each body read as a promise under its kind and parses a form from it (its
+	// `HonoRequest.#cachedBody`, hono 4.13); its `BodyCache` type names the resolved value instead.
+	(c.req.bodyCache as { arrayBuffer?: Promise<ArrayBuffer> }).arrayBuffer = Promise.resolve(
+		bytes.buffer as ArrayBuffer,
+	);
+	return next();
 });
 dash.route("/", signIn);
 
