@@ -49,7 +49,7 @@ function readTags(text: string): string[] | string {
 	let i = 0;
 	while (i < text.length) {
 		const name = /^[A-Za-z0-9_-]+/.exec(text.slice(i))?.[0];
-		if (name === undefined) return `a tag's name is letters, digits, underscores and hyphens, at "${text.slice(i)}"`;
+		if (name === undefined) return `a tag's name is letters, digits, underscores and hyphens, at "${excerpt(text, i)}"`;
 		i += name.length;
 		let tag = name;
 		if (text[i] === ":") {
@@ -72,12 +72,16 @@ function readTags(text: string): string[] | string {
 			}
 		}
 		tags.push(tag);
-		if (i < text.length && text[i] !== ",") return `tags are separated by commas, at "${text.slice(i)}"`;
+		if (i < text.length && text[i] !== ",") return `tags are separated by commas, at "${excerpt(text, i)}"`;
 		i++;
 		while (text[i] === " ") i++;
 	}
 	return tags;
 }
+
+/** At most 40 characters of `text` from `at`, for a message. */
+const excerpt = (text: string, at: number) =>
+	text.length - at > 40 ? `${text.slice(at, at + 40)}...` : text.slice(at);
 
 function splitTag(tag: string): [string, string | undefined] {
 	const colon = tag.indexOf(":");
