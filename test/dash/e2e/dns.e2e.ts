@@ -99,9 +99,7 @@ browserSuite("the DNS page", () => {
 		await card.getByLabel("Zone file (BIND format, at most 256 KiB)").setInputFiles({
 			name: "zone.txt",
 			mimeType: "text/plain",
-			buffer: Buffer.from(
-				"shop IN A 192.0.2.20 ; the shop cf_tags=team:web\nhost IN SSHFP 1 1 123456789abcdef\n",
-			),
+			buffer: Buffer.from("shop IN A 192.0.2.20 ; the shop cf_tags=team:web\nhost IN SSHFP 1 1 123456789abcdef\n"),
 		});
 		await expect(card.getByLabel("Proxy imported DNS records").isChecked()).resolves.toBe(true);
 		await card.getByRole("button", { name: "Import" }).click();
