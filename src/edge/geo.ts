@@ -59,6 +59,8 @@ export interface Geo {
 	/** ISO 3166-2 codes with the country: "GB-ENG". */
 	readonly subdivision1?: string;
 	readonly subdivision2?: string;
+	/** An IANA time zone name: "America/Chicago" (`request.cf.timezone`; the Rules language's `ip.src.timezone.name`). */
+	readonly timezone?: string;
 	readonly inEuropeanUnion?: boolean;
 }
 
@@ -141,6 +143,12 @@ const GEO_HEADERS: Readonly<Record<string, Parse>> = Object.freeze({
 		"an ISO 3166-2 code such as GB-WSM",
 		true,
 	),
+	// `ip.src.timezone.name`: an IANA name, "Area/Location" or "UTC" (the tz database's names).
+	"timezone-name": text(
+		"timezone",
+		/^(?:[A-Za-z]+(?:\/[A-Za-z0-9_+-]+){1,2}|UTC)$/,
+		"an IANA time zone name such as Europe/Paris",
+	),
 	"is-in-european-union": (value) =>
 		value === "true" || value === "false" ? { inEuropeanUnion: value === "true" } : "true or false",
 });
@@ -207,6 +215,7 @@ interface CfGeo {
 	metroCode?: unknown;
 	latitude?: unknown;
 	longitude?: unknown;
+	timezone?: unknown;
 	isEUCountry?: unknown;
 }
 
@@ -227,6 +236,7 @@ export function geoOfCf(cf: unknown): Geo {
 		latitude: stringOf(from.latitude),
 		longitude: stringOf(from.longitude),
 		subdivision1: subdivision(country, regionCode),
+		timezone: stringOf(from.timezone),
 		// workers-types: isEUCountry is "1" in the EU and omitted otherwise.
 		inEuropeanUnion: country === undefined ? undefined : from.isEUCountry === "1",
 	};

@@ -137,6 +137,7 @@ describe("an invalid geo header", () => {
 		["x-edgezone-geo-continent", "Europe", "X-Edgezone-Geo-Continent must be one of AF"],
 		["x-edgezone-geo-lat", "91", "X-Edgezone-Geo-Lat must be a decimal number of degrees from -90 to 90"],
 		["x-edgezone-geo-is-in-european-union", "1", "X-Edgezone-Geo-Is-In-European-Union must be true or false"],
+		["x-edgezone-geo-timezone-name", "Paris", "X-Edgezone-Geo-Timezone-Name must be an IANA time zone name"],
 		["x-edgezone-geo-contry", "FR", "X-Edgezone-Geo-Contry is not an edgezone geo header"],
 	])("%s: %s is refused with a 400 naming the header, before any rule or the bucket", async (name, value, message) => {
 		const res = await edgeRequest(zone.host, "/geo/a.txt", { headers: { [name]: value } });

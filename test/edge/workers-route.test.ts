@@ -53,7 +53,12 @@ describe("a Worker behind a route", () => {
 		const answer = await edgeRequest(zone.host, "/app/hello?x=1", {
 			method: "POST",
 			body: "hello",
-			headers: { "x-edgezone-geo-country": "FR", "x-edgezone-geo-city": "Lyon", "x-custom": "yes" },
+			headers: {
+				"x-edgezone-geo-country": "FR",
+				"x-edgezone-geo-city": "Lyon",
+				"x-edgezone-geo-timezone-name": "Europe/Paris",
+				"x-custom": "yes",
+			},
 		});
 		expect(answer.status, answer.text).toBe(200);
 		expect(answer.headers.get("x-echo-worker")).toBe("echo");
@@ -65,7 +70,7 @@ describe("a Worker behind a route", () => {
 			bodyLength: 5,
 			headers: { "x-custom": "yes", "cf-ray": answer.headers.get("cf-ray") },
 		});
-		expect(echo.cf).toMatchObject({ country: "FR", city: "Lyon" });
+		expect(echo.cf).toMatchObject({ country: "FR", city: "Lyon", timezone: "Europe/Paris" });
 	});
 
 	it("adds the headers Cloudflare's edge adds for a Worker, overwriting the visitor's own", async () => {

@@ -8,7 +8,8 @@
  * Toward the origin (applied where the origin's headers are made, `origin/headers.ts`):
  * - `add_visitor_location_headers`: `cf-ipcity`, `cf-ipcountry`, `cf-ipcontinent`,
  *   `cf-iplongitude`, `cf-iplatitude`, `cf-region`, `cf-region-code`, `cf-metro-code`,
- *   `cf-postal-code`, each the visitor's value of the field the docs name (`ip.src.city`, ...), and
+ *   `cf-postal-code`, `cf-timezone`, each the visitor's value of the field the docs name
+ *   (`ip.src.city`, ..., `ip.src.timezone.name`), and
  *   sent only when known; non-ASCII characters as their UTF-8 bytes, `\u00XX` each ("São Paulo" is
  *   `S\u00c3\u00a3o Paulo`, the docs' example). Headers of these names the visitor sent are not
  *   passed on (edgezone's choice, as for `CF-IPCountry`).
@@ -22,8 +23,8 @@
  * same-origin` and `expect-ct: max-age=86400, enforce`, appended beside any the answer has (the
  * docs say "adds", the word of a header rule's `add`).
  *
- * Gaps: `cf-timezone` is not sent (edgezone knows no visitor time zone); the transforms toward the
- * origin reach a proxied origin, not a Worker of a Workers route nor the bucket.
+ * Gaps: the transforms toward the origin reach a proxied origin, not a Worker of a Workers route
+ * nor the bucket.
  */
 import type { EdgeConfig } from "../../zone/edge-config";
 import { type Geo, geoOfCf } from "../geo";
@@ -90,6 +91,7 @@ export const LOCATION_HEADERS: readonly (readonly [string, Exclude<keyof Geo, "a
 	["cf-region-code", "regionCode"],
 	["cf-metro-code", "metroCode"],
 	["cf-postal-code", "postalCode"],
+	["cf-timezone", "timezone"],
 ];
 
 const UTF8 = new TextEncoder();

@@ -24,6 +24,7 @@ const LOCATION = {
 	metroCode: (g: Geo) => g.metroCode,
 	latitude: (g: Geo) => g.latitude,
 	longitude: (g: Geo) => g.longitude,
+	timezone: (g: Geo) => g.timezone,
 	// workers-types: "1" in the EU, omitted otherwise.
 	isEUCountry: (g: Geo) => (g.inEuropeanUnion === true ? "1" : undefined),
 } as const;

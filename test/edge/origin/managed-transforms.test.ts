@@ -36,8 +36,9 @@ describe("Managed Transforms", () => {
 				region: "Sao Paulo",
 				regionCode: "SP",
 				postalCode: "01000-000",
+				timezone: "America/Sao_Paulo",
 			},
-			headers: { "cf-ipcity": "Forged", "cf-metro-code": "999" },
+			headers: { "cf-ipcity": "Forged", "cf-metro-code": "999", "cf-timezone": "Forged/Zone" },
 		});
 		const headers = (JSON.parse(res.text) as Echo).headers;
 		expect(headers).toMatchObject({
@@ -49,6 +50,7 @@ describe("Managed Transforms", () => {
 			"cf-region": "Sao Paulo",
 			"cf-region-code": "SP",
 			"cf-postal-code": "01000-000",
+			"cf-timezone": "America/Sao_Paulo",
 		});
 		// Unknown here: not sent, and the visitor's is not passed on.
 		expect(headers["cf-metro-code"]).toBeUndefined();
@@ -58,7 +60,10 @@ describe("Managed Transforms", () => {
 		const { zone_id, url } = await zoneWith([on("add_visitor_location_headers")]);
 		await sdkClient().zones.settings.edit("ip_geolocation", { zone_id, value: "off" });
 		const res = await visit(url("/country"), { cf: { country: "DE", city: "Berlin" } });
-		expect((JSON.parse(res.text) as Echo).headers).toMatchObject({ "cf-ipcountry": "DE", "cf-ipcity": "Berlin" });
+		const headers = (JSON.parse(res.text) as Echo).headers;
+		expect(headers).toMatchObject({ "cf-ipcountry": "DE", "cf-ipcity": "Berlin" });
+		// A location without a time zone sends none.
+		expect(headers["cf-timezone"]).toBeUndefined();
 	});
 
 	it("adds True-Client-IP with the visitor's IP", async () => {
