@@ -23,6 +23,7 @@
 import type { RecordImportResponse } from "cloudflare/resources/dns/records";
 import type { Context } from "hono";
 import { boundedBody } from "../common/bounded-body";
+import { EVERY_RECORD } from "../zone/dns-record-checks";
 import { MAX_RECORDS } from "../zone/dns-records";
 import { CODES } from "../zone/failure";
 import { parseZoneFile } from "../zone/zone-file/parse";
@@ -45,17 +46,7 @@ const refused = (message: string, pointer: string) => new ApiError(400, [{ code:
 
 /** `GET .../dns_records/export`: every record of the zone, as a zone file. */
 export async function exportZoneFile(c: Context<ApiEnv>): Promise<Response> {
-	const everything = {
-		name: {},
-		content: {},
-		comment: {},
-		tag: {},
-		tagMatch: "all",
-		match: "all",
-		order: "type",
-		direction: "asc",
-	} as const;
-	const page = unwrap(await c.var.zoneState.listDnsRecords(everything, 1, MAX_RECORDS));
+	const page = unwrap(await c.var.zoneState.listDnsRecords(EVERY_RECORD, 1, MAX_RECORDS));
 	const text = writeZoneFile({ name: c.var.zone.name, nameServers: c.var.zone.name_servers }, page.items, Date.now());
 	return new Response(text, { headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }

@@ -367,6 +367,18 @@ export interface RecordQuery {
 	direction: "asc" | "desc";
 }
 
+/** The list's query that selects every record, in the default order (type, then name). */
+export const EVERY_RECORD: RecordQuery = {
+	name: {},
+	content: {},
+	comment: {},
+	tag: {},
+	tagMatch: "all",
+	match: "all",
+	order: "type",
+	direction: "asc",
+};
+
 /** The fields of a record the list reads. */
 export interface ListedRecord {
 	id: string;

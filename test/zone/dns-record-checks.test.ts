@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import {
 	caaData,
+	EVERY_RECORD,
 	fullName,
 	isIpv4,
 	isIpv6,
@@ -70,15 +71,7 @@ describe("DNS record checks", () => {
 			r("2", "a.example.com", "TXT", 60),
 			r("3", "c.example.com", "A", 1),
 		];
-		const base = {
-			name: {},
-			content: {},
-			comment: {},
-			tag: {},
-			tagMatch: "all",
-			match: "all",
-			direction: "asc",
-		} as const;
+		const base = EVERY_RECORD;
 		expect(selectRecords(records, { ...base, order: "type" }).map((x) => x.id)).toStrictEqual(["1", "3", "2"]);
 		expect(selectRecords(records, { ...base, order: "ttl" }).map((x) => x.id)).toStrictEqual(["3", "2", "1"]);
 		expect(
@@ -104,16 +97,7 @@ describe("DNS record checks", () => {
 			r("c", ["env:prod", "team:web-edge"]),
 			r("d", []),
 		];
-		const base = {
-			name: {},
-			content: {},
-			comment: {},
-			tag: {},
-			tagMatch: "all",
-			match: "all",
-			order: "name",
-			direction: "asc",
-		} as const;
+		const base = { ...EVERY_RECORD, order: "name" } as const;
 		const ids = (q: Partial<Parameters<typeof selectRecords>[1]>) =>
 			selectRecords(records, { ...base, ...q }).map((x) => x.id);
 		expect(ids({ tag: { present: "TEAM" } })).toEqual(["a", "b", "c"]);

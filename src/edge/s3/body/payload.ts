@@ -7,6 +7,7 @@
  * (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html); a streamed one never
  * reaches the binding whole, so nothing is stored.
  */
+import { boundedBody } from "../../../common/bounded-body";
 import { toHex } from "../../../common/encoding";
 import { requestedChecksums } from "../../gateway/headers";
 import { digestHasher } from "../checksums/checksums";
@@ -61,21 +62,8 @@ export async function checkedBytes(
 		? new Headers([...request.headers].filter(([name]) => name === "content-md5"))
 		: request.headers;
 	const checksums = requestedChecksums(digests);
-	const chunks: Uint8Array[] = [];
-	let length = 0;
-	if (request.body !== null) {
-		for await (const chunk of request.body) {
-			length += chunk.byteLength;
-			if (length > limit) throw new S3Error("MalformedXML", `The request's document is over ${limit} bytes.`);
-			chunks.push(chunk);
-		}
-	}
-	const bytes = new Uint8Array(length);
-	let offset = 0;
-	for (const chunk of chunks) {
-		bytes.set(chunk, offset);
-		offset += chunk.byteLength;
-	}
+	const bytes = await boundedBody(request, limit);
+	if (bytes === undefined) throw new S3Error("MalformedXML", `The request's document is over ${limit} bytes.`);
 	const checks = checksums.map(({ name, algorithm, label, digest }) =>
 		digestCheck(algorithm, toHex(digest), () => badDigest(name === "md5" ? "Content-MD5" : label)),
 	);
