@@ -5,7 +5,7 @@
  * Emulates: the location properties of `request.cf` (workers-types
  * `IncomingRequestCfPropertiesGeographicInformation`; docs `workers/runtime-apis/request`,
  * "The cf property"), mapped onto the fields of docs `ruleset-engine/rules-language/fields`
- * (`ip.src.country`, `ip.src.asnum`, `ip.src.region_code`, ...).
+ * (`ip.src.country`, `ip.src.asnum`, `ip.src.region_code`, ..., `ip.src.timezone.name`).
  *
  * **Not Cloudflare's: emulator-set geo headers.** Locally `request.cf` is wrangler's placeholder
  * (Austin, US, AS395747: Miniflare's `fallbackCf`, which `npm run dev` always uses, see

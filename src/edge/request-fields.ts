@@ -69,6 +69,7 @@ export type RequestFields = {
 	readonly "ip.src.lon"?: string;
 	readonly "ip.src.subdivision_1_iso_code"?: string;
 	readonly "ip.src.subdivision_2_iso_code"?: string;
+	readonly "ip.src.timezone.name"?: string;
 	readonly "ip.src.is_in_european_union"?: boolean;
 	readonly ssl: boolean;
 	readonly "cf.client.bot"?: boolean;
@@ -237,6 +238,7 @@ const COMPUTED: Computed = {
 	"ip.src.lon": (s) => s.geo.longitude,
 	"ip.src.subdivision_1_iso_code": (s) => s.geo.subdivision1,
 	"ip.src.subdivision_2_iso_code": (s) => s.geo.subdivision2,
+	"ip.src.timezone.name": (s) => s.geo.timezone,
 	"ip.src.is_in_european_union": (s) => s.geo.inEuropeanUnion,
 	ssl: (s) => s.protocol === "https:",
 	"cf.client.bot": (s) => booleanOf(s.cf.botManagement?.verifiedBot),

@@ -104,3 +104,20 @@ export type Scheme = "request" | "response";
 export function schemeFields(scheme: Scheme): Readonly<Record<string, FieldType>> {
 	return scheme === "response" ? RESPONSE_PHASE_FIELDS : FIELDS;
 }
+
+/**
+ * Fields "only available in rewrite expressions of Transform Rules" (docs fields/reference/
+ * ip.src.timezone.name): in a Transform Rule's value expressions, not in a filter nor in a
+ * redirect's target.
+ */
+const TRANSFORM_VALUE_FIELDS: Readonly<Record<string, FieldType>> = Object.freeze({
+	"ip.src.timezone.name": "Bytes",
+});
+
+const TRANSFORM_REQUEST_FIELDS = Object.freeze({ ...FIELDS, ...TRANSFORM_VALUE_FIELDS });
+const TRANSFORM_RESPONSE_FIELDS = Object.freeze({ ...RESPONSE_PHASE_FIELDS, ...TRANSFORM_VALUE_FIELDS });
+
+/** The fields a Transform Rule's value expression reads in `scheme`: its filter's and TRANSFORM_VALUE_FIELDS. */
+export function transformValueFields(scheme: Scheme): Readonly<Record<string, FieldType>> {
+	return scheme === "response" ? TRANSFORM_RESPONSE_FIELDS : TRANSFORM_REQUEST_FIELDS;
+}

@@ -17,7 +17,7 @@
 import { fromByteString } from "./bytes.ts";
 import { type Ctx, compileLogical, compileValue, type FieldValues, fieldsOf, type ListValues } from "./compile.ts";
 import { type FilterError, LexError, renderError } from "./errors.ts";
-import { type Scheme, schemeFields } from "./fields.ts";
+import { type Scheme, schemeFields, transformValueFields } from "./fields.ts";
 import { type ListKind, parseExpression, parseValue } from "./parser.ts";
 import type { FieldType } from "./types.ts";
 import { COMPARISON_WORK_PER_REQUEST, ComparisonWorkExceeded, type WorkBudget } from "./work-budget.ts";
@@ -175,16 +175,19 @@ export interface ValueExpression {
  * Parses, type-checks and compiles a value expression: one field or function call of type
  * `Bytes`, with the rewrite functions (`regex_replace`, `wildcard_replace`, `to_string`) besides
  * the filter's. Over 4,096 characters or invalid: `{ ok: false }` with the engine's error.
+ * `transform`: a Transform Rule's value expression, which also reads the fields only those take
+ * (`ip.src.timezone.name`); a redirect's target does not.
  */
 export function compileValueExpression(
 	expression: string,
 	scheme: Scheme = "request",
+	transform = false,
 ): { ok: true; value: ValueExpression } | { ok: false; error: FilterError } {
 	const length = [...expression].length;
 	if (length > MAX_EXPRESSION_LENGTH) return { ok: false, error: lengthError(expression, length) };
 	let root: ReturnType<typeof parseValue>;
 	try {
-		root = parseValue(expression, { fields: schemeFields(scheme) });
+		root = parseValue(expression, { fields: transform ? transformValueFields(scheme) : schemeFields(scheme) });
 	} catch (e) {
 		if (e instanceof LexError) return { ok: false, error: renderError(expression, e) };
 		throw e;

@@ -33,7 +33,7 @@ export function compileHeaderRules(rules: readonly Rule[], scheme: Scheme): Comp
 			if (rule.action !== "rewrite" || rule.action_parameters.headers === undefined) return undefined;
 			const changes = Object.entries(rule.action_parameters.headers).map(([name, change]): HeaderChange => {
 				if (change.operation === "remove") return { name, operation: "remove" };
-				const value = change.value ?? storedValue(change.expression ?? "", scheme);
+				const value = change.value ?? storedValue(change.expression ?? "", scheme, true);
 				return { name, operation: change.operation, value };
 			});
 			return {

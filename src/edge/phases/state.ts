@@ -82,9 +82,10 @@ function filterOf(expression: string, scheme: Scheme): Filter {
 /**
  * A stored value expression compiled; one that no longer compiles gives no value.
  * @param scheme the fields of its phase: a request phase's, unless a response phase's.
+ * @param transform whether it is a Transform Rule's (`compileValueExpression`).
  */
-export function storedValue(expression: string, scheme: Scheme = "request"): ValueExpression {
-	const compiled = compileValueExpression(expression, scheme);
+export function storedValue(expression: string, scheme: Scheme = "request", transform = false): ValueExpression {
+	const compiled = compileValueExpression(expression, scheme, transform);
 	return compiled.ok ? compiled.value : { expression, fields: [], valueIn: () => undefined, bytesIn: () => undefined };
 }
 

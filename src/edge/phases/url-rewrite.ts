@@ -28,7 +28,7 @@ interface UriRewrite {
 
 function partOf(part: { value: string } | { expression: string } | undefined): Part {
 	if (part === undefined) return undefined;
-	return "value" in part ? part.value : storedValue(part.expression);
+	return "value" in part ? part.value : storedValue(part.expression, "request", true);
 }
 
 function compileUrlRewrites(config: EdgeConfig): CompiledPhase<UriRewrite> {

@@ -22,27 +22,30 @@ import { MAX_EXPRESSION } from "../limits";
 import { REWRITE_EXPRESSION } from "./firewall-custom";
 import { actionRule } from "./rule";
 
-/** A value expression that compiles with the fields of `scheme`, refused with code 20125 and the engine's text. */
-function valueExpression(scheme: Scheme) {
+/**
+ * A value expression that compiles with the fields of `scheme` (and, for a Transform Rule's,
+ * `transform`, the fields only those read), refused with code 20125 and the engine's text.
+ */
+function valueExpression(scheme: Scheme, transform: boolean) {
 	return z
 		.string()
 		.min(1)
 		.max(MAX_EXPRESSION)
 		.superRefine((expression, ctx) => {
-			const compiled = compileValueExpression(expression, scheme);
+			const compiled = compileValueExpression(expression, scheme, transform);
 			if (!compiled.ok)
 				ctx.addIssue({ code: "custom", message: compiled.error.message, params: { code: CODES.rulesetExpression } });
 		});
 }
 
 /** A request phase's value expression (a redirect's `target_url`). */
-export const VALUE_EXPRESSION = valueExpression("request");
+export const VALUE_EXPRESSION = valueExpression("request", false);
 
 /**
  * A `rewrite` rule's value expression: with the response fields, as the rule's expression
  * (`REWRITE_EXPRESSION`); a request phase's check refuses them (`scheme.ts`).
  */
-const REWRITE_VALUE_EXPRESSION = valueExpression("response");
+const REWRITE_VALUE_EXPRESSION = valueExpression("response", true);
 
 /** A static value or an expression: exactly one (docs: "static" or "dynamic"). */
 const VALUE_OR_EXPRESSION = z.union([

@@ -43,7 +43,7 @@ export function requestSchemeIssues(rules: readonly Rule[]): RuleIssue[] {
 		];
 		for (const [path, expression] of values) {
 			if (expression === undefined) continue;
-			const compiled = compileValueExpression(expression);
+			const compiled = compileValueExpression(expression, "request", true);
 			if (!compiled.ok)
 				issues.push({ rule: index, path, message: compiled.error.message, code: CODES.rulesetExpression });
 		}

@@ -1,9 +1,11 @@
 /**
  * The zone's Managed Transforms on real traffic: the headers a proxied origin receives (the
  * echoing origin of `origin-server.ts`) and those its answer reaches the visitor with, switched
- * through the `cloudflare` SDK.
+ * through the `cloudflare` SDK; and the visitor's time zone that `cf-timezone` carries, as a
+ * Transform Rule reads it.
  */
 import { describe, expect, it } from "vitest";
+import { call } from "../../api/http";
 import { sdkClient } from "../../api/sdk";
 import { type Echo, originPort, originZone, record, visit } from "./helpers";
 
@@ -121,5 +123,40 @@ describe("Managed Transforms", () => {
 		// The zone's own name, with no record: its bucket gateway answers.
 		const res = await visit(url("/no-such-key").replace("//app.", "//"));
 		expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+	});
+});
+
+describe("the visitor's time zone in a Transform Rule", () => {
+	it("is ip.src.timezone.name in a rewrite's value expression, which no filter and no redirect takes", async () => {
+		const { zone_id, url } = await zoneWith([]);
+		const put = (phase: string, rules: unknown[]) =>
+			call("PUT", `/zones/${zone_id}/rulesets/phases/${phase}/entrypoint`, { rules });
+		const header = await put("http_request_late_transform", [
+			{
+				action: "rewrite",
+				expression: "true",
+				action_parameters: { headers: { "x-visitor-zone": { operation: "set", expression: "ip.src.timezone.name" } } },
+			},
+		]);
+		expect(header.status, JSON.stringify(header.body)).toBe(200);
+		const res = await visit(url("/tz"), { headers: { "x-edgezone-geo-timezone-name": "Asia/Tokyo" } });
+		expect((JSON.parse(res.text) as Echo).headers["x-visitor-zone"]).toBe("Asia/Tokyo");
+
+		// "Only available in rewrite expressions of Transform Rules" (docs fields/reference/ip.src.timezone.name).
+		const filter = await put("http_request_firewall_custom", [
+			{ action: "block", expression: 'ip.src.timezone.name eq "Asia/Tokyo"' },
+		]);
+		expect(filter.status).toBe(400);
+		expect(filter.body.errors?.[0]?.message).toContain("unknown identifier");
+		const redirect = await put("http_request_dynamic_redirect", [
+			{
+				action: "redirect",
+				expression: "true",
+				action_parameters: {
+					from_value: { target_url: { expression: 'concat("https://example.com/", ip.src.timezone.name)' } },
+				},
+			},
+		]);
+		expect(redirect.status).toBe(400);
 	});
 });
