@@ -508,29 +508,26 @@ export class DnsRecordStore {
 		pointer: string,
 	): void {
 		const at = `${pointer}/name`;
-		const labels = name.split(".");
-		const ancestors: string[] = [];
-		for (let i = 1; i < labels.length; i++) {
-			const ancestor = labels.slice(i).join(".");
-			if (ancestor === zone || !ancestor.endsWith(`.${zone}`)) break;
-			ancestors.push(ancestor);
-		}
-		if (ancestors.length > 0) {
-			const delegations = this.#sql
-				.exec<{ content: string }>(
-					`SELECT content FROM dns_records WHERE type = 'NS' AND name IN (${ancestors.map(() => "?").join(", ")})`,
-					...ancestors,
-				)
-				.toArray();
+		// The NS records of the names above `name`, short of the apex: one query whatever its depth
+		// (a name may have 126 labels; the storage binds at most 100 variables to a query).
+		const delegations = this.#sql
+			.exec<{ content: string }>(
+				`SELECT content FROM dns_records WHERE type = 'NS' AND name != ?2 AND length(?1) > length(name) + 1
+				 AND substr(?1, length(?1) - length(name)) = '.' || name`,
+				name,
+				zone,
+			)
+			.toArray();
+		if (delegations.length > 0) {
 			const glue = (type === "A" || type === "AAAA") && delegations.some((d) => d.content === name);
-			if (delegations.length > 0 && !glue) {
+			if (!glue) {
 				invalid(
 					RECORD_CODES.beneathDelegation,
 					"Cannot create a non-glue record that is beneath a delegated child zone.",
 					at,
 				);
 			}
-			if (delegations.length > 0 && proxied) {
+			if (proxied) {
 				invalid(
 					RECORD_CODES.delegationBesideRecords,
 					"A glue record of a delegated child zone cannot be proxied.",

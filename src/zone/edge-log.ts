@@ -179,8 +179,11 @@ export class EdgeLogStore {
 	 * @returns how many entries were deleted: `limit` means there may be more to delete.
 	 */
 	trim(jobIds: readonly number[], now: number, retainFrom: number, limit: number): number {
-		const placeholders = jobIds.map(() => "?").join(", ");
-		this.#sql.exec(`DELETE FROM logpush_cursors WHERE job_id NOT IN (${placeholders})`, ...jobIds);
+		// One bound variable however many jobs a zone has: the storage binds at most 100 to a query.
+		this.#sql.exec(
+			"DELETE FROM logpush_cursors WHERE job_id NOT IN (SELECT value FROM json_each(?))",
+			JSON.stringify(jobIds),
+		);
 		const upTo = this.#deliveredByAll(jobIds, now);
 		this.#sql.exec(
 			`DELETE FROM edge_log WHERE seq IN (

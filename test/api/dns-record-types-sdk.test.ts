@@ -162,5 +162,13 @@ describe("SRV, PTR and NS records", () => {
 			`NS ${zone}`,
 			`TXT x.shop.${zone}`,
 		]);
+
+		// However deep the name: 100 labels beneath the delegation, and as deep elsewhere.
+		const deep = Array.from({ length: 100 }, () => "a").join(".");
+		expect(
+			await refusal(cf.dns.records.create({ zone_id, type: "A", name: `${deep}.dev`, content: "192.0.2.9", ttl: 1 })),
+		).toEqual({ code: 89018, pointer: "/name" });
+		const elsewhere = await cf.dns.records.create({ zone_id, type: "TXT", name: `${deep}.deep`, content: "x", ttl: 1 });
+		expect(elsewhere.name).toBe(`${deep}.deep.${zone}`);
 	});
 });
