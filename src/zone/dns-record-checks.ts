@@ -19,7 +19,7 @@ export type RecordType = (typeof RECORD_TYPES)[number];
  * "Only A, AAAA, and CNAME DNS records that serve HTTP or HTTPS traffic can be proxied. Other
  * record types cannot be proxied." (developers.cloudflare.com/dns/proxy-status/limitations/).
  */
-export function proxiable(type: RecordType): boolean {
+export function proxiable(type: string): boolean {
 	return type === "A" || type === "AAAA" || type === "CNAME";
 }
 
@@ -391,12 +391,17 @@ export interface ListedRecord {
 	tags: readonly string[];
 }
 
+/** A tag as its name and value (`name:value`; undefined for a bare `name`), split at the first colon. */
+export function splitTag(tag: string): [string, string | undefined] {
+	const colon = tag.indexOf(":");
+	return colon === -1 ? [tag, undefined] : [tag.slice(0, colon), tag.slice(colon + 1)];
+}
+
 /** A record's tags as `[name, value]`, lower case (tag names are case-insensitive, record-attributes). */
 function tagPairs(r: ListedRecord): [string, string][] {
 	return r.tags.map((tag) => {
-		const colon = tag.indexOf(":");
-		const pair = colon === -1 ? [tag, ""] : [tag.slice(0, colon), tag.slice(colon + 1)];
-		return [pair[0]?.toLowerCase() ?? "", pair[1]?.toLowerCase() ?? ""];
+		const [name, value = ""] = splitTag(tag);
+		return [name.toLowerCase(), value.toLowerCase()];
 	});
 }
 

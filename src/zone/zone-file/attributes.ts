@@ -8,6 +8,8 @@
  * `cf-flatten-cname` carry the record's proxy status and CNAME flattening, and are not kept as tags.
  */
 
+import { splitTag } from "../dns-record-checks";
+
 /** What the comment after a record says. */
 export interface RecordAttributes {
 	/** Undefined without a comment. */
@@ -82,11 +84,6 @@ function readTags(text: string): string[] | string {
 /** At most 40 characters of `text` from `at`, for a message. */
 const excerpt = (text: string, at: number) =>
 	text.length - at > 40 ? `${text.slice(at, at + 40)}...` : text.slice(at);
-
-function splitTag(tag: string): [string, string | undefined] {
-	const colon = tag.indexOf(":");
-	return colon === -1 ? [tag, undefined] : [tag.slice(0, colon), tag.slice(colon + 1)];
-}
 
 /**
  * The comment an export writes after a record (without the `; `), or "" for none: the comment, then

@@ -11,7 +11,7 @@
  * priority, weight, port and target (RFC 2782). A name in the data without a final dot is relative
  * to the origin in effect.
  */
-import { RECORD_TYPES } from "../dns-record-checks";
+import { proxiable, RECORD_TYPES } from "../dns-record-checks";
 import { readAttributes } from "./attributes";
 import { absoluteName, type ParsedRecord } from "./parse";
 
@@ -40,8 +40,6 @@ interface ImportedBody {
 	settings: { flatten_cname?: boolean };
 }
 
-const PROXIABLE = ["A", "AAAA", "CNAME"];
-
 /**
  * `record` (of zone `zone`) as a body to create, with `proxied` for a proxiable record whose
  * comment has no `cf-proxied` ("the value in the cf-proxied tag will take precedence", the import
@@ -56,7 +54,7 @@ export function importedRecord(record: ParsedRecord, zone: string, proxied: bool
 	if (typeof data === "string") return { kind: "refused", message: data };
 	const attributes = readAttributes(record.comment);
 	if (typeof attributes === "string") return { kind: "refused", message: attributes };
-	const proxiable = PROXIABLE.includes(record.type);
+	const canProxy = proxiable(record.type);
 	return {
 		kind: "record",
 		body: {
@@ -64,7 +62,7 @@ export function importedRecord(record: ParsedRecord, zone: string, proxied: bool
 			type: record.type,
 			...data,
 			ttl: record.ttl,
-			proxied: attributes.proxied ?? (proxiable && proxied),
+			proxied: attributes.proxied ?? (canProxy && proxied),
 			...(attributes.comment === undefined ? {} : { comment: attributes.comment }),
 			tags: attributes.tags,
 			settings: attributes.flattenCname ? { flatten_cname: true } : {},
