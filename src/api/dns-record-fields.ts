@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { RECORD_TYPES } from "../zone/dns-record-checks";
+import type { RecordData } from "../zone/record-data/components";
 
 const TYPE = z.enum(RECORD_TYPES, {
 	error: `type must be one of ${RECORD_TYPES.join(", ")} (the types edgezone stores)`,
@@ -18,21 +19,53 @@ const TAG = z
 	.max(100)
 	.regex(/^[A-Za-z0-9_-]+(?::.*)?$/, "a tag is name:value, its name of letters, digits, underscores and hyphens");
 /**
- * A CAA record's components (TS SDK `CAARecord.Data`: `flags`, `tag`, `value`) or an SRV record's
- * (`SRVRecord.Data`: `priority`, `weight`, `port`, `target`). Which a type needs, and their values,
- * are checked with the record (`dns-record-checks.ts`), so a bad flag answers Cloudflare's 9053, a
- * flag sent as text too (as observed for `"flags": "0"`,
- * gist.github.com/graemer957/a73d706a8c0f0739744fedd5227e3f59).
+ * A record's components, any type's (the TS SDK's `data` of `CAARecord`, `SRVRecord`,
+ * `HTTPSRecord` and the rest: `zone/record-data/components.ts`). Which a type needs, and their
+ * values, are checked with the record (`zone/record-data/`), so a bad CAA flag answers Cloudflare's
+ * 9053, a flag sent as text too (as observed for `"flags": "0"`,
+ * gist.github.com/graemer957/a73d706a8c0f0739744fedd5227e3f59). Text is bounded as a record's
+ * content is.
  */
+const NUMBER = z.number().optional();
+const TEXT = z.string().max(4096).optional();
 const DATA = z.strictObject({
-	flags: z.union([z.number(), z.string().transform(() => Number.NaN)]).optional(),
+	flags: z.union([z.number(), z.string().max(255)]).optional(),
 	tag: z.string().max(255).optional(),
-	value: z.string().max(4096).optional(),
-	priority: z.number().optional(),
-	weight: z.number().optional(),
-	port: z.number().optional(),
-	target: z.string().max(255).optional(),
-});
+	value: TEXT,
+	priority: NUMBER,
+	weight: NUMBER,
+	port: NUMBER,
+	target: TEXT,
+	order: NUMBER,
+	preference: NUMBER,
+	service: z.string().max(255).optional(),
+	regex: z.string().max(255).optional(),
+	replacement: z.string().max(255).optional(),
+	lat_degrees: NUMBER,
+	lat_minutes: NUMBER,
+	lat_seconds: NUMBER,
+	lat_direction: z.string().max(1).optional(),
+	long_degrees: NUMBER,
+	long_minutes: NUMBER,
+	long_seconds: NUMBER,
+	long_direction: z.string().max(1).optional(),
+	altitude: NUMBER,
+	size: NUMBER,
+	precision_horz: NUMBER,
+	precision_vert: NUMBER,
+	algorithm: NUMBER,
+	type: NUMBER,
+	fingerprint: TEXT,
+	usage: NUMBER,
+	selector: NUMBER,
+	matching_type: NUMBER,
+	certificate: TEXT,
+	key_tag: NUMBER,
+	digest_type: NUMBER,
+	digest: TEXT,
+	protocol: NUMBER,
+	public_key: TEXT,
+}) satisfies z.ZodType<RecordData>;
 
 const SETTINGS = z.strictObject({
 	ipv4_only: z.boolean().optional(),
@@ -61,9 +94,9 @@ const FIELDS = {
 };
 
 /**
- * A whole record (create, PUT): name, type and content required (a CAA record's `data` instead, its
- * content derived: "Formatted CAA content. See 'data' to set CAA properties.", TS SDK
- * `CAARecord.content`), the rest Cloudflare's defaults (`ttl` 1, not proxied).
+ * A whole record (create, PUT): name, type and content required (the `data` of a type made of
+ * components instead, its content derived: "Formatted CAA content. See 'data' to set CAA
+ * properties.", TS SDK `CAARecord.content`), the rest Cloudflare's defaults (`ttl` 1, not proxied).
  */
 export const RECORD = z.strictObject({
 	name: FIELDS.name,

@@ -7,7 +7,9 @@
  * `src/resources/dns/records.ts`), the OpenAPI schema (github.com/cloudflare/api-schemas,
  * `dns-records_*`) and developers.cloudflare.com/dns/manage-dns-records/ (each named below).
  */
-import { DNS_LABEL } from "./custom-hostnames/names";
+import { type DataProblem, type RecordData, recordOf } from "./record-data/components";
+import { isHostName, nameProblem, storedHost } from "./record-data/names";
+import { dataType, hasData } from "./record-data/types";
 
 /** The record types edgezone stores: the ones a site behind the zone needs, and its delegations. */
 export const RECORD_TYPES = ["A", "AAAA", "CAA", "CNAME", "MX", "NS", "PTR", "SRV", "TXT"] as const;
@@ -27,58 +29,16 @@ export function proxiable(type: string): boolean {
 export interface RecordProblem {
 	code: number;
 	message: string;
-	field:
-		| "name"
-		| "content"
-		| "proxied"
-		| "priority"
-		| "data"
-		| "data/flags"
-		| "data/tag"
-		| "data/value"
-		| "data/priority"
-		| "data/weight"
-		| "data/port"
-		| "data/target";
+	field: DataProblem["field"] | "content" | "proxied";
 }
-
-/**
- * The components of a CAA record, as the API writes them (TS SDK `CAARecord.Data`: `flags`, `tag`
- * "e.g.: issue, issuewild, iodef", `value`; RFC 8659 §4.1).
- */
-export interface CaaData {
-	flags: number;
-	tag: string;
-	value: string;
-}
-
-/**
- * The components of an SRV record (TS SDK `SRVRecord.Data`: `priority`, `weight`, `port`,
- * `target`; RFC 2782). The API shows its content as `weight port target`, the priority apart
- * (`"content": "5 5222 xmpp.example.com"` with `"priority": 0`, a real answer quoted in
- * github.com/caddyserver/caddy/issues/6975).
- */
-export interface SrvData {
-	priority: number;
-	weight: number;
-	port: number;
-	target: string;
-}
-
-/** A record's `data` as a client sends it: any of the components of a CAA or an SRV record. */
-export type RecordData = Partial<CaaData> & Partial<SrvData>;
-
-/** The property tags a CAA record may hold here: the three RFC 8659 §4 defines, the SDK's examples. */
-const CAA_TAGS = ["issue", "issuewild", "iodef"] as const;
 
 /**
  * Codes of the record checks. Observed in real answers: 9004 (proxying a TXT, "This record type
  * cannot be proxied.", stephenou/fruitionsite#104), 9005 (A content, python-cloudflare's README),
- * 9006 (AAAA content, Tachi107/cloudflare-ddns#12), 9053 ("Invalid CAA flag. Must be an integer",
- * in the 1004 chain, gist.github.com/graemer957/a73d706a8c0f0739744fedd5227e3f59). The rest are
- * edgezone's choice.
+ * 9006 (AAAA content, Tachi107/cloudflare-ddns#12). The rest are edgezone's choice; the
+ * components' own are their types' (`record-data/`).
  */
-const CHECK_CODES = { notProxiable: 9004, badIpv4: 9005, badIpv6: 9006, badCaaFlags: 9053, invalid: 1004 } as const;
+const CHECK_CODES = { notProxiable: 9004, badIpv4: 9005, badIpv6: 9006, invalid: 1004 } as const;
 
 /**
  * The full name of a record given as `raw` in the zone `zone`: lower case (RFC 4343), no trailing
@@ -90,19 +50,6 @@ export function fullName(raw: string, zone: string): string {
 	const name = raw.toLowerCase().replace(/\.$/, "");
 	if (name === "@" || name === "") return zone;
 	return name === zone || name.endsWith(`.${zone}`) ? name : `${name}.${zone}`;
-}
-
-/** Why `name` (a full name) is not a record name, or undefined: RFC 1035 labels, underscores, a leftmost `*`. */
-function nameProblem(name: string): string | undefined {
-	// 253: the longest name RFC 1035 §3.1's 255 octets of wire format allow in text.
-	if (name.length > 253) return "DNS record name must be at most 253 characters";
-	for (const [i, label] of name.split(".").entries()) {
-		if (label === "*" && i === 0) continue;
-		if (!DNS_LABEL.test(label)) {
-			return `DNS record name is invalid: label "${label}" must be 1 to 63 letters, digits, underscores or inner hyphens`;
-		}
-	}
-	return undefined;
 }
 
 /** An IPv4 address in dotted-quad form, no leading zeros (RFC 791 text form as `inet_pton` reads it). */
@@ -129,34 +76,49 @@ export interface CheckedRecord {
 	content: string;
 	proxied: boolean;
 	priority?: number | undefined;
-	/** A CAA or SRV record's components; its content is derived from them (`storedContent`). */
+	/** A record's components, for the types made of them (`record-data/types.ts`); its content is derived from them. */
 	data?: RecordData | undefined;
 }
 
+/** The types whose record carries its own `priority` beside its content. */
+const PRIORITY_TYPES: ReadonlySet<string> = new Set(["MX"]);
+
 /**
  * The first problem of a record (name already full, `fullName`), or undefined. The order is the
- * fields': name, content, priority, proxied.
+ * fields': name, data or content, priority, proxied.
  */
 export function recordProblem(record: CheckedRecord): RecordProblem | undefined {
 	const name = nameProblem(record.name);
 	if (name !== undefined) return { code: CHECK_CODES.invalid, message: name, field: "name" };
-	if (record.type === "CAA") {
-		const data = caaProblem(record.data);
-		if (data !== undefined) return data;
-	}
-	if (record.type === "SRV") {
-		const data = srvProblem(record.data, record.name);
-		if (data !== undefined) return data;
-	}
-	const content = contentProblem(record);
+	const content = hasData(record.type) ? componentsProblem(record) : contentProblem(record);
 	if (content !== undefined) return content;
-	if (record.type === "MX" && record.priority === undefined) {
-		return { code: CHECK_CODES.invalid, message: "priority is required for an MX record", field: "priority" };
+	if (PRIORITY_TYPES.has(record.type)) {
+		const { priority } = record;
+		if (priority === undefined)
+			return {
+				code: CHECK_CODES.invalid,
+				message: `priority is required for a ${record.type} record`,
+				field: "priority",
+			};
 	}
 	if (record.proxied && !proxiable(record.type)) {
 		return { code: CHECK_CODES.notProxiable, message: "This record type cannot be proxied.", field: "proxied" };
 	}
 	return undefined;
+}
+
+/** Why a record made of components has none, or bad ones. */
+function componentsProblem({ type, data, name }: CheckedRecord): RecordProblem | undefined {
+	if (!hasData(type)) return undefined;
+	const codec = dataType(type);
+	if (data === undefined) {
+		return {
+			code: CHECK_CODES.invalid,
+			message: `${recordOf(type)} needs data (${codec.fields.join(", ")}), or content such as ${codec.example}`,
+			field: "data",
+		};
+	}
+	return codec.problem(data, name);
 }
 
 function contentProblem({ type, content, name }: CheckedRecord): RecordProblem | undefined {
@@ -172,152 +134,57 @@ function contentProblem({ type, content, name }: CheckedRecord): RecordProblem |
 				: problem(CHECK_CODES.badIpv6, "Content for AAAA record must be a valid IPv6 address.");
 		case "CNAME": {
 			// TS SDK `CNAMERecord.content`: "A valid hostname. Must not match the record's name."
-			const target = content.toLowerCase().replace(/\.$/, "");
+			const target = storedHost(content);
 			if (target === name) return problem(CHECK_CODES.invalid, "Content for CNAME record must not match its name.");
 			return hostProblem(target, "CNAME");
 		}
 		case "MX":
+			// A null MX, "." (RFC 7505 §3): the domain accepts no mail; Cloudflare stores it with priority 0
+			// (a real answer in github.com/caddyserver/caddy/issues/7301).
+			return storedHost(content) === "." ? undefined : hostProblem(storedHost(content), type);
 		case "NS":
 		case "PTR":
-			return hostProblem(content.toLowerCase().replace(/\.$/, ""), type);
+			return hostProblem(storedHost(content), type);
 		case "TXT":
 			return content.length === 0 ? problem(CHECK_CODES.invalid, "Content for TXT record is required.") : undefined;
-		case "CAA":
-		case "SRV":
-			return undefined; // Derived from `data`, checked before.
+		default:
+			return undefined;
 	}
 }
 
-/**
- * Why a CAA record's `data` is not one, or undefined: flags an integer of 0 to 255 (one octet, RFC
- * 8659 §4.1); a tag edgezone knows (CAA_TAGS); a value of 1 to 255 printable ASCII characters (one
- * character-string, RFC 1035 §3.3; RFC 8659 §4.1.1 keeps values to ASCII). Messages other than
- * 9053's are edgezone's.
- */
-function caaProblem(data: RecordData | undefined): RecordProblem | undefined {
-	if (data === undefined)
-		return {
-			code: CHECK_CODES.invalid,
-			message: 'A CAA record needs data (flags, tag, value), or content such as 0 issue "letsencrypt.org"',
-			field: "data",
-		};
-	if (data.flags === undefined || !Number.isInteger(data.flags) || data.flags < 0 || data.flags > 255)
-		return { code: CHECK_CODES.badCaaFlags, message: "Invalid CAA flag. Must be an integer", field: "data/flags" };
-	if (!(CAA_TAGS as readonly string[]).includes(data.tag ?? ""))
-		return {
-			code: CHECK_CODES.invalid,
-			message: `Invalid CAA tag. Must be one of ${CAA_TAGS.join(", ")}`,
-			field: "data/tag",
-		};
-	if (typeof data.value !== "string" || !/^[\x20-\x7e]{1,255}$/.test(data.value))
-		return {
-			code: CHECK_CODES.invalid,
-			message: "Invalid CAA value. Must be 1 to 255 printable ASCII characters",
-			field: "data/value",
-		};
-	return undefined;
+function hostProblem(host: string, type: string): RecordProblem | undefined {
+	return isHostName(host)
+		? undefined
+		: { code: CHECK_CODES.invalid, message: `Content for ${type} record must be a valid hostname.`, field: "content" };
 }
 
 /**
- * A CAA record's content as Cloudflare shows it: `0 issue "letsencrypt.org"` (flags, tag, the value
- * quoted, as a zone file writes it, RFC 8659 §4.1.1; observed in DNSControl/dnscontrol#1374); a `"`
- * or `\\` in the value is escaped with `\\` (RFC 1035 §5.1).
+ * The components a client gives a record of a type made of them: its `data` (with the record's
+ * `priority` for a type that keeps one, when `data` has none: the SDK's `URIRecord` sends it
+ * beside), else those read from its content and priority; undefined for the other types, or a
+ * content that reads as none.
  */
-function caaContent(data: CaaData): string {
-	return `${data.flags} ${data.tag} "${data.value.replace(/["\\]/g, (c) => `\\${c}`)}"`;
-}
-
-/** The components of a content `caaContent` wrote (a stored CAA record's); undefined for any other text. */
-export function caaData(content: string): CaaData | undefined {
-	const match = /^(\d{1,3}) (\S+) "((?:[^"\\]|\\.)*)"$/.exec(content);
-	if (match === null) return undefined;
-	return { flags: Number(match[1]), tag: match[2] ?? "", value: (match[3] ?? "").replace(/\\(.)/g, "$1") };
-}
-
-/**
- * Why an SRV record's `data` or name is not one, or undefined: priority, weight and port integers
- * of 0 to 65535 (16 bits each, RFC 2782), a target that is a host name or `.` ("the service is
- * decidedly not available at this domain", RFC 2782), a name `_service._proto.name` (RFC 2782).
- * The messages are edgezone's.
- */
-function srvProblem(data: RecordData | undefined, name: string): RecordProblem | undefined {
-	if (data === undefined)
-		return {
-			code: CHECK_CODES.invalid,
-			message:
-				"An SRV record needs data (priority, weight, port, target), or content such as 5 5060 sip.example.com and a priority",
-			field: "data",
-		};
-	for (const part of ["priority", "weight", "port"] as const) {
-		const value = data[part];
-		if (value === undefined || !Number.isInteger(value) || value < 0 || value > 65535)
-			return {
-				code: CHECK_CODES.invalid,
-				message: `An SRV record's ${part} is an integer of 0 to 65535`,
-				field: `data/${part}`,
-			};
-	}
-	const target = (data.target ?? "").toLowerCase();
-	if (target !== "." && hostProblem(target.replace(/\.$/, ""), "SRV") !== undefined)
-		return {
-			code: CHECK_CODES.invalid,
-			message: "An SRV record's target must be a valid hostname, or .",
-			field: "data/target",
-		};
-	const [service, proto] = name.split(".");
-	if (!service?.startsWith("_") || !proto?.startsWith("_"))
-		return {
-			code: CHECK_CODES.invalid,
-			message: "An SRV record's name is _service._proto.name, such as _sip._tcp.example.com",
-			field: "name",
-		};
-	return undefined;
-}
-
-/** An SRV record's content as the API shows it: `weight port target` (the priority apart). */
-function srvContent(data: SrvData): string {
-	const target = data.target.toLowerCase();
-	return `${data.weight} ${data.port} ${target === "." ? "." : target.replace(/\.$/, "")}`;
-}
-
-/**
- * The components of an SRV record from its content: `weight port target` with `priority` apart
- * (as the API shows it), or `priority weight port target` (as a zone file writes it); undefined
- * for any other text.
- */
-export function srvData(content: string, priority: number | undefined): SrvData | undefined {
-	const parts = content.trim().split(/\s+/);
-	const numbers = parts.slice(0, -1).map(Number);
-	const target = parts.at(-1) ?? "";
-	if (parts.length === 3 && priority !== undefined)
-		return { priority, weight: numbers[0] ?? Number.NaN, port: numbers[1] ?? Number.NaN, target };
-	if (parts.length === 4)
-		return {
-			priority: numbers[0] ?? Number.NaN,
-			weight: numbers[1] ?? Number.NaN,
-			port: numbers[2] ?? Number.NaN,
-			target,
-		};
-	return undefined;
-}
-
-function hostProblem(host: string, type: "CNAME" | "MX" | "NS" | "PTR" | "SRV"): RecordProblem | undefined {
-	const bad = host.length === 0 || host.includes("*") || nameProblem(host) !== undefined;
-	return bad
-		? { code: CHECK_CODES.invalid, message: `Content for ${type} record must be a valid hostname.`, field: "content" }
-		: undefined;
+export function givenData(
+	type: RecordType,
+	content: string,
+	priority?: number,
+	data?: RecordData,
+): RecordData | undefined {
+	if (!hasData(type)) return undefined;
+	const codec = dataType(type);
+	if (data === undefined) return codec.parse(content, priority);
+	return codec.priority !== undefined && data.priority === undefined && priority !== undefined
+		? { ...data, priority }
+		: data;
 }
 
 /**
  * The content as stored: host names of CNAME, MX, NS and PTR lower-cased without a trailing dot,
- * AAAA lower-cased; CAA and SRV derived from their data (checked: `recordProblem`); A and TXT as
- * given.
+ * AAAA lower-cased; a type made of components derived from its (checked) data; A and TXT as given.
  */
 export function storedContent(type: RecordType, content: string, data?: RecordData): string {
-	if (type === "CAA" && data !== undefined) return caaContent(data as CaaData);
-	if (type === "SRV" && data !== undefined) return srvContent(data as SrvData);
-	if (type === "CNAME" || type === "MX" || type === "NS" || type === "PTR")
-		return content.toLowerCase().replace(/\.$/, "");
+	if (hasData(type) && data !== undefined) return dataType(type).content(data);
+	if (type === "CNAME" || type === "MX" || type === "NS" || type === "PTR") return storedHost(content);
 	return type === "AAAA" ? content.toLowerCase() : content;
 }
 

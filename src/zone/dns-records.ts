@@ -34,21 +34,20 @@
 import { randomHexId } from "../common/ids";
 import type { CaaRecord } from "./custom-hostnames/authorities";
 import {
-	type CaaData,
-	caaData,
 	fullName,
+	givenData,
 	type ListedRecord,
 	proxiable,
-	type RecordData,
 	type RecordQuery,
 	type RecordType,
 	recordProblem,
-	type SrvData,
 	selectRecords,
-	srvData,
 	storedContent,
 } from "./dns-record-checks";
 import { CODES, FailureSignal, invalid } from "./failure";
+import { CAA } from "./record-data/caa";
+import type { RecordData } from "./record-data/components";
+import { type DataOf, type DataRecordType, dataType, hasData } from "./record-data/types";
 
 /** The codes of the rules between records (module header); the quota's is edgezone's. */
 const RECORD_CODES = {
@@ -84,13 +83,13 @@ interface RecordSettings {
 export interface RecordInput {
 	name: string;
 	type: RecordType;
-	/** Required but for CAA and SRV, whose content is derived from `data` (or read as `data` when no `data` is given). */
+	/** Required but for the types made of components, whose content is derived from `data` (or read as `data` when no `data` is given). */
 	content?: string | undefined;
 	ttl: number;
 	proxied: boolean;
 	/** MX's, and SRV's when its data comes as content. */
 	priority?: number | undefined;
-	/** A CAA or SRV record's components (`dns-record-checks.ts`). */
+	/** The components of a record of a type made of them (`record-data/types.ts`). */
 	data?: RecordData | undefined;
 	/** "" or undefined: no comment. */
 	comment?: string | undefined;
@@ -101,12 +100,11 @@ export interface RecordInput {
 /** The fields a PATCH changes. */
 export type RecordPatch = Partial<RecordInput>;
 
-/** A record as the API answers it (the TS SDK's `RecordResponse` for the stored types): a CAA or SRV record with its `data`. */
+/** A record as the API answers it (the TS SDK's `RecordResponse` for the stored types): a type made of components with its `data`. */
 export type DnsRecord = RecordFields &
 	(
-		| { type: "CAA"; data: CaaData }
-		| { type: "SRV"; data: SrvData }
-		| { type: Exclude<RecordType, "CAA" | "SRV">; data?: undefined }
+		| { [T in DataRecordType]: { type: T; data: DataOf<T> } }[DataRecordType]
+		| { type: Exclude<RecordType, DataRecordType>; data?: undefined }
 	);
 
 /** The fields every record answers; `type` and the `data` it has are `DnsRecord`'s. */
@@ -260,7 +258,7 @@ export class DnsRecordStore {
 				records: records
 					.filter((r) => r.name === row.name)
 					.flatMap((r) => {
-						const data = caaData(r.content);
+						const data = CAA.parse(r.content, undefined);
 						return data === undefined ? [] : [{ tag: data.tag, value: data.value }];
 					}),
 				changedAt: row.changed_at,
@@ -393,30 +391,29 @@ export class DnsRecordStore {
 		before: DnsRecord | undefined,
 	): DnsRecord {
 		const name = fullName(input.name, zone);
-		const derived = input.type === "CAA" || input.type === "SRV";
-		if (input.content === undefined && !derived)
+		if (input.content === undefined && !hasData(input.type))
 			invalid(CODES.dnsRecordInvalid, `content is required for a ${input.type} record`, `${pointer}/content`);
 		const given = input.content ?? "";
-		const data =
-			input.type === "CAA"
-				? (input.data ?? caaData(given))
-				: input.type === "SRV"
-					? (input.data ?? srvData(given, input.priority))
-					: undefined;
+		const data = givenData(input.type, given, input.priority, input.data);
 		const problem = recordProblem({ ...input, name, content: given, data });
 		if (problem !== undefined) invalid(problem.code, problem.message, `${pointer}/${problem.field}`);
 		const content = storedContent(input.type, given, data);
 		this.#checkNeighbours(id, { name, type: input.type, content, proxied: input.proxied }, zone, pointer);
-		// Checked: a CAA record's data is whole CaaData, an SRV record's whole SrvData (its target as stored).
-		const typed = input.type === "SRV" ? srvData(content, (data as SrvData).priority) : (data as CaaData | undefined);
-		const priority =
-			input.type === "SRV" ? (typed as SrvData).priority : input.type === "MX" ? input.priority : undefined;
+		// Checked: the components as the stored content reads back (a target as stored, the fields of the type only).
+		const typed = hasData(input.type) ? dataType(input.type).parse(content, data?.priority) : undefined;
+		const priority = hasData(input.type)
+			? typed === undefined
+				? undefined
+				: dataType(input.type).priority?.(typed)
+			: input.type === "MX"
+				? input.priority
+				: undefined;
 		const comment = input.comment === undefined || input.comment === "" ? undefined : input.comment;
 		const commentStamp =
 			comment === undefined ? undefined : comment === before?.comment ? before.comment_modified_on : stamp;
 		const sameTags = before !== undefined && JSON.stringify(before.tags) === JSON.stringify(input.tags);
 		const tagsStamp = input.tags.length === 0 ? undefined : sameTags ? before?.tags_modified_on : stamp;
-		// A CAA or SRV record has its checked data; no other type has any.
+		// A record of a type made of components has its checked data; no other has any.
 		return {
 			id,
 			name,
@@ -574,7 +571,7 @@ function rowValues(r: DnsRecord): SqlStorageValue[] {
 }
 
 function toRecord(row: Row): DnsRecord {
-	// Written only by this store, from checked values: a CAA or SRV record's content reads back as its data.
+	// Written only by this store, from checked values: a record made of components reads back its data from its content.
 	const type = row.type as RecordType;
 	return {
 		id: row.id,
@@ -582,8 +579,7 @@ function toRecord(row: Row): DnsRecord {
 		type,
 		content: row.content,
 		...(row.priority === null ? {} : { priority: row.priority }),
-		...(type === "CAA" ? caaField(row.content) : {}),
-		...(type === "SRV" ? srvField(row.content, row.priority) : {}),
+		...dataField(type, row.content, row.priority),
 		proxiable: proxiable(type),
 		proxied: row.proxied === 1,
 		ttl: row.ttl,
@@ -598,14 +594,8 @@ function toRecord(row: Row): DnsRecord {
 	} as DnsRecord;
 }
 
-/** The `data` of a stored SRV record, read back from its derived content and its priority (`srvData`). */
-function srvField(content: string, priority: number | null): { data?: SrvData } {
-	const data = srvData(content, priority ?? undefined);
-	return data === undefined ? {} : { data };
-}
-
-/** The `data` of a stored CAA record, read back from its derived content (`caaData`). */
-function caaField(content: string): { data?: CaaData } {
-	const data = caaData(content);
+/** The `data` of a stored record of a type made of components, read back from its content and priority. */
+function dataField(type: RecordType, content: string, priority: number | null): { data?: RecordData } {
+	const data = hasData(type) ? dataType(type).parse(content, priority ?? undefined) : undefined;
 	return data === undefined ? {} : { data };
 }

@@ -1,7 +1,6 @@
 /** The rules of one DNS record alone (`src/zone/dns-record-checks.ts`), called directly. */
 import { describe, expect, it } from "vitest";
 import {
-	caaData,
 	EVERY_RECORD,
 	fullName,
 	isIpv4,
@@ -10,6 +9,7 @@ import {
 	selectRecords,
 	storedContent,
 } from "../../src/zone/dns-record-checks";
+import { CAA } from "../../src/zone/record-data/caa";
 
 describe("DNS record checks", () => {
 	it.each([
@@ -136,10 +136,10 @@ describe("DNS record checks", () => {
 		const data = { flags: 0, tag: "issue", value: "letsencrypt.org; validationmethods=dns-01" };
 		const content = storedContent("CAA", "", data);
 		expect(content).toBe('0 issue "letsencrypt.org; validationmethods=dns-01"');
-		expect(caaData(content)).toStrictEqual(data);
+		expect(CAA.parse(content, undefined)).toStrictEqual(data);
 		const quoted = { flags: 128, tag: "iodef", value: 'a"b\\c' };
 		expect(storedContent("CAA", "", quoted)).toBe('128 iodef "a\\"b\\\\c"');
-		expect(caaData(storedContent("CAA", "", quoted))).toStrictEqual(quoted);
-		expect(caaData("issue letsencrypt.org")).toBeUndefined();
+		expect(CAA.parse(storedContent("CAA", "", quoted), undefined)).toStrictEqual(quoted);
+		expect(CAA.parse("issue letsencrypt.org", undefined)).toBeUndefined();
 	});
 });
