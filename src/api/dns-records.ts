@@ -48,6 +48,18 @@ import { reads, writes } from "./permissions";
 import type { ApiEnv } from "./types";
 import { BOOLEAN_QUERY, HEX_ID, parseBody, parseParam, parseQuery } from "./validate";
 
+/**
+ * A record as the SDK types the API's answer, but for OPENPGPKEY's `comment`, which its
+ * `RecordResponse.OpenpgpkeyRecord` alone types as always present: like every other record's it
+ * is left out when there is none.
+ */
+type AnsweredRecord =
+	| Exclude<RecordResponse, RecordResponse.OpenpgpkeyRecord>
+	| (Omit<RecordResponse.OpenpgpkeyRecord, "comment"> & { comment?: string });
+
+/** A batch's answer, its records typed as `AnsweredRecord`. */
+type AnsweredBatch = { [K in keyof RecordBatchResponse]?: AnsweredRecord[] };
+
 const CODE = CODES.dnsRecordInvalid;
 
 const BATCH = z
@@ -195,7 +207,7 @@ export const dnsRecords = new Hono<ApiEnv>()
 				q.per_page,
 			),
 		);
-		return ok(page.items satisfies RecordResponse[], pageInfo(q.page, q.per_page, page.items.length, page.total));
+		return ok(page.items satisfies AnsweredRecord[], pageInfo(q.page, q.per_page, page.items.length, page.total));
 	})
 	.get("/export", reads("DNS"), exportZoneFile)
 	.post("/import", writes("DNS"), importZoneFile)
@@ -210,24 +222,24 @@ export const dnsRecords = new Hono<ApiEnv>()
 			},
 			c.var.zone.name,
 		);
-		return ok(unwrap(result) satisfies RecordBatchResponse);
+		return ok(unwrap(result) satisfies AnsweredBatch);
 	})
 	.post("/", writes("DNS"), async (c) => {
 		const body = await parseBody(c, RECORD, CODE);
-		return ok(unwrap(await c.var.zoneState.createDnsRecord(body, c.var.zone.name)) satisfies RecordResponse);
+		return ok(unwrap(await c.var.zoneState.createDnsRecord(body, c.var.zone.name)) satisfies AnsweredRecord);
 	})
 	.get("/:dns_record_id", reads("DNS"), async (c) =>
-		ok(unwrap(await c.var.zoneState.getDnsRecord(idOf(c))) satisfies RecordResponse),
+		ok(unwrap(await c.var.zoneState.getDnsRecord(idOf(c))) satisfies AnsweredRecord),
 	)
 	.patch("/:dns_record_id", writes("DNS"), async (c) => {
 		const id = idOf(c);
 		const body = await parseBody(c, PATCH, CODE);
-		return ok(unwrap(await c.var.zoneState.editDnsRecord(id, body, c.var.zone.name)) satisfies RecordResponse);
+		return ok(unwrap(await c.var.zoneState.editDnsRecord(id, body, c.var.zone.name)) satisfies AnsweredRecord);
 	})
 	.put("/:dns_record_id", writes("DNS"), async (c) => {
 		const id = idOf(c);
 		const body = await parseBody(c, RECORD, CODE);
-		return ok(unwrap(await c.var.zoneState.overwriteDnsRecord(id, body, c.var.zone.name)) satisfies RecordResponse);
+		return ok(unwrap(await c.var.zoneState.overwriteDnsRecord(id, body, c.var.zone.name)) satisfies AnsweredRecord);
 	})
 	.delete("/:dns_record_id", writes("DNS"), async (c) => {
 		const { id } = unwrap(await c.var.zoneState.deleteDnsRecord(idOf(c)));

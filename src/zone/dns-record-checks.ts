@@ -7,12 +7,34 @@
  * `src/resources/dns/records.ts`), the OpenAPI schema (github.com/cloudflare/api-schemas,
  * `dns-records_*`) and developers.cloudflare.com/dns/manage-dns-records/ (each named below).
  */
-import { type DataProblem, type RecordData, recordOf } from "./record-data/components";
+import { base64Of, type DataProblem, missingProblem, type RecordData } from "./record-data/components";
 import { isHostName, nameProblem, storedHost } from "./record-data/names";
 import { dataType, hasData } from "./record-data/types";
 
-/** The record types edgezone stores: the ones a site behind the zone needs, and its delegations. */
-export const RECORD_TYPES = ["A", "AAAA", "CAA", "CNAME", "MX", "NS", "PTR", "SRV", "TXT"] as const;
+/** The record types edgezone stores: every type the API takes (TS SDK `RecordListParams.type`, OpenAPI `dns-records_type`). */
+export const RECORD_TYPES = [
+	"A",
+	"AAAA",
+	"CAA",
+	"CERT",
+	"CNAME",
+	"DNSKEY",
+	"DS",
+	"HTTPS",
+	"LOC",
+	"MX",
+	"NAPTR",
+	"NS",
+	"OPENPGPKEY",
+	"PTR",
+	"SMIMEA",
+	"SRV",
+	"SSHFP",
+	"SVCB",
+	"TLSA",
+	"TXT",
+	"URI",
+] as const;
 
 /** A record type edgezone stores. */
 export type RecordType = (typeof RECORD_TYPES)[number];
@@ -30,15 +52,17 @@ export interface RecordProblem {
 	code: number;
 	message: string;
 	field: DataProblem["field"] | "content" | "proxied";
+	/** The components missing, each its own error (`record-data/components.ts`, `REQUIRED`). */
+	missing?: readonly string[];
 }
 
 /**
  * Codes of the record checks. Observed in real answers: 9004 (proxying a TXT, "This record type
  * cannot be proxied.", stephenou/fruitionsite#104), 9005 (A content, python-cloudflare's README),
- * 9006 (AAAA content, Tachi107/cloudflare-ddns#12). The rest are edgezone's choice; the
+ * 9006 (AAAA content, Tachi107/cloudflare-ddns#12), 9100 (`PRIORITY_TYPES`). The rest are edgezone's choice; the
  * components' own are their types' (`record-data/`).
  */
-const CHECK_CODES = { notProxiable: 9004, badIpv4: 9005, badIpv6: 9006, invalid: 1004 } as const;
+const CHECK_CODES = { notProxiable: 9004, badIpv4: 9005, badIpv6: 9006, noPriority: 9100, invalid: 1004 } as const;
 
 /**
  * The full name of a record given as `raw` in the zone `zone`: lower case (RFC 4343), no trailing
@@ -80,8 +104,12 @@ export interface CheckedRecord {
 	data?: RecordData | undefined;
 }
 
-/** The types whose record carries its own `priority` beside its content. */
-const PRIORITY_TYPES: ReadonlySet<string> = new Set(["MX"]);
+/**
+ * The types whose record carries its own `priority` beside its content: "Required for MX and URI
+ * records" (TS SDK `URIRecord.priority`), answered "priority is a required field." with code 9100
+ * when left out (github.com/cloudflare/cloudflare-php/issues/136).
+ */
+const PRIORITY_TYPES: ReadonlySet<string> = new Set(["MX", "URI"]);
 
 /**
  * The first problem of a record (name already full, `fullName`), or undefined. The order is the
@@ -92,33 +120,24 @@ export function recordProblem(record: CheckedRecord): RecordProblem | undefined 
 	if (name !== undefined) return { code: CHECK_CODES.invalid, message: name, field: "name" };
 	const content = hasData(record.type) ? componentsProblem(record) : contentProblem(record);
 	if (content !== undefined) return content;
-	if (PRIORITY_TYPES.has(record.type)) {
-		const { priority } = record;
-		if (priority === undefined)
-			return {
-				code: CHECK_CODES.invalid,
-				message: `priority is required for a ${record.type} record`,
-				field: "priority",
-			};
-	}
+	if (PRIORITY_TYPES.has(record.type) && (record.priority ?? record.data?.priority) === undefined)
+		return { code: CHECK_CODES.noPriority, message: "priority is a required field.", field: "priority" };
 	if (record.proxied && !proxiable(record.type)) {
 		return { code: CHECK_CODES.notProxiable, message: "This record type cannot be proxied.", field: "proxied" };
 	}
 	return undefined;
 }
 
-/** Why a record made of components has none, or bad ones. */
-function componentsProblem({ type, data, name }: CheckedRecord): RecordProblem | undefined {
+/**
+ * Why a record made of components has none, or bad ones: each field its type reads that `data`
+ * lacks (`REQUIRED`, the content of these types being "Formatted ... content. See 'data' to set
+ * ... properties.", TS SDK), then the type's own checks.
+ */
+function componentsProblem({ type, data = {}, name }: CheckedRecord): RecordProblem | undefined {
 	if (!hasData(type)) return undefined;
 	const codec = dataType(type);
-	if (data === undefined) {
-		return {
-			code: CHECK_CODES.invalid,
-			message: `${recordOf(type)} needs data (${codec.fields.join(", ")}), or content such as ${codec.example}`,
-			field: "data",
-		};
-	}
-	return codec.problem(data, name);
+	const required = codec.fields.filter((field) => codec.defaults?.[field] === undefined);
+	return missingProblem(required.filter((field) => data[field] === undefined)) ?? codec.problem(data, name);
 }
 
 function contentProblem({ type, content, name }: CheckedRecord): RecordProblem | undefined {
@@ -147,6 +166,11 @@ function contentProblem({ type, content, name }: CheckedRecord): RecordProblem |
 			return hostProblem(storedHost(content), type);
 		case "TXT":
 			return content.length === 0 ? problem(CHECK_CODES.invalid, "Content for TXT record is required.") : undefined;
+		case "OPENPGPKEY":
+			// RFC 7929 §2.3: the key is presented in Base64.
+			return base64Of(content) === undefined
+				? problem(CHECK_CODES.invalid, "Content for OPENPGPKEY record must be a Base64 OpenPGP key.")
+				: undefined;
 		default:
 			return undefined;
 	}
@@ -159,23 +183,19 @@ function hostProblem(host: string, type: string): RecordProblem | undefined {
 }
 
 /**
- * The components a client gives a record of a type made of them: its `data` (with the record's
- * `priority` for a type that keeps one, when `data` has none: the SDK's `URIRecord` sends it
- * beside), else those read from its content and priority; undefined for the other types, or a
- * content that reads as none.
+ * The components a client gives a record of a type made of them: its `data`, the fields left out
+ * that the type fills (`defaults`), and the record's `priority` for a type that keeps one when
+ * `data` has none (the SDK's `URIRecord` sends it beside); undefined for the other types. A
+ * `content` alone gives none: these types' content is derived.
  */
-export function givenData(
-	type: RecordType,
-	content: string,
-	priority?: number,
-	data?: RecordData,
-): RecordData | undefined {
+export function givenData(type: RecordType, priority?: number, data?: RecordData): RecordData | undefined {
 	if (!hasData(type)) return undefined;
+	if (data === undefined) return undefined;
 	const codec = dataType(type);
-	if (data === undefined) return codec.parse(content, priority);
-	return codec.priority !== undefined && data.priority === undefined && priority !== undefined
-		? { ...data, priority }
-		: data;
+	const filled = { ...codec.defaults, ...data };
+	return codec.priority !== undefined && filled.priority === undefined && priority !== undefined
+		? { ...filled, priority }
+		: filled;
 }
 
 /**
@@ -185,6 +205,7 @@ export function givenData(
 export function storedContent(type: RecordType, content: string, data?: RecordData): string {
 	if (hasData(type) && data !== undefined) return dataType(type).content(data);
 	if (type === "CNAME" || type === "MX" || type === "NS" || type === "PTR") return storedHost(content);
+	if (type === "OPENPGPKEY") return base64Of(content) ?? content;
 	return type === "AAAA" ? content.toLowerCase() : content;
 }
 

@@ -104,7 +104,7 @@ export type RecordPatch = Partial<RecordInput>;
 export type DnsRecord = RecordFields &
 	(
 		| { [T in DataRecordType]: { type: T; data: DataOf<T> } }[DataRecordType]
-		| { type: Exclude<RecordType, DataRecordType>; data?: undefined }
+		| { [T in Exclude<RecordType, DataRecordType>]: { type: T; data?: undefined } }[Exclude<RecordType, DataRecordType>]
 	);
 
 /** The fields every record answers; `type` and the `data` it has are `DnsRecord`'s. */
@@ -312,8 +312,12 @@ export class DnsRecordStore {
 			ttl: patch.ttl ?? before.ttl,
 			proxied: patch.proxied ?? before.proxied,
 			priority: "priority" in patch ? patch.priority : before.priority,
-			// A new content (or SRV priority) stands for the data of a CAA or SRV record, unless data comes too.
-			data: patch.data ?? (patch.content === undefined && patch.priority === undefined ? before.data : undefined),
+			// A record's components are changed whole; a priority alone changes a URI or SRV record's.
+			data:
+				patch.data ??
+				(patch.priority !== undefined && before.data !== undefined
+					? { ...before.data, priority: patch.priority }
+					: before.data),
 			comment: "comment" in patch ? patch.comment : before.comment,
 			tags: patch.tags ?? before.tags,
 			settings: patch.settings ?? before.settings,
@@ -394,8 +398,17 @@ export class DnsRecordStore {
 		if (input.content === undefined && !hasData(input.type))
 			invalid(CODES.dnsRecordInvalid, `content is required for a ${input.type} record`, `${pointer}/content`);
 		const given = input.content ?? "";
-		const data = givenData(input.type, given, input.priority, input.data);
+		const data = givenData(input.type, input.priority, input.data);
 		const problem = recordProblem({ ...input, name, content: given, data });
+		if (problem?.missing !== undefined)
+			throw new FailureSignal(
+				problem.missing.map((field) => ({
+					kind: "invalid",
+					code: problem.code,
+					message: `${field} is a required data field.`,
+					pointer: `${pointer}/data/${field}`,
+				})),
+			);
 		if (problem !== undefined) invalid(problem.code, problem.message, `${pointer}/${problem.field}`);
 		const content = storedContent(input.type, given, data);
 		this.#checkNeighbours(id, { name, type: input.type, content, proxied: input.proxied }, zone, pointer);

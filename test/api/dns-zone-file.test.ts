@@ -53,7 +53,7 @@ describe("importing a zone file", () => {
 			"app IN A 192.0.2.10",
 			"taken IN CNAME app ; a CNAME beside an A",
 			"app IN A 192.0.2.10 ; the same record twice",
-			"host IN SSHFP 1 1 123456789abcdef",
+			'host IN HINFO "PC" "Linux"',
 			"bad IN A 300.1.1.1",
 			"outside.example.org. IN A 192.0.2.1",
 			"short 30 IN A 192.0.2.2",
@@ -72,7 +72,7 @@ describe("importing a zone file", () => {
 			{ code: 81058, message: `app.${name}: An identical record already exists.` },
 			{
 				code: 1004,
-				message: `host.${name}: SSHFP records are not stored by edgezone (A, AAAA, CAA, CNAME, MX, NS, PTR, SRV, TXT are)`,
+				message: `host.${name}: HINFO is not a record type the DNS records API takes`,
 			},
 			{ code: 9005, message: `bad.${name}: Content for A record is invalid. Must be a valid IPv4 address` },
 			{ code: 1004, message: `outside.example.org: not inside the zone ${name}` },

@@ -152,7 +152,42 @@ describe("the DNS page", () => {
 		expect(added.status).toBe(303);
 		const page = await seen(await (await open(browser, `/zones/${zone}/dns`)).text());
 		expect(page.rows[1]?.slice(0, 4)).toEqual(["SRV", "_sip._tcp", "5 5060 sip.example.net priority 10", "DNS only"]);
-		expect(page.field("Type").options).toEqual(["A", "AAAA", "CAA", "CNAME", "MX", "NS", "PTR", "SRV", "TXT"]);
+		// Every type Cloudflare's records API takes.
+		expect(page.field("Type").options).toEqual(
+			"A AAAA CAA CERT CNAME DNSKEY DS HTTPS LOC MX NAPTR NS OPENPGPKEY PTR SMIMEA SRV SSHFP SVCB TLSA TXT URI".split(
+				" ",
+			),
+		);
+	});
+
+	it("adds an HTTPS record written as a zone file writes it, and a URI record with its priority", async () => {
+		const zone = await freshZone();
+		const { browser } = await signIn(TOKEN);
+		const https = await post(browser, `/zones/${zone}/dns/records`, {
+			...form({ type: "HTTPS", name: "@", content: '1 . alpn="h3,h2" port=8443' }),
+		});
+		expect(https.status).toBe(303);
+		const uri = await post(browser, `/zones/${zone}/dns/records`, {
+			...form({ type: "URI", name: "_ftp._tcp", content: '1 "ftp://ftp.example.net/public"', priority: "10" }),
+		});
+		expect(uri.status).toBe(303);
+		const [httpsRecord, uriRecord] = await records(zone);
+		expect(httpsRecord).toMatchObject({
+			type: "HTTPS",
+			content: '1 . alpn="h3,h2" port=8443',
+			data: { priority: 1, target: ".", value: 'alpn="h3,h2" port=8443' },
+		});
+		expect(uriRecord).toMatchObject({
+			type: "URI",
+			priority: 10,
+			data: { priority: 10, weight: 1, target: "ftp://ftp.example.net/public" },
+		});
+		// A content that reads as no HTTPS record: the API names each component it lacks, the priority at Priority.
+		const bad = await post(browser, `/zones/${zone}/dns/records`, form({ type: "HTTPS", name: "x", content: "h3" }));
+		expect(bad.status).toBe(400);
+		const refused = await seen(await bad.text());
+		expect(refused.field("Content")).toMatchObject({ invalid: true, error: "target is a required data field." });
+		expect(refused.field("Priority")).toMatchObject({ invalid: true, error: "priority is a required data field." });
 	});
 
 	it("shows a token without DNS Read the API's refusal in place of the records, and refuses its writes", async () => {

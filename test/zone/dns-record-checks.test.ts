@@ -119,7 +119,7 @@ describe("DNS record checks", () => {
 			recordProblem({ name: "example.com", type: "CAA", content: "", data, proxied });
 		expect(caa({ flags: 0, tag: "issue", value: "letsencrypt.org" })).toBeUndefined();
 		expect(caa({ flags: 128, tag: "iodef", value: "mailto:ca@example.com" })).toBeUndefined();
-		expect(caa(undefined)).toMatchObject({ code: 1004, field: "data" });
+		expect(caa(undefined)).toMatchObject({ code: 9101, field: "data/flags", missing: ["flags", "tag", "value"] });
 		expect(caa({ flags: 256, tag: "issue", value: "x" })).toMatchObject({
 			code: 9053,
 			message: "Invalid CAA flag. Must be an integer",

@@ -215,9 +215,9 @@ describe("a record of the file, as the API would be sent it", () => {
 			body: { type: "SRV", data: { priority: 10, weight: 5, port: 5060, target: "sip.example.com" } },
 		});
 		expect(one("_x._tcp SRV 0 0 0 .")).toMatchObject({ body: { data: { target: "." } } });
-		expect(one("host SSHFP 1 1 123456789abcdef")).toEqual({
+		expect(one('host HINFO "PC" "Linux"')).toEqual({
 			kind: "refused",
-			message: "SSHFP records are not stored by edgezone (A, AAAA, CAA, CNAME, MX, NS, PTR, SRV, TXT are)",
+			message: "HINFO is not a record type the DNS records API takes",
 		});
 		expect(one("x.example.net. A 192.0.2.1")).toEqual({
 			kind: "refused",

@@ -1,13 +1,15 @@
 /**
  * The DNS page's parts: the records table (Type, Name, Content, Proxy status, TTL, Comment, as
  * Cloudflare's dashboard lists them: https://developers.cloudflare.com/dns/manage-dns-records/how-to/create-dns-records/),
- * the Add record and Edit record forms, and the API bodies they make. A CAA record is written as
- * its content as the API shows it (`0 issue "letsencrypt.org"`), which the API reads as its `data`;
- * Cloudflare's dashboard has a field for each of flags, tag and value instead.
+ * the Add record and Edit record forms, and the API bodies they make. A record made of components
+ * (CAA, SRV, HTTPS and the others of `zone/record-data/`) is written as its content as the API
+ * shows it (`0 issue "letsencrypt.org"`) or as a zone file does, which the form reads into the
+ * API's `data`; Cloudflare's dashboard has a field for each component instead.
  */
 import type { FC } from "hono/jsx";
 import { RECORD_TYPES } from "../../zone/dns-record-checks";
 import type { DnsRecord } from "../../zone/dns-records";
+import { dataType, hasData } from "../../zone/record-data/types";
 import {
 	Checkbox,
 	Csrf,
@@ -24,8 +26,8 @@ import {
 /** The types the API stores, as the form offers them. */
 const TYPES: [string, string][] = RECORD_TYPES.map((t) => [t, t]);
 
-/** The types whose priority the form sends: MX's, and SRV's beside its `weight port target`. */
-const PRIORITIZED = new Set(["MX", "SRV"]);
+/** The types whose priority the form sends: MX's and URI's, and SRV's beside its `weight port target`. */
+const PRIORITIZED = new Set(["MX", "SRV", "URI"]);
 
 /**
  * The TTL choices of Cloudflare's dashboard: Auto (the API's 1) and fixed times from 1 minute to
@@ -109,16 +111,22 @@ export function valuesOfRecord(record: DnsRecord): RecordValues {
 
 /**
  * The API body of a record form (`POST` to create, `PATCH` to edit, which leaves out type and
- * name): priority only for MX and SRV, an empty priority left out (the API then says MX needs one).
+ * name): priority only for MX, SRV and URI, an empty priority left out (the API then says MX needs
+ * one); a record made of components sent as the `data` its content reads as, or as its content
+ * when it reads as none (the API then names each component it lacks).
  */
 export function recordBody(values: RecordValues, edit: boolean): Record<string, unknown> {
+	const priority = PRIORITIZED.has(values.type) && values.priority !== "" ? numberOrText(values.priority) : undefined;
+	const data = hasData(values.type)
+		? dataType(values.type).parse(values.content, typeof priority === "number" ? priority : undefined)
+		: undefined;
 	return {
 		...(edit ? {} : { type: values.type, name: values.name }),
-		content: values.content,
+		...(data === undefined ? { content: values.content } : { data }),
 		ttl: numberOrText(values.ttl),
 		proxied: values.proxied,
 		comment: values.comment,
-		...(PRIORITIZED.has(values.type) && values.priority !== "" ? { priority: numberOrText(values.priority) } : {}),
+		...(priority === undefined ? {} : { priority }),
 	};
 }
 
@@ -126,8 +134,8 @@ const FIELDS = ["type", "name", "content", "priority", "ttl", "proxied", "commen
 
 /**
  * Where a record form field's errors show, by the pointer of the API's error (`/name`, `/proxied`,
- * ...); a CAA or SRV record's `/data/...` at Content, which the form writes it as (an SRV
- * record's priority at Priority).
+ * ...); a record's `/data/...` at Content, which the form writes it as (an SRV or URI record's
+ * priority at Priority).
  */
 export function recordFieldOf(pointer: string): string | undefined {
 	const [, top] = pointer.split("/");
@@ -211,7 +219,7 @@ export const RecordsTable: FC<{ records: DnsRecord[]; zone: string; csrf: string
 		</table>
 	);
 
-/** The fields both record forms share: content, priority (MX, SRV), TTL, proxied, comment. */
+/** The fields both record forms share: content, priority (MX, SRV, URI), TTL, proxied, comment. */
 const SharedFields: FC<{ values: RecordValues; mx: boolean }> = ({ values, mx }) => (
 	<>
 		<TextField
@@ -219,9 +227,11 @@ const SharedFields: FC<{ values: RecordValues; mx: boolean }> = ({ values, mx })
 			label="Content"
 			value={values.content}
 			required
-			hint='A: an IPv4 address; AAAA: an IPv6 address; CNAME, MX, NS and PTR: a hostname; TXT: text; CAA: flags, tag and value, as in 0 issue "letsencrypt.org"; SRV: weight, port and target, as in 5 5060 sip.example.com.'
+			hint='A: an IPv4 address; AAAA: an IPv6 address; CNAME, MX, NS and PTR: a hostname; TXT: text; CAA: flags, tag and value, as in 0 issue "letsencrypt.org"; SRV: weight, port and target, as in 5 5060 sip.example.com; HTTPS, SVCB, URI, LOC and the key records: their data as a zone file writes it, as in 1 . alpn="h3,h2".'
 		/>
-		{mx && <TextField name="priority" label="Priority" value={values.priority} hint="MX and SRV only: 0 to 65535." />}
+		{mx && (
+			<TextField name="priority" label="Priority" value={values.priority} hint="MX, SRV and URI only: 0 to 65535." />
+		)}
 		<SelectField name="ttl" label="TTL" options={TTLS} value={values.ttl} hint="A proxied record's TTL is Auto." />
 		<Checkbox name="proxied" label="Proxied (A, AAAA and CNAME only)" checked={values.proxied} />
 		<TextField name="comment" label="Comment" value={values.comment} hint="Optional, at most 500 characters." />

@@ -2,7 +2,7 @@
  * CAA records (RFC 8659): `data: {flags, tag, value}` (TS SDK `CAARecord.Data`: `tag` "e.g.:
  * issue, issuewild, iodef"), the content derived as `0 issue "letsencrypt.org"`. Pure.
  */
-import { type DataProblem, type DataType, dataProblem, INVALID, quoted, type RecordData } from "./components";
+import { type DataProblem, type DataType, dataProblem, INVALID, quoted, type RecordData, words } from "./components";
 
 /** A CAA record's checked components. */
 export interface CaaData {
@@ -39,8 +39,9 @@ export const CAA: DataType<CaaData> = {
 	problem,
 	content: (data) => `${data.flags} ${data.tag} ${quoted(data.value)}`,
 	parse(content) {
-		const match = /^(\d{1,3}) (\S+) "((?:[^"\\]|\\.)*)"$/.exec(content);
-		if (match === null) return undefined;
-		return { flags: Number(match[1]), tag: match[2] ?? "", value: (match[3] ?? "").replace(/\\(.)/g, "$1") };
+		// As the API shows it, or as a zone file may write it: the value unquoted, the tag in any case (RFC 8659 §4.1).
+		const parts = words(content);
+		if (parts?.length !== 3 || !/^\d{1,3}$/.test(parts[0] ?? "")) return undefined;
+		return { flags: Number(parts[0]), tag: (parts[1] ?? "").toLowerCase(), value: parts[2] ?? "" };
 	},
 };

@@ -58,10 +58,27 @@ export interface DataProblem {
 	code: number;
 	message: string;
 	field: "data" | "name" | "priority" | `data/${DataField}`;
+	/** The components missing (`REQUIRED`), each its own error in the answer, as Cloudflare's. */
+	missing?: readonly DataField[];
 }
 
 /** The code of a record that is not valid, where no more precise one is observed (Cloudflare's "DNS Validation Error"). */
 export const INVALID = 1004;
+
+/**
+ * A component left out: "<field> is a required data field.", one error per field, also when only
+ * `content` is sent (observed for SRV, SSHFP, DS and TLSA: kubernetes-sigs/external-dns#6462 and
+ * #6616, octodns/octodns-cloudflare#39, cloudflare/salt-cloudflare#14).
+ */
+export const REQUIRED = 9101;
+
+/** The problem of `fields` left out of a record's data, undefined when none is. */
+export function missingProblem(fields: readonly DataField[]): DataProblem | undefined {
+	const [first] = fields;
+	return first === undefined
+		? undefined
+		: { code: REQUIRED, message: `${first} is a required data field.`, field: `data/${first}`, missing: fields };
+}
 
 /** A 1004 problem with `field` of `data`. */
 export function dataProblem(field: DataField, message: string): DataProblem {
@@ -93,11 +110,13 @@ export function recordOf(type: string): string {
 /**
  * Hexadecimal text of whole octets (`fingerprint`, `certificate`, `digest`, RFC 4255 §3.2, RFC
  * 6698 §2.2, RFC 4034 §5.3): blanks allowed between digits, as zone files split long values.
+ * Upper case, as Cloudflare stores and answers it ("Cloudflare stores `fingerprint` in uppercase
+ * letters", octodns/octodns-cloudflare#39; TLSA's certificate too, kubernetes-sigs/external-dns#6616).
  */
 export function hexOf(text: unknown): string | undefined {
 	if (typeof text !== "string") return undefined;
 	const hex = text.replace(/\s+/g, "");
-	return /^(?:[0-9a-fA-F]{2})+$/.test(hex) ? hex.toLowerCase() : undefined;
+	return /^(?:[0-9a-fA-F]{2})+$/.test(hex) ? hex.toUpperCase() : undefined;
 }
 
 /** Base64 text (RFC 4648 §4; DNSKEY's key, CERT's certificate, RFC 4034 §2.2, RFC 4398 §2.2), blanks between allowed. */
@@ -139,8 +158,10 @@ export function integerOf(text: string | undefined): number {
  * and read back from one (`D`, its checked components).
  */
 export interface DataType<D extends RecordData> {
-	/** The fields of `data` this type reads, in content order. */
+	/** The fields of `data` this type reads, in content order; each required but those `defaults` fills. */
 	readonly fields: readonly DataField[];
+	/** The values of the fields a client may leave out. */
+	readonly defaults?: Partial<D>;
 	/** A content of this type, for the message when neither `data` nor a readable content is given. */
 	readonly example: string;
 	/** Why `data` is not a record of this type named `name` (a full name), or undefined. */

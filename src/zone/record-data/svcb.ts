@@ -3,7 +3,8 @@
  * `SVCBRecord.Data`: `value` the SvcParams as text), the content `priority target value`, as a
  * real answer shows it: `"content": "1 . alpn=\"h3,h2\" ipv4hint=\"152.53.36.213\""` with
  * `"data": {"priority": 1, "target": ".", "value": "alpn=\"h3,h2\" ipv4hint=\"152.53.36.213\""}`
- * (github.com/caddyserver/caddy/issues/7301). Pure.
+ * (github.com/caddyserver/caddy/issues/7301). The target is kept as given, a final dot included
+ * (terraform-provider-cloudflare's SVCB acceptance test reads back `target = "foo."`). Pure.
  */
 import { type DataProblem, type DataType, dataProblem, integersProblem, type RecordData, recordOf } from "./components";
 import { absolute, isHostName, storedHost } from "./names";
@@ -52,13 +53,14 @@ function codec(type: "HTTPS" | "SVCB"): DataType<SvcbData> {
 		fields: ["priority", "target", "value"],
 		example: '1 . alpn="h3,h2"',
 		problem,
-		content: (data) => `${data.priority} ${storedHost(data.target)}${data.value === "" ? "" : ` ${data.value.trim()}`}`,
+		defaults: { value: "" },
+		content: (data) => `${data.priority} ${data.target}${data.value.trim() === "" ? "" : ` ${data.value.trim()}`}`,
 		presentation: (data) =>
-			`${data.priority} ${absolute(storedHost(data.target))}${data.value === "" ? "" : ` ${data.value.trim()}`}`,
+			`${data.priority} ${absolute(storedHost(data.target))}${data.value.trim() === "" ? "" : ` ${data.value.trim()}`}`,
 		parse(content) {
 			const match = /^\s*(\d{1,5})\s+(\S+)(?:\s+([\s\S]*))?$/.exec(content);
 			if (match === null) return undefined;
-			return { priority: Number(match[1]), target: storedHost(match[2] ?? ""), value: (match[3] ?? "").trim() };
+			return { priority: Number(match[1]), target: match[2] ?? "", value: (match[3] ?? "").trim() };
 		},
 		nameWords: [1],
 	};

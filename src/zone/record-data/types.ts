@@ -5,10 +5,30 @@
  */
 import { CAA } from "./caa";
 import type { DataType, RecordData } from "./components";
+import { SMIMEA, SSHFP, TLSA } from "./fingerprints";
+import { CERT, DNSKEY, DS } from "./keys";
+import { LOC } from "./loc";
+import { NAPTR } from "./naptr";
 import { SRV } from "./srv";
+import { HTTPS, SVCB } from "./svcb";
+import { URI } from "./uri";
 
 /** The types with components, by name. */
-export const DATA_TYPES = { CAA, SRV } as const satisfies Record<string, DataType<RecordData>>;
+export const DATA_TYPES = {
+	CAA,
+	CERT,
+	DNSKEY,
+	DS,
+	HTTPS,
+	LOC,
+	NAPTR,
+	SMIMEA,
+	SRV,
+	SSHFP,
+	SVCB,
+	TLSA,
+	URI,
+} as const satisfies Record<string, DataType<RecordData>>;
 
 /** A record type with components. */
 export type DataRecordType = keyof typeof DATA_TYPES;

@@ -1,17 +1,19 @@
 /**
  * A zone file's record as the DNS records API would be sent it: the data of each type edgezone
- * stores read into `content` (and MX `priority`, CAA `data`), the comment's attributes into
+ * stores read into `content` (and MX `priority`) or `data`, the comment's attributes into
  * `comment`, `tags`, `proxied` and `settings` (`attributes.ts`). The zone's own SOA and apex NS
- * records are skipped, as Cloudflare serves its own; any other type edgezone does not store is
+ * records are skipped, as Cloudflare serves its own; a type the API does not take (HINFO, say) is
  * named as not imported.
  *
  * Data forms (RFC 1035 §3.3 and §5.1): A and AAAA one address; CNAME, NS and PTR one name; MX a
- * preference and a name; TXT one or more character-strings, kept as their concatenation (as SPF
- * reads a record of several, RFC 7208 §3.3); CAA flags, tag and value (RFC 8659 §4.1.1); SRV
- * priority, weight, port and target (RFC 2782). A name in the data without a final dot is relative
- * to the origin in effect.
+ * preference and a name (or `.`, RFC 7505); TXT one or more character-strings, kept as their
+ * concatenation (as SPF reads a record of several, RFC 7208 §3.3); OPENPGPKEY Base64; the types
+ * made of components their RFC presentation forms, read by their modules (`record-data/`) into
+ * `data`. A name in the data without a final dot is relative to the origin in effect.
  */
-import { proxiable, RECORD_TYPES } from "../dns-record-checks";
+import { proxiable } from "../dns-record-checks";
+import { quoted, type RecordData, recordOf } from "../record-data/components";
+import { dataType, hasData } from "../record-data/types";
 import { readAttributes } from "./attributes";
 import { absoluteName, type ParsedRecord } from "./parse";
 
@@ -30,9 +32,7 @@ interface ImportedBody {
 	type: string;
 	content?: string;
 	priority?: number;
-	data?:
-		| { flags: number; tag: string; value: string }
-		| { priority: number; weight: number; port: number; target: string };
+	data?: RecordData;
 	ttl: number;
 	proxied: boolean;
 	comment?: string;
@@ -81,10 +81,19 @@ function dataOf(record: ParsedRecord): Data | string {
 		const token = record.rdata[i];
 		return token === undefined ? "" : absoluteName(token, record.origin);
 	};
+	if (hasData(record.type)) {
+		const codec = dataType(record.type);
+		const data = codec.parse(presentation(record, codec.nameWords ?? []), undefined);
+		return data === undefined
+			? `${recordOf(record.type)}'s data is ${codec.example.replace(/ and a priority$/, "")}, not "${texts.join(" ")}"`
+			: { data };
+	}
 	switch (record.type) {
 		case "A":
 		case "AAAA":
-			return count(1, "one address") ?? { content: texts[0] ?? "" };
+		case "OPENPGPKEY":
+			// OPENPGPKEY's Base64 may be split over blanks (RFC 7929 §2.3, RFC 4034's convention).
+			return texts.length === 0 ? `a ${record.type} record needs data` : { content: texts.join("") };
 		case "CNAME":
 		case "NS":
 		case "PTR":
@@ -93,26 +102,34 @@ function dataOf(record: ParsedRecord): Data | string {
 			const problem = count(2, "a preference and a name");
 			if (problem !== undefined) return problem;
 			if (!/^[0-9]{1,5}$/.test(texts[0] ?? "")) return `an MX record's preference is a number, not "${texts[0]}"`;
-			return { priority: Number(texts[0]), content: name(1) };
+			return { priority: Number(texts[0]), content: texts[1] === "." ? "." : name(1) };
 		}
 		case "TXT":
 			return texts.length === 0 ? "a TXT record needs at least one string" : { content: texts.join("") };
-		case "CAA": {
-			const problem = count(3, "flags, a tag and a value");
-			if (problem !== undefined) return problem;
-			if (!/^[0-9]{1,3}$/.test(texts[0] ?? "")) return `a CAA record's flags are a number, not "${texts[0]}"`;
-			return { data: { flags: Number(texts[0]), tag: (texts[1] ?? "").toLowerCase(), value: texts[2] ?? "" } };
-		}
-		case "SRV": {
-			const problem = count(4, "a priority, a weight, a port and a target");
-			if (problem !== undefined) return problem;
-			const [priority, weight, port] = texts.slice(0, 3).map((t) => (/^[0-9]{1,5}$/.test(t) ? Number(t) : Number.NaN));
-			const target = texts[3] === "." ? "." : name(3);
-			return {
-				data: { priority: priority ?? Number.NaN, weight: weight ?? Number.NaN, port: port ?? Number.NaN, target },
-			};
-		}
 		default:
-			return `${record.type} records are not stored by edgezone (${RECORD_TYPES.join(", ")} are)`;
+			return `${record.type} is not a record type the DNS records API takes`;
 	}
+}
+
+/**
+ * A record's data as one text its type reads (`record-data/`): quoted strings quoted again, the
+ * names at `nameWords` made absolute (the root `.` as it is), and a SvcParam's quoted value joined
+ * to its `key=` (`alpn="h3,h2"`, RFC 9460 §2.1), which the lexer reads as two tokens.
+ */
+function presentation(record: ParsedRecord, nameWords: readonly number[]): string {
+	const words: string[] = [];
+	for (const [i, token] of record.rdata.entries()) {
+		const word = nameWords.includes(i)
+			? token.text === "."
+				? "."
+				: absoluteName(token, record.origin)
+			: token.quoted
+				? quoted(token.text)
+				: token.text;
+		const previous = record.rdata[i - 1];
+		if (token.quoted && previous !== undefined && !previous.quoted && previous.raw.endsWith("=") && words.length > 0)
+			words[words.length - 1] += word;
+		else words.push(word);
+	}
+	return words.join(" ");
 }

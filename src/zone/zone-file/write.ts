@@ -10,6 +10,8 @@
  *
  * Pure; `parse.ts` reads what this writes.
  */
+import { absolute } from "../record-data/names";
+import { dataType, hasData } from "../record-data/types";
 import { writeAttributes } from "./attributes";
 
 /** The fields of a stored record the export writes. */
@@ -83,22 +85,23 @@ function recordLine(r: ExportedRecord): string {
 }
 
 function dataOf(r: ExportedRecord): string {
+	if (hasData(r.type)) {
+		// Stored as the API's content; written in the type's presentation form (names absolute, a priority in front).
+		const codec = dataType(r.type);
+		const data = codec.parse(r.content, r.priority);
+		return data === undefined ? r.content : (codec.presentation?.(data, r.priority) ?? codec.content(data));
+	}
 	switch (r.type) {
 		case "CNAME":
 		case "NS":
 		case "PTR":
 			return `${r.content}.`;
 		case "MX":
-			return `${r.priority ?? 0} ${r.content}.`;
-		case "SRV": {
-			// Stored as `weight port target`, the priority apart; a target of "." is written as it is.
-			const target = r.content.split(" ").at(-1) ?? ".";
-			return `${r.priority ?? 0} ${r.content.slice(0, -target.length)}${target === "." ? "." : `${target}.`}`;
-		}
+			return `${r.priority ?? 0} ${absolute(r.content)}`;
 		case "TXT":
 			return characterStrings(r.content);
 		default:
-			// A, AAAA, and CAA, whose stored content is already in zone file form (`0 issue "ca.example"`).
+			// A, AAAA and OPENPGPKEY, whose content is already in zone file form.
 			return r.content;
 	}
 }

@@ -99,13 +99,13 @@ browserSuite("the DNS page", () => {
 		await card.getByLabel("Zone file (BIND format, at most 256 KiB)").setInputFiles({
 			name: "zone.txt",
 			mimeType: "text/plain",
-			buffer: Buffer.from("shop IN A 192.0.2.20 ; the shop cf_tags=team:web\nhost IN SSHFP 1 1 123456789abcdef\n"),
+			buffer: Buffer.from('shop IN A 192.0.2.20 ; the shop cf_tags=team:web\nhost IN HINFO "PC" "Linux"\n'),
 		});
 		await expect(card.getByLabel("Proxy imported DNS records").isChecked()).resolves.toBe(true);
 		await card.getByRole("button", { name: "Import" }).click();
 		const said = await statusSays(session.page, "1 of 2 records in the file added.");
 		expect(said).toContain("Not imported");
-		expect(said).toContain("SSHFP records are not stored by edgezone");
+		expect(said).toContain("HINFO is not a record type the DNS records API takes");
 		const cells = await row("shop").getByRole("cell").allTextContents();
 		expect(cells.slice(0, 6)).toEqual(["A", "shop", "192.0.2.20", "Proxied", "Auto", "the shop"]);
 	});
