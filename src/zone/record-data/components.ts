@@ -70,7 +70,7 @@ export const INVALID = 1004;
  * `content` is sent (observed for SRV, SSHFP, DS and TLSA: kubernetes-sigs/external-dns#6462 and
  * #6616, octodns/octodns-cloudflare#39, cloudflare/salt-cloudflare#14).
  */
-export const REQUIRED = 9101;
+const REQUIRED = 9101;
 
 /** The problem of `fields` left out of a record's data, undefined when none is. */
 export function missingProblem(fields: readonly DataField[]): DataProblem | undefined {

@@ -14,7 +14,7 @@ import { HTTPS, SVCB } from "./svcb";
 import { URI } from "./uri";
 
 /** The types with components, by name. */
-export const DATA_TYPES = {
+const DATA_TYPES = {
 	CAA,
 	CERT,
 	DNSKEY,
