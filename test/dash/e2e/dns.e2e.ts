@@ -37,6 +37,24 @@ browserSuite("the DNS page", () => {
 		expect(cells.slice(0, 5)).toEqual(["A", "app", "192.0.2.10", "Proxied", "Auto"]);
 	});
 
+	it("adds an HTTPS record typed as a zone file writes it, listed with the content Cloudflare derives", async () => {
+		const form = addForm();
+		await form.getByLabel("Type").selectOption("HTTPS");
+		await form.getByLabel("Name", { exact: true }).fill("svc");
+		await form.getByLabel("Content").fill('1 . alpn="h3,h2" port=8443');
+		await form.getByLabel("Proxied (A, AAAA and CNAME only)").uncheck();
+		await form.getByRole("button", { name: "Save" }).click();
+		expect(await statusSays(session.page, "DNS record added.")).toBe("DNS record added.");
+		const cells = await row("svc").getByRole("cell").allTextContents();
+		expect(cells.slice(0, 4)).toEqual(["HTTPS", "svc", '1 . alpn="h3,h2" port=8443', "DNS only"]);
+		const [record] = await api<{ id: string; data: unknown }[]>(
+			"GET",
+			`/zones/${session.zoneId}/dns_records?type=HTTPS`,
+		);
+		expect(record?.data).toEqual({ priority: 1, target: ".", value: 'alpn="h3,h2" port=8443' });
+		await api("DELETE", `/zones/${session.zoneId}/dns_records/${record?.id}`);
+	});
+
 	it("shows a CNAME of the same name refused next to the Name field, nothing added", async () => {
 		const form = addForm();
 		await form.getByLabel("Type").selectOption("CNAME");
