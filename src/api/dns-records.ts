@@ -37,6 +37,7 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
 import { forgetActiveHostnames } from "../edge/custom-hostname-routing";
+import { RECORD_TYPES } from "../zone/dns-record-checks";
 import { MAX_RECORDS } from "../zone/dns-records";
 import { CODES } from "../zone/failure";
 import { PATCH, RECORD } from "./dns-record-fields";
@@ -73,31 +74,6 @@ const BATCH = z
 	.refine((b) => b.deletes.length + b.patches.length + b.puts.length + b.posts.length <= MAX_RECORDS, {
 		message: `a batch holds at most ${MAX_RECORDS} changes`,
 	});
-
-/** Every type the SDK's `RecordListParams.type` names; edgezone holds only RECORD_TYPES, so the others list nothing. */
-const LISTED_TYPES = [
-	"A",
-	"AAAA",
-	"CAA",
-	"CERT",
-	"CNAME",
-	"DNSKEY",
-	"DS",
-	"HTTPS",
-	"LOC",
-	"MX",
-	"NAPTR",
-	"NS",
-	"OPENPGPKEY",
-	"PTR",
-	"SMIMEA",
-	"SRV",
-	"SSHFP",
-	"SVCB",
-	"TLSA",
-	"TXT",
-	"URI",
-] as const;
 
 const TEXT = z.string().max(4096).optional();
 
@@ -142,7 +118,7 @@ const LIST = z.object({
 	tag_match: z.enum(["any", "all"]).default("all"),
 	search: TEXT,
 	...Object.fromEntries(UNSUPPORTED_FILTERS.map((name) => [name, NOT_SUPPORTED])),
-	type: z.enum(LISTED_TYPES).optional(),
+	type: z.enum(RECORD_TYPES).optional(),
 	proxied: BOOLEAN_QUERY.optional(),
 	match: z.enum(["any", "all"]).default("all"),
 	order: z.enum(["type", "name", "content", "ttl", "proxied"]).default("type"),

@@ -237,7 +237,7 @@ export interface RecordQuery {
 	content: TextFilter;
 	/** `comment.*`; `present` / `absent`: only records with / without a comment. */
 	comment: TextFilter & { present?: boolean | undefined; absent?: boolean | undefined };
-	/** Any type the SDK names; one edgezone does not store matches no record. */
+	/** One of `RECORD_TYPES`, every type the SDK names. */
 	type?: string | undefined;
 	proxied?: boolean | undefined;
 	tag: TagFilter;
