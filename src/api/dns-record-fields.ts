@@ -106,7 +106,7 @@ export const RECORD = z.strictObject({
 	proxied: FIELDS.proxied.default(false),
 	priority: FIELDS.priority.optional(),
 	data: FIELDS.data.optional(),
-	comment: FIELDS.comment.optional(),
+	comment: FIELDS.comment.nullable().optional(),
 	tags: FIELDS.tags.default([]),
 	settings: FIELDS.settings.default({}),
 });
@@ -120,7 +120,7 @@ export const PATCH = z.strictObject({
 	proxied: FIELDS.proxied.optional(),
 	priority: FIELDS.priority.optional(),
 	data: FIELDS.data.optional(),
-	comment: FIELDS.comment.optional(),
+	comment: FIELDS.comment.nullable().optional(),
 	tags: FIELDS.tags.optional(),
 	settings: FIELDS.settings.optional(),
 });

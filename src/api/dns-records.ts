@@ -50,13 +50,15 @@ import type { ApiEnv } from "./types";
 import { BOOLEAN_QUERY, HEX_ID, parseBody, parseParam, parseQuery } from "./validate";
 
 /**
- * A record as the SDK types the API's answer, but for OPENPGPKEY's `comment`, which its
- * `RecordResponse.OpenpgpkeyRecord` alone types as always present: like every other record's it
- * is left out when there is none.
+ * A record as the SDK types the API's answer, but for `comment`: the SDK types it as a string,
+ * left out or (OPENPGPKEY's alone) always there, where the real API answers `"comment": null`
+ * for a record without one (github.com/caddyserver/caddy/issues/7301).
  */
-type AnsweredRecord =
-	| Exclude<RecordResponse, RecordResponse.OpenpgpkeyRecord>
-	| (Omit<RecordResponse.OpenpgpkeyRecord, "comment"> & { comment?: string });
+type AnsweredRecord = RecordResponse extends infer R
+	? R extends unknown
+		? Omit<R, "comment"> & { comment: string | null }
+		: never
+	: never;
 
 /** A batch's answer, its records typed as `AnsweredRecord`. */
 type AnsweredBatch = { [K in keyof RecordBatchResponse]?: AnsweredRecord[] };

@@ -275,7 +275,8 @@ export interface ListedRecord {
 	content?: string | undefined;
 	ttl: number;
 	proxied?: boolean | undefined;
-	comment?: string | undefined;
+	/** null or undefined: no comment. */
+	comment?: string | null | undefined;
 	tags: readonly string[];
 }
 
@@ -338,8 +339,8 @@ function conditions(q: RecordQuery): ((r: ListedRecord) => boolean)[] {
 		...text(q.name, (r) => r.name),
 		...text(q.content, (r) => r.content ?? ""),
 		...text(q.comment, (r) => r.comment ?? ""),
-		...(q.comment.present ? [(r: ListedRecord) => r.comment !== undefined] : []),
-		...(q.comment.absent ? [(r: ListedRecord) => r.comment === undefined] : []),
+		...(q.comment.present ? [(r: ListedRecord) => (r.comment ?? undefined) !== undefined] : []),
+		...(q.comment.absent ? [(r: ListedRecord) => (r.comment ?? undefined) === undefined] : []),
 		...(q.type === undefined ? [] : [(r: ListedRecord) => r.type === q.type]),
 		...(q.proxied === undefined ? [] : [(r: ListedRecord) => (r.proxied ?? false) === q.proxied]),
 		...[tagCondition(q)].filter((t) => t !== undefined),

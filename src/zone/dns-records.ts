@@ -3,12 +3,14 @@
  * dns/subresources/records/; TS SDK `client.dns.records.*`): storage and the rules between records,
  * run inside the Zone's transactions. The rules of one record alone are `dns-record-checks.ts`.
  *
- * Emulates: the record object (`id` 32 hex, `name`, `type` A/AAAA/CAA/CNAME/MX/NS/PTR/SRV/TXT, `content`,
+ * Emulates: the record object (`id` 32 hex, `name`, `type` (every type the API takes), `content`,
  * `proxiable` read-only, `proxied`, `ttl` (1 = automatic; a proxied record's is always automatic:
  * "all proxied records have a TTL of Auto", developers.cloudflare.com/dns/manage-dns-records/
  * reference/ttl/), MX `priority`, CAA `data` (`{flags, tag, value}`, its `content` derived as
  * `0 issue "letsencrypt.org"`), SRV `data` (`{priority, weight, port, target}`, its `content`
- * derived as `weight port target`, its `priority` beside), `comment`, `tags`, `settings`, `meta`, `created_on`,
+ * derived as `weight port target`, its `priority` beside), and the other types made of components
+ * (`record-data/`), `comment` (null without one, as the real API answers: `"comment": null`,
+ * github.com/caddyserver/caddy/issues/7301), `tags`, `settings`, `meta`, `created_on`,
  * `modified_on`, `comment_modified_on` / `tags_modified_on` (omitted without a comment or tags, as
  * the TS SDK documents them)); create, get, PATCH (unspecified fields unchanged), PUT (unspecified
  * fields back to their defaults), delete, the list (`dns-record-checks.ts`), and the batch: deletes,
@@ -22,7 +24,8 @@
  * record delegates its name ("NS records cannot exist on the same name as any other record type",
  * TS SDK `records.create`; `#checkDelegations`); an unknown
  * id is 404 81044 "Record does not exist." (zanjie1999/cloudflare-api-v4-ddns#5).
- * Gaps: other record types; the name and content are kept as given (no
+ * Gaps: a DNSKEY record needs no multi-signer DNSSEC, a DS record no NS record beside it
+ * (Cloudflare refuses both without); the name and content are kept as given (no
  * Punycode conversion: a non-ASCII name fails the name check); whether a name outside the zone is
  * refused or made relative is not documented: edgezone makes it relative (`fullName`). The edge
  * routes by the records (`edgeRecords`, `edge/origin/records.ts`), and custom hostname and
@@ -91,8 +94,8 @@ export interface RecordInput {
 	priority?: number | undefined;
 	/** The components of a record of a type made of them (`record-data/types.ts`). */
 	data?: RecordData | undefined;
-	/** "" or undefined: no comment. */
-	comment?: string | undefined;
+	/** "", null or undefined: no comment. */
+	comment?: string | null | undefined;
 	tags: string[];
 	settings: RecordSettings;
 }
@@ -118,7 +121,8 @@ interface RecordFields {
 	ttl: number;
 	settings: RecordSettings;
 	meta: Record<string, never>;
-	comment?: string;
+	/** null without one: the real API answers `"comment": null` (github.com/caddyserver/caddy/issues/7301). */
+	comment: string | null;
 	tags: string[];
 	created_on: string;
 	modified_on: string;
@@ -421,9 +425,10 @@ export class DnsRecordStore {
 			: input.type === "MX"
 				? input.priority
 				: undefined;
-		const comment = input.comment === undefined || input.comment === "" ? undefined : input.comment;
+		const comment =
+			input.comment === undefined || input.comment === null || input.comment === "" ? null : input.comment;
 		const commentStamp =
-			comment === undefined ? undefined : comment === before?.comment ? before.comment_modified_on : stamp;
+			comment === null ? undefined : comment === before?.comment ? before.comment_modified_on : stamp;
 		const sameTags = before !== undefined && JSON.stringify(before.tags) === JSON.stringify(input.tags);
 		const tagsStamp = input.tags.length === 0 ? undefined : sameTags ? before?.tags_modified_on : stamp;
 		// A record of a type made of components has its checked data; no other has any.
@@ -439,7 +444,7 @@ export class DnsRecordStore {
 			ttl: input.proxied ? 1 : input.ttl,
 			settings: input.settings,
 			meta: {},
-			...(comment === undefined ? {} : { comment }),
+			comment,
 			tags: input.tags,
 			created_on: createdOn,
 			modified_on: stamp,
@@ -598,7 +603,7 @@ function toRecord(row: Row): DnsRecord {
 		ttl: row.ttl,
 		settings: JSON.parse(row.settings) as RecordSettings,
 		meta: {},
-		...(row.comment === null ? {} : { comment: row.comment }),
+		comment: row.comment,
 		tags: JSON.parse(row.tags) as string[],
 		created_on: row.created_on,
 		modified_on: row.modified_on,

@@ -123,8 +123,15 @@ describe("DNS records", () => {
 		expect(put.status).toBe(200);
 		// PUT overwrites: the comment and proxied go back to their defaults.
 		expect(put.body.result).toMatchObject({ type: "AAAA", content: "2001:db8::1", proxied: false, ttl: 1 });
-		expect((put.body.result as Rec).comment).toBeUndefined();
+		// No comment answers `"comment": null`, as the real API does (caddyserver/caddy#7301).
+		expect((put.body.result as Rec).comment).toBeNull();
 		expect((put.body.result as Rec).created_on).toBe(made.created_on);
+		const commented = (await call("PATCH", `${z.path}/${made.id}`, { comment: "v6" })).body.result as Rec;
+		expect(commented).toMatchObject({ comment: "v6", comment_modified_on: commented.modified_on });
+		// A null comment clears it, its time of change with it.
+		const cleared = (await call("PATCH", `${z.path}/${made.id}`, { comment: null })).body.result as Rec;
+		expect(cleared.comment).toBeNull();
+		expect(cleared.comment_modified_on).toBeUndefined();
 
 		const deleted = await call("DELETE", `${z.path}/${made.id}`);
 		expect(deleted.body).toStrictEqual({ result: { id: made.id }, success: true, errors: [], messages: [] });

@@ -23,7 +23,7 @@ export interface ExportedRecord {
 	priority?: number | undefined;
 	proxiable: boolean;
 	proxied: boolean;
-	comment?: string | undefined;
+	comment?: string | null | undefined;
 	tags: readonly string[];
 	settings: { flatten_cname?: boolean | undefined };
 }
@@ -76,7 +76,7 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 function recordLine(r: ExportedRecord): string {
 	const line = [`${r.name}.`, String(r.ttl), "IN", r.type, dataOf(r)].join("\t");
 	const attributes = writeAttributes({
-		comment: r.comment,
+		comment: r.comment ?? undefined,
 		tags: r.tags,
 		proxied: r.proxiable ? r.proxied : undefined,
 		flattenCname: r.settings.flatten_cname === true,
