@@ -86,7 +86,7 @@ interface RecordSettings {
 export interface RecordInput {
 	name: string;
 	type: RecordType;
-	/** Required but for the types made of components, whose content is derived from `data` (or read as `data` when no `data` is given). */
+	/** Required but for the types made of components, whose content is derived from `data` (and not read without it). */
 	content?: string | undefined;
 	ttl: number;
 	proxied: boolean;
@@ -418,13 +418,12 @@ export class DnsRecordStore {
 		this.#checkNeighbours(id, { name, type: input.type, content, proxied: input.proxied }, zone, pointer);
 		// Checked: the components as the stored content reads back (a target as stored, the fields of the type only).
 		const typed = hasData(input.type) ? dataType(input.type).parse(content, data?.priority) : undefined;
-		const priority = hasData(input.type)
-			? typed === undefined
-				? undefined
-				: dataType(input.type).priority?.(typed)
-			: input.type === "MX"
-				? input.priority
-				: undefined;
+		const priority =
+			typed !== undefined && hasData(input.type)
+				? dataType(input.type).priority?.(typed)
+				: input.type === "MX"
+					? input.priority
+					: undefined;
 		const comment =
 			input.comment === undefined || input.comment === null || input.comment === "" ? null : input.comment;
 		const commentStamp =

@@ -162,7 +162,7 @@ export interface DataType<D extends RecordData> {
 	readonly fields: readonly DataField[];
 	/** The values of the fields a client may leave out. */
 	readonly defaults?: Partial<D>;
-	/** A content of this type, for the message when neither `data` nor a readable content is given. */
+	/** Data of this type as a zone file writes it, for the import's message on a record it cannot read. */
 	readonly example: string;
 	/** Why `data` is not a record of this type named `name` (a full name), or undefined. */
 	problem(data: RecordData, name: string): DataProblem | undefined;

@@ -44,7 +44,7 @@ function problem(data: RecordData, name: string): DataProblem | undefined {
 /** SRV: read from `weight port target` and the priority apart, or from a zone file's `priority weight port target`. */
 export const SRV: DataType<SrvData> = {
 	fields: ["priority", "weight", "port", "target"],
-	example: "5 5060 sip.example.com and a priority",
+	example: "10 5 5060 sip.example.com.",
 	problem,
 	content: (data) => `${data.weight} ${data.port} ${storedHost(data.target)}`,
 	parse(content, priority) {

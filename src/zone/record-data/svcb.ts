@@ -44,9 +44,7 @@ function codec(type: "HTTPS" | "SVCB"): DataType<SvcbData> {
 		const target = storedHost(data.target ?? "");
 		if (target !== "." && !isHostName(target))
 			return dataProblem("target", `${recordOf(type)}'s target must be a valid hostname, or .`);
-		const value = data.value ?? "";
-		if (typeof value !== "string") return dataProblem("value", `${recordOf(type)}'s value is text`);
-		const params = paramsProblem(type, value);
+		const params = paramsProblem(type, data.value ?? "");
 		return params === undefined ? undefined : dataProblem("value", params);
 	};
 	return {

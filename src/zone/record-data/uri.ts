@@ -43,7 +43,7 @@ function problem(data: RecordData): DataProblem | undefined {
 /** URI: a service's URI (RFC 7553), read from `weight "target"` and the priority apart, or a zone file's `priority weight "target"`. */
 export const URI: DataType<UriData> = {
 	fields: ["weight", "target"],
-	example: '10 "https://example.com/" and a priority',
+	example: '10 1 "https://example.com/"',
 	problem,
 	content: (data) => `${data.weight} ${quoted(data.target)}`,
 	presentation: (data) => `${data.priority} ${data.weight} ${quoted(data.target)}`,

@@ -85,7 +85,7 @@ function dataOf(record: ParsedRecord): Data | string {
 		const codec = dataType(record.type);
 		const data = codec.parse(presentation(record, codec.nameWords ?? []), undefined);
 		return data === undefined
-			? `${recordOf(record.type)}'s data is ${codec.example.replace(/ and a priority$/, "")}, not "${texts.join(" ")}"`
+			? `${recordOf(record.type)}'s data is ${codec.example}, not "${texts.join(" ")}"`
 			: { data };
 	}
 	switch (record.type) {
