@@ -22,10 +22,12 @@
  * or AAAA cannot share its name with a CNAME (81054); an identical record (name, type, content) is
  * refused (81058 "An identical record already exists.", HTTP 400, jeessy2/ddns-go#1378); an NS
  * record delegates its name ("NS records cannot exist on the same name as any other record type",
- * TS SDK `records.create`; `#checkDelegations`); an unknown
+ * TS SDK `records.create`; `#checkDelegations`), but for the DS records that sign the delegation,
+ * which need an NS record of their name first (github.com/octodns/octodns-cloudflare/issues/102;
+ * an import creates a file's DS records after its others); an unknown
  * id is 404 81044 "Record does not exist." (zanjie1999/cloudflare-api-v4-ddns#5).
- * Gaps: a DNSKEY record needs no multi-signer DNSSEC, a DS record no NS record beside it
- * (Cloudflare refuses both without); the name and content are kept as given (no
+ * Gaps: a DNSKEY record needs no multi-signer DNSSEC (Cloudflare refuses it without); deleting
+ * a delegation's NS records leaves its DS records (what Cloudflare does then is not public); the name and content are kept as given (no
  * Punycode conversion: a non-ASCII name fails the name check); whether a name outside the zone is
  * refused or made relative is not documented: edgezone makes it relative (`fullName`). The edge
  * routes by the records (`edgeRecords`, `edge/origin/records.ts`), and custom hostname and
@@ -64,6 +66,8 @@ const RECORD_CODES = {
 	beneathDelegation: 89018,
 	/** Chosen: an NS record beside other records of its name or above records beneath it; proxied glue. */
 	delegationBesideRecords: 1004,
+	/** Chosen: a DS record with no NS record of its name (octodns/octodns-cloudflare#102 has no code). */
+	signerWithoutDelegation: 1004,
 	/** Chosen: the zone holds MAX_RECORDS already. */
 	quota: 81045,
 } as const;
@@ -362,7 +366,10 @@ export class DnsRecordStore {
 	importRecords(inputs: readonly RecordInput[], zone: string, now: number): RecordImport {
 		const added: DnsRecord[] = [];
 		const refused: ImportRefusal[] = [];
-		for (const [index, input] of inputs.entries()) {
+		// A DS record needs the NS records of its name (`#checkNeighbours`), which a zone file, sorted
+		// by type as exports are, lists after it.
+		const ordered = [...inputs.entries()].sort(([, a], [, b]) => Number(a.type === "DS") - Number(b.type === "DS"));
+		for (const [index, input] of ordered) {
 			try {
 				added.push(this.create(input, zone, now));
 			} catch (error) {
@@ -492,12 +499,22 @@ export class DnsRecordStore {
 		if (others.some((o) => o.type === type && o.content === content)) {
 			invalid(RECORD_CODES.identical, "An identical record already exists.", `${pointer}/content`);
 		}
+		// A DS record signs a delegation, so it stands only beside the NS records of its name, created
+		// first (RFC 4035 §2.4; github.com/octodns/octodns-cloudflare/issues/102); the apex's NS
+		// records delegate nothing.
+		if (type === "DS" && (name === zone || !others.some((o) => o.type === "NS"))) {
+			invalid(
+				RECORD_CODES.signerWithoutDelegation,
+				"A DS record needs an NS record of the same name: create the delegation first.",
+				at,
+			);
+		}
 		// The apex's NS records delegate nothing: they are the zone's own (Cloudflare's, ignored there).
 		if (name === zone) return;
-		if (type !== "NS" && others.some((o) => o.type === "NS")) {
+		if (type !== "NS" && type !== "DS" && others.some((o) => o.type === "NS")) {
 			invalid(RECORD_CODES.besideDelegation, "NS records with that host already exist.", at);
 		}
-		if (type === "NS" && others.some((o) => o.type !== "NS")) {
+		if (type === "NS" && others.some((o) => o.type !== "NS" && o.type !== "DS")) {
 			invalid(
 				RECORD_CODES.delegationBesideRecords,
 				"Other records with that host already exist: an NS record delegates its name alone.",

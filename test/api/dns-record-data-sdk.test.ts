@@ -72,6 +72,8 @@ describe("records made of components, through the SDK", () => {
 			content: `3 1 1 ${SHA256.toUpperCase()}`,
 			data: { certificate: SHA256.toUpperCase() },
 		});
+		// A DS record signs a delegation: the NS record of its name first.
+		await cf.dns.records.create({ zone_id, type: "NS", name: "child", ttl: 1, content: "ns.example.net" });
 		const ds = await cf.dns.records.create({
 			zone_id,
 			type: "DS",
@@ -109,7 +111,7 @@ describe("records made of components, through the SDK", () => {
 		const listed = (await cf.dns.records.list({ zone_id, type: "TLSA" })).result;
 		expect(listed).toEqual([tlsa]);
 		const types = (await cf.dns.records.list({ zone_id })).result.map((r) => r.type);
-		expect(types).toEqual(["DS", "HTTPS", "LOC", "NAPTR", "TLSA", "URI"]);
+		expect(types).toEqual(["DS", "HTTPS", "LOC", "NAPTR", "NS", "TLSA", "URI"]);
 	});
 
 	it("refuses a record sent as content alone, naming each component it lacks (9101)", async () => {

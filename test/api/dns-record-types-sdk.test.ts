@@ -2,7 +2,7 @@
  * The record types beyond a site's own through the official `cloudflare` SDK, unchanged: SRV with
  * its `data` (content shown as `weight port target`, the priority apart, as the real API answers),
  * PTR, and NS delegating a subdomain, with the rules a delegation brings (81056 beside it, 89018
- * beneath it but for its glue).
+ * beneath it but for its glue, a DS record only beside it).
  */
 import Cloudflare from "cloudflare";
 import { describe, expect, it } from "vitest";
@@ -120,6 +120,15 @@ describe("SRV, PTR and NS records", () => {
 		// Its glue: the address of a name server it names, beneath it.
 		const glue = await cf.dns.records.create({ zone_id, type: "A", name: `ns1.dev`, content: "192.0.2.53", ttl: 1 });
 		expect(glue.name).toBe(`ns1.dev.${zone}`);
+		// The DS record that signs the delegation stands beside its NS records; without them, and at the apex, none.
+		const data = { key_tag: 2371, algorithm: 13, digest_type: 2, digest: "9F86D081884C7D659A2FEAA0C55AD015" };
+		await cf.dns.records.create({ zone_id, type: "DS", name: "dev", ttl: 1, data });
+		for (const name of ["lone", "@"]) {
+			expect(await refusal(cf.dns.records.create({ zone_id, type: "DS", name, ttl: 1, data }))).toEqual({
+				code: 1004,
+				pointer: "/name",
+			});
+		}
 		expect(
 			await refusal(cf.dns.records.create({ zone_id, type: "A", name: "dev", content: "192.0.2.1", ttl: 1 })),
 		).toEqual({
@@ -158,6 +167,7 @@ describe("SRV, PTR and NS records", () => {
 			`A app.${zone}`,
 			`A ns1.dev.${zone}`,
 			`A ${zone}`,
+			`DS dev.${zone}`,
 			`NS dev.${zone}`,
 			`NS dev.${zone}`,
 			`NS ${zone}`,
