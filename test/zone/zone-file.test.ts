@@ -225,7 +225,7 @@ describe("a record of the file, as the API would be sent it", () => {
 		});
 		expect(one("m MX mail")).toEqual({
 			kind: "refused",
-			message: 'a MX record\'s data is a preference and a name, not "mail"',
+			message: 'An MX record\'s data is a preference and a name, not "mail"',
 		});
 	});
 });

@@ -76,7 +76,7 @@ type Data = Pick<ImportedBody, "content" | "priority" | "data">;
 function dataOf(record: ParsedRecord): Data | string {
 	const texts = record.rdata.map((t) => t.text);
 	const count = (n: number, form: string) =>
-		texts.length === n ? undefined : `a ${record.type} record's data is ${form}, not "${texts.join(" ")}"`;
+		texts.length === n ? undefined : `${recordOf(record.type)}'s data is ${form}, not "${texts.join(" ")}"`;
 	const name = (i: number) => {
 		const token = record.rdata[i];
 		return token === undefined ? "" : absoluteName(token, record.origin);
@@ -93,7 +93,7 @@ function dataOf(record: ParsedRecord): Data | string {
 		case "AAAA":
 		case "OPENPGPKEY":
 			// OPENPGPKEY's Base64 may be split over blanks (RFC 7929 §2.3, RFC 4034's convention).
-			return texts.length === 0 ? `a ${record.type} record needs data` : { content: texts.join("") };
+			return texts.length === 0 ? `${recordOf(record.type)} needs data` : { content: texts.join("") };
 		case "CNAME":
 		case "NS":
 		case "PTR":
