@@ -7,7 +7,8 @@
  * it runs to its end under `set -euo pipefail` (a command not found, an output line left
  * uncommented, an unset variable or a failing pipe stops it), every status code it documents is
  * the one answered (a command that prints `%{http_code}` followed by `# NNN`, on its
- * line or the next, must print NNN), and every command it shows JSON output for prints something.
+ * line or the next, must print NNN), and every command it shows JSON output for prints output
+ * with the keys and the steady values of that JSON (`jsonClaims`).
  *
  * A block preceded by `<!-- not run: why -->` is reported as skipped with its reason (installing,
  * starting the server on a fixed port, deploying). A ```js block is the text of a script of
@@ -86,8 +87,9 @@ function fencedBlocks(page: string): Block[] {
 /**
  * The block as run. A command that prints `%{http_code}` and is followed by a `# NNN` comment (on
  * its line, or alone on the next) pipes its output through `expect_status NNN`; a command followed
- * by documented JSON output (`# {` or `# [`, on its line or the next) through `expect_output`,
- * which fails on an empty answer.
+ * by documented JSON output (`# {` or `# [`, on its line or the next, continued by `#  ` lines)
+ * through `expect_output`, which fails on an empty answer and on one that lacks a claim of the
+ * documented JSON (`jsonClaims`).
  */
 function withChecks(text: string): string {
 	const lines = text.split("\n");
@@ -98,10 +100,66 @@ function withChecks(text: string): string {
 			const next = lines[i + 1] ?? "";
 			const status = /^(\d{3})\b/.exec(comment ?? "")?.[1] ?? /^#\s*(\d{3})\b/.exec(next)?.[1];
 			if (line.includes("%{http_code}") && status !== undefined) return `${command} | expect_status ${status}`;
-			if (/^[[{]/.test(comment ?? "") || /^# [[{]/.test(next)) return `${command} | expect_output`;
-			return line;
+			const documented = documentedOutput(comment, lines.slice(i + 1));
+			if (documented === undefined) return line;
+			return [`${command} | expect_output`, ...jsonClaims(documented).map(shellQuote)].join(" ");
 		})
 		.join("\n");
+}
+
+/**
+ * The JSON output documented for a command: its trailing comment when that starts with `{` or
+ * `[`, else the comment lines after it that do (`# {`, `# [`), each with its continuation lines
+ * (`#  `, two spaces); undefined when it has none.
+ */
+function documentedOutput(comment: string | undefined, after: string[]): string | undefined {
+	if (/^[[{]/.test(comment ?? "")) return comment;
+	const documented: string[] = [];
+	for (const line of after) {
+		if (/^# [[{]/.test(line) || (documented.length > 0 && line.startsWith("#  "))) documented.push(line.slice(2));
+		else break;
+	}
+	return documented.length > 0 ? documented.join("") : undefined;
+}
+
+/**
+ * What documented JSON claims of the output, as `grep -E` patterns the output must each match:
+ * every key it names, and a key's value where it is `true`, `false`, `null`, a number of at most
+ * five digits, or a string with no run of four hexadecimal characters holding a digit. Values
+ * that differ from run to run (IDs, times, ports) are thus left out, as are elided ones
+ * (`...`, `…`). The text may be elided anywhere (`,...}`), so it is scanned, not parsed.
+ */
+function jsonClaims(documented: string): string[] {
+	const claims = new Set<string>();
+	const value = /^(?:"((?:[^"\\]|\\.)*)"|(true|false|null|-?\d{1,5}))(?=\s*[,}\]]|\s*$)/;
+	for (let i = 0; i < documented.length; i++) {
+		if (documented[i] !== '"') continue;
+		const string = /^"((?:[^"\\]|\\.)*)"/.exec(documented.slice(i));
+		if (string === null) break;
+		i += string[0].length - 1;
+		const colon = /^\s*:\s*/.exec(documented.slice(i + 1));
+		if (colon === null) continue;
+		const key = `"${ere(string[1] ?? "")}"[[:space:]]*:`;
+		const claimed = value.exec(documented.slice(i + 1 + colon[0].length));
+		const text = claimed?.[1];
+		if (
+			claimed === null ||
+			(text !== undefined && (text.includes("...") || text.includes("…") || /(?=[0-9a-f]*\d)[0-9a-f]{4,}/i.test(text)))
+		)
+			claims.add(key);
+		else claims.add(`${key}[[:space:]]*${ere(claimed[0])}`);
+	}
+	return [...claims];
+}
+
+/** `text` as a POSIX extended regular expression that matches it literally. */
+function ere(text: string): string {
+	return text.replace(/[\\^$.|?*+()[\]{}]/g, "\\$&");
+}
+
+/** `text` as one word of bash, single-quoted. */
+function shellQuote(text: string): string {
+	return `'${text.replaceAll("'", "'\\''")}'`;
 }
 
 /** A line and its trailing comment: ` # ` after the command, outside quotes (the pages' habit). */
@@ -136,7 +194,8 @@ afterAll(() => rmSync(state, { recursive: true, force: true }));
 // Runs before each block: strict mode, the state the page's earlier blocks left, and the status check.
 const PRELUDE = `set -euo pipefail
 expect_status() { local got; got=$(cat); printf '%s\\n' "$got"; [ "\${got%% *}" = "$1" ] || { echo "expected status $1, got: $got" >&2; return 1; }; }
-expect_output() { local got; got=$(cat); printf '%s\\n' "$got"; [ -n "$got" ] || { echo "expected output, got none" >&2; return 1; }; }
+expect_output() { local got claim; got=$(cat); printf '%s\\n' "$got"; [ -n "$got" ] || { echo "expected output, got none" >&2; return 1; }
+  for claim in "$@"; do grep -Eq -- "$claim" <<<"$got" || { echo "the output lacks what the page shows: $claim" >&2; return 1; }; done; }
 [ -f "$README_STATE" ] && source "$README_STATE"
 `;
 // Runs after it: every variable it set that the environment did not have, and its functions.
