@@ -7,8 +7,10 @@
  * it runs to its end under `set -euo pipefail` (a command not found, an output line left
  * uncommented, an unset variable or a failing pipe stops it), every status code it documents is
  * the one answered (a command that prints `%{http_code}` followed by `# NNN`, on its
- * line or the next, must print NNN), and every command it shows JSON output for prints output
- * with the keys and the steady values of that JSON (`jsonClaims`).
+ * line or the next, must print NNN), every command it shows JSON output for prints output with
+ * the keys and the steady values of that JSON (`jsonClaims`), and every line of text shown under a
+ * command (`# text`) is a line it prints (`printedLines`; a page keeps prose apart from a
+ * command's output with a blank line).
  *
  * A block preceded by `<!-- not run: why -->` is reported as skipped with its reason (installing,
  * starting the server on a fixed port, deploying). A ```js block is the text of a script of
@@ -95,14 +97,18 @@ function withChecks(text: string): string {
 	const lines = text.split("\n");
 	return lines
 		.map((line, i) => {
-			if (line.startsWith("#") || line.endsWith("\\")) return line;
+			if (line.trim() === "" || line.startsWith("#") || line.endsWith("\\")) return line;
 			const [command, comment] = splitComment(line);
 			const next = lines[i + 1] ?? "";
 			const status = /^(\d{3})\b/.exec(comment ?? "")?.[1] ?? /^#\s*(\d{3})\b/.exec(next)?.[1];
 			if (line.includes("%{http_code}") && status !== undefined) return `${command} | expect_status ${status}`;
 			const documented = documentedOutput(comment, lines.slice(i + 1));
-			if (documented === undefined) return line;
-			return [`${command} | expect_output`, ...jsonClaims(documented).map(shellQuote)].join(" ");
+			if (documented !== undefined)
+				return [`${command} | expect_output`, ...jsonClaims(documented).map(shellQuote)].join(" ");
+			const printed = printedLines(command, lines.slice(i + 1));
+			if (printed.length === 0) return line;
+			// What a terminal shows: the command's errors beside its output (wrangler writes its lines to stderr).
+			return [`${command} 2>&1 | expect_lines`, ...printed.map((text) => shellQuote(linePattern(text)))].join(" ");
 		})
 		.join("\n");
 }
@@ -120,6 +126,41 @@ function documentedOutput(comment: string | undefined, after: string[]): string 
 		else break;
 	}
 	return documented.length > 0 ? documented.join("") : undefined;
+}
+
+/**
+ * The lines of text documented as a command's output: the comment lines right under it (`# text`,
+ * up to the first line that is not one), unless the command prints nothing (an assignment, an
+ * `export`, output sent to /dev/null). JSON and status lines are `documentedOutput`'s and
+ * `expect_status`'s. Prose under a command is kept apart from its output by a blank line.
+ */
+function printedLines(command: string, after: string[]): string[] {
+	if (/^(?:export\s|[A-Za-z_]\w*=)|>\s*\/dev\/null\s*$/.test(command)) return [];
+	const printed: string[] = [];
+	for (const line of after) {
+		if (!line.startsWith("# ") || /^# (?:[[{]|\d{3}\b)/.test(line)) break;
+		printed.push(line.slice(2));
+	}
+	return printed;
+}
+
+/**
+ * A documented line of output as a `grep -Ex` pattern: its text literally, each run of blanks as
+ * any run of blanks, a date (`2026-11-28`) or a time of day (`14:00:00`) as any, `…` or `...` as
+ * any text (an ID), blanks around it allowed.
+ */
+function linePattern(text: string): string {
+	const word = (w: string) =>
+		/^\d{4}-\d\d-\d\d$/.test(w)
+			? "[0-9]{4}-[0-9]{2}-[0-9]{2}"
+			: /^\d\d:\d\d:\d\d$/.test(w)
+				? "[0-9]{2}:[0-9]{2}:[0-9]{2}"
+				: ere(w);
+	const literal = (part: string) => part.trim().split(/\s+/).map(word).join("[[:space:]]+");
+	return `[[:space:]]*${text
+		.split(/…|\.\.\./)
+		.map(literal)
+		.join(".*")}[[:space:]]*`;
 }
 
 /**
@@ -196,6 +237,8 @@ const PRELUDE = `set -euo pipefail
 expect_status() { local got; got=$(cat); printf '%s\\n' "$got"; [ "\${got%% *}" = "$1" ] || { echo "expected status $1, got: $got" >&2; return 1; }; }
 expect_output() { local got claim; got=$(cat); printf '%s\\n' "$got"; [ -n "$got" ] || { echo "expected output, got none" >&2; return 1; }
   for claim in "$@"; do grep -Eq -- "$claim" <<<"$got" || { echo "the output lacks what the page shows: $claim" >&2; return 1; }; done; }
+expect_lines() { local got line; got=$(cat); printf '%s\\n' "$got"
+  for line in "$@"; do grep -Eqx -- "$line" <<<"$got" || { echo "no line of the output is what the page shows: $line" >&2; return 1; }; done; }
 [ -f "$README_STATE" ] && source "$README_STATE"
 `;
 // Runs after it: every variable it set that the environment did not have, and its functions.
@@ -239,6 +282,8 @@ describe("the shell blocks of the README and docs/, each page pasted into a fres
 		AWS_CONFIG_FILE: join(state, "aws-config"),
 		AWS_SHARED_CREDENTIALS_FILE: join(state, "aws-credentials"),
 		B: dev.url,
+		// wrangler's lines as a newcomer's terminal shows them: vitest.config.ts quiets them to warnings.
+		WRANGLER_LOG: undefined,
 		// `npx node` as the pages write it: the project's Node, from node_modules/.bin.
 		PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
 	};
