@@ -24,18 +24,17 @@
  * record delegates its name ("NS records cannot exist on the same name as any other record type",
  * TS SDK `records.create`; `#checkDelegations`), but for the DS records that sign the delegation,
  * which need an NS record of their name first (github.com/octodns/octodns-cloudflare/issues/102;
- * an import creates a file's DS records after its others); an unknown
- * id is 404 81044 "Record does not exist." (zanjie1999/cloudflare-api-v4-ddns#5).
+ * an import creates a file's DS records after its others); an unknown id is 404 81044 "Record
+ * does not exist." (zanjie1999/cloudflare-api-v4-ddns#5).
  * Gaps: a DNSKEY record needs no multi-signer DNSSEC (Cloudflare refuses it without); deleting
  * a delegation's NS records leaves its DS records (what Cloudflare does then is not public); the
  * name and content are kept as given (no Punycode conversion: a non-ASCII name fails the name
  * check); whether a name outside the zone is refused or made relative is not documented:
- * edgezone makes it relative (`fullName`). The edge
- * routes by the records (`edgeRecords`, `edge/origin/records.ts`), and custom hostname and
- * certificate validation read their TXT and CAA records (`dns.ts`). Each write that adds, changes
- * or removes a CAA record notes the time on its name (`dns_caa_changes`): removing a CAA record
- * changes what a CA may issue too, and validation dates itself after the last change (RFC 8659
- * §3: a CA checks CAA when it issues).
+ * edgezone makes it relative (`fullName`). The edge routes by the records (`edgeRecords`,
+ * `edge/origin/records.ts`), and custom hostname and certificate validation read their TXT and
+ * CAA records (`dns.ts`). Each write that adds, changes or removes a CAA record notes the time on
+ * its name (`dns_caa_changes`): removing a CAA record changes what a CA may issue too, and
+ * validation dates itself after the last change (RFC 8659 §3: a CA checks CAA when it issues).
  */
 import { randomHexId } from "../common/ids";
 import type { CaaRecord } from "./custom-hostnames/authorities";

@@ -13,12 +13,16 @@ expect_lines() { local got line; got=$(cat); printf '%s\\n' "$got"
   for line in "$@"; do grep -Eqx -- "$line" <<<"$got" || { echo "no line of the output is what the page shows: $line" >&2; return 1; }; done; }
 `;
 
+/** How a page elides what differs from run to run (an ID, a time): `…` or `...`. */
+const ELISION = /…|\.\.\./;
+
 /**
  * The block as run. A command that prints `%{http_code}` and is followed by a `# NNN` comment (on
  * its line, or alone on the next) pipes its output through `expect_status NNN`; a command followed
  * by documented JSON output (`# {` or `# [`, on its line or the next, continued by `#  ` lines)
  * through `expect_output`, which fails on an empty answer and on one that lacks a claim of the
- * documented JSON (`jsonClaims`).
+ * documented JSON (`jsonClaims`); a command with lines of text under it (`printedLines`) through
+ * `expect_lines`, which fails unless each is a line it printed (`linePattern`).
  */
 export function withChecks(text: string): string {
 	const lines = text.split("\n");
@@ -84,10 +88,7 @@ function linePattern(text: string): string {
 				? "[0-9]{2}:[0-9]{2}:[0-9]{2}"
 				: ere(w);
 	const literal = (part: string) => part.trim().split(/\s+/).map(word).join("[[:space:]]+");
-	return `[[:space:]]*${text
-		.split(/…|\.\.\./)
-		.map(literal)
-		.join(".*")}[[:space:]]*`;
+	return `[[:space:]]*${text.split(ELISION).map(literal).join(".*")}[[:space:]]*`;
 }
 
 /**
@@ -100,7 +101,7 @@ function linePattern(text: string): string {
  */
 function jsonClaims(documented: string): string[] {
 	const claims = new Set<string>();
-	const value = /^(?:"((?:[^"\\]|\\.)*)"|(true|false|null|-?\d{1,5}))(?=\s*[,}\]]|\s*$)/;
+	const value = /^(?:"((?:[^"\\]|\\.)*)"|(?:true|false|null|-?\d{1,5}))(?=\s*[,}\]]|\s*$)/;
 	for (let i = 0; i < documented.length; i++) {
 		if (documented[i] !== '"') continue;
 		const string = /^"((?:[^"\\]|\\.)*)"/.exec(documented.slice(i));
@@ -111,7 +112,7 @@ function jsonClaims(documented: string): string[] {
 		const key = `"${ere(string[1] ?? "")}"[[:space:]]*:`;
 		const claimed = value.exec(documented.slice(i + 1 + colon[0].length));
 		const text = claimed?.[1];
-		const parts = text?.split(/…|\.\.\./) ?? [];
+		const parts = text?.split(ELISION) ?? [];
 		if (claimed === null || parts.some((part) => /(?=[0-9a-f]*\d)[0-9a-f]{4,}/i.test(part))) claims.add(key);
 		else if (parts.length > 1) claims.add(`${key}[[:space:]]*"${parts.map(ere).join('[^"]*')}"`);
 		else claims.add(`${key}[[:space:]]*${ere(claimed[0])}`);

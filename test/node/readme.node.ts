@@ -8,9 +8,9 @@
  * uncommented, an unset variable or a failing pipe stops it), every status code it documents is
  * the one answered (a command that prints `%{http_code}` followed by `# NNN`, on its
  * line or the next, must print NNN), every command it shows JSON output for prints output with
- * the keys and the steady values of that JSON (`jsonClaims`), and every line of text shown under a
- * command (`# text`) is a line it prints (`printedLines`; a page keeps prose apart from a
- * command's output with a blank line).
+ * the keys and the steady values of that JSON, and every line of text shown under a command
+ * (`# text`) is a line it prints (block-checks.ts; a page keeps prose apart from a command's
+ * output with a blank line).
  *
  * A block preceded by `<!-- not run: why -->` is reported as skipped with its reason (installing,
  * starting the server on a fixed port, deploying). A ```js block is the text of a script of
