@@ -1,5 +1,6 @@
 /**
- * CORS for the gateway (Fetch standard, "CORS protocol"), for both dialects. A bucket with CORS
+ * CORS for the gateway (Fetch standard, "CORS protocol"), for both dialects, and for a bucket
+ * served publicly (`../r2-domain/public-answer.ts`: its own rules only). A bucket with CORS
  * rules of its own (put with S3's PutBucketCors, kept in its ledger: src/edge/s3/cors/) has its
  * requests answered by those rules, as R2 applies a bucket's CORS policy
  * (https://developers.cloudflare.com/r2/buckets/cors/). Any other bucket has the default:
@@ -169,9 +170,10 @@ function allowedHeaders(requested: string | null): string {
  * The answer to a preflight of a bucket with CORS rules, as S3 answers one
  * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/cors.html): 200 with the matching rule's
  * origin, methods, the request headers asked for, its exposed headers and max age; 403 without
- * any when no rule allows the origin, the method and every header asked for.
+ * any when no rule allows the origin, the method and every header asked for (with no rules, none
+ * does). `origin` is the request's `Origin`.
  */
-function bucketPreflight(request: Request, origin: string, rules: readonly CorsRule[]): Response {
+export function bucketPreflight(request: Request, origin: string, rules: readonly CorsRule[]): Response {
 	const headers = new Headers({ vary: "Origin, Access-Control-Request-Headers, Access-Control-Request-Method" });
 	const requested = headerList(request.headers.get("access-control-request-headers"));
 	const method = request.headers.get("access-control-request-method") ?? "";
@@ -216,6 +218,24 @@ export function preflight(
 }
 
 /**
+ * Adds to `response`, in place, the CORS headers a bucket's `rules` give an actual request (S3's
+ * way): with an `Origin`, `Vary: Origin`, and for the first rule allowing the origin and the
+ * method, the allowed origin and the rule's exposed headers; nothing more when no rule does, and
+ * nothing at all without rules.
+ */
+export function withBucketCors(request: Request, response: Response, rules: readonly CorsRule[]): Response {
+	const origin = request.headers.get("origin");
+	if (origin === null || rules.length === 0) return response;
+	const headers = response.headers;
+	headers.append("vary", "Origin");
+	const rule = matchingRule(rules, { origin, method: request.method });
+	if (rule === undefined) return response;
+	headers.set("access-control-allow-origin", allowedOriginOf(rule, origin));
+	if (rule.exposeHeaders.length > 0) headers.set("access-control-expose-headers", rule.exposeHeaders.join(", "));
+	return response;
+}
+
+/**
  * Adds the CORS headers of an actual request to `response`, in place. For a bucket with CORS
  * rules, those of the first rule allowing the origin and the method (S3's way): the allowed
  * origin and the rule's exposed headers; none when no rule does. Otherwise `CORS_ORIGINS`'s: the
@@ -225,15 +245,9 @@ export function preflight(
 export function withCors(request: Request, env: Env, response: Response, rules: readonly CorsRule[] = []): Response {
 	const origin = request.headers.get("origin");
 	if (origin === null) return response;
+	if (rules.length > 0) return withBucketCors(request, response, rules);
 	const headers = response.headers;
 	headers.append("vary", "Origin");
-	if (rules.length > 0) {
-		const rule = matchingRule(rules, { origin, method: request.method });
-		if (rule === undefined) return response;
-		headers.set("access-control-allow-origin", allowedOriginOf(rule, origin));
-		if (rule.exposeHeaders.length > 0) headers.set("access-control-expose-headers", rule.exposeHeaders.join(", "));
-		return response;
-	}
 	const allowed = allowedOrigin(origin, env.CORS_ORIGINS);
 	if (allowed === null) return response;
 	headers.set("access-control-allow-origin", allowed);

@@ -16,14 +16,24 @@
  *   page above); `/`, like a missing key, is R2's 404, `404 Not Found` as text (Miniflare's).
  * - Other methods are 405 with `Allow: GET, HEAD` (edgezone's choice: the real status is not
  *   public; Miniflare answers 401).
- * Gaps: the bucket's CORS policy is not applied to public answers, and nothing is cached.
+ * - The bucket's CORS policy (`wrangler r2 bucket cors set`, S3's PutBucketCors) answers browsers,
+ *   "to use CORS with a public bucket" (https://developers.cloudflare.com/r2/buckets/cors/): a
+ *   request with an `Origin` gets the headers of the first rule allowing its origin and method,
+ *   a preflight (`OPTIONS` with `Access-Control-Request-Method`) 200 with the rule's headers, or
+ *   403 when no rule allows it. "A request without an Origin HTTP request header will not return
+ *   any CORS response headers" (same page), nor does any request to a bucket without a policy:
+ *   the gateway's own default (`CORS_ORIGINS`) is not a public bucket's.
+ * - The bucket is a declared one or one created at run time (`src/runtime-buckets/`).
+ * Gap: nothing is cached.
  */
 
 import type { MaybePromise } from "../../common/maybe-promise";
+import { lookupBucket } from "../../runtime-buckets/catalog";
+import { bucketPreflight, withBucketCors } from "../gateway/cors";
 import { fromBindingError, type GatewayError } from "../gateway/errors";
 import { keyFromUrl } from "../gateway/keys";
 import { getObject, headObject } from "../gateway/object";
-import { servedBuckets } from "../s3/buckets";
+import { publicCorsRules } from "../s3/cors/cached-rules";
 import { publicBucketOf } from "./hosts";
 
 /** The request headers a public read passes on: Range and the conditionals. */
@@ -51,13 +61,23 @@ export function r2DomainAnswer(
 	return name === undefined ? undefined : publicAnswer(request, url, env, name);
 }
 
-/** The answer of the bucket `name`, served publicly on the request's host. */
+/** The answer of the bucket `name`, served publicly on the request's host, with its CORS (the header). */
 async function publicAnswer(request: Request, url: URL, env: Env, name: string): Promise<Response> {
+	const served = await lookupBucket(env, name);
+	const rules = served === undefined ? [] : await publicCorsRules(request, env, served.binding);
+	const origin = request.headers.get("origin");
+	if (request.method === "OPTIONS" && origin !== null && request.headers.has("access-control-request-method")) {
+		return bucketPreflight(request, origin, rules);
+	}
+	return withBucketCors(request, await read(request, url, env, served?.bucket), rules);
+}
+
+/** The bucket's answer to `request` at the path of `url`; undefined `bucket`: it is gone. */
+async function read(request: Request, url: URL, env: Env, bucket: R2Bucket | undefined): Promise<Response> {
 	const head = request.method === "HEAD";
 	if (request.method !== "GET" && !head) {
 		return text(405, "405 Method Not Allowed", head, new Headers({ allow: "GET, HEAD" }));
 	}
-	const bucket = servedBuckets(env).find((served) => served.name === name)?.bucket;
 	const path = new URL(url.pathname, url.origin);
 	if (bucket === undefined || path.pathname === "/") return notFound(head);
 	const headers = new Headers();

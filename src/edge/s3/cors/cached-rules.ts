@@ -13,7 +13,9 @@
  * - a native gateway request's: the bucket it names (`x-r2-bucket`, else `BUCKET`); its preflight,
  *   which cannot carry `x-r2-bucket`'s value, `BUCKET`'s unless the path's first segment names
  *   a served bucket (edgezone's rule: a key whose first segment is a bucket's name has that
- *   bucket's preflight).
+ *   bucket's preflight);
+ * - a request to a bucket served publicly (a custom domain or its r2.dev URL): that bucket's,
+ *   and only its rules: a public bucket without rules sends no CORS headers at all.
  */
 
 import { bucketLedger } from "../../../bucket/bucket-ledger";
@@ -75,6 +77,15 @@ export async function s3CorsRules(request: Request, url: URL, env: Env): Promise
 	const now = Date.now();
 	const binding = await addressedBinding(env, url, now);
 	return binding === undefined ? [] : rulesOf(env, binding, now);
+}
+
+/**
+ * The CORS rules of the bucket whose ledger is `binding`, for a request served publicly on its
+ * custom domain or r2.dev URL (`../../r2-domain/`); none for a request without an `Origin`.
+ */
+export function publicCorsRules(request: Request, env: Env, binding: string): Promise<readonly CorsRule[]> {
+	if (!request.headers.has("origin")) return Promise.resolve([]);
+	return rulesOf(env, binding, Date.now());
 }
 
 /** The CORS rules of the bucket a native gateway request names (module comment); none for a bucket without rules. */
