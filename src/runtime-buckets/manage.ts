@@ -13,6 +13,7 @@
 
 import { bucketLedger } from "../bucket/bucket-ledger";
 import { zoneRegistry } from "../common/durable-objects";
+import { forgetPublicHosts } from "../edge/r2-domain/hosts";
 import { servedBucketNames } from "../edge/s3/buckets";
 import type { Failure, Result } from "../zone/failure";
 import { type CatalogBucket, lookupBucket, namesChanged } from "./catalog";
@@ -68,6 +69,8 @@ export async function deleteBucket(env: Env, name: string): Promise<Result<Catal
 	const { id } = found.created;
 	if (!(await zoneRegistry(env).forgetBucket(name, id))) return noSuchBucket();
 	namesChanged();
+	// Its custom domains and r2.dev URL went with it: this isolate's edge stops serving them now.
+	forgetPublicHosts();
 	const open = await bucketLedger(env, found.binding).dropBucket();
 	await Promise.all(
 		open.map((upload) =>

@@ -206,9 +206,17 @@ export class ZoneRegistry extends DurableObject<Env> {
 		});
 	}
 
-	/** Every host serving a bucket publicly now, for the edge (`edge/r2-domain/hosts.ts`). */
-	r2PublicHosts(): r2Domains.R2PublicHost[] {
-		return r2Domains.publicHosts(this.ctx.storage.sql);
+	/**
+	 * Every host serving a bucket publicly now, for the edge (`edge/r2-domain/hosts.ts`), with the
+	 * bucket's row when it was created at run time (null for a declared one): the edge then reaches
+	 * it without asking again, and a host kept a while never serves a bucket created anew under the
+	 * name.
+	 */
+	r2PublicHosts(): PublicBucketHost[] {
+		const created = new Map(this.#buckets.all().map((bucket) => [bucket.name, bucket]));
+		return r2Domains
+			.publicHosts(this.ctx.storage.sql)
+			.map((row) => ({ ...row, created: created.get(row.bucket) ?? null }));
 	}
 
 	/** Records a dashboard session of `credential` (an HMAC of it), signed in until `expiresAt` (seconds). */
@@ -331,6 +339,11 @@ type CustomHostnameRoute = {
 	hostname: string;
 	zone_id: string;
 };
+
+/** A host serving a bucket publicly (`r2PublicHosts`), and the bucket's row when it was created at run time. */
+export interface PublicBucketHost extends r2Domains.R2PublicHost {
+	created: CreatedBucket | null;
+}
 
 /** What the edge routes requests by (`edgeRoutes`). */
 export type EdgeRoutes = {

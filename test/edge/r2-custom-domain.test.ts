@@ -2,11 +2,12 @@
  * A bucket served publicly on a connected custom domain or its r2.dev URL, through the Worker's
  * front door: GET and HEAD with no credential, ranges and conditionals, no listing, R2's 404,
  * other methods refused, the zone's firewall first and its log tap after; a disabled or removed
- * domain no longer serves the bucket.
+ * domain no longer serves the bucket; a bucket created at run time is served until it is deleted.
  */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call } from "../api/http";
+import { gw } from "../gateway/helpers";
 import { configure, edgeRequest, flush, records, zoneWithHost } from "./logs-helpers";
 
 const BUCKET = "edgezone-bucket";
@@ -136,5 +137,35 @@ describe("a bucket's r2.dev URL", () => {
 		expect((await visit(host, "/")).status).toBe(404);
 		await call("PUT", path, { enabled: false });
 		expect((await visit(host, `/${key}`)).status).toBe(401);
+	});
+});
+
+describe("a bucket created at run time", () => {
+	const buckets = `/accounts/${env.DEFAULT_ACCOUNT_ID}/r2/buckets`;
+
+	/** Creates the bucket `name` through the API, holding `hello.txt` with `body`. */
+	async function created(name: string, body: string): Promise<void> {
+		expect((await call("POST", buckets, { name })).status).toBe(200);
+		const put = await gw("/hello.txt", { method: "PUT", body, headers: { "x-r2-bucket": name } });
+		expect(put.status).toBe(200);
+	}
+
+	it("is served on its custom domain until it is deleted, and not again when created anew under its name", async () => {
+		const name = `pub-run-${crypto.randomUUID().slice(0, 8)}`;
+		await created(name, "first");
+		const { zone_id, host } = await zoneWithHost("r2run");
+		const domain = `cdn.${host}`;
+		const connected = await call("POST", `${buckets}/${name}/domains/custom`, { domain, zoneId: zone_id });
+		expect(connected.status, JSON.stringify(connected.body)).toBe(200);
+		const served = await visit(domain, "/hello.txt");
+		expect(served.status).toBe(200);
+		expect(served.text).toBe("first");
+		expect((await gw("/hello.txt", { method: "DELETE", headers: { "x-r2-bucket": name } })).status).toBe(204);
+		expect((await call("DELETE", `${buckets}/${name}`)).status).toBe(200);
+		// Its domain went with it: the host is the gateway's again, which asks a token.
+		expect((await visit(domain, "/hello.txt")).status).toBe(401);
+		await created(name, "second");
+		expect((await visit(domain, "/hello.txt")).status).toBe(401);
+		expect((await call("GET", `${buckets}/${name}/domains/custom`)).body.result).toStrictEqual({ domains: [] });
 	});
 });

@@ -28,13 +28,14 @@
  */
 
 import type { MaybePromise } from "../../common/maybe-promise";
-import { lookupBucket } from "../../runtime-buckets/catalog";
+import { createdBucketServed } from "../../runtime-buckets/catalog";
 import { bucketPreflight, withBucketCors } from "../gateway/cors";
 import { fromBindingError, type GatewayError } from "../gateway/errors";
 import { keyFromUrl } from "../gateway/keys";
 import { getObject, headObject } from "../gateway/object";
+import { type NamedBucket, servedBuckets } from "../s3/buckets";
 import { publicCorsRules } from "../s3/cors/cached-rules";
-import { publicBucketOf } from "./hosts";
+import { type PublicBucket, publicBucketOf } from "./hosts";
 
 /** The request headers a public read passes on: Range and the conditionals. */
 const READ_HEADERS = ["range", "if-match", "if-none-match", "if-modified-since", "if-unmodified-since"];
@@ -55,15 +56,26 @@ export function r2DomainAnswer(
 	env: Env,
 	now: number,
 ): MaybePromise<Response | undefined> | undefined {
-	const name = publicBucketOf(env, url.hostname, now);
-	if (name instanceof Promise)
-		return name.then((known) => (known === undefined ? undefined : publicAnswer(request, url, env, known)));
-	return name === undefined ? undefined : publicAnswer(request, url, env, name);
+	const bucket = publicBucketOf(env, url.hostname, now);
+	if (bucket instanceof Promise)
+		return bucket.then((known) => (known === undefined ? undefined : publicAnswer(request, url, env, known)));
+	return bucket === undefined ? undefined : publicAnswer(request, url, env, bucket);
 }
 
-/** The answer of the bucket `name`, served publicly on the request's host, with its CORS (the header). */
-async function publicAnswer(request: Request, url: URL, env: Env, name: string): Promise<Response> {
-	const served = await lookupBucket(env, name);
+/**
+ * The bucket `known` names: the declared one of its name, which wins over a created one as in the
+ * catalog (`src/runtime-buckets/catalog.ts`), else the one created at run time that the host was
+ * read with; undefined when neither is served.
+ */
+function servedBucket(env: Env, known: PublicBucket): NamedBucket | undefined {
+	const declared = servedBuckets(env).find((served) => served.name === known.name);
+	if (declared !== undefined || known.created === null) return declared;
+	return createdBucketServed(env, known.created);
+}
+
+/** The answer of the bucket `known`, served publicly on the request's host, with its CORS (the header). */
+async function publicAnswer(request: Request, url: URL, env: Env, known: PublicBucket): Promise<Response> {
+	const served = servedBucket(env, known);
 	const rules = served === undefined ? [] : await publicCorsRules(request, env, served.binding);
 	const origin = request.headers.get("origin");
 	if (request.method === "OPTIONS" && origin !== null && request.headers.has("access-control-request-method")) {
