@@ -1,22 +1,25 @@
 /**
  * The Public access page of a zone (R2 Object Storage > Public access), as the bucket's Settings
  * in Cloudflare's dashboard show it (https://developers.cloudflare.com/r2/buckets/public-buckets/):
- * for a bucket of `R2_BUCKETS`, its custom domains (Domain, Zone, Status, Access, Minimum TLS;
- * Connect domain, a row's Enable / Disable and Remove) and its r2.dev subdomain (Allow or Disallow
- * access, the URL while allowed). A domain is connected in the page's zone, as the page's zone is
- * the one in view.
+ * for a bucket of `R2_BUCKETS` or one created at run time, its custom domains (Domain, Zone,
+ * Status, Access, Minimum TLS; Connect domain, a row's Enable / Disable and Remove), its r2.dev
+ * subdomain (Allow or Disallow access, the URL while allowed) and its CORS policy, which the
+ * public hosts answer browsers by (shown and edited as the dashboard's JSON,
+ * `../bucket/cors-policy.ts`; Save policy, Delete policy). A domain is connected in the page's
+ * zone, as the page's zone is the one in view.
  *
- * Every read and write is the API v4's `/accounts/{account_id}/r2/buckets/{bucket}/domains`
- * (`api-call.ts`), with the account of the buckets (`DEFAULT_ACCOUNT_ID`); a refusal shows the API's message, beside
- * the Domain field when its `source.pointer` names it.
+ * Every read and write is the API v4's `/accounts/{account_id}/r2/buckets/{bucket}/domains` and
+ * `.../cors` (`api-call.ts`), with the account of the buckets (`DEFAULT_ACCOUNT_ID`); a refusal
+ * shows the API's message, beside the Domain field when its `source.pointer` names it.
  */
 import type { CustomGetResponse } from "cloudflare/resources/r2/buckets/domains/custom";
 import type { ManagedListResponse } from "cloudflare/resources/r2/buckets/domains/managed";
 import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { servedBucketNames } from "../../edge/s3/buckets";
+import { bucketNames } from "../../runtime-buckets/catalog";
 import { MIN_TLS_VERSIONS } from "../../zone/r2-custom-domains";
 import { callApi, messagesOf, statusOf } from "../api-call";
+import { type ApiCorsRule, parsePolicy, policyText } from "../bucket/cors-policy";
 import {
 	ErrorSummary,
 	type FormErrors,
@@ -28,6 +31,7 @@ import {
 	PostForm,
 	SelectField,
 	sortErrors,
+	TextArea,
 	TextField,
 } from "../components/form";
 import { Listing } from "../components/listing";
@@ -43,7 +47,12 @@ const DONE: Record<string, string> = {
 	removed: "Custom domain removed.",
 	"dev-on": "r2.dev access allowed.",
 	"dev-off": "r2.dev access disallowed.",
+	"cors-saved": "CORS policy saved.",
+	"cors-deleted": "CORS policy deleted.",
 };
+
+/** What the policy field holds for a bucket without one: the docs' example, for a page on localhost:3000. */
+const EXAMPLE_POLICY = policyText([{ allowed: { origins: ["http://localhost:3000"], methods: ["GET"] } }]);
 
 const TLS_OPTIONS: [string, string][] = MIN_TLS_VERSIONS.map((v) => [v, `TLS ${v}`]);
 
@@ -52,25 +61,42 @@ interface PageState {
 	notice?: string;
 	connect?: { domain: string; minTLS: string; errors: FormErrors };
 	rowErrors?: string[];
+	/** The policy typed and refused. */
+	cors?: { policy: string; errors: FormErrors };
 }
 
-/** The bucket in view: the query's or the form's `bucket` when the Worker serves it, else the first served. */
-function bucketOf(c: Ctx, asked: string): string {
-	const names = servedBucketNames(c.env);
-	return names.includes(asked) ? asked : (names[0] ?? "");
+/**
+ * The bucket in view: the query's `bucket` when the Worker serves it (declared or created), else
+ * the first served; with every served bucket's name, for the choice.
+ */
+async function bucketOf(c: Ctx): Promise<{ bucket: string; names: readonly string[] }> {
+	const names = await bucketNames(c.env, Date.now());
+	const asked = c.req.query("bucket") ?? "";
+	return { bucket: names.includes(asked) ? asked : (names[0] ?? ""), names };
 }
 
 const pagePath = (c: Ctx, bucket: string, rest = "", query = "") =>
 	`/zones/${c.var.zone.id}/bucket-domains${rest}?bucket=${encodeURIComponent(bucket)}${query}`;
-const apiPath = (c: Ctx, bucket: string, rest: string) =>
-	`/accounts/${c.env.DEFAULT_ACCOUNT_ID}/r2/buckets/${encodeURIComponent(bucket)}/domains${rest}`;
+const bucketPath = (c: Ctx, bucket: string, rest: string) =>
+	`/accounts/${c.env.DEFAULT_ACCOUNT_ID}/r2/buckets/${encodeURIComponent(bucket)}${rest}`;
+const apiPath = (c: Ctx, bucket: string, rest: string) => bucketPath(c, bucket, `/domains${rest}`);
 
-/** The page of `bucket`. */
-async function domainsPage(c: Ctx, bucket: string, state: PageState = {}, status: ContentfulStatusCode = 200) {
+/** The page of `bucket`, one of `names`. */
+async function domainsPage(
+	c: Ctx,
+	{ bucket, names }: { bucket: string; names: readonly string[] },
+	state: PageState = {},
+	status: ContentfulStatusCode = 200,
+) {
 	const credential = c.var.session.credential;
-	const custom = await callApi<{ domains: CustomGetResponse[] }>(c, credential, "GET", apiPath(c, bucket, "/custom"));
-	const managed = await callApi<ManagedListResponse>(c, credential, "GET", apiPath(c, bucket, "/managed"));
+	const [custom, managed, cors] = await Promise.all([
+		callApi<{ domains: CustomGetResponse[] }>(c, credential, "GET", apiPath(c, bucket, "/custom")),
+		callApi<ManagedListResponse>(c, credential, "GET", apiPath(c, bucket, "/managed")),
+		callApi<{ rules?: ApiCorsRule[] }>(c, credential, "GET", bucketPath(c, bucket, "/cors")),
+	]);
 	const connect = state.connect ?? { domain: "", minTLS: "1.0", errors: NO_ERRORS };
+	const rules = cors.ok ? (cors.result.rules ?? []) : [];
+	const policy = state.cors?.policy ?? (rules.length === 0 ? EXAMPLE_POLICY : policyText(rules));
 	return render(
 		c,
 		<Layout title="Public access" csrf={c.var.csrf} zone={{ ...c.var.zone, page: "bucket-domains" }}>
@@ -82,7 +108,7 @@ async function domainsPage(c: Ctx, bucket: string, state: PageState = {}, status
 					form="choose"
 					name="bucket"
 					label="Bucket"
-					options={servedBucketNames(c.env).map((name): [string, string] => [name, name])}
+					options={names.map((name): [string, string] => [name, name])}
 					value={bucket}
 				/>
 				<div class="actions">
@@ -178,6 +204,48 @@ async function domainsPage(c: Ctx, bucket: string, state: PageState = {}, status
 					</>
 				)}
 			</section>
+			<section class="card" aria-labelledby="cors-heading">
+				<h2 id="cors-heading">CORS policy</h2>
+				{!cors.ok ? (
+					<ErrorSummary messages={messagesOf(cors.errors)} />
+				) : rules.length === 0 ? (
+					<p>No CORS policy: pages on other sites cannot read this bucket's public objects.</p>
+				) : (
+					<>
+						<figure class="policy">
+							<figcaption>Current policy</figcaption>
+							<pre>{policyText(rules)}</pre>
+						</figure>
+						<PostForm
+							action={pagePath(c, bucket, "/cors/delete")}
+							csrf={c.var.csrf}
+							confirm="Delete the CORS policy? Pages on other sites will no longer read this bucket."
+						>
+							<button type="submit" class="danger">
+								Delete policy
+							</button>
+						</PostForm>
+					</>
+				)}
+				<HeadedForm
+					id="cors-edit-heading"
+					title={rules.length === 0 ? "Add CORS policy" : "Edit CORS policy"}
+					action={pagePath(c, bucket, "/cors")}
+					csrf={c.var.csrf}
+					errors={state.cors?.errors ?? NO_ERRORS}
+					submit="Save policy"
+				>
+					<FormScope form="cors" errors={state.cors?.errors ?? NO_ERRORS}>
+						<TextArea
+							name="policy"
+							label="Policy (JSON)"
+							value={policy}
+							rows={10}
+							hint="An array of rules, each with AllowedOrigins and AllowedMethods, and optionally AllowedHeaders, ExposeHeaders, MaxAgeSeconds and ID."
+						/>
+					</FormScope>
+				</HeadedForm>
+			</section>
 		</Layout>,
 		status,
 	);
@@ -189,40 +257,57 @@ const connectFieldOf = (pointer: string) =>
 
 /** Routes under `/zones/{zone_id}/bucket-domains`; the bucket is the `bucket` query parameter. */
 export const bucketDomains = new Hono<DashEnv>()
-	.get("/", (c) =>
-		domainsPage(c, bucketOf(c, c.req.query("bucket") ?? ""), { notice: DONE[c.req.query("done") ?? ""] }),
-	)
+	.get("/", async (c) => domainsPage(c, await bucketOf(c), { notice: DONE[c.req.query("done") ?? ""] }))
 	.post("/custom", async (c) => {
-		const bucket = bucketOf(c, c.req.query("bucket") ?? "");
+		const view = await bucketOf(c);
 		const form = await formValues(c);
 		const values = { domain: form.one("domain").trim(), minTLS: form.one("minTLS") };
 		const body = { domain: values.domain, zoneId: c.var.zone.id, enabled: true, minTLS: values.minTLS };
-		const answer = await callApi(c, c.var.session.credential, "POST", apiPath(c, bucket, "/custom"), body);
+		const answer = await callApi(c, c.var.session.credential, "POST", apiPath(c, view.bucket, "/custom"), body);
 		if (!answer.ok) {
 			const connect = { ...values, errors: sortErrors(answer.errors, connectFieldOf) };
-			return domainsPage(c, bucket, { connect }, statusOf(answer));
+			return domainsPage(c, view, { connect }, statusOf(answer));
 		}
-		return c.redirect(pagePath(c, bucket, "", "&done=connected"), 303);
+		return c.redirect(pagePath(c, view.bucket, "", "&done=connected"), 303);
 	})
 	.post("/custom/:domain/enabled", async (c) => {
-		const bucket = bucketOf(c, c.req.query("bucket") ?? "");
+		const view = await bucketOf(c);
 		const enabled = (await formValues(c)).one("enabled") === "true";
-		const path = apiPath(c, bucket, `/custom/${encodeURIComponent(c.req.param("domain"))}`);
+		const path = apiPath(c, view.bucket, `/custom/${encodeURIComponent(c.req.param("domain"))}`);
 		const answer = await callApi(c, c.var.session.credential, "PUT", path, { enabled });
-		if (!answer.ok) return domainsPage(c, bucket, { rowErrors: messagesOf(answer.errors) }, statusOf(answer));
-		return c.redirect(pagePath(c, bucket, "", `&done=${enabled ? "enabled" : "disabled"}`), 303);
+		if (!answer.ok) return domainsPage(c, view, { rowErrors: messagesOf(answer.errors) }, statusOf(answer));
+		return c.redirect(pagePath(c, view.bucket, "", `&done=${enabled ? "enabled" : "disabled"}`), 303);
 	})
 	.post("/custom/:domain/remove", async (c) => {
-		const bucket = bucketOf(c, c.req.query("bucket") ?? "");
-		const path = apiPath(c, bucket, `/custom/${encodeURIComponent(c.req.param("domain"))}`);
+		const view = await bucketOf(c);
+		const path = apiPath(c, view.bucket, `/custom/${encodeURIComponent(c.req.param("domain"))}`);
 		const answer = await callApi(c, c.var.session.credential, "DELETE", path);
-		if (!answer.ok) return domainsPage(c, bucket, { rowErrors: messagesOf(answer.errors) }, statusOf(answer));
-		return c.redirect(pagePath(c, bucket, "", "&done=removed"), 303);
+		if (!answer.ok) return domainsPage(c, view, { rowErrors: messagesOf(answer.errors) }, statusOf(answer));
+		return c.redirect(pagePath(c, view.bucket, "", "&done=removed"), 303);
 	})
 	.post("/managed", async (c) => {
-		const bucket = bucketOf(c, c.req.query("bucket") ?? "");
+		const view = await bucketOf(c);
 		const enabled = (await formValues(c)).one("enabled") === "true";
-		const answer = await callApi(c, c.var.session.credential, "PUT", apiPath(c, bucket, "/managed"), { enabled });
-		if (!answer.ok) return domainsPage(c, bucket, { rowErrors: messagesOf(answer.errors) }, statusOf(answer));
-		return c.redirect(pagePath(c, bucket, "", `&done=${enabled ? "dev-on" : "dev-off"}`), 303);
+		const answer = await callApi(c, c.var.session.credential, "PUT", apiPath(c, view.bucket, "/managed"), { enabled });
+		if (!answer.ok) return domainsPage(c, view, { rowErrors: messagesOf(answer.errors) }, statusOf(answer));
+		return c.redirect(pagePath(c, view.bucket, "", `&done=${enabled ? "dev-on" : "dev-off"}`), 303);
+	})
+	.post("/cors", async (c) => {
+		const view = await bucketOf(c);
+		const policy = (await formValues(c)).one("policy");
+		const refused = (errors: FormErrors, status: ContentfulStatusCode) =>
+			domainsPage(c, view, { cors: { policy, errors } }, status);
+		const parsed = parsePolicy(policy);
+		if (!parsed.ok) return refused({ fields: { policy: [parsed.message] }, form: [] }, 400);
+		const path = bucketPath(c, view.bucket, "/cors");
+		const answer = await callApi(c, c.var.session.credential, "PUT", path, { rules: parsed.rules });
+		// The API's refusals point into its own body, not the typed JSON: they are the field's.
+		if (!answer.ok) return refused({ fields: { policy: messagesOf(answer.errors) }, form: [] }, statusOf(answer));
+		return c.redirect(pagePath(c, view.bucket, "", "&done=cors-saved"), 303);
+	})
+	.post("/cors/delete", async (c) => {
+		const view = await bucketOf(c);
+		const answer = await callApi(c, c.var.session.credential, "DELETE", bucketPath(c, view.bucket, "/cors"));
+		if (!answer.ok) return domainsPage(c, view, { rowErrors: messagesOf(answer.errors) }, statusOf(answer));
+		return c.redirect(pagePath(c, view.bucket, "", "&done=cors-deleted"), 303);
 	});
