@@ -81,11 +81,11 @@ async function publicAnswer(request: Request, url: URL, env: Env, known: PublicB
 	if (request.method === "OPTIONS" && origin !== null && request.headers.has("access-control-request-method")) {
 		return bucketPreflight(request, origin, rules);
 	}
-	return withBucketCors(request, await read(request, url, env, served?.bucket), rules);
+	return withBucketCors(request, await objectAnswer(request, url, env, served?.bucket), rules);
 }
 
 /** The bucket's answer to `request` at the path of `url`; undefined `bucket`: it is gone. */
-async function read(request: Request, url: URL, env: Env, bucket: R2Bucket | undefined): Promise<Response> {
+async function objectAnswer(request: Request, url: URL, env: Env, bucket: R2Bucket | undefined): Promise<Response> {
 	const head = request.method === "HEAD";
 	if (request.method !== "GET" && !head) {
 		return text(405, "405 Method Not Allowed", head, new Headers({ allow: "GET, HEAD" }));
