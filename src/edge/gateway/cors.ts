@@ -188,8 +188,16 @@ export function bucketPreflight(request: Request, origin: string, rules: readonl
 }
 
 /**
- * The answer to a CORS preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`), or
- * null when the request is not one. For a bucket with CORS rules (`rules`, from its ledger:
+ * The `Origin` of a CORS preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`,
+ * Fetch standard, "CORS-preflight request"), or null when the request is not one.
+ */
+export function preflightOrigin(request: Request): string | null {
+	if (request.method !== "OPTIONS" || !request.headers.has("access-control-request-method")) return null;
+	return request.headers.get("origin");
+}
+
+/**
+ * The answer to a CORS preflight (`preflightOrigin`), or null when the request is not one. For a bucket with CORS rules (`rules`, from its ledger:
  * src/edge/s3/cors/), as its rules say (`bucketPreflight`). Otherwise `CORS_ORIGINS`'s: 204
  * allowing the gateway's methods and request headers, for a day; for an origin not allowed, 204
  * without them, which the browser takes as a refusal.
@@ -200,10 +208,8 @@ export function preflight(
 	methods: readonly string[],
 	rules: readonly CorsRule[] = [],
 ): Response | null {
-	const origin = request.headers.get("origin");
-	if (request.method !== "OPTIONS" || origin === null || !request.headers.has("access-control-request-method")) {
-		return null;
-	}
+	const origin = preflightOrigin(request);
+	if (origin === null) return null;
 	if (rules.length > 0) return bucketPreflight(request, origin, rules);
 	// The answer depends on the origin and on the custom metadata names requested.
 	const headers = new Headers({ vary: "Origin, Access-Control-Request-Headers" });

@@ -29,7 +29,7 @@
 
 import type { MaybePromise } from "../../common/maybe-promise";
 import { createdBucketServed } from "../../runtime-buckets/catalog";
-import { bucketPreflight, withBucketCors } from "../gateway/cors";
+import { bucketPreflight, preflightOrigin, withBucketCors } from "../gateway/cors";
 import { fromBindingError, type GatewayError } from "../gateway/errors";
 import { keyFromUrl } from "../gateway/keys";
 import { getObject, headObject } from "../gateway/object";
@@ -77,10 +77,8 @@ function servedBucket(env: Env, known: PublicBucket): NamedBucket | undefined {
 async function publicAnswer(request: Request, url: URL, env: Env, known: PublicBucket): Promise<Response> {
 	const served = servedBucket(env, known);
 	const rules = served === undefined ? [] : await publicCorsRules(request, env, served.binding);
-	const origin = request.headers.get("origin");
-	if (request.method === "OPTIONS" && origin !== null && request.headers.has("access-control-request-method")) {
-		return bucketPreflight(request, origin, rules);
-	}
+	const origin = preflightOrigin(request);
+	if (origin !== null) return bucketPreflight(request, origin, rules);
 	return withBucketCors(request, await objectAnswer(request, url, env, served?.bucket), rules);
 }
 

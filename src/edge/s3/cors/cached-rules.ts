@@ -21,6 +21,7 @@
 import { bucketLedger } from "../../../bucket/bucket-ledger";
 import { CONFIG_CHECK_INTERVAL_MS } from "../../config-checks";
 import { ledgerNameOf } from "../../gateway/buckets";
+import { preflightOrigin } from "../../gateway/cors";
 import { VersionedCache } from "../../versioned-cache";
 import { findBucket } from "../served-bucket";
 import { virtualHostBucket } from "../virtual-host";
@@ -93,7 +94,7 @@ export async function gatewayCorsRules(request: Request, url: URL, env: Env): Pr
 	if (!request.headers.has("origin")) return [];
 	const now = Date.now();
 	let binding: string | undefined;
-	if (request.method === "OPTIONS" && request.headers.has("access-control-request-method")) {
+	if (preflightOrigin(request) !== null) {
 		binding = (await addressedBinding(env, url, now)) ?? "BUCKET";
 	} else {
 		try {
