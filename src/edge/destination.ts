@@ -8,7 +8,8 @@
  *
  * 1. The Worker of the most specific Workers route matching the URL, when that route names a
  *    script (`workers-route/`), reached through its service binding.
- * 2. A bucket served publicly on an R2 custom domain or its r2.dev URL (`r2-domain/`).
+ * 2. A bucket served publicly on an R2 custom domain (`r2-domain/`). Its r2.dev URL is no zone's,
+ *    answered before any zone's phases (`pipeline.ts`).
  * 3. The origin of a proxied record (`origin/`): the host is a proxied A, AAAA or CNAME record
  *    of its zone, its own or its wildcard's (`origin/records.ts`); or it is an active custom
  *    hostname (Cloudflare for SaaS), whose origin is its `custom_origin_server`, else the zone's
@@ -100,7 +101,7 @@ const workerOfRoute: Destination = (routed, env) =>
 				rayId: routed.rayId,
 			});
 
-/** A bucket's R2 custom domain or r2.dev URL (2 in the header). */
+/** A bucket's R2 custom domain (2 in the header). */
 const r2CustomDomain: Destination = (routed, env) => {
 	const answer = r2DomainAnswer(routed.request, routed.originUrl, env, routed.receivedAt);
 	// A host that serves no bucket is known at once (the isolate's copy of the hosts): no promise.

@@ -11,6 +11,8 @@
  * CORS preflights included (https://developers.cloudflare.com/fundamentals/reference/cloudflare-ray-id/).
  * Where the deployment trusts them, the emulator's geo headers set the request's location for the
  * rules and the log alike (`geo.ts`); invalid ones are refused before any phase runs.
+ * A host under `r2.dev` is Cloudflare's, no zone's: its public bucket answers it, with no phase
+ * and no log entry (`r2-domain/public-answer.ts`).
  */
 import { requestBudget } from "../rules-language";
 import { type Destined, destination, originRecord } from "./destination";
@@ -21,6 +23,7 @@ import { trustedGeo } from "./geo";
 import { openLogTap } from "./log-entry";
 import { runRequestPhases, runResponsePhases } from "./phases/order";
 import type { PhaseState } from "./phases/state";
+import { isR2DevHost, r2DevAnswer } from "./r2-domain/public-answer";
 import { cfRayHeader, newRayId } from "./ray";
 import { isS3Request } from "./s3/auth/detect";
 import { workerScript } from "./workers-route/route";
@@ -35,6 +38,11 @@ import { zoneView } from "./zone-view";
 export async function edge(request: Request, url: URL, env: Env, ctx: ExecutionContext): Promise<Response> {
 	const receivedAt = Date.now();
 	const rayId = newRayId();
+	if (isR2DevHost(url.hostname)) {
+		const answer = await r2DevAnswer(request, url, env, receivedAt);
+		answer.headers.set("cf-ray", cfRayHeader(rayId, request));
+		return answer;
+	}
 	// Each lookup answers at once from the isolate's caches (MaybePromise): an await of a known
 	// value would still cost a turn of the microtask queue, so only promises are awaited.
 	const routing = zoneForHost(env, url.hostname, receivedAt);

@@ -2,10 +2,12 @@
  * A bucket served publicly on a connected custom domain or its r2.dev URL, through the Worker's
  * front door: GET and HEAD with no credential, ranges and conditionals, no listing, R2's 404,
  * other methods refused, the zone's firewall first and its log tap after; a disabled or removed
- * domain no longer serves the bucket; a bucket created at run time is served until it is deleted.
+ * domain no longer serves the bucket; an r2.dev URL passes no zone's rules and no zone's log; a
+ * bucket created at run time is served until it is deleted.
  */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_ZONE_ID } from "../api/credentials";
 import { call } from "../api/http";
 import { gw } from "../gateway/helpers";
 import { configure, edgeRequest, flush, records, zoneWithHost } from "./logs-helpers";
@@ -136,7 +138,42 @@ describe("a bucket's r2.dev URL", () => {
 		expect(served.text).toBe("from r2.dev");
 		expect((await visit(host, "/")).status).toBe(404);
 		await call("PUT", path, { enabled: false });
-		expect((await visit(host, `/${key}`)).status).toBe(401);
+		const off = await visit(host, `/${key}`);
+		expect(off.status).toBe(401);
+		expect(off.text).toBe("401 Unauthorized");
+		// No gateway behind it: a token reads nothing there either.
+		expect((await visit(host, `/${key}`, { headers: { authorization: "Bearer test-rw" } })).status).toBe(401);
+	});
+
+	it("is no zone's: the default zone's firewall and log leave it alone", async () => {
+		const key = `dev-${crypto.randomUUID().slice(0, 8)}.txt`;
+		await env.LOGS.put(key, "unfiltered");
+		const managed = `/accounts/${env.DEFAULT_ACCOUNT_ID}/r2/buckets/edgezone-logs/domains/managed`;
+		const host = ((await call("PUT", managed, { enabled: true })).body.result as { domain: string }).domain;
+		const zone = DEFAULT_ZONE_ID;
+		const rule = await call("POST", `/zones/${zone}/firewall/rules`, [
+			{ action: "block", filter: { expression: `http.host eq "${host}" or http.request.uri.path eq "/${key}"` } },
+		]);
+		expect(rule.status, JSON.stringify(rule.body)).toBe(200);
+		const { job_id, path } = await configure(zone, { request_fields: [{ name: "user-agent" }] });
+		try {
+			// The rule holds in the default zone: a host that zone serves is blocked there.
+			expect((await edgeRequest("localhost", `/${key}`)).status).toBe(403);
+			const served = await edgeRequest(host, `/${key}`, { headers: { authorization: "" } });
+			expect(served.status).toBe(200);
+			expect(served.text).toBe("unfiltered");
+			expect(served.ray).toMatch(/^[0-9a-f]{16}$/);
+			const logged = await edgeRequest("localhost", "/");
+			const delivered = (await flush(zone)).flatMap((d) => d.objects).filter((k) => k.startsWith(path));
+			const rays = (await records(delivered)).map((r) => r.RayID);
+			expect(rays).toContain(logged.ray);
+			expect(rays).not.toContain(served.ray);
+		} finally {
+			const [created] = rule.body.result as { id: string }[];
+			await call("DELETE", `/zones/${zone}/firewall/rules/${created?.id}`);
+			await call("DELETE", `/zones/${zone}/logpush/jobs/${job_id}`);
+			await call("PUT", managed, { enabled: false });
+		}
 	});
 });
 

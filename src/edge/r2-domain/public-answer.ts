@@ -24,6 +24,11 @@
  *   any CORS response headers" (same page), nor does any request to a bucket without a policy:
  *   the gateway's own default (`CORS_ORIGINS`) is not a public bucket's.
  * - The bucket is a declared one or one created at run time (`src/runtime-buckets/`).
+ * - An `r2.dev` host is Cloudflare's, not a zone's: "WAF custom rules, caching, access controls,
+ *   or bot management ... are not available when using the r2.dev development url" (the docs
+ *   page above), so the edge answers it before any zone's phases or log (`r2DevAnswer`). One that
+ *   serves no bucket (its URL turned off, or never on) is 401 (edgezone's choice: the real answer
+ *   is not public; Miniflare's public-bucket worker answers what it refuses with 401).
  * Gap: nothing is cached.
  */
 
@@ -60,6 +65,23 @@ export function r2DomainAnswer(
 	if (bucket instanceof Promise)
 		return bucket.then((known) => (known === undefined ? undefined : publicAnswer(request, url, env, known)));
 	return bucket === undefined ? undefined : publicAnswer(request, url, env, bucket);
+}
+
+/** Whether `host` (lower case, no port) is under `r2.dev`, Cloudflare's own domain of public buckets. */
+export function isR2DevHost(host: string): boolean {
+	return host.endsWith(".r2.dev");
+}
+
+/**
+ * The answer to a request whose host is under `r2.dev` (`isR2DevHost`): the bucket's public answer
+ * while its r2.dev URL is on, else 401 (the header).
+ * @param now the time of the request, in ms since the epoch.
+ */
+export function r2DevAnswer(request: Request, url: URL, env: Env, now: number): MaybePromise<Response> {
+	const refused = () => text(401, "401 Unauthorized", request.method === "HEAD");
+	const answer = r2DomainAnswer(request, url, env, now);
+	if (answer === undefined) return refused();
+	return Promise.resolve(answer).then((response) => response ?? refused());
 }
 
 /**
